@@ -1,0 +1,5 @@
+"""Allow `python -m baccarat`."""
+
+from baccarat.cli import main
+
+raise SystemExit(main())
