@@ -13,6 +13,7 @@ COMMANDS: tuple[str, ...] = (
     "odds",
     "settle",
     "verify_shoe",
+    "simulate",
 )
 
 
