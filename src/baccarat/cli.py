@@ -11,6 +11,7 @@ from types import ModuleType
 # Each module defines HELP (one line), add_arguments(parser) and run(args) -> exit status.
 COMMANDS: tuple[str, ...] = (
     "odds",
+    "roads",
     "settle",
     "verify_shoe",
     "simulate",
