@@ -1,0 +1,185 @@
+"""The audit: the ledger balances, and every settled round recomputes from its record."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterator
+from itertools import chain
+from typing import Any
+
+import sqlalchemy as sa
+
+from baccarat.bets import Area
+from baccarat.cards import Card, parse_cards
+from baccarat.errors import BaccaratError
+from baccarat.rules import deal
+from baccarat.settlement import settle
+from baccarat.store import schema as s
+from baccarat.store.records import (
+    HOUSE,
+    SYSTEM_WALLETS,
+    AuditReport,
+    RoundRecord,
+    escrow_wallet,
+    user_wallet,
+)
+from baccarat.store.rounds import load_rounds
+
+CHUNK = 500
+MAX_PROBLEMS = 1000
+
+
+def _ledger_problems(conn: sa.Connection) -> Iterator[str]:
+    unbalanced = conn.execute(
+        sa.select(s.postings.c.tx_key, sa.func.sum(s.postings.c.amount))
+        .group_by(s.postings.c.tx_key)
+        .having(sa.func.sum(s.postings.c.amount) != 0)
+    )
+    for key, total in unbalanced:
+        yield f"ledger transaction {key} sums to {total}, not 0"
+    overall = conn.scalar(sa.select(sa.func.coalesce(sa.func.sum(s.postings.c.amount), 0)))
+    if overall:
+        yield f"the ledger sums to {overall}, not 0"
+    derived: dict[str, int] = {
+        w: int(t)
+        for w, t in conn.execute(
+            sa.select(s.postings.c.wallet, sa.func.sum(s.postings.c.amount)).group_by(
+                s.postings.c.wallet
+            )
+        )
+    }
+    stored: dict[str, int] = {}
+    for uid, coins in conn.execute(sa.select(s.users.c.id, s.users.c.coins)):
+        stored[user_wallet(uid)] = int(coins)
+    for name, balance in conn.execute(sa.select(s.system_wallets)):
+        stored[name] = int(balance)
+    for rid, escrow in conn.execute(sa.select(s.rounds.c.id, s.rounds.c.escrow)):
+        stored[escrow_wallet(rid)] = int(escrow)
+    for wallet in sorted(set(derived) | set(stored)):
+        if wallet not in stored:
+            yield f"postings name a wallet that does not exist: {wallet}"
+            continue
+        if derived.get(wallet, 0) != stored[wallet]:
+            yield f"wallet {wallet} holds {stored[wallet]} but its postings sum to {derived.get(wallet, 0)}"
+        if stored[wallet] < 0 and wallet not in SYSTEM_WALLETS:
+            yield f"wallet {wallet} is negative: {stored[wallet]}"
+
+
+def _recompute_problems(r: RoundRecord, postings: dict[str, dict[str, int]]) -> Iterator[str]:
+    where = f"round {r.round_id}"
+    try:
+        cards: list[Card] = parse_cards(list(r.cards or []))
+    except BaccaratError as err:
+        yield f"{where}: its cards cannot be read ({err.message})"
+        return
+    it = iter(cards)
+    try:
+        outcome = deal(lambda: next(it))
+    except StopIteration:
+        yield f"{where}: {len(cards)} cards are too few for a whole deal"
+        return
+    if next(it, None) is not None:
+        yield f"{where}: more cards were recorded than the deal takes"
+    yield from _compare_outcome(where, r.outcome or {}, outcome.to_dict())
+    stakes: dict[int, dict[Area, int]] = defaultdict(lambda: defaultdict(int))
+    for b in r.bets:
+        stakes[b.user_id][b.area] += b.coins  # type: ignore[index]
+    try:
+        expected = settle(outcome, r.dealer_id, stakes)
+    except BaccaratError as err:
+        yield f"{where}: its bets cannot be settled ({err.message})"
+        return
+    if expected.deltas != r.deltas:
+        yield f"{where}: recorded changes {r.deltas} but its cards and bets give {expected.deltas}"
+    if expected.commission != r.commission:
+        yield f"{where}: recorded commission {r.commission} but recomputed {expected.commission}"
+    if expected.house != r.house:
+        yield f"{where}: recorded house {r.house} but recomputed {expected.house}"
+    escrowed = postings.get(f"round:{r.round_id}:escrow", {})
+    settled = postings.get(f"round:{r.round_id}:settle", {})
+    for uid, delta in expected.deltas.items():
+        w = user_wallet(uid)
+        moved = escrowed.get(w, 0) + settled.get(w, 0)
+        if moved != delta:
+            yield f"{where}: the ledger moved {moved} for user {uid}, the settlement says {delta}"
+    if settled.get(HOUSE, 0) != expected.house:
+        yield f"{where}: the ledger moved {settled.get(HOUSE, 0)} for the house, not {expected.house}"
+
+
+def _compare_outcome(where: str, recorded: dict[str, Any], fresh: dict[str, Any]) -> Iterator[str]:
+    if recorded.get("winner") != fresh["winner"]:
+        yield f"{where}: recorded winner {recorded.get('winner')!r}, the cards give {fresh['winner']!r}"
+    for hand in ("player", "banker"):
+        rec = recorded.get(hand)
+        if not isinstance(rec, dict):
+            continue
+        for key in ("cards", "points", "pair"):
+            if key in rec and rec[key] != fresh[hand][key]:
+                yield f"{where}: recorded {hand} {key} {rec[key]!r}, the cards give {fresh[hand][key]!r}"
+
+
+def _void_problems(r: RoundRecord, postings: dict[str, dict[str, int]]) -> Iterator[str]:
+    escrowed = postings.get(f"round:{r.round_id}:escrow", {})
+    voided = postings.get(f"round:{r.round_id}:void", {})
+    for wallet in set(escrowed) | set(voided):
+        if wallet.startswith("user:") and escrowed.get(wallet, 0) + voided.get(wallet, 0) != 0:
+            yield f"round {r.round_id}: the void did not return exactly the stake of {wallet}"
+
+
+def _round_postings(conn: sa.Connection, ids: list[str]) -> dict[str, dict[str, int]]:
+    keys = [f"round:{rid}:{step}" for rid in ids for step in ("escrow", "settle", "void")]
+    out: dict[str, dict[str, int]] = defaultdict(dict)
+    present = set(conn.scalars(sa.select(s.ledger_tx.c.key).where(s.ledger_tx.c.key.in_(keys))))
+    for key in present:
+        out[key] = {}
+    for key, wallet, amount in conn.execute(
+        sa.select(s.postings.c.tx_key, s.postings.c.wallet, s.postings.c.amount).where(
+            s.postings.c.tx_key.in_(keys)
+        )
+    ):
+        out[key][wallet] = out[key].get(wallet, 0) + int(amount)
+    return out
+
+
+def _round_problems(conn: sa.Connection) -> Iterator[str]:
+    ids = list(conn.scalars(sa.select(s.rounds.c.id).order_by(s.rounds.c.id)))
+    for start in range(0, len(ids), CHUNK):
+        chunk = ids[start : start + CHUNK]
+        postings = _round_postings(conn, chunk)
+        for r in load_rounds(conn, chunk):
+            needed = {
+                "escrowed": ["escrow"],
+                "settled": ["escrow", "settle"],
+                "voided": ["escrow", "void"],
+            }
+            for step in needed.get(r.status, []):
+                if f"round:{r.round_id}:{step}" not in postings:
+                    yield f"round {r.round_id} is {r.status} but has no {step} transaction"
+            if r.status == "escrowed":
+                yield f"round {r.round_id} is still escrowed: neither settled nor voided"
+            elif r.status == "settled":
+                yield from _recompute_problems(r, postings)
+            elif r.status == "voided":
+                yield from _void_problems(r, postings)
+
+
+def run_audit(conn: sa.Connection) -> AuditReport:
+    """Check the whole database; see docs/storage.md for the list of checks."""
+    problems: list[str] = []
+    for problem in chain(_ledger_problems(conn), _round_problems(conn)):
+        problems.append(problem)
+        if len(problems) >= MAX_PROBLEMS:
+            problems.append(f"stopped after {MAX_PROBLEMS} problems")
+            break
+    counts = {
+        status: int(n)
+        for status, n in conn.execute(
+            sa.select(s.rounds.c.status, sa.func.count()).group_by(s.rounds.c.status)
+        )
+    }
+    return AuditReport(
+        ok=not problems,
+        rounds=sum(counts.values()),
+        voided=counts.get("voided", 0),
+        problems=problems,
+    )

@@ -1,0 +1,56 @@
+"""Engines for both back ends, and the migrations applied when a store opens."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from alembic import command
+from alembic.config import Config
+
+from baccarat.store.url import driver_url, is_sqlite, sqlite_path
+
+MIGRATIONS = Path(__file__).parent / "migrations"
+_PG_MIGRATION_LOCK = 0x6BACCA7  # any fixed number: serialises concurrent migrations
+
+
+def make_engine(url: str) -> sa.Engine:
+    """An engine for ``url``; SQLite gets WAL, full fsync and write transactions."""
+    url = driver_url(url)
+    if not is_sqlite(url):
+        return sa.create_engine(url, pool_size=8, max_overflow=8, pool_pre_ping=True)
+    path = sqlite_path(url)
+    if path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    engine = sa.create_engine(url, connect_args={"timeout": 30, "check_same_thread": False})
+
+    @sa.event.listens_for(engine, "connect")
+    def _on_connect(dbapi_conn: Any, _record: Any) -> None:
+        # Take transaction control from the driver so BEGIN IMMEDIATE below is honoured.
+        dbapi_conn.isolation_level = None
+        cur = dbapi_conn.cursor()
+        cur.execute("PRAGMA journal_mode=WAL")
+        cur.execute("PRAGMA synchronous=FULL")
+        cur.execute("PRAGMA foreign_keys=ON")
+        cur.execute("PRAGMA busy_timeout=30000")
+        cur.close()
+
+    @sa.event.listens_for(engine, "begin")
+    def _on_begin(conn: sa.Connection) -> None:
+        # Take the write lock up front: a deferred transaction that later wants to write
+        # fails with "database is locked" instead of waiting for the other writer.
+        conn.exec_driver_sql("BEGIN IMMEDIATE")
+
+    return engine
+
+
+def migrate(engine: sa.Engine) -> None:
+    """Bring the database's schema to the newest revision."""
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as conn:
+        if conn.dialect.name == "postgresql":
+            conn.execute(sa.text("SELECT pg_advisory_xact_lock(:k)"), {"k": _PG_MIGRATION_LOCK})
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "head")

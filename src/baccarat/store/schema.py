@@ -1,0 +1,109 @@
+"""The tables, as SQLAlchemy Core objects for queries (the migrations create them).
+
+Wallets are named by text: ``user:<id>``, ``house``, ``mint`` and ``escrow:<round_id>``.
+A user wallet's balance is ``users.coins``, the house's and the mint's are rows of
+``system_wallets``, a round's escrow is ``rounds.escrow``. ``ledger_tx`` and ``postings``
+are append-only: each transaction's postings sum to zero and its key is unique.
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+
+metadata = sa.MetaData()
+
+users = sa.Table(
+    "users",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("username", sa.String(64), nullable=False),
+    sa.Column("username_key", sa.String(64), nullable=False, unique=True),
+    sa.Column("password_hash", sa.Text, nullable=False),
+    sa.Column("display_name", sa.String(64), nullable=False),
+    sa.Column("level", sa.Integer, nullable=False),
+    sa.Column("coins", sa.BigInteger, nullable=False),
+    sa.Column("created_at", sa.Float, nullable=False),
+)
+
+system_wallets = sa.Table(
+    "system_wallets",
+    metadata,
+    sa.Column("name", sa.String(16), primary_key=True),
+    sa.Column("balance", sa.BigInteger, nullable=False),
+)
+
+sessions = sa.Table(
+    "sessions",
+    metadata,
+    sa.Column("token_hash", sa.String(64), primary_key=True),
+    sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id"), nullable=False),
+    sa.Column("created_at", sa.Float, nullable=False),
+    sa.Column("expires_at", sa.Float, nullable=False),
+)
+
+ledger_tx = sa.Table(
+    "ledger_tx",
+    metadata,
+    sa.Column("key", sa.String(128), primary_key=True),
+    sa.Column("kind", sa.String(16), nullable=False),
+    sa.Column("memo", sa.Text, nullable=False),
+    sa.Column("created_at", sa.Float, nullable=False),
+)
+
+postings = sa.Table(
+    "postings",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("tx_key", sa.String(128), sa.ForeignKey("ledger_tx.key"), nullable=False),
+    sa.Column("wallet", sa.String(80), nullable=False),
+    sa.Column("amount", sa.BigInteger, nullable=False),
+)
+
+shoes = sa.Table(
+    "shoes",
+    metadata,
+    sa.Column("id", sa.String(64), primary_key=True),
+    sa.Column("table_id", sa.String(64), nullable=False),
+    sa.Column("commitment", sa.String(64), nullable=False),
+    sa.Column("seed", sa.String(64), nullable=True),
+    sa.Column("started_at", sa.Float, nullable=False),
+    sa.Column("ended_at", sa.Float, nullable=True),
+)
+
+rounds = sa.Table(
+    "rounds",
+    metadata,
+    sa.Column("id", sa.String(64), primary_key=True),
+    sa.Column("table_id", sa.String(64), nullable=False),
+    sa.Column("shoe_id", sa.String(64), nullable=False),
+    sa.Column("round_no", sa.Integer, nullable=False),
+    sa.Column("dealer_id", sa.Integer, sa.ForeignKey("users.id"), nullable=False),
+    sa.Column("status", sa.String(16), nullable=False),
+    sa.Column("escrow", sa.BigInteger, nullable=False),
+    sa.Column("cards", sa.JSON, nullable=True),
+    sa.Column("outcome", sa.JSON, nullable=True),
+    sa.Column("house", sa.BigInteger, nullable=True),
+    sa.Column("escrowed_at", sa.Float, nullable=False),
+    sa.Column("closed_at", sa.Float, nullable=True),
+)
+
+bets = sa.Table(
+    "bets",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("round_id", sa.String(64), sa.ForeignKey("rounds.id"), nullable=False),
+    sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id"), nullable=False),
+    sa.Column("area", sa.String(16), nullable=False),
+    sa.Column("chips", sa.Integer, nullable=False),
+    sa.Column("coins", sa.BigInteger, nullable=False),
+    sa.Column("at", sa.Float, nullable=False),
+)
+
+round_results = sa.Table(
+    "round_results",
+    metadata,
+    sa.Column("round_id", sa.String(64), sa.ForeignKey("rounds.id"), primary_key=True),
+    sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id"), primary_key=True),
+    sa.Column("delta", sa.BigInteger, nullable=False),
+    sa.Column("commission", sa.BigInteger, nullable=False),
+)

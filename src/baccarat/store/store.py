@@ -1,0 +1,361 @@
+"""The store: one interface over SQLite and PostgreSQL.
+
+Every method is synchronous and thread-safe; the server calls them through
+``asyncio.to_thread`` (or awaits :meth:`Store.submit` via ``asyncio.wrap_future``).
+Ledger writes (escrow, settle, void, grant) go through one writer thread that commits
+whatever has queued up in one transaction (group commit).
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+from collections.abc import Iterable, Mapping, Sequence
+from concurrent.futures import Future
+from typing import Any
+
+import sqlalchemy as sa
+from argon2 import PasswordHasher
+
+from baccarat.errors import Conflict, InvalidInput
+from baccarat.shoe import commitment, parse_seed
+from baccarat.store import accounts
+from baccarat.store import schema as s
+from baccarat.store.audit import run_audit
+from baccarat.store.engine import make_engine, migrate
+from baccarat.store.ops import Escrow, Grant, Op, Outcome, Settle, Void, apply_ops
+from baccarat.store.records import (
+    HOUSE,
+    MINT,
+    Applied,
+    AuditReport,
+    BetRecord,
+    RoundRecord,
+    ShoeRecord,
+    User,
+)
+from baccarat.store.rounds import load_round, load_rounds, load_shoe, user_round_ids
+from baccarat.store.url import default_db_url, driver_url
+from baccarat.store.writer import Writer
+
+
+class Store:
+    """Accounts, sessions, the ledger, shoes and rounds, in one database."""
+
+    def __init__(self, url: str, *, hasher: PasswordHasher | None = None) -> None:
+        self.url = url
+        self.engine = make_engine(url)
+        self._hasher = hasher or PasswordHasher()
+        migrate(self.engine)
+        self._writer = Writer(self.engine)
+
+    @property
+    def backend(self) -> str:
+        """``sqlite`` or ``postgresql``."""
+        return self.engine.dialect.name
+
+    @property
+    def commits(self) -> int:
+        """Ledger transactions committed by the writer so far."""
+        return self._writer.commits
+
+    def close(self) -> None:
+        """Finish queued writes and release the database."""
+        self._writer.close()
+        self.engine.dispose()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # Accounts -------------------------------------------------------------------------
+
+    def create_user(
+        self,
+        username: str,
+        password: str,
+        *,
+        display_name: str | None = None,
+        level: int = 50,
+        coins: int = 0,
+    ) -> User:
+        """Create an account; its opening ``coins`` come from the mint."""
+        accounts.verify_username(username)
+        accounts.verify_password(password)
+        accounts.verify_level(level)
+        if isinstance(coins, bool) or not isinstance(coins, int) or coins < 0:
+            raise InvalidInput(
+                "bad_amount", f"Opening coins must be a whole number >= 0, not {coins!r}."
+            )
+        display = (display_name or username).strip()[:64] or username
+        pw_hash = self._hasher.hash(password)
+        try:
+            with self.engine.begin() as conn:
+                uid = accounts.insert_user(conn, username, pw_hash, display, level)
+                if coins:
+                    key = f"grant:{uuid.uuid4()}"
+                    out = apply_ops(conn, [Grant(uid, coins, "opening balance", key)])[0]
+                    if not isinstance(out, Applied):
+                        raise out
+                return accounts.load_user(conn, uid)
+        except sa.exc.IntegrityError:
+            raise Conflict("name_taken", f"The name {username!r} is already taken.") from None
+
+    def authenticate(self, username: str, password: str) -> User | None:
+        """The user if the password matches, else None."""
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                sa.select(s.users).where(s.users.c.username_key == accounts.name_key(str(username)))
+            ).first()
+        ok = accounts.check_password(self._hasher, row.password_hash if row else None, password)
+        if row is None or not ok:
+            return None
+        if self._hasher.check_needs_rehash(row.password_hash):
+            with self.engine.begin() as conn:
+                conn.execute(
+                    sa.update(s.users)
+                    .where(s.users.c.id == row.id)
+                    .values(password_hash=self._hasher.hash(password))
+                )
+        return accounts.user_from_row(row)
+
+    def get_user(self, user_id: int) -> User:
+        """The user with ``user_id``; NotFound (``unknown_user``) otherwise."""
+        with self.engine.connect() as conn:
+            return accounts.load_user(conn, user_id)
+
+    def get_user_by_name(self, name: str) -> User:
+        """The user named ``name`` (any case); NotFound (``unknown_user``) otherwise."""
+        with self.engine.connect() as conn:
+            return accounts.user_from_row(accounts.find_user(conn, name))
+
+    def list_users(self) -> list[User]:
+        """Every user, by id."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(sa.select(s.users).order_by(s.users.c.id))
+            return [accounts.user_from_row(r) for r in rows]
+
+    def set_level(self, name: str, level: int) -> User:
+        """Set a user's level."""
+        accounts.verify_level(level)
+        with self.engine.begin() as conn:
+            uid = accounts.find_user(conn, name).id
+            conn.execute(sa.update(s.users).where(s.users.c.id == uid).values(level=level))
+            return accounts.load_user(conn, uid)
+
+    def grant(self, username: str, coins: int, reason: str, key: str | None = None) -> int:
+        """Move ``coins`` from the mint to the user (negative: back); return the new balance.
+
+        With ``key`` the grant happens at most once: a retry returns the current balance.
+        """
+        if not isinstance(reason, str) or not reason.strip():
+            raise InvalidInput("bad_reason", "A grant needs a reason.")
+        uid = self.get_user_by_name(username).user_id
+        applied = self.submit(
+            Grant(uid, coins, reason.strip(), key or f"grant:{uuid.uuid4()}")
+        ).result()
+        return applied.balances[uid]
+
+    def balance(self, user_id: int) -> int:
+        """A user's coins."""
+        return self.get_user(user_id).coins
+
+    def _system(self, name: str) -> int:
+        with self.engine.connect() as conn:
+            return int(
+                conn.scalar(
+                    sa.select(s.system_wallets.c.balance).where(s.system_wallets.c.name == name)
+                )
+                or 0
+            )
+
+    def house_balance(self) -> int:
+        """The house's coins (negative when it has paid out more than it took)."""
+        return self._system(HOUSE)
+
+    def mint_balance(self) -> int:
+        """The mint's balance: minus every coin granted and not taken back."""
+        return self._system(MINT)
+
+    def total_coins(self) -> dict[str, int]:
+        """Coins per kind of wallet; ``total`` is always 0 in a sound ledger."""
+        with self.engine.connect() as conn:
+            users = int(
+                conn.scalar(sa.select(sa.func.coalesce(sa.func.sum(s.users.c.coins), 0))) or 0
+            )
+            escrow = int(
+                conn.scalar(sa.select(sa.func.coalesce(sa.func.sum(s.rounds.c.escrow), 0))) or 0
+            )
+            system = {n: int(b) for n, b in conn.execute(sa.select(s.system_wallets))}
+        house, mint = int(system.get(HOUSE, 0)), int(system.get(MINT, 0))
+        return {
+            "users": users,
+            "house": house,
+            "mint": mint,
+            "escrow": escrow,
+            "total": users + house + mint + escrow,
+        }
+
+    # Sessions -------------------------------------------------------------------------
+
+    def create_session(self, user_id: int, ttl: float = accounts.SESSION_TTL) -> str:
+        """A new login token for ``user_id``, valid for ``ttl`` seconds."""
+        with self.engine.begin() as conn:
+            return accounts.new_session(conn, user_id, ttl)
+
+    def user_for_session(self, token: str) -> User | None:
+        """The user a live token belongs to, or None (unknown or expired)."""
+        if not isinstance(token, str) or not token:
+            return None
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                sa.select(s.users)
+                .join(s.sessions, s.sessions.c.user_id == s.users.c.id)
+                .where(
+                    s.sessions.c.token_hash == accounts.token_hash(token),
+                    s.sessions.c.expires_at > time.time(),
+                )
+            ).first()
+        return accounts.user_from_row(row) if row is not None else None
+
+    def delete_session(self, token: str) -> None:
+        """Log a token out (unknown tokens are ignored); expired sessions are purged too."""
+        with self.engine.begin() as conn:
+            conn.execute(
+                sa.delete(s.sessions).where(
+                    sa.or_(
+                        s.sessions.c.token_hash == accounts.token_hash(token),
+                        s.sessions.c.expires_at <= time.time(),
+                    )
+                )
+            )
+
+    # Shoes ----------------------------------------------------------------------------
+
+    def record_shoe_start(self, shoe_id: str, table_id: str, commitment_hex: str) -> None:
+        """Record a new shoe and its published commitment (a repeat is ignored)."""
+        with self.engine.begin() as conn:
+            row = conn.execute(sa.select(s.shoes).where(s.shoes.c.id == shoe_id)).first()
+            if row is not None:
+                if row.commitment != commitment_hex:
+                    raise Conflict(
+                        "shoe_exists", f"Shoe {shoe_id!r} exists with another commitment."
+                    )
+                return
+            conn.execute(
+                sa.insert(s.shoes).values(
+                    id=shoe_id, table_id=table_id, commitment=commitment_hex, started_at=time.time()
+                )
+            )
+
+    def record_shoe_end(self, shoe_id: str, seed_hex: str) -> None:
+        """Record the revealed seed; it must match the shoe's commitment."""
+        seed = parse_seed(seed_hex)
+        with self.engine.begin() as conn:
+            shoe = load_shoe(conn, shoe_id)
+            if commitment(seed) != shoe.commitment:
+                raise InvalidInput(
+                    "seed_mismatch", f"That seed does not match shoe {shoe_id!r}'s commitment."
+                )
+            if shoe.seed is None:
+                conn.execute(
+                    sa.update(s.shoes)
+                    .where(s.shoes.c.id == shoe_id)
+                    .values(seed=seed.hex(), ended_at=time.time())
+                )
+
+    def get_shoe(self, shoe_id: str) -> ShoeRecord:
+        """A shoe's record: commitment, and seed once ended."""
+        with self.engine.connect() as conn:
+            return load_shoe(conn, shoe_id)
+
+    # Rounds ---------------------------------------------------------------------------
+
+    def submit(self, op: Op) -> Future[Applied]:
+        """Queue a ledger operation for the next group commit (await with asyncio.wrap_future)."""
+        return self._writer.submit(op)
+
+    def apply_many(self, ops: Sequence[Op]) -> list[Outcome]:
+        """Apply ``ops`` in one transaction now; one :class:`Applied` or error per operation."""
+        return self._writer.apply(ops)
+
+    def escrow_round(
+        self,
+        round_id: str,
+        table_id: str,
+        shoe_id: str,
+        round_no: int,
+        dealer_id: int,
+        bets: Iterable[BetRecord],
+    ) -> Applied:
+        """Betting closed: move every stake into the round's escrow, all or nothing."""
+        op = Escrow(round_id, table_id, shoe_id, round_no, dealer_id, tuple(bets))
+        return self.submit(op).result()
+
+    def settle_round(
+        self,
+        round_id: str,
+        cards: Sequence[str],
+        outcome: Mapping[str, Any],
+        deltas: Mapping[int, int],
+        commission: Mapping[int, int],
+        house: int,
+    ) -> Applied:
+        """Pay out a dealt round from its escrow; a repeat is a no-op that returns balances."""
+        op = Settle(round_id, tuple(cards), dict(outcome), dict(deltas), dict(commission), house)
+        return self.submit(op).result()
+
+    def settle_many(self, settlements: Sequence[Settle]) -> list[Outcome]:
+        """Settle many rounds in one transaction; one outcome per round."""
+        return self.apply_many(settlements)
+
+    def void_round(self, round_id: str) -> Applied:
+        """Return every stake of an escrowed round; refused once it is settled."""
+        return self.submit(Void(round_id)).result()
+
+    def void_unfinished(self) -> list[str]:
+        """Void every round left escrowed (after a crash); return their ids."""
+        with self.engine.connect() as conn:
+            ids = list(
+                conn.scalars(
+                    sa.select(s.rounds.c.id)
+                    .where(s.rounds.c.status == "escrowed")
+                    .order_by(s.rounds.c.id)
+                )
+            )
+        voided = []
+        for rid in ids:
+            applied = self.void_round(rid)
+            if not applied.replayed:
+                voided.append(rid)
+        return voided
+
+    def get_round(self, round_id: str) -> RoundRecord:
+        """One round's record."""
+        with self.engine.connect() as conn:
+            return load_round(conn, round_id)
+
+    def history(self, username: str, limit: int = 50) -> list[RoundRecord]:
+        """The newest rounds a user bet in or dealt, newest first."""
+        if isinstance(limit, bool) or not isinstance(limit, int) or limit <= 0:
+            raise InvalidInput("bad_limit", f"A limit is a whole number above 0, not {limit!r}.")
+        with self.engine.connect() as conn:
+            uid = accounts.find_user(conn, username).id
+            return load_rounds(conn, user_round_ids(conn, uid, limit))
+
+    def audit(self) -> AuditReport:
+        """Check the ledger and recompute every settled round (see docs/storage.md)."""
+        with self.engine.connect() as conn:
+            return run_audit(conn)
+
+
+def open_store(url: str | None = None, *, hasher: PasswordHasher | None = None) -> Store:
+    """Open (and migrate) the store at ``url``; the default SQLite file when None."""
+    url = url or default_db_url()
+    driver_url(url)  # refuse a malformed URL before touching anything
+    return Store(url, hasher=hasher)
+
+
+__all__ = ["Store", "open_store"]
