@@ -1,0 +1,103 @@
+"""What users ask a table to do. Each command names the user it acts for."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from baccarat.table.config import UserInfo
+
+CORNERS: tuple[str, ...] = ("tl", "tr", "bl", "br")
+"""The corner a squeeze peels from: top-left, top-right, bottom-left, bottom-right."""
+
+
+@dataclass(frozen=True, slots=True)
+class Sit:
+    """Take ``seat`` (0 is the dealer seat, 1-7 bettor seats), or move a bettor to seat 0."""
+
+    user_id: int
+    user: UserInfo
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class StandUp:
+    """Leave one's seat."""
+
+    user_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlaceChip:
+    """Put one chip (a denomination of :data:`baccarat.bets.CHIPS`) on an area."""
+
+    user_id: int
+    area: str
+    chip: int
+
+
+@dataclass(frozen=True, slots=True)
+class ClearBets:
+    """Take back all of one's bets while betting is open."""
+
+    user_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class Urge:
+    """The dealer reminds every bettor who has not bet yet."""
+
+    user_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class SqueezeProgress:
+    """The controller peels the face-down card of ``hand`` to ``progress`` (0 to 1)."""
+
+    user_id: int
+    hand: str
+    progress: float
+    corner: str
+
+
+@dataclass(frozen=True, slots=True)
+class OpenCard:
+    """The controller turns the face-down card of ``hand`` over."""
+
+    user_id: int
+    hand: str
+
+
+@dataclass(frozen=True, slots=True)
+class Disconnect:
+    """The user's connection dropped; the seat is kept for the reconnect grace."""
+
+    user_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class Reconnect:
+    """The user is back within the reconnect grace."""
+
+    user_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class SetCoins:
+    """A seated user's balance changed outside the table (an operator grant)."""
+
+    user_id: int
+    coins: int
+
+
+Command = (
+    Sit
+    | StandUp
+    | PlaceChip
+    | ClearBets
+    | Urge
+    | SqueezeProgress
+    | OpenCard
+    | Disconnect
+    | Reconnect
+    | SetCoins
+)

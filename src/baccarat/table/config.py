@@ -1,0 +1,138 @@
+"""A table's settings: its room's money rules and its timers (seconds), plus who sits.
+
+Timers are plain seconds on the driver's clock; :meth:`TableConfig.scaled` divides them all
+by a speed factor for demonstrations and tests.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from baccarat.errors import InvalidInput
+from baccarat.settlement import verify_chip_unit
+from baccarat.shoe import MIN_CARDS_TO_DEAL, ROUNDS_PER_SHOE
+
+SEATS = 8
+DEALER_SEAT = 0
+
+TIMERS: tuple[str, ...] = (
+    "betting_seconds",
+    "squeeze_seconds",
+    "result_seconds",
+    "shuffle_seconds",
+    "reconnect_grace_seconds",
+    "urge_cooldown_seconds",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class RoomDefaults:
+    """The money rules of one room (SPEC.md, "Rooms")."""
+
+    chip_unit: int
+    bettor_floor: int
+    dealer_floor: int
+
+
+ROOMS: dict[str, RoomDefaults] = {
+    "standard": RoomDefaults(100, 1_000, 35_000),
+    "high": RoomDefaults(500, 5_000, 175_000),
+    "vip": RoomDefaults(1_000, 10_000, 350_000),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class UserInfo:
+    """A user as the table knows them; ``coins`` is their balance when they sit."""
+
+    user_id: int
+    name: str
+    level: int
+    coins: int
+
+
+def _whole(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+@dataclass(frozen=True, slots=True)
+class TableConfig:
+    """One table's room settings and timers; the defaults are the standard room's."""
+
+    table_id: str
+    room: str = "standard"
+    chip_unit: int = 100
+    bettor_floor: int = 1_000
+    dealer_floor: int = 35_000
+    min_level: int = 50
+    betting_seconds: float = 15.0
+    squeeze_seconds: float = 10.0
+    result_seconds: float = 5.0
+    shuffle_seconds: float = 2.0
+    reconnect_grace_seconds: float = 60.0
+    urge_cooldown_seconds: float = 10.0
+    idle_rounds_limit: int = 5
+    rounds_per_shoe: int = ROUNDS_PER_SHOE
+    min_cards: int = MIN_CARDS_TO_DEAL
+
+    def __post_init__(self) -> None:
+        verify_chip_unit(self.chip_unit)
+        for name in ("bettor_floor", "dealer_floor", "min_level"):
+            value = getattr(self, name)
+            if not _whole(value) or value < 0:
+                raise InvalidInput(
+                    "bad_config", f"{name} must be a whole number of at least 0, not {value!r}."
+                )
+        for name in ("idle_rounds_limit", "rounds_per_shoe"):
+            value = getattr(self, name)
+            if not _whole(value) or value < 1:
+                raise InvalidInput(
+                    "bad_config", f"{name} must be a whole number of at least 1, not {value!r}."
+                )
+        # A round takes at most 6 cards, so fewer could run the shoe dry mid-round.
+        if not _whole(self.min_cards) or self.min_cards < MIN_CARDS_TO_DEAL:
+            raise InvalidInput(
+                "bad_config",
+                f"min_cards must be at least {MIN_CARDS_TO_DEAL} (a round's most cards), not {self.min_cards!r}.",
+            )
+        for name in TIMERS:
+            value = getattr(self, name)
+            if (
+                isinstance(value, bool)
+                or not isinstance(value, int | float)
+                or not math.isfinite(value)
+                or value <= 0
+            ):
+                raise InvalidInput(
+                    "bad_config", f"{name} must be a positive number of seconds, not {value!r}."
+                )
+
+    @classmethod
+    def for_room(cls, table_id: str, room: str, **overrides: Any) -> TableConfig:
+        """A table of one of the rooms in :data:`ROOMS`, with any setting overridden."""
+        if room not in ROOMS:
+            raise InvalidInput(
+                "bad_config", f"There is no room {room!r}; the rooms are {', '.join(ROOMS)}."
+            )
+        base = ROOMS[room]
+        settings: dict[str, Any] = {
+            "chip_unit": base.chip_unit,
+            "bettor_floor": base.bettor_floor,
+            "dealer_floor": base.dealer_floor,
+        }
+        settings.update(overrides)
+        return cls(table_id=table_id, room=room, **settings)
+
+    def scaled(self, speed: float) -> TableConfig:
+        """The same table with every timer divided by ``speed`` (2 runs twice as fast)."""
+        if (
+            isinstance(speed, bool)
+            or not isinstance(speed, int | float)
+            or not math.isfinite(speed)
+            or speed <= 0
+        ):
+            raise InvalidInput("bad_config", f"speed must be a positive number, not {speed!r}.")
+        return dataclasses.replace(self, **{name: getattr(self, name) / speed for name in TIMERS})

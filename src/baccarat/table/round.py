@@ -1,0 +1,112 @@
+"""One round at a table: its bets, its cards as dealt, and how far it has gone."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from baccarat.bets import AREAS, Area
+from baccarat.cards import Card
+from baccarat.rules import Hand, points
+from baccarat.table.squeeze import Squeeze
+
+CardRef = tuple[Hand, int]
+"""A card by hand and position in that hand (0-based: the second card is position 1)."""
+
+
+@dataclass(slots=True)
+class Bettor:
+    """A bettor's part in a round; it stays in the round if they leave after betting closes."""
+
+    user_id: int
+    name: str
+    level: int
+    seat: int
+    order: int
+    """When this bettor's first chip landed, for the squeeze's tie-break."""
+    slip: dict[Area, int] = field(default_factory=dict)
+    placed_at: dict[Area, float] = field(default_factory=dict)
+    """The time of the first chip on each area."""
+
+    def stake_chips(self) -> int:
+        """All chips this bettor has on the table."""
+        return sum(self.slip.values())
+
+
+@dataclass(slots=True)
+class Round:
+    """A round from the opening of betting to the end of its result display."""
+
+    round_id: str
+    shoe_id: str
+    round_no: int
+    dealer_id: int
+    dealer_name: str
+    opened_at: float
+    bettors: dict[int, Bettor] = field(default_factory=dict)
+    next_order: int = 0
+    closed: bool = False
+    """Betting has closed and the stakes are in escrow."""
+    settled: bool = False
+    escrow: dict[int, int] = field(default_factory=dict)
+    """Coins each bettor staked, taken from their balance when betting closed."""
+    player: list[Card] = field(default_factory=list)
+    banker: list[Card] = field(default_factory=list)
+    dealt: list[CardRef] = field(default_factory=list)
+    """Every card in dealing order."""
+    face_down: set[CardRef] = field(default_factory=set)
+    pending: list[CardRef] = field(default_factory=list)
+    """Face-down cards waiting for their squeeze, in order."""
+    controllers: dict[Hand, int | None] = field(default_factory=dict)
+    squeeze: Squeeze | None = None
+
+    def hand(self, hand: Hand) -> list[Card]:
+        """The cards of one hand."""
+        return self.player if hand == "player" else self.banker
+
+    def card(self, ref: CardRef) -> Card:
+        """The card at a hand and position."""
+        return self.hand(ref[0])[ref[1]]
+
+    def open_points(self, hand: Hand) -> int:
+        """The points of a hand's face-up cards."""
+        return points([c for i, c in enumerate(self.hand(hand)) if (hand, i) not in self.face_down])
+
+    def slip(self, user_id: int) -> dict[Area, int]:
+        """A user's chips per area this round (empty if none)."""
+        bettor = self.bettors.get(user_id)
+        return dict(bettor.slip) if bettor else {}
+
+    def area_chips(self, *areas: Area) -> int:
+        """All bettors' chips on the given areas."""
+        return sum(b.slip.get(a, 0) for b in self.bettors.values() for a in areas)
+
+    def stakes(self, chip_unit: int) -> dict[int, dict[Area, int]]:
+        """Coins per area per bettor, for settlement."""
+        return {
+            uid: {a: n * chip_unit for a, n in b.slip.items() if n}
+            for uid, b in self.bettors.items()
+            if b.stake_chips()
+        }
+
+    def bet_list(self, chip_unit: int) -> list[dict[str, Any]]:
+        """Every bet, one entry per bettor and area, in the order they were made."""
+        out = [
+            {
+                "user_id": b.user_id,
+                "seat": b.seat,
+                "area": area,
+                "chips": b.slip[area],
+                "coins": b.slip[area] * chip_unit,
+                "at": b.placed_at[area],
+            }
+            for b in self.bettors.values()
+            for area in AREAS
+            if b.slip.get(area)
+        ]
+        out.sort(key=lambda e: (e["at"], e["seat"]))
+        return out
+
+    def cards_in_order(self) -> list[str]:
+        """The cards in dealing order, in notation."""
+        return [str(self.card(ref)) for ref in self.dealt]

@@ -1,0 +1,44 @@
+"""Who sits where: the occupant of a seat and what the table remembers about them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from baccarat.table.config import DEALER_SEAT
+
+
+@dataclass(slots=True)
+class Occupant:
+    """A user in a seat. ``coins`` is the balance the table keeps while they sit."""
+
+    user_id: int
+    name: str
+    level: int
+    coins: int
+    seat: int
+    connected: bool = True
+    grace_until: float | None = None
+    """When a disconnected user loses the seat."""
+    waiting_next_round: bool = False
+    """Sat while a round was being dealt: may not bet until the next one."""
+    idle_rounds: int = 0
+    """Rounds in a row this bettor was dealt in without betting."""
+
+    @property
+    def is_dealer(self) -> bool:
+        """Whether this occupant holds the dealer seat."""
+        return self.seat == DEALER_SEAT
+
+    def public(self) -> dict[str, Any]:
+        """The occupant as every screen may see them (bets are added by the view)."""
+        return {
+            "seat": self.seat,
+            "user_id": self.user_id,
+            "name": self.name,
+            "level": self.level,
+            "coins": self.coins,
+            "connected": self.connected,
+            "waiting_next_round": self.waiting_next_round,
+            "idle_rounds": self.idle_rounds,
+        }

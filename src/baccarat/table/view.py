@@ -1,0 +1,139 @@
+"""What one viewer may see of a table: a JSON-ready projection built from an allow-list.
+
+The shoe's order and seed never appear; a face-down card appears only to its controller,
+and only while it is being squeezed.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from baccarat.bets import AREAS, CHIPS, LIMITS, Area, remaining_limits, stake_coins
+from baccarat.table.book import book
+from baccarat.table.config import DEALER_SEAT
+from baccarat.table.table import HANDS, Table
+
+
+def _remaining_ms(deadline: float | None, now: float) -> int | None:
+    if deadline is None:
+        return None
+    return max(0, round((deadline - now) * 1000))
+
+
+def _hands(table: Table, viewer: int | None) -> dict[str, list[dict[str, Any]]]:
+    rnd = table.round
+    out: dict[str, list[dict[str, Any]]] = {hand: [] for hand in HANDS}
+    if rnd is None:
+        return out
+    sq = rnd.squeeze
+    for hand in HANDS:
+        for pos, card in enumerate(rnd.hand(hand)):
+            if (hand, pos) not in rnd.face_down:
+                out[hand].append({"card": str(card)})
+                continue
+            entry: dict[str, Any] = {"face_down": True}
+            if (
+                viewer is not None
+                and sq is not None
+                and (sq.hand, sq.position) == (hand, pos)
+                and sq.controller == viewer
+            ):
+                entry["card"] = str(card)
+            out[hand].append(entry)
+    return out
+
+
+def _seats(table: Table) -> list[dict[str, Any] | None]:
+    rnd = table.round
+    out: list[dict[str, Any] | None] = []
+    for occ in table.seats:
+        if occ is None:
+            out.append(None)
+            continue
+        entry = occ.public()
+        entry["bets"] = rnd.slip(occ.user_id) if rnd is not None else {}
+        out.append(entry)
+    return out
+
+
+def _me(table: Table, viewer: int | None, now: float) -> dict[str, Any]:
+    occ = table.occupant(viewer) if viewer is not None else None
+    if occ is None:
+        return {
+            "user_id": viewer,
+            "seat": None,
+            "role": "spectator",
+            "coins": None,
+            "bets": {},
+            "stake": 0,
+            "remaining": None,
+            "can_bet": False,
+            "urge_ready_at": None,
+        }
+    rnd = table.round
+    slip: dict[Area, int] = rnd.slip(occ.user_id) if rnd is not None else {}
+    is_dealer = occ.seat == DEALER_SEAT
+    return {
+        "user_id": occ.user_id,
+        "seat": occ.seat,
+        "role": "dealer" if is_dealer else "bettor",
+        "coins": occ.coins,
+        "bets": slip,
+        "stake": stake_coins(slip, table.config.chip_unit),
+        "remaining": None if is_dealer else remaining_limits(slip),
+        "can_bet": not is_dealer
+        and any(table.can_bet(occ.user_id, area, CHIPS[0], now) for area in AREAS),
+        "urge_ready_at": table.urge_ready_at() if is_dealer else None,
+    }
+
+
+def view(table: Table, user_id: int | None, now: float) -> dict[str, Any]:
+    """The table as ``user_id`` sees it (a spectator when None or not seated)."""
+    cfg = table.config
+    rnd = table.round
+    me = _me(table, user_id, now)
+    shoe = table.shoe
+    out: dict[str, Any] = {
+        "table_id": cfg.table_id,
+        "room": cfg.room,
+        "chip_unit": cfg.chip_unit,
+        "chips": list(CHIPS),
+        "limits": {
+            "areas": dict(LIMITS),
+            "bettor_floor": cfg.bettor_floor,
+            "dealer_floor": cfg.dealer_floor,
+            "min_level": cfg.min_level,
+        },
+        "timers": {
+            "betting_seconds": cfg.betting_seconds,
+            "squeeze_seconds": cfg.squeeze_seconds,
+            "result_seconds": cfg.result_seconds,
+        },
+        "phase": table.phase,
+        "deadline": table.deadline,
+        "remaining_ms": _remaining_ms(table.deadline, now),
+        "round_id": rnd.round_id if rnd is not None else None,
+        "round_no": rnd.round_no if rnd is not None else table.rounds_in_shoe,
+        "dealer": rnd.dealer_id if rnd is not None else None,
+        "shoe": None
+        if shoe is None
+        else {
+            "id": table.shoe_id,
+            "commitment": shoe.commitment,
+            "round_no": table.rounds_in_shoe,
+            "cards_left": shoe.remaining,
+        },
+        "last_shoe": dict(table.last_shoe) if table.last_shoe is not None else None,
+        "seats": _seats(table),
+        "hands": _hands(table, user_id),
+        "squeeze": rnd.squeeze.public() if rnd is not None and rnd.squeeze is not None else None,
+        "controllers": {h: rnd.controllers.get(h) if rnd is not None else None for h in HANDS},
+        "result": copy.deepcopy(table.last_result),
+        "history": [dict(m) for m in table.history],
+        "me": me,
+        "book": None,
+    }
+    if me["role"] == "dealer":
+        out["book"] = book(rnd, cfg.chip_unit)
+    return out
