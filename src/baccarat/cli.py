@@ -10,6 +10,9 @@ from types import ModuleType
 
 # Each module defines HELP (one line), add_arguments(parser) and run(args) -> exit status.
 COMMANDS: tuple[str, ...] = (
+    "admin",
+    "audit",
+    "history",
     "odds",
     "roads",
     "settle",
