@@ -357,3 +357,25 @@ def test_every_road_places_each_cell_once_down_or_right_of_its_streak(letters: s
             else:
                 assert cell.row == 0
     assert sum(c.ties for c in result.big_road) == letters.count("T") * bool(result.big_road)
+
+
+def test_a_new_shoe_has_empty_roads() -> None:
+    assert roads([]).to_dict() == {
+        "bead_plate": [],
+        "big_road": [],
+        "big_eye_boy": [],
+        "small_road": [],
+        "cockroach_pig": [],
+        "ask": {
+            side: {"big_eye_boy": None, "small_road": None, "cockroach_pig": None}
+            for side in ("banker", "player")
+        },
+        "counts": {
+            "banker": 0,
+            "player": 0,
+            "tie": 0,
+            "banker_pair": 0,
+            "player_pair": 0,
+            "rounds": 0,
+        },
+    }

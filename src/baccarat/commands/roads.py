@@ -17,6 +17,7 @@ from baccarat.roads import (
     BEAD_ROWS,
     ROWS,
     AskRoad,
+    BigRoadCell,
     Color,
     DerivedCell,
     Roads,
@@ -100,29 +101,36 @@ def render(result: Roads, width: int) -> RenderableType:
     """Every road drawn for a terminal ``width`` columns wide."""
     columns = max(1, (width - PANEL_FRAME) // CELL_WIDTH)
     parts: list[RenderableType] = [
-        Panel.fit(bead_plate_text(result), title="Bead Plate"),
-        Panel.fit(big_road_text(result, columns), title="Big Road"),
+        Panel.fit(bead_plate_text(result, width), title="Bead Plate"),
+        Panel.fit(
+            big_road_text(result, columns), title=_title("Big Road", result.big_road, columns)
+        ),
     ]
     for name, title, symbol in DERIVED_MARKS:
         cells: tuple[DerivedCell, ...] = getattr(result, name)
-        parts.append(Panel.fit(derived_text(cells, symbol, columns), title=title))
+        parts.append(
+            Panel.fit(derived_text(cells, symbol, columns), title=_title(title, cells, columns))
+        )
     parts.append(counts_text(result))
     parts.append(ask_text(result))
     return Group(*parts)
 
 
-def bead_plate_text(result: Roads) -> Text:
+def bead_plate_text(result: Roads, width: int) -> Text:
     """The 6x13 bead plate: the points in the winner's colour, a dot on each side for pairs."""
     cells = {(c.col, c.row): c for c in result.bead_plate}
-    text = Text()
+    # Padded digits read better; a narrow terminal gets the bare digit rather than wrapping.
+    pad = " " if width >= BEAD_COLUMNS * 5 + PANEL_FRAME else ""
+    text = Text(no_wrap=True, overflow="crop")
     for row in range(BEAD_ROWS):
         for col in range(BEAD_COLUMNS):
             cell = cells.get((col, row))
             if cell is None:
-                text.append("  ·  ", style="dim")
+                text.append(f" {pad}·{pad} ", style="dim")
                 continue
             text.append("•" if cell.banker_pair else " ", style="red")
-            text.append(f" {cell.points} ", style=f"bold white on {WINNER_STYLE[cell.winner]}")
+            style = f"bold white on {WINNER_STYLE[cell.winner]}"
+            text.append(f"{pad}{cell.points}{pad}", style=style)
             text.append("•" if cell.player_pair else " ", style="blue")
         if row < BEAD_ROWS - 1:
             text.append("\n")
@@ -132,7 +140,7 @@ def bead_plate_text(result: Roads) -> Text:
 def big_road_text(result: Roads, columns: int) -> Text:
     """The Big Road's hollow circles, each with its tie count in green; the last columns."""
     grid = {(c.col, c.row): c for c in result.big_road}
-    text = Text()
+    text = Text(no_wrap=True, overflow="crop")
     for row in range(ROWS):
         for col in _shown(grid, columns):
             cell = grid.get((col, row))
@@ -150,7 +158,7 @@ def big_road_text(result: Roads, columns: int) -> Text:
 def derived_text(cells: Sequence[DerivedCell], symbol: str, columns: int) -> Text:
     """A derived road's marks in red and blue; the last columns that fit."""
     grid = {(c.col, c.row): c.color for c in cells}
-    text = Text()
+    text = Text(no_wrap=True, overflow="crop")
     for row in range(ROWS):
         for col in _shown(grid, columns):
             color = grid.get((col, row))
@@ -194,6 +202,11 @@ def ask_text(result: Roads) -> Text:
         text.append("  ")
     text.rstrip()
     return text
+
+
+def _title(title: str, cells: Sequence[BigRoadCell | DerivedCell], columns: int) -> str:
+    used = max((c.col for c in cells), default=0) + 1
+    return title if used <= columns else f"{title} (last {columns} of {used} columns)"
 
 
 def _shown(grid: Mapping[tuple[int, int], object], columns: int) -> range:
