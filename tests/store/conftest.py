@@ -1,0 +1,108 @@
+"""Fixtures for the storage suite: every test runs on SQLite and on PostgreSQL.
+
+PostgreSQL tests each get a private schema (through ``search_path``), dropped afterwards,
+so parallel runs and other suites sharing the database never see each other's rows.
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import psycopg
+import pytest
+from argon2 import PasswordHasher, profiles
+
+from baccarat.cards import parse_cards
+from baccarat.rules import deal
+from baccarat.settlement import settle
+from baccarat.store import BetRecord, Store, User, open_store
+
+PG_URL = os.environ.get("BACCARAT_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
+FAST_HASHER = PasswordHasher.from_parameters(profiles.CHEAPEST)
+
+_reachable: bool | None = None
+
+
+def pg_reachable() -> bool:
+    """Whether the test PostgreSQL server answers (checked once)."""
+    global _reachable
+    if _reachable is None:
+        try:
+            with psycopg.connect(PG_URL, connect_timeout=3):
+                _reachable = True
+        except psycopg.Error:
+            _reachable = False
+    return _reachable
+
+
+def _with_search_path(url: str, schema: str) -> str:
+    sep = "&" if "?" in url else "?"
+    return f"{url}{sep}options=-csearch_path%3D{schema}"
+
+
+def _pg_schema_url() -> Iterator[str]:
+    if not pg_reachable():
+        pytest.skip(f"PostgreSQL is not reachable at {PG_URL}")
+    schema = f"t_{uuid.uuid4().hex[:16]}"
+    with psycopg.connect(PG_URL, autocommit=True) as conn:
+        conn.execute(f"CREATE SCHEMA {schema}")
+    try:
+        yield _with_search_path(PG_URL, schema)
+    finally:
+        with psycopg.connect(PG_URL, autocommit=True) as conn:
+            conn.execute(f"DROP SCHEMA {schema} CASCADE")
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A URL to an empty database: a temp SQLite file, or a private PostgreSQL schema."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'store.db'}"
+    else:
+        yield from _pg_schema_url()
+
+
+@pytest.fixture
+def store(db_url: str) -> Iterator[Store]:
+    """An open store on each back end."""
+    st = open_store(db_url, hasher=FAST_HASHER)
+    try:
+        yield st
+    finally:
+        st.close()
+
+
+@pytest.fixture
+def users(store: Store) -> dict[str, User]:
+    """A dealer with 100,000 coins and three bettors with 10,000 each."""
+    return {
+        "dealer": store.create_user("Dealer", "pw", coins=100_000),
+        "b1": store.create_user("b1", "pw", coins=10_000),
+        "b2": store.create_user("b2", "pw", coins=10_000),
+        "b3": store.create_user("b3", "pw", coins=10_000),
+    }
+
+
+SettleArgs = tuple[list[str], dict[str, object], dict[int, int], dict[int, int], int]
+
+
+def settlement_for(cards: list[str], dealer: int, bets: list[BetRecord]) -> SettleArgs:
+    """What the table would pass to settle_round: cards, outcome, deltas, commission, house."""
+    it = iter(parse_cards(cards))
+    outcome = deal(lambda: next(it))
+    stakes: dict[int, dict[str, int]] = {}
+    for b in bets:
+        slip = stakes.setdefault(b.user_id, {})
+        slip[b.area] = slip.get(b.area, 0) + b.coins
+    result = settle(outcome, dealer, stakes)  # type: ignore[arg-type]
+    dealt = cards[: len(outcome.player) + len(outcome.banker)]
+    return dealt, outcome.to_dict(), result.deltas, result.commission, result.house
+
+
+@pytest.fixture
+def settle_args() -> Callable[[list[str], int, list[BetRecord]], SettleArgs]:
+    """The settlement helper, as a fixture so test modules need no imports from here."""
+    return settlement_for

@@ -1,0 +1,125 @@
+"""Accounts, passwords, levels, grants from the mint, and sessions."""
+
+from __future__ import annotations
+
+import pytest
+
+from baccarat.errors import Conflict, InvalidInput, NotFound, RuleViolation
+from baccarat.store import Store
+
+
+def test_a_new_user_starts_with_the_given_level_and_coins(store: Store) -> None:
+    user = store.create_user("Mei", "pw", display_name="Mei Lin", level=60, coins=2_500)
+    assert (user.username, user.display_name, user.level, user.coins) == (
+        "Mei",
+        "Mei Lin",
+        60,
+        2_500,
+    )
+    assert store.get_user(user.user_id) == user
+    assert store.mint_balance() == -2_500
+
+
+def test_usernames_are_unique_whatever_their_case(store: Store) -> None:
+    store.create_user("Mei", "pw")
+    with pytest.raises(Conflict) as err:
+        store.create_user("mEI", "other")
+    assert err.value.code == "name_taken"
+    assert store.get_user_by_name("MEI").username == "Mei"
+    assert len(store.list_users()) == 1
+
+
+@pytest.mark.parametrize("name", ["", "has space", "x" * 33, "semi;colon"])
+def test_a_malformed_username_is_refused(store: Store, name: str) -> None:
+    with pytest.raises(InvalidInput) as err:
+        store.create_user(name, "pw")
+    assert err.value.code == "bad_username"
+    assert store.list_users() == []
+
+
+def test_negative_opening_coins_are_refused(store: Store) -> None:
+    with pytest.raises(InvalidInput) as err:
+        store.create_user("Mei", "pw", coins=-1)
+    assert err.value.code == "bad_amount"
+    assert store.list_users() == []
+
+
+def test_only_the_right_password_authenticates(store: Store) -> None:
+    user = store.create_user("Mei", "correct horse")
+    assert store.authenticate("mei", "correct horse") == user
+    assert store.authenticate("Mei", "wrong") is None
+    assert store.authenticate("nobody", "correct horse") is None
+
+
+def test_passwords_are_stored_hashed(store: Store) -> None:
+    store.create_user("Mei", "correct horse")
+    with store.engine.connect() as conn:
+        stored = conn.exec_driver_sql("SELECT password_hash FROM users").scalar_one()
+    assert "correct horse" not in stored and stored.startswith("$argon2")
+
+
+def test_set_level_changes_only_the_level(store: Store) -> None:
+    store.create_user("Mei", "pw", coins=100)
+    user = store.set_level("mei", 70)
+    assert (user.level, user.coins) == (70, 100)
+    with pytest.raises(InvalidInput):
+        store.set_level("mei", -1)
+    with pytest.raises(NotFound):
+        store.set_level("nobody", 60)
+
+
+def test_a_grant_comes_from_the_mint_and_can_be_taken_back(store: Store) -> None:
+    store.create_user("Mei", "pw")
+    assert store.grant("Mei", 1_000, "welcome") == 1_000
+    assert store.grant("Mei", -400, "correction") == 600
+    assert store.mint_balance() == -600
+    assert store.total_coins()["total"] == 0
+
+
+def test_taking_back_more_than_the_wallet_holds_is_refused(store: Store) -> None:
+    store.create_user("Mei", "pw", coins=100)
+    with pytest.raises(RuleViolation) as err:
+        store.grant("Mei", -101, "correction")
+    assert err.value.code == "insufficient_coins"
+    assert store.get_user_by_name("Mei").coins == 100
+
+
+def test_a_grant_with_a_key_happens_once(store: Store) -> None:
+    store.create_user("Mei", "pw")
+    assert store.grant("Mei", 500, "prize", key="grant:prize-1") == 500
+    assert store.grant("Mei", 500, "prize", key="grant:prize-1") == 500
+    assert store.mint_balance() == -500
+
+
+@pytest.mark.parametrize("coins", [0, True])
+def test_a_grant_of_no_coins_is_refused(store: Store, coins: int) -> None:
+    store.create_user("Mei", "pw")
+    with pytest.raises(InvalidInput) as err:
+        store.grant("Mei", coins, "nothing")
+    assert err.value.code == "bad_amount"
+
+
+def test_granting_to_an_unknown_user_is_refused(store: Store) -> None:
+    with pytest.raises(NotFound) as err:
+        store.grant("nobody", 5, "x")
+    assert err.value.code == "unknown_user"
+
+
+def test_a_session_token_finds_its_user_until_deleted(store: Store) -> None:
+    user = store.create_user("Mei", "pw")
+    token = store.create_session(user.user_id)
+    assert store.user_for_session(token) == user
+    assert store.user_for_session(token + "x") is None
+    store.delete_session(token)
+    assert store.user_for_session(token) is None
+
+
+def test_an_expired_session_finds_nobody(store: Store) -> None:
+    user = store.create_user("Mei", "pw")
+    token = store.create_session(user.user_id, ttl=-1.0)
+    assert store.user_for_session(token) is None
+
+
+def test_a_session_for_an_unknown_user_is_refused(store: Store) -> None:
+    with pytest.raises(NotFound):
+        store.create_session(999)
