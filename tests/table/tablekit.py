@@ -119,3 +119,25 @@ class Game:
         occ = self.table.occupant(uid)
         assert occ is not None
         return occ.coins
+
+
+def fingerprint(g: Game) -> list[Any]:
+    """Everything every viewer sees, plus the next deadline: equal before and after = unchanged."""
+    viewers: list[int | None] = [None]
+    viewers += [o.user_id for o in g.table.seats if o is not None]
+    return [g.table.next_deadline, *(g.view(v) for v in viewers)]
+
+
+def rejects(g: Game, command: Command, code: str) -> dict[str, Any]:
+    """Assert the table refuses ``command`` with ``code`` and changes nothing; return details."""
+    from baccarat.errors import BaccaratError
+
+    before = fingerprint(g)
+    try:
+        g.do(command)
+    except BaccaratError as err:
+        assert err.code == code, f"expected {code}, got {err.code}: {err.message}"
+        assert err.message
+        assert fingerprint(g) == before, "a refused command changed the table"
+        return dict(err.details)
+    raise AssertionError(f"{command!r} was accepted; expected {code}")

@@ -1,0 +1,222 @@
+"""Betting: chips, limits, the dealer's cover, clearing, standing up, urging, idle bettors."""
+
+from __future__ import annotations
+
+from tablekit import Game, rejects
+
+from baccarat.table import ClearBets, PlaceChip, SetCoins, Urge
+
+
+def started(**settings: object) -> Game:
+    """A dealer (1) and two bettors (2, 3), betting open."""
+    g = Game(**settings)  # type: ignore[arg-type]
+    g.sit(1, 0)
+    g.sit(2, 1)
+    g.sit(3, 2)
+    assert g.table.phase == "betting"
+    return g
+
+
+def test_chips_are_the_five_denominations_and_areas_the_five_areas() -> None:
+    g = started()
+    rejects(g, PlaceChip(2, "player", 4), "bad_chip")
+    rejects(g, PlaceChip(2, "player", True), "bad_chip")  # type: ignore[arg-type]
+    rejects(g, PlaceChip(2, "dragon", 1), "unknown_area")
+    for chip in (1, 2, 3, 5, 10):
+        g.do(PlaceChip(2, "player", chip))
+    assert g.view(2)["me"]["bets"] == {"player": 21}
+    assert g.of("chip_placed")[-1].data["chips"] == 21
+
+
+def test_the_dealer_cannot_bet() -> None:
+    rejects(started(), PlaceChip(1, "player", 1), "dealer_cannot_bet")
+
+
+def test_bets_are_refused_without_an_open_round() -> None:
+    g = Game()
+    g.sit(2, 1)
+    rejects(g, PlaceChip(2, "player", 1), "not_betting")
+
+
+def test_a_bet_after_the_close_is_refused_even_before_the_driver_advances() -> None:
+    g = started()
+    g.now += g.config.betting_seconds  # the deadline passed; advance not called yet
+    rejects(g, PlaceChip(2, "player", 1), "betting_closed")
+    g.tick(0)
+    rejects(g, PlaceChip(2, "player", 1), "betting_closed")
+
+
+def test_player_and_banker_are_exclusive_per_bettor() -> None:
+    g = started()
+    g.bet(2, "player", 1)
+    rejects(g, PlaceChip(2, "banker", 1), "player_banker_exclusive")
+    g.bet(3, "banker", 1)
+
+
+def test_area_limits_per_bettor_and_round() -> None:
+    g = started()
+    g.bet(2, "player", 50)
+    details = rejects(g, PlaceChip(2, "player", 1), "over_limit")
+    assert details["limit"] == 50
+    g.bet(2, "tie", 10)
+    rejects(g, PlaceChip(2, "tie", 1), "over_limit")
+    g.bet(2, "player_pair", 10)
+    g.bet(2, "banker_pair", 10)
+    rejects(g, PlaceChip(2, "banker_pair", 1), "over_limit")
+    assert g.view(2)["me"]["remaining"] == {
+        "player": 0,
+        "banker": 0,
+        "tie": 0,
+        "player_pair": 0,
+        "banker_pair": 0,
+    }
+
+
+def test_a_bettors_stake_never_exceeds_their_coins() -> None:
+    g = Game()
+    g.sit(1, 0)
+    g.sit(2, 1, coins=1_500)
+    g.bet(2, "banker", 15)
+    rejects(g, PlaceChip(2, "tie", 1), "insufficient_coins")
+
+
+def test_a_player_or_banker_bet_the_dealer_could_not_cover_is_refused() -> None:
+    g = Game(dealer_floor=1_000)
+    g.sit(1, 0, coins=1_500)
+    g.sit(2, 1)
+    g.sit(3, 2)
+    g.bet(2, "player", 10)
+    g.bet(3, "banker", 5)
+    rejects(g, PlaceChip(3, "banker", 1), "dealer_cannot_cover")
+    # The house books Tie and the Pairs, so they stay open.
+    g.bet(3, "tie", 10)
+    assert g.view(1)["book"]["totals"]["player"] == {"chips": 10, "coins": 1_000}
+
+
+def test_a_bettor_clears_their_own_bets_while_betting_is_open() -> None:
+    g = started()
+    rejects(g, ClearBets(2), "no_bets")
+    g.bet(2, "player", 3)
+    g.bet(3, "banker", 2)
+    g.do(ClearBets(2))
+    assert g.view(2)["me"]["bets"] == {}
+    assert g.view(3)["me"]["bets"] == {"banker": 2}
+    g.bet(2, "banker", 1)  # cleared: the other side is open again
+    g.to_deadline()
+    rejects(g, ClearBets(2), "betting_closed")
+
+
+def test_standing_up_during_betting_gives_the_bets_back() -> None:
+    g = started()
+    g.bet(2, "player", 5)
+    events = g.stand(2)
+    assert [e.type for e in events] == ["bets_cleared", "seat_freed"]
+    assert events[1].data["coins"] == 100_000  # no coin moved before the close
+    g.to_deadline()
+    assert all(b["user_id"] != 2 for b in g.of("betting_closed")[0].data["bets"])
+
+
+def test_standing_up_after_the_close_leaves_the_bets_in_play() -> None:
+    g = Game(["2S", "3H", "5D", "4C", "KS", "KH"])  # Player 7 stands, Banker 7 stands: a tie
+    g.sit(1, 0)
+    g.sit(2, 1)
+    g.sit(3, 2)
+    g.bet(2, "tie", 2)
+    g.bet(3, "banker", 1)
+    g.to_deadline()
+    events = g.stand(2)
+    assert [e.type for e in events] == ["seat_freed"]
+    assert events[0].data["coins"] == 100_000 - 200  # the stake is in escrow
+    assert g.table.seats[1] is None
+    g.open_all()
+    [settled] = g.of("round_settled")
+    assert settled.data["outcome"]["winner"] == "tie"
+    assert settled.data["settlement"]["deltas"]["2"] == 1_600 - 16
+    [mine] = [r for r in settled.data["results"] if r["user_id"] == 2]
+    assert mine["seat"] is None and mine["areas"] == {"tie": 1_600}
+
+
+def test_stakes_go_into_escrow_when_betting_closes() -> None:
+    g = started()
+    g.bet(2, "player", 7)
+    assert g.coins(2) == 100_000
+    g.to_deadline()
+    assert g.coins(2) == 100_000 - 700
+    [closed] = g.of("betting_closed")
+    assert closed.data["bets"] == [
+        {"user_id": 2, "seat": 1, "area": "player", "chips": 7, "coins": 700, "at": 1000.0}
+    ]
+
+
+def test_only_the_dealer_urges() -> None:
+    g = started()
+    rejects(g, Urge(2), "not_dealer")
+    rejects(g, Urge(9), "not_dealer")
+
+
+def test_an_urge_reminds_every_bettor_who_has_not_bet() -> None:
+    g = started()
+    g.sit(4, 3)
+    g.bet(3, "player", 1)
+    events = g.do(Urge(1))
+    public = [e for e in events if e.to is None]
+    private = [e for e in events if e.to is not None]
+    assert [e.type for e in public] == ["urged"]
+    assert public[0].data["seats"] == [1, 3]
+    assert sorted((e.type, e.to) for e in private) == [("urge", 2), ("urge", 4)]
+
+
+def test_the_urge_button_cools_down() -> None:
+    g = started()
+    g.do(Urge(1))
+    g.now += 4
+    details = rejects(g, Urge(1), "urge_cooling_down")
+    assert details["seconds_left"] == 6
+    assert g.view(1)["me"]["urge_ready_at"] == 1010
+    g.now += 6
+    g.do(Urge(1))
+    assert len(g.of("urged")) == 2
+
+
+def test_urging_needs_open_betting() -> None:
+    g = Game()
+    g.sit(1, 0)
+    rejects(g, Urge(1), "not_betting")
+
+
+def test_five_rounds_in_a_row_without_a_bet_frees_the_seat() -> None:
+    g = started()
+    for round_no in range(1, 6):
+        g.bet(2, "player", 1)
+        g.to_deadline()
+        g.open_all()
+        idle = g.view(None)["seats"][2]
+        if round_no < 5:
+            assert idle is not None and idle["idle_rounds"] == round_no
+        g.until("betting")
+    freed = g.of("seat_freed")
+    assert [(e.data["user_id"], e.data["reason"]) for e in freed] == [(3, "idle")]
+    assert g.view(None)["seats"][1]["idle_rounds"] == 0
+
+
+def test_a_bet_resets_the_idle_count() -> None:
+    g = started()
+    for _ in range(4):
+        g.bet(2, "player", 1)
+        g.to_deadline()
+        g.open_all()
+        g.until("betting")
+    g.bet(3, "tie", 1)
+    g.to_deadline()
+    assert g.view(None)["seats"][2]["idle_rounds"] == 0
+
+
+def test_set_coins_changes_a_seated_balance_but_never_below_the_stake() -> None:
+    g = started()
+    g.bet(2, "player", 10)
+    rejects(g, SetCoins(2, 999), "coins_below_stake")
+    rejects(g, SetCoins(2, -1), "bad_coins")
+    rejects(g, SetCoins(1, 999), "dealer_cannot_cover")
+    rejects(g, SetCoins(9, 1), "not_seated")
+    g.do(SetCoins(2, 5_000))
+    assert g.coins(2) == 5_000

@@ -1,0 +1,154 @@
+"""Table and seats: entry level, floors, seat numbers, one seat each, quorum, late joiners."""
+
+from __future__ import annotations
+
+from tablekit import Game, rejects, user
+
+from baccarat.table import PlaceChip, Sit, StandUp
+
+
+def test_users_below_the_room_level_cannot_sit() -> None:
+    g = Game()
+    details = rejects(g, Sit(1, user(1, level=49), 1), "level_too_low")
+    assert details["min_level"] == 50
+    g.sit(1, 1, level=50)
+    assert g.table.seat_of(1) == 1
+
+
+def test_a_bettor_needs_the_bettor_floor() -> None:
+    g = Game()
+    rejects(g, Sit(1, user(1, coins=999), 1), "coins_below_floor")
+    g.sit(1, 1, coins=1_000)
+    assert g.table.seat_of(1) == 1
+
+
+def test_the_dealer_needs_the_dealer_floor() -> None:
+    g = Game()
+    details = rejects(g, Sit(1, user(1, coins=34_999), 0), "coins_below_floor")
+    assert details["floor"] == 35_000
+    g.sit(1, 0, coins=35_000)
+    assert g.table.dealer is not None
+
+
+def test_a_taken_seat_cannot_be_taken() -> None:
+    g = Game()
+    g.sit(1, 3)
+    rejects(g, Sit(2, user(2), 3), "seat_taken")
+
+
+def test_seats_run_from_zero_to_seven() -> None:
+    g = Game()
+    for seat in (-1, 8, True):
+        rejects(g, Sit(1, user(1), seat), "bad_seat")
+    g.sit(1, 7)
+    assert g.table.seat_of(1) == 7
+
+
+def test_a_user_holds_one_seat_at_a_table() -> None:
+    g = Game()
+    g.sit(1, 2)
+    rejects(g, Sit(1, user(1), 3), "already_seated")
+    g.sit(2, 0)
+    rejects(g, Sit(2, user(2), 4), "already_seated")
+
+
+def test_the_user_sitting_must_be_the_one_asking() -> None:
+    rejects(Game(), Sit(1, user(2), 1), "user_mismatch")
+
+
+def test_commands_of_users_without_a_seat_are_refused() -> None:
+    g = Game()
+    rejects(g, StandUp(9), "not_seated")
+    rejects(g, PlaceChip(9, "player", 1), "not_seated")
+
+
+def test_without_a_dealer_and_a_bettor_the_table_waits() -> None:
+    g = Game()
+    g.sit(1, 1)
+    g.sit(2, 2)
+    assert g.table.phase == "waiting" and g.table.next_deadline is None
+    g.sit(3, 0)
+    assert g.table.phase == "betting"
+    assert g.of("shoe_started") and g.of("betting_opened")
+
+
+def test_a_dealer_alone_waits_for_a_bettor() -> None:
+    g = Game()
+    g.sit(1, 0)
+    assert g.table.phase == "waiting"
+    g.sit(2, 5)
+    assert g.table.phase == "betting"
+
+
+def test_the_last_bettor_leaving_during_betting_cancels_the_round() -> None:
+    g = Game()
+    g.sit(1, 0)
+    g.sit(2, 1)
+    g.bet(2, "player", 3)
+    g.stand(2)
+    assert g.of("round_cancelled")[0].data["reason"] == "no_bettors"
+    assert g.table.phase == "waiting" and g.table.round is None
+
+
+def test_a_user_who_sits_during_betting_may_bet_at_once() -> None:
+    g = Game()
+    g.sit(1, 0)
+    g.sit(2, 1)
+    g.tick(5)
+    g.sit(3, 2)
+    assert g.view(3)["me"]["can_bet"] is True
+    g.bet(3, "tie", 1)
+    assert g.view(3)["me"]["bets"] == {"tie": 1}
+
+
+def test_a_user_who_sits_while_a_round_is_dealt_waits_for_the_next_round() -> None:
+    g = Game()
+    g.sit(1, 0)
+    g.sit(2, 1)
+    g.bet(2, "player", 1)
+    g.to_deadline()
+    assert g.table.phase == "squeeze"
+    g.sit(3, 2)
+    assert g.view(3)["seats"][2]["waiting_next_round"] is True
+    assert g.view(3)["me"]["can_bet"] is False
+    rejects(g, PlaceChip(3, "player", 1), "betting_closed")
+    g.open_all()
+    g.until("betting")
+    assert g.view(3)["seats"][2]["waiting_next_round"] is False
+    g.bet(3, "player", 1)
+    # The late joiner's first round does not count as an idle round.
+    assert g.view(None)["seats"][2]["idle_rounds"] == 0
+
+
+def test_a_bettor_may_move_to_the_free_dealer_seat_between_rounds() -> None:
+    g = Game()
+    g.sit(1, 1)
+    g.sit(2, 2)
+    assert g.table.phase == "waiting"
+    events = g.do(Sit(1, user(1), 0))
+    assert [e.type for e in events[:2]] == ["seat_freed", "seated"]
+    assert events[0].data["reason"] == "moved"
+    assert g.table.seat_of(1) == 0 and g.table.seats[1] is None
+    assert g.table.phase == "betting"
+
+
+def test_a_bettor_cannot_move_to_the_dealer_seat_during_a_round() -> None:
+    g = Game()
+    g.sit(1, 0)
+    g.sit(2, 1)
+    g.sit(3, 2)
+    g.bet(2, "player", 1)
+    g.to_deadline()
+    g.stand(1)  # the dealer leaves after betting closed: the seat is free mid-round
+    assert g.table.dealer is None and g.table.round is not None
+    rejects(g, Sit(3, user(3), 0), "round_in_play")
+    g.open_all()
+    g.until("waiting")
+    g.do(Sit(3, user(3), 0))
+    assert g.table.seat_of(3) == 0
+
+
+def test_a_bettor_moving_to_the_dealer_seat_needs_the_dealer_floor() -> None:
+    g = Game()
+    g.sit(1, 1, coins=20_000)
+    rejects(g, Sit(1, user(1, coins=20_000), 0), "coins_below_floor")

@@ -1,0 +1,168 @@
+"""Squeeze: who controls each hand, the peel, the private peek, forced opening, third cards."""
+
+from __future__ import annotations
+
+import json
+
+from tablekit import Game, rejects
+
+from baccarat.table import Disconnect, OpenCard, SqueezeProgress
+from baccarat.table.squeeze import choose_controller
+
+# P1 2S, B1 3H, P2 4D (face down), B2 4C (face down): Player 6 stands, Banker 7 stands.
+NO_THIRD = ["2S", "3H", "4D", "4C"]
+# P 2S+3D=5 draws 9C (Player 4); B KH+4H=4 with a 9: stands. Player 4 vs Banker 4: a tie.
+PLAYER_THIRD = ["2S", "KH", "3D", "4H", "9C"]
+# P 2S+4D=6 stands; B 3H+2C=5 draws 5S.
+BANKER_THIRD = ["2S", "3H", "4D", "2C", "5S"]
+
+
+def table_with_bets(cards: list[str], bets: dict[int, dict[str, int]]) -> Game:
+    """Dealer 1; bettors 2-5 at seats 1-4 (level 60 + seat); ``bets`` placed in order."""
+    g = Game(cards)
+    g.sit(1, 0)
+    for uid in (2, 3, 4, 5):
+        g.sit(uid, uid - 1, level=60 + uid)
+    for uid, slip in bets.items():
+        for area, chips in slip.items():
+            g.bet(uid, area, chips)
+    g.to_deadline()
+    return g
+
+
+def test_the_controller_is_the_bettor_with_most_chips_on_the_hands_area() -> None:
+    g = table_with_bets(NO_THIRD, {2: {"player": 5}, 3: {"player": 6}, 4: {"banker": 2}})
+    assert g.view(None)["controllers"] == {"player": 3, "banker": 4}
+
+
+def test_with_nobody_on_the_area_the_largest_total_stake_controls() -> None:
+    g = table_with_bets(NO_THIRD, {2: {"player": 5}, 3: {"tie": 3, "player_pair": 4}})
+    assert g.view(None)["controllers"] == {"player": 2, "banker": 3}
+
+
+def test_controller_ties_go_to_the_higher_level_then_to_the_first_bet() -> None:
+    slips = {2: {"player": 4}, 3: {"player": 4}, 4: {"player": 4}}
+    order = {2: 0, 3: 1, 4: 2}
+    assert choose_controller("player", slips, {2: 60, 3: 70, 4: 70}, order) == 3
+    assert choose_controller("player", slips, {2: 60, 3: 60, 4: 60}, order) == 2
+    assert choose_controller("banker", {}, {}, {}) is None
+    # Through the table: seats have levels 62, 63...; the higher level wins a tie.
+    g = table_with_bets(NO_THIRD, {2: {"banker": 3}, 3: {"banker": 3}})
+    assert g.view(None)["controllers"]["banker"] == 3
+
+
+def test_with_no_bets_at_all_the_cards_open_by_themselves() -> None:
+    g = table_with_bets(NO_THIRD, {})
+    assert g.table.phase == "result"
+    assert [e.data["forced"] for e in g.of("card_opened")] == [True, True]
+    assert not g.of("card_peek") and not g.of("squeeze_started")
+    assert len(g.of("round_settled")) == 1
+
+
+def test_the_second_cards_are_squeezed_players_first_each_in_its_own_window() -> None:
+    g = table_with_bets(NO_THIRD, {2: {"player": 1}, 3: {"banker": 1}})
+    dealt = g.of("card_dealt")
+    assert [(e.data["hand"], e.data["face_down"]) for e in dealt] == [
+        ("player", False),
+        ("banker", False),
+        ("player", True),
+        ("banker", True),
+    ]
+    assert g.view(None)["squeeze"]["hand"] == "player"
+    assert g.table.next_deadline == g.now + 10
+    g.to_deadline()
+    assert g.view(None)["squeeze"]["hand"] == "banker"
+    assert g.table.next_deadline == g.now + 10
+    g.to_deadline()
+    assert [e.data["forced"] for e in g.of("card_opened")] == [True, True]
+    assert g.table.phase == "result"
+
+
+def test_only_the_controller_squeezes_or_opens() -> None:
+    g = table_with_bets(NO_THIRD, {2: {"player": 1}, 3: {"banker": 1}})
+    rejects(g, SqueezeProgress(3, "player", 0.5, "tl"), "not_controller")
+    rejects(g, OpenCard(1, "player"), "not_controller")
+    rejects(g, OpenCard(2, "banker"), "nothing_to_squeeze")  # the Banker's turn comes next
+    g.do(SqueezeProgress(2, "player", 0.25, "br"))
+    g.do(OpenCard(2, "player"))
+    rejects(g, OpenCard(2, "player"), "nothing_to_squeeze")
+    g.do(OpenCard(3, "banker"))
+    assert [e.data["forced"] for e in g.of("card_opened")] == [False, False]
+
+
+def test_squeeze_input_is_checked() -> None:
+    g = table_with_bets(NO_THIRD, {2: {"player": 1}})
+    rejects(g, SqueezeProgress(2, "player", 1.5, "tl"), "bad_progress")
+    rejects(g, SqueezeProgress(2, "player", float("nan"), "tl"), "bad_progress")
+    rejects(g, SqueezeProgress(2, "player", 0.5, "middle"), "bad_corner")
+    rejects(g, SqueezeProgress(2, "dealer", 0.5, "tl"), "bad_hand")
+
+
+def test_every_screen_sees_the_peel_move() -> None:
+    g = table_with_bets(NO_THIRD, {2: {"player": 1}})
+    [event] = g.do(SqueezeProgress(2, "player", 0.4, "tr"))
+    assert event.to is None
+    assert event.data == {
+        "round_id": "id2",
+        "hand": "player",
+        "position": 1,
+        "progress": 0.4,
+        "corner": "tr",
+    }
+    assert g.view(None)["squeeze"]["progress"] == 0.4
+    assert g.view(None)["squeeze"]["corner"] == "tr"
+
+
+def test_a_face_down_card_is_known_only_to_its_controller() -> None:
+    g = table_with_bets(NO_THIRD, {2: {"player": 1}, 3: {"banker": 1}})
+    [peek] = g.of("card_peek")
+    assert peek.to == 2 and peek.data["card"] == "4D"
+    public = [e for e in g.events if e.to is None]
+    assert '"4D"' not in json.dumps([e.data for e in public])
+    assert '"4C"' not in json.dumps([e.data for e in public])
+    for viewer in (None, 1, 3, 4, 5):
+        seen = json.dumps(g.view(viewer))
+        assert '"4D"' not in seen and '"4C"' not in seen
+    assert g.view(2)["hands"]["player"][1] == {"face_down": True, "card": "4D"}
+    # The Banker's face-down card waits for its own turn, even for its controller.
+    assert '"4C"' not in json.dumps(g.view(3))
+    g.do(OpenCard(2, "player"))
+    assert g.view(3)["hands"]["banker"][1] == {"face_down": True, "card": "4C"}
+    assert g.view(None)["hands"]["player"][1] == {"card": "4D"}
+
+
+def test_a_disconnected_controller_still_controls_and_the_countdown_forces_the_card_open() -> None:
+    g = table_with_bets(NO_THIRD, {2: {"player": 1}})
+    g.do(Disconnect(2))
+    assert g.view(None)["squeeze"]["controller_user_id"] == 2
+    g.tick(9.9)
+    assert not g.of("card_opened")
+    g.tick(0.1)
+    [opened] = g.of("card_opened")
+    assert opened.data["forced"] is True and opened.data["card"] == "4D"
+
+
+def test_third_cards_are_dealt_face_down_and_squeezed_by_the_same_controller() -> None:
+    g = table_with_bets(BANKER_THIRD, {2: {"player": 1}, 3: {"banker": 1}})
+    g.open_all()
+    third = g.of("card_dealt")[4:]
+    assert [(e.data["hand"], e.data["position"], e.data["face_down"]) for e in third] == [
+        ("banker", 2, True)
+    ]
+    squeezes = [
+        (e.data["hand"], e.data["position"], e.data["controller_user_id"])
+        for e in g.of("squeeze_started")
+    ]
+    assert squeezes == [("player", 1, 2), ("banker", 1, 3), ("banker", 2, 3)]
+    [settled] = g.of("round_settled")
+    assert settled.data["cards"] == BANKER_THIRD
+
+
+def test_the_players_third_card_comes_before_the_bankers() -> None:
+    g = table_with_bets(PLAYER_THIRD, {2: {"player": 1}, 3: {"banker": 1}})
+    g.open_all()
+    squeezes = [(e.data["hand"], e.data["position"]) for e in g.of("squeeze_started")]
+    assert squeezes == [("player", 1), ("banker", 1), ("player", 2)]
+    [settled] = g.of("round_settled")
+    assert settled.data["cards"] == PLAYER_THIRD
+    assert settled.data["outcome"]["winner"] == "tie"
