@@ -1,0 +1,318 @@
+"""An asyncio client of the protocol (docs/protocol.md), on aiohttp's WebSocket client.
+
+    token = await login("http://127.0.0.1:8000", "alice", "secret")
+    async with await Client.connect("http://127.0.0.1:8000", token) as client:
+        await client.watch("standard-1")
+        await client.command("sit", table_id="standard-1", seat=3)
+        async for message in client:
+            ...
+
+``command`` sends a command and returns its ``ack`` or raises ``CommandError`` with the
+server's code. The client keeps the watched table's ``view`` (from snapshots; on a gap in
+``seq`` it asks for a resync) and the lobby's tables up to date.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import json
+from collections.abc import AsyncIterator, Callable
+from types import TracebackType
+from typing import Any
+
+import aiohttp
+
+from baccarat.errors import BaccaratError
+
+PROTOCOL_VERSION = 1
+
+
+class CommandError(BaccaratError):
+    """The server refused a command (``code`` and ``message`` are the server's)."""
+
+
+class HttpError(BaccaratError):
+    """An HTTP call of the API failed (``status`` is the HTTP status)."""
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(code, message, status=status)
+        self.status = status
+
+
+def ws_url(base_url: str) -> str:
+    """The WebSocket URL of a server given by its http(s) base URL."""
+    base = base_url.rstrip("/")
+    if base.startswith("https://"):
+        return "wss://" + base[len("https://") :] + "/ws"
+    if base.startswith("http://"):
+        return "ws://" + base[len("http://") :] + "/ws"
+    return base if base.endswith("/ws") else base + "/ws"
+
+
+async def _post(base_url: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
+    async with (
+        aiohttp.ClientSession() as session,
+        session.post(base_url.rstrip("/") + path, json=body) as resp,
+    ):
+        data: dict[str, Any] = await resp.json(content_type=None)
+        if resp.status >= 400:
+            err = data.get("error", {})
+            raise HttpError(resp.status, err.get("code", "http_error"), err.get("message", ""))
+        return data
+
+
+async def login(base_url: str, username: str, password: str) -> str:
+    """Log in over HTTP; return the session token (for ``Client.connect``)."""
+    data = await _post(base_url, "/api/login", {"username": username, "password": password})
+    return str(data["token"])
+
+
+async def register(base_url: str, username: str, password: str) -> str:
+    """Create an account over HTTP; return its session token."""
+    data = await _post(base_url, "/api/register", {"username": username, "password": password})
+    return str(data["token"])
+
+
+class Client:
+    """One WebSocket connection, with commands, events and the watched table's view."""
+
+    def __init__(self, session: aiohttp.ClientSession, ws: aiohttp.ClientWebSocketResponse) -> None:
+        self._session = session
+        self._ws = ws
+        self._ids = itertools.count(1)
+        self._pending: dict[int, asyncio.Future[dict[str, Any]]] = {}
+        self._inbox: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+        self.hello: dict[str, Any] = {}
+        self.frames: list[dict[str, Any]] = []
+        """Every message received, in order (kept when ``record`` is true)."""
+        self.record = False
+        self.table_id: str | None = None
+        self.view: dict[str, Any] | None = None
+        self.seq = 0
+        self.lobby_tables: dict[str, dict[str, Any]] = {}
+        self.rooms: list[dict[str, Any]] = []
+        self.close_code: int | None = None
+        self._resyncing = False
+        self._reader: asyncio.Task[None] | None = None
+        self.on_message: Callable[[dict[str, Any]], None] | None = None
+
+    @classmethod
+    async def connect(
+        cls, base_url: str, token: str, *, origin: str | None = None, record: bool = False
+    ) -> Client:
+        """Open the socket with a bearer token and wait for the server's hello."""
+        session = aiohttp.ClientSession()
+        headers = {"Authorization": f"Bearer {token}"}
+        if origin is not None:
+            headers["Origin"] = origin
+        try:
+            ws = await session.ws_connect(ws_url(base_url), headers=headers, heartbeat=30.0)
+        except BaseException:
+            await session.close()
+            raise
+        client = cls(session, ws)
+        client.record = record
+        client._reader = asyncio.create_task(client._read_loop())
+        first = await client._inbox.get()
+        if first is None or first.get("type") != "hello":
+            await client.close()
+            raise CommandError("no_hello", "The server did not say hello.")
+        if first.get("v") != PROTOCOL_VERSION:
+            await client.close()
+            raise CommandError("bad_version", f"The server speaks protocol v{first.get('v')}.")
+        client.hello = first
+        return client
+
+    @property
+    def user_id(self) -> int:
+        """This connection's user id (from the hello)."""
+        return int(self.hello["user"]["id"])
+
+    @property
+    def closed(self) -> bool:
+        """Whether the socket is closed."""
+        return self._ws.closed
+
+    async def __aenter__(self) -> Client:
+        return self
+
+    async def __aexit__(
+        self, t: type[BaseException] | None, e: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        await self.close()
+
+    async def close(self) -> None:
+        """Close the socket and the HTTP session."""
+        with contextlib.suppress(Exception):
+            await self._ws.close()
+        if self._reader is not None:
+            with contextlib.suppress(BaseException):
+                await asyncio.wait_for(self._reader, 2.0)
+        await self._session.close()
+
+    # -- sending ----------------------------------------------------------------------
+
+    async def send_text(self, text: str) -> None:
+        """Send a raw text frame (for tests of malformed input)."""
+        await self._ws.send_str(text)
+
+    async def command(self, kind: str, **fields: Any) -> dict[str, Any]:
+        """Send one command; return its ack, or raise ``CommandError``."""
+        msg_id = next(self._ids)
+        fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self._pending[msg_id] = fut
+        try:
+            await self._ws.send_str(json.dumps({"type": kind, "id": msg_id, **fields}))
+            answer = await fut
+        finally:
+            self._pending.pop(msg_id, None)
+        if answer["type"] == "error":
+            raise CommandError(answer["code"], answer["message"])
+        return answer
+
+    async def watch(self, table_id: str) -> dict[str, Any]:
+        """Watch a table; return its first snapshot's view."""
+        self.table_id = table_id
+        self.view = None
+        await self.command("table.watch", table_id=table_id)
+        return await self.wait_view()
+
+    async def resync(self) -> dict[str, Any]:
+        """Ask for a fresh snapshot of the watched table; return its view."""
+        self.view = None
+        await self.command("resync")
+        return await self.wait_view()
+
+    async def wait_view(self) -> dict[str, Any]:
+        """Wait until a snapshot has arrived."""
+        while self.view is None:
+            if self.closed:
+                raise CommandError("closed", "The connection closed.")
+            await asyncio.sleep(0.005)
+        return self.view
+
+    # -- receiving --------------------------------------------------------------------
+
+    def __aiter__(self) -> AsyncIterator[dict[str, Any]]:
+        return self._messages()
+
+    async def _messages(self) -> AsyncIterator[dict[str, Any]]:
+        while True:
+            msg = await self._inbox.get()
+            if msg is None:
+                return
+            yield msg
+
+    async def next_message(self, timeout: float | None = None) -> dict[str, Any] | None:
+        """The next message that is not an answer, or None once the socket closed."""
+        return await asyncio.wait_for(self._inbox.get(), timeout)
+
+    async def wait_for(
+        self, predicate: Callable[[dict[str, Any]], bool], timeout: float = 30.0
+    ) -> dict[str, Any]:
+        """Read messages until one matches ``predicate``; return it."""
+
+        async def scan() -> dict[str, Any]:
+            async for msg in self:
+                if predicate(msg):
+                    return msg
+            raise CommandError("closed", "The connection closed.")
+
+        return await asyncio.wait_for(scan(), timeout)
+
+    async def _read_loop(self) -> None:
+        try:
+            async for raw in self._ws:
+                if raw.type != aiohttp.WSMsgType.TEXT:
+                    continue
+                msg = json.loads(raw.data)
+                if self.record:
+                    self.frames.append(msg)
+                kind = msg.get("type")
+                if kind in ("ack", "error") and msg.get("id") in self._pending:
+                    fut = self._pending[msg["id"]]
+                    if not fut.done():
+                        fut.set_result(msg)
+                    continue
+                self._track(msg)
+                if self.on_message is not None:
+                    self.on_message(msg)
+                self._inbox.put_nowait(msg)
+        finally:
+            self.close_code = self._ws.close_code
+            for fut in self._pending.values():
+                if not fut.done():
+                    fut.set_result(
+                        {"type": "error", "code": "closed", "message": "The connection closed."}
+                    )
+            self._inbox.put_nowait(None)
+
+    def _track(self, msg: dict[str, Any]) -> None:
+        kind = msg.get("type")
+        if kind == "snapshot" and msg.get("table_id") == self.table_id:
+            self.view = msg["view"]
+            self.seq = int(msg["seq"])
+            self._resyncing = False
+        elif kind == "event" and msg.get("table_id") == self.table_id:
+            seq = int(msg["seq"])
+            if msg.get("private"):
+                return
+            if seq <= self.seq:
+                return
+            if seq != self.seq + 1 and not self._resyncing:
+                # A gap: something was missed; a snapshot puts the view right.
+                self._resyncing = True
+                asyncio.get_running_loop().create_task(self._ask_resync())
+            self.seq = seq
+            if self.view is not None:
+                _patch(self.view, msg["event"], msg["data"])
+        elif kind == "lobby":
+            self.rooms = msg["rooms"]
+            self.lobby_tables = {t["table_id"]: t for t in msg["tables"]}
+        elif kind == "lobby.table":
+            self.lobby_tables[msg["table"]["table_id"]] = msg["table"]
+
+    async def _ask_resync(self) -> None:
+        with contextlib.suppress(Exception):
+            await self._ws.send_str(json.dumps({"type": "resync", "id": "gap"}))
+
+
+_PHASES = {
+    "betting_opened": "betting",
+    "squeeze_started": "squeeze",
+    "round_settled": "result",
+    "waiting": "waiting",
+    "shuffling": "shuffling",
+}
+
+
+def _patch(view: dict[str, Any], kind: str, data: dict[str, Any]) -> None:
+    """Keep the few fields a simple client reads current between snapshots."""
+    if kind in _PHASES:
+        view["phase"] = _PHASES[kind]
+    if kind == "betting_opened":
+        view["round_id"] = data.get("round_id")
+        view["round_no"] = data.get("round_no")
+        view["dealer"] = data.get("dealer")
+        view["controllers"] = {"player": None, "banker": None}
+        view["squeeze"] = None
+    elif kind == "controllers":
+        view["controllers"] = {h: data.get(h) for h in ("player", "banker")}
+    elif kind == "squeeze_started":
+        view["squeeze"] = {k: v for k, v in data.items() if k != "round_id"}
+    elif kind == "card_opened":
+        sq = view.get("squeeze")
+        if sq and sq.get("hand") == data.get("hand"):
+            view["squeeze"] = None
+    elif kind == "round_settled":
+        view["squeeze"] = None
+    elif kind == "seated":
+        seats = view.get("seats")
+        if isinstance(seats, list) and 0 <= data.get("seat", -1) < len(seats):
+            seats[data["seat"]] = dict(data, bets={})
+    elif kind == "seat_freed":
+        seats = view.get("seats")
+        if isinstance(seats, list) and 0 <= data.get("seat", -1) < len(seats):
+            seats[data["seat"]] = None

@@ -1,0 +1,241 @@
+"""The aiohttp application: HTTP API, WebSocket, static browser client, and the live tables.
+
+``create_app`` builds it; the tables start with the app and stop with it. ``Server`` holds
+what the handlers share: the store, the hub of connections, one driver per table, metrics.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from aiohttp import web
+
+from baccarat.server import auth
+from baccarat.server.config import RoomsConfig
+from baccarat.server.connection import CLOSE_GOING_AWAY, CLOSE_LOGGED_OUT, Connection
+from baccarat.server.driver import TableDriver
+from baccarat.server.hub import Hub
+from baccarat.server.lobby import lobby_message
+from baccarat.server.metrics import Metrics
+from baccarat.server.ws import SERVER, Dispatcher, websocket
+from baccarat.shoe import Shoe
+from baccarat.store import Store
+from baccarat.table import Disconnect, Reconnect, Table
+
+log = logging.getLogger("baccarat.server")
+
+SHUTDOWN_GRACE = 5.0
+"""Seconds a round in escrow may take to finish at shutdown before it is voided."""
+
+
+def web_root() -> Path:
+    """The browser client's files (``baccarat/web``)."""
+    return Path(str(resources.files("baccarat").joinpath("web")))
+
+
+class Server:
+    """Everything the handlers share."""
+
+    def __init__(
+        self,
+        store: Store,
+        config: RoomsConfig,
+        *,
+        speed: float = 1.0,
+        allow_register: bool | None = None,
+        origins: tuple[str, ...] = (),
+        queue_limit: int = 512,
+        shutdown_grace: float = SHUTDOWN_GRACE,
+    ) -> None:
+        self.store = store
+        self.config = config
+        self.speed = speed
+        self.allow_register = (
+            config.server.allow_register if allow_register is None else allow_register
+        )
+        self.origins = origins
+        self.queue_limit = queue_limit
+        self.shutdown_grace = shutdown_grace
+        self.hub = Hub()
+        self.metrics = Metrics()
+        self.drivers: dict[str, TableDriver] = {}
+        self.dispatch = Dispatcher(self)
+        self.accepting = True
+        self._background: set[asyncio.Task[Any]] = set()
+        self.hub.on_last_close = self._last_close
+        self.hub.on_watch_change = self._watch_change
+
+    # -- lifecycle --------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Return stakes of rounds a crash left open, then start every table's task."""
+        voided = await asyncio.to_thread(self.store.void_unfinished)
+        if voided:
+            log.warning("voided unfinished rounds", extra={"rounds": voided})
+        configs = self.config.table_configs(self.speed)
+        rooms = self.config.table_room()
+        for table_id, table_config in configs.items():
+            table = Table(table_config, Shoe.fresh)
+            driver = TableDriver(
+                table,
+                table_id=table_id,
+                room_id=rooms[table_id].room_id,
+                hub=self.hub,
+                store=self.store,
+                metrics=self.metrics,
+            )
+            self.drivers[table_id] = driver
+            driver.start()
+        self.metrics.tables.set(len(self.drivers))
+        log.info("tables running", extra={"tables": len(self.drivers)})
+
+    async def stop(self) -> None:
+        """Stop taking sockets, let rounds in escrow finish (or void them), close sockets."""
+        self.accepting = False
+        await asyncio.gather(*(d.stop(self.shutdown_grace) for d in self.drivers.values()))
+        self.metrics.tables.set(0)
+        for conn in list(self.hub.connections):
+            conn.drop(CLOSE_GOING_AWAY, "shutting_down")
+        for task in list(self._background):
+            task.cancel()
+        # Let the close frames go out.
+        await asyncio.sleep(0.05)
+
+    # -- hooks ------------------------------------------------------------------------
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.create_task(coro)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    async def _quiet(self, table_id: str, cmd: Any) -> None:
+        driver = self.drivers.get(table_id)
+        if driver is None:
+            return
+        # The table may refuse (already marked, grace over): nothing to tell anyone.
+        with contextlib.suppress(Exception):
+            await driver.submit(driver.command(cmd))
+
+    def _last_close(self, user_id: int) -> None:
+        where = self.hub.seats.get(user_id)
+        if where is not None and self.accepting:
+            self._spawn(self._quiet(where[0], Disconnect(user_id)))
+
+    def reconnected(self, user_id: int, table_id: str) -> None:
+        """A seated user opened their first connection again."""
+        self._spawn(self._quiet(table_id, Reconnect(user_id)))
+
+    def _watch_change(self, table_id: str) -> None:
+        driver = self.drivers.get(table_id)
+        if driver is not None:
+            driver.watchers_changed()
+
+    def dropped(self, conn: Connection, reason: str) -> None:
+        """A connection was closed by the server."""
+        self.metrics.dropped.labels(reason).inc()
+        if reason == "too_slow":
+            log.warning("client too slow; dropped", extra={"user_id": conn.user_id})
+
+    def logged_out(self, token: str) -> None:
+        """Close every socket of a session that ended."""
+        for conn in list(self.hub.connections):
+            if conn.token == token:
+                conn.drop(CLOSE_LOGGED_OUT, "logged_out")
+
+    def lobby(self) -> dict[str, Any]:
+        """The whole lobby message."""
+        return lobby_message(self.config, self.drivers)
+
+    # -- HTTP -------------------------------------------------------------------------
+
+    async def healthz(self, request: web.Request) -> web.Response:
+        """GET /healthz: the database answers and every table's task runs."""
+        try:
+            await asyncio.to_thread(self.store.house_balance)
+            db = True
+        except Exception:
+            db = False
+        running = sum(1 for d in self.drivers.values() if d.running)
+        ok = db and running == len(self.drivers) and self.accepting
+        body = {"ok": ok, "db": db, "tables": running, "clients": len(self.hub.connections)}
+        return web.json_response(body, status=200 if ok else 503)
+
+    async def metrics_page(self, request: web.Request) -> web.Response:
+        """GET /metrics: Prometheus text format."""
+        return web.Response(body=self.metrics.render(), content_type="text/plain")
+
+    async def lobby_page(self, request: web.Request) -> web.Response:
+        """GET /api/lobby: the lobby without a socket."""
+        return web.json_response(self.lobby())
+
+
+async def _static(request: web.Request) -> web.StreamResponse:
+    """The browser client's files; ``/`` is ``index.html``."""
+    root = web_root().resolve()
+    rel = request.match_info.get("path", "") or "index.html"
+    target = (root / rel).resolve()
+    if not target.is_relative_to(root):
+        raise web.HTTPNotFound()
+    if target.is_dir():
+        target = target / "index.html"
+    if not target.is_file():
+        raise web.HTTPNotFound()
+    return web.FileResponse(target, headers={"Cache-Control": "no-cache"})
+
+
+@web.middleware
+async def _log_requests(request: web.Request, handler: Any) -> web.StreamResponse:
+    started = time.perf_counter()
+    response: web.StreamResponse = await handler(request)
+    if request.path.startswith("/api/"):
+        log.info(
+            "http",
+            extra={
+                "method": request.method,
+                "path": request.path,
+                "status": response.status,
+                "ms": round((time.perf_counter() - started) * 1000, 2),
+            },
+        )
+    return response
+
+
+def create_app(server: Server) -> web.Application:
+    """The aiohttp application serving ``server``."""
+    app = web.Application(middlewares=[_log_requests], client_max_size=64 * 1024)
+    app[SERVER] = server
+    app[auth.STORE] = server.store
+    app[auth.SETTINGS] = server.config.server
+    app[auth.ALLOW_REGISTER] = server.allow_register
+    settings = server.config.server
+    app[auth.LIMITERS] = (
+        auth.RateLimiter(settings.login_attempts_per_ip),
+        auth.RateLimiter(settings.login_attempts),
+    )
+    app[auth.ON_LOGOUT] = server.logged_out
+
+    app.router.add_post("/api/register", auth.register)
+    app.router.add_post("/api/login", auth.login)
+    app.router.add_post("/api/logout", auth.logout)
+    app.router.add_get("/api/me", auth.me)
+    app.router.add_get("/api/lobby", server.lobby_page)
+    app.router.add_get("/healthz", server.healthz)
+    app.router.add_get("/metrics", server.metrics_page)
+    app.router.add_get("/ws", websocket)
+    app.router.add_get("/{path:.*}", _static)
+
+    async def on_startup(app: web.Application) -> None:
+        await server.start()
+
+    async def on_shutdown(app: web.Application) -> None:
+        await server.stop()
+
+    app.on_startup.append(on_startup)
+    app.on_shutdown.append(on_shutdown)
+    return app

@@ -1,0 +1,232 @@
+"""The server's rooms and tables, read from a TOML file and checked before anything starts.
+
+A configuration that breaks a rule (a ``chip_unit`` that is not a multiple of 100, a timer
+that is not a positive number, an unknown key, a duplicate id) raises ``InvalidInput`` with
+the offending key named, and the server refuses to start.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from baccarat.errors import InvalidInput
+from baccarat.table.config import TableConfig
+
+TIMERS: dict[str, float] = {
+    "betting": 15.0,
+    "squeeze": 10.0,
+    "result": 5.0,
+    "shuffle": 2.0,
+    "urge_cooldown": 10.0,
+    "reconnect_grace": 60.0,
+}
+"""Timer names and their defaults, in seconds (``TableConfig`` calls them ``<name>_seconds``)."""
+
+SERVER_KEYS = {
+    "allow_register",
+    "start_level",
+    "start_coins",
+    "login_attempts",
+    "login_attempts_per_ip",
+}
+ROOM_KEYS = {
+    "id",
+    "name",
+    "min_level",
+    "chip_unit",
+    "bettor_floor",
+    "dealer_floor",
+    "tables",
+    "timers",
+}
+TOP_KEYS = {"server", "rooms", "timers"}
+
+
+@dataclass(frozen=True)
+class ServerSettings:
+    """The ``[server]`` section: registration and login policy."""
+
+    allow_register: bool = True
+    start_level: int = 50
+    start_coins: int = 100_000
+    login_attempts: int = 10
+    """Login attempts per minute and username."""
+    login_attempts_per_ip: int = 60
+    """Login and register attempts per minute and IP address (many bots share one)."""
+
+
+@dataclass(frozen=True)
+class RoomSettings:
+    """One room: its entry level, chip unit, floors, timers and the ids of its tables."""
+
+    room_id: str
+    name: str
+    min_level: int
+    chip_unit: int
+    bettor_floor: int
+    dealer_floor: int
+    table_ids: tuple[str, ...]
+    timers: dict[str, float] = field(default_factory=lambda: dict(TIMERS))
+
+
+@dataclass(frozen=True)
+class RoomsConfig:
+    """The whole file: server settings and rooms, in file order."""
+
+    server: ServerSettings
+    rooms: tuple[RoomSettings, ...]
+
+    def table_configs(self, speed: float = 1.0) -> dict[str, TableConfig]:
+        """Every table's ``TableConfig``, timers divided by ``speed``, in file order."""
+        return {t: table_config(r, t).scaled(speed) for r in self.rooms for t in r.table_ids}
+
+    def table_room(self) -> dict[str, RoomSettings]:
+        """Each table id mapped to its room."""
+        return {t: r for r in self.rooms for t in r.table_ids}
+
+
+def table_config(room: RoomSettings, table_id: str) -> TableConfig:
+    """The pure table's settings for one table of ``room``."""
+    timers: dict[str, Any] = {f"{name}_seconds": value for name, value in room.timers.items()}
+    return TableConfig(
+        table_id=table_id,
+        room=room.room_id,
+        chip_unit=room.chip_unit,
+        bettor_floor=room.bettor_floor,
+        dealer_floor=room.dealer_floor,
+        min_level=room.min_level,
+        **timers,
+    )
+
+
+def _fail(where: str, message: str) -> InvalidInput:
+    return InvalidInput("bad_config", f"{where}: {message}")
+
+
+def _int(where: str, value: object, *, minimum: int = 0) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+        raise _fail(where, f"must be a whole number >= {minimum}, not {value!r}.")
+    return value
+
+
+def _text(where: str, value: object) -> str:
+    if not isinstance(value, str) or not value or len(value) > 64:
+        raise _fail(where, f"must be a non-empty text of at most 64 characters, not {value!r}.")
+    return value
+
+
+def _unknown(where: str, data: dict[str, Any], known: set[str]) -> None:
+    extra = sorted(set(data) - known)
+    if extra:
+        raise _fail(where, f"unknown key(s) {', '.join(extra)}; known: {', '.join(sorted(known))}.")
+
+
+def _timers(where: str, data: object, base: dict[str, float]) -> dict[str, float]:
+    if not isinstance(data, dict):
+        raise _fail(where, "must be a table of timers in seconds.")
+    _unknown(where, data, set(TIMERS))
+    out = dict(base)
+    for name, value in data.items():
+        if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
+            raise _fail(f"{where}.{name}", f"must be a positive number of seconds, not {value!r}.")
+        if value > 3600:
+            raise _fail(f"{where}.{name}", f"must be at most 3600 seconds, not {value!r}.")
+        out[name] = float(value)
+    return out
+
+
+def _server(data: object) -> ServerSettings:
+    if not isinstance(data, dict):
+        raise _fail("server", "must be a table.")
+    _unknown("server", data, SERVER_KEYS)
+    allow = data.get("allow_register", True)
+    if not isinstance(allow, bool):
+        raise _fail("server.allow_register", f"must be true or false, not {allow!r}.")
+    return ServerSettings(
+        allow_register=allow,
+        start_level=_int("server.start_level", data.get("start_level", 50)),
+        start_coins=_int("server.start_coins", data.get("start_coins", 100_000)),
+        login_attempts=_int("server.login_attempts", data.get("login_attempts", 10), minimum=1),
+        login_attempts_per_ip=_int(
+            "server.login_attempts_per_ip", data.get("login_attempts_per_ip", 60), minimum=1
+        ),
+    )
+
+
+def _room(index: int, data: object, timers: dict[str, float]) -> RoomSettings:
+    where = f"rooms[{index}]"
+    if not isinstance(data, dict):
+        raise _fail(where, "must be a table.")
+    _unknown(where, data, ROOM_KEYS)
+    for key in ("id", "chip_unit", "tables"):
+        if key not in data:
+            raise _fail(where, f"the key {key!r} is required.")
+    room_id = _text(f"{where}.id", data["id"])
+    where = f"room {room_id!r}"
+    chip_unit = _int(f"{where}.chip_unit", data["chip_unit"], minimum=100)
+    if chip_unit % 100:
+        raise _fail(
+            f"{where}.chip_unit",
+            f"must be a multiple of 100 coins so every 1% commission is whole, not {chip_unit}.",
+        )
+    tables = data["tables"]
+    if not isinstance(tables, list) or not tables:
+        raise _fail(f"{where}.tables", "must be a non-empty list of table ids.")
+    table_ids = tuple(_text(f"{where}.tables", t) for t in tables)
+    # Decision (SPEC): the dealer floor defaults to the largest Player/Banker liability.
+    return RoomSettings(
+        room_id=room_id,
+        name=_text(f"{where}.name", data.get("name", room_id)),
+        min_level=_int(f"{where}.min_level", data.get("min_level", 50)),
+        chip_unit=chip_unit,
+        bettor_floor=_int(f"{where}.bettor_floor", data.get("bettor_floor", 10 * chip_unit)),
+        dealer_floor=_int(f"{where}.dealer_floor", data.get("dealer_floor", 7 * 50 * chip_unit)),
+        table_ids=table_ids,
+        timers=_timers(f"{where}.timers", data.get("timers", {}), timers),
+    )
+
+
+def parse_rooms(data: dict[str, Any]) -> RoomsConfig:
+    """Check a parsed TOML document and build the configuration."""
+    _unknown("top level", data, TOP_KEYS)
+    timers = _timers("timers", data.get("timers", {}), TIMERS)
+    rooms_data = data.get("rooms")
+    if not isinstance(rooms_data, list) or not rooms_data:
+        raise _fail("rooms", "at least one [[rooms]] section is needed.")
+    rooms = tuple(_room(i, r, timers) for i, r in enumerate(rooms_data))
+    seen_rooms: set[str] = set()
+    seen_tables: set[str] = set()
+    for room in rooms:
+        if room.room_id in seen_rooms:
+            raise _fail(f"room {room.room_id!r}", "the room id is used twice.")
+        seen_rooms.add(room.room_id)
+        for table_id in room.table_ids:
+            if table_id in seen_tables:
+                raise _fail(f"table {table_id!r}", "the table id is used twice.")
+            seen_tables.add(table_id)
+    return RoomsConfig(server=_server(data.get("server", {})), rooms=rooms)
+
+
+def load_rooms(path: str | Path | None = None) -> RoomsConfig:
+    """Read a rooms file (the packaged ``rooms.toml`` when ``path`` is None)."""
+    if path is None:
+        text = resources.files("baccarat").joinpath("rooms.toml").read_text(encoding="utf-8")
+        where = "rooms.toml"
+    else:
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except OSError as exc:
+            raise InvalidInput("bad_config", f"{path}: cannot be read ({exc.strerror}).") from exc
+        where = str(path)
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise InvalidInput("bad_config", f"{where}: not valid TOML ({exc}).") from exc
+    try:
+        return parse_rooms(data)
+    except InvalidInput as exc:
+        raise InvalidInput("bad_config", f"{where}: {exc.message}") from exc

@@ -1,0 +1,366 @@
+"""One asyncio task per table: it drives the pure table with the loop's clock.
+
+Every change to a table happens inside its task, one job at a time: a job runs a command (or
+builds a snapshot) at ``loop.time()``, the task writes what must be written through the
+store, then publishes the events, each public one with the next ``seq``. Between jobs the
+task sleeps until the table's next deadline and calls ``advance``. Because nothing else
+touches the table, a snapshot is always consistent with the ``seq`` it carries.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from baccarat.errors import BaccaratError, RuleViolation
+from baccarat.server import facts
+from baccarat.server.connection import Connection
+from baccarat.server.hub import Hub
+from baccarat.server.metrics import Metrics
+from baccarat.server.protocol import ack, dumps, error, event, snapshot
+from baccarat.store import Escrow, Settle, Store, Void
+from baccarat.table import Event, SetCoins, SqueezeProgress, Table, view
+
+log = logging.getLogger("baccarat.server")
+
+SQUEEZE_INTERVAL = 0.05
+"""At most 20 squeeze moves per second per hand reach the table; the latest wins."""
+
+
+@dataclass
+class Job:
+    """Work for the table's task: ``run(now)`` returns the events it caused."""
+
+    run: Callable[[float], list[Event]]
+    conn: Connection | None = None
+    msg_id: str | int | None = None
+    after: Callable[[], None] | None = None
+    done: asyncio.Future[None] = field(
+        default_factory=lambda: asyncio.get_running_loop().create_future()
+    )
+
+
+class TableDriver:
+    """The live table: its task, its job queue, its public event counter."""
+
+    def __init__(
+        self,
+        table: Table,
+        *,
+        table_id: str,
+        room_id: str,
+        hub: Hub,
+        store: Store,
+        metrics: Metrics,
+    ) -> None:
+        self.table = table
+        self.table_id = table_id
+        self.room_id = room_id
+        self.hub = hub
+        self.store = store
+        self.metrics = metrics
+        self.seq = 0
+        self.loop = asyncio.get_running_loop()
+        self.jobs: asyncio.Queue[Job] = asyncio.Queue()
+        self.task: asyncio.Task[None] | None = None
+        self.accepting = True
+        self.draining = False
+        self.open_round: str | None = None
+        """The round whose stakes are in escrow and not yet settled."""
+        self.voided: set[str] = set()
+        self.summary: dict[str, Any] | None = None
+        self._squeeze: dict[str, SqueezeProgress] = {}
+        self._squeeze_conn: dict[str, tuple[Connection, str | int]] = {}
+        self._squeeze_last: dict[str, float] = {}
+
+    # -- the task ---------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Start the table's task."""
+        self.task = asyncio.create_task(self._main(), name=f"table-{self.table_id}")
+
+    @property
+    def running(self) -> bool:
+        """Whether the task is alive."""
+        return self.task is not None and not self.task.done()
+
+    def _wake_at(self) -> float | None:
+        due = self.table.next_deadline
+        if self._squeeze:
+            flush = min(self._squeeze_last.get(h, -1.0) + SQUEEZE_INTERVAL for h in self._squeeze)
+            due = flush if due is None else min(due, flush)
+        return due
+
+    async def _main(self) -> None:
+        self._publish_lobby()
+        while True:
+            due = self._wake_at()
+            timeout = None if due is None else max(0.0, due - self.loop.time())
+            try:
+                job = await asyncio.wait_for(self.jobs.get(), timeout)
+            except TimeoutError:
+                await self._step(None)
+                continue
+            if job.run is _STOP:
+                job.done.set_result(None)
+                return
+            await self._step(job)
+
+    async def _step(self, job: Job | None) -> None:
+        now = self.loop.time()
+        events: list[Event] = []
+        failure: BaccaratError | None = None
+        try:
+            due = self.table.next_deadline
+            if due is not None and now >= due:
+                events.extend(self.table.advance(now))
+            events.extend(self._flush_squeeze(now))
+            if job is not None:
+                events.extend(job.run(now))
+        except BaccaratError as exc:
+            failure = exc
+        except Exception:
+            log.exception("table job failed", extra={"table_id": self.table_id})
+            failure = RuleViolation("internal_error", "The server could not carry out the command.")
+        try:
+            events = await self._persist(events)
+        except Exception:
+            log.exception("persisting failed", extra={"table_id": self.table_id})
+        self._publish(events)
+        if job is not None:
+            if job.conn is not None:
+                if failure is None:
+                    job.conn.send(_text(ack(job.msg_id)))
+                else:
+                    job.conn.send(_text(error(job.msg_id, failure.code, failure.message)))
+                    self.metrics.errors.labels(failure.code).inc()
+            if failure is None and job.after is not None:
+                job.after()
+            if not job.done.done():
+                if failure is None:
+                    job.done.set_result(None)
+                else:
+                    job.done.set_exception(failure)
+        if events:
+            self._after_change()
+
+    # -- jobs -------------------------------------------------------------------------
+
+    async def submit(
+        self,
+        run: Callable[[float], list[Event]],
+        *,
+        conn: Connection | None = None,
+        msg_id: str | int | None = None,
+        after: Callable[[], None] | None = None,
+    ) -> None:
+        """Run ``run`` in the table's task; raise what it raised. Answers ``conn`` if given."""
+        if not self.accepting or not self.running:
+            raise RuleViolation("table_closed", "The table is closing; try again later.")
+        job = Job(run, conn, msg_id, after)
+        self.jobs.put_nowait(job)
+        await job.done
+
+    def command(self, cmd: Any) -> Callable[[float], list[Event]]:
+        """A job that hands one command to the table."""
+        return lambda now: self.table.handle(cmd, now)
+
+    def squeeze(self, cmd: SqueezeProgress, conn: Connection, msg_id: str | int) -> None:
+        """Coalesce squeeze moves: at most one per hand every 50 ms reaches the table.
+
+        A move replaced by a later one before it reached the table is acknowledged with
+        ``coalesced: true``; the one that reaches it is answered like any command.
+        """
+        if not self.accepting:
+            raise RuleViolation("table_closed", "The table is closing; try again later.")
+        replaced = self._squeeze_conn.get(cmd.hand)
+        if replaced is not None:
+            replaced[0].send(_text(ack(replaced[1], coalesced=True)))
+        self._squeeze[cmd.hand] = cmd
+        self._squeeze_conn[cmd.hand] = (conn, msg_id)
+        # Wake the task so it recomputes its deadline with the pending move.
+        self.jobs.put_nowait(Job(_NOTHING))
+
+    def _flush_squeeze(self, now: float) -> list[Event]:
+        events: list[Event] = []
+        for hand, cmd in list(self._squeeze.items()):
+            if now < self._squeeze_last.get(hand, -1.0) + SQUEEZE_INTERVAL:
+                continue
+            del self._squeeze[hand]
+            conn, msg_id = self._squeeze_conn.pop(hand)
+            self._squeeze_last[hand] = now
+            try:
+                events.extend(self.table.handle(cmd, now))
+            except BaccaratError as exc:
+                conn.send(_text(error(msg_id, exc.code, exc.message)))
+                self.metrics.errors.labels(exc.code).inc()
+            else:
+                conn.send(_text(ack(msg_id)))
+        return events
+
+    def snapshot_for(self, conn: Connection, now: float) -> dict[str, Any]:
+        """The table's snapshot for the user of ``conn`` (call only inside the task)."""
+        return snapshot(self.table_id, self.seq, time.time(), view(self.table, conn.user_id, now))
+
+    def watch(self, conn: Connection, msg_id: str | int | None) -> Callable[[float], list[Event]]:
+        """A job that makes ``conn`` watch the table: ack, then a snapshot."""
+
+        def run(now: float) -> list[Event]:
+            self.hub.watch(conn, self.table_id)
+            conn.send(_text(ack(msg_id)))
+            conn.send(_text(self.snapshot_for(conn, now)))
+            return []
+
+        return run
+
+    # -- persistence ------------------------------------------------------------------
+
+    async def _persist(self, events: list[Event]) -> list[Event]:
+        out: list[Event] = []
+        for ev in events:
+            out.append(ev)
+            if ev.type == "shoe_started":
+                await asyncio.to_thread(
+                    self.store.record_shoe_start,
+                    ev.data["shoe_id"],
+                    self.table_id,
+                    ev.data["commitment"],
+                )
+            elif ev.type == "shoe_ended":
+                await asyncio.to_thread(
+                    self.store.record_shoe_end, ev.data["shoe_id"], ev.data["seed"]
+                )
+            elif ev.type == "betting_closed":
+                out.extend(await self._escrow(ev))
+            elif ev.type == "round_settled":
+                out.extend(await self._settle(ev))
+        return out
+
+    async def _escrow(self, ev: Event) -> list[Event]:
+        round_id = ev.data["round_id"]
+        bets = facts.bet_records(ev.data)
+        if not bets:
+            return []
+        if self.draining:
+            self.voided.add(round_id)
+            return [_voided(round_id, "The server is shutting down; no stake was taken.")]
+        try:
+            op = Escrow(
+                round_id,
+                self.table_id,
+                ev.data["shoe_id"],
+                ev.data["round_no"],
+                facts.dealer_id(ev.data),
+                tuple(bets),
+            )
+            await asyncio.wrap_future(self.store.submit(op))
+        except Exception as exc:
+            # Nothing moved (escrow is one transaction): the round plays out but settles nothing.
+            log.warning(
+                "escrow refused; round voided",
+                extra={"table_id": self.table_id, "round_id": round_id, "error": str(exc)},
+            )
+            self.voided.add(round_id)
+            self.metrics.rounds_voided.inc()
+            return [_voided(round_id, "The stakes could not be taken; this round settles nothing.")]
+        self.open_round = round_id
+        return []
+
+    async def _settle(self, ev: Event) -> list[Event]:
+        round_id = ev.data["round_id"]
+        if round_id in self.voided:
+            self.voided.discard(round_id)
+            return await self._reload_coins()
+        if self.open_round != round_id:
+            return []
+        deltas, commission, house = facts.settlement(ev.data)
+        op = Settle(
+            round_id, tuple(ev.data["cards"]), dict(ev.data["outcome"]), deltas, commission, house
+        )
+        await asyncio.wrap_future(self.store.submit(op))
+        self.open_round = None
+        self.metrics.rounds.labels(self.table_id).inc()
+        return []
+
+    async def _reload_coins(self) -> list[Event]:
+        """After a voided round the table's coins are wrong: the store is the truth."""
+        events: list[Event] = []
+        for user_id in facts.seated(self.table):
+            coins = await asyncio.to_thread(self.store.balance, user_id)
+            events.extend(self.table.handle(SetCoins(user_id, coins), self.loop.time()))
+        return events
+
+    # -- publishing -------------------------------------------------------------------
+
+    def _publish(self, events: list[Event]) -> None:
+        now = self.loop.time()
+        for ev in events:
+            data = ev.data
+            deadline = data.get("deadline")
+            if isinstance(deadline, float):
+                # The deadline is on this process's clock; a client needs the time left.
+                data = {**data, "remaining_ms": max(0, round((deadline - now) * 1000))}
+            if ev.to is None:
+                self.seq += 1
+                n = self.hub.to_table(self.table_id, event(self.table_id, self.seq, ev.type, data))
+            else:
+                msg = event(self.table_id, self.seq, ev.type, data, private=True)
+                n = self.hub.to_user_at(ev.to, self.table_id, msg)
+            self.metrics.deliveries.inc(n)
+
+    def _after_change(self) -> None:
+        self.hub.set_seats(self.table_id, facts.seated(self.table))
+        self._publish_lobby()
+
+    def _publish_lobby(self) -> None:
+        summary = facts.lobby_table(
+            self.table, self.table_id, self.room_id, len(self.hub.watchers.get(self.table_id, ()))
+        )
+        if summary != self.summary:
+            self.summary = summary
+            self.hub.to_lobby({"type": "lobby.table", "table": summary})
+
+    def watchers_changed(self) -> None:
+        """Update the lobby's watcher count (called by the hub)."""
+        self._publish_lobby()
+
+    # -- shutdown ---------------------------------------------------------------------
+
+    async def stop(self, grace: float) -> None:
+        """Stop taking commands, let a round in escrow finish within ``grace``, else void it."""
+        self.accepting = False
+        self.draining = True
+        deadline = self.loop.time() + grace
+        while self.open_round is not None and self.loop.time() < deadline and self.running:
+            await asyncio.sleep(0.02)
+        if self.running:
+            job = Job(_STOP)
+            self.jobs.put_nowait(job)
+            await job.done
+        if self.open_round is not None:
+            round_id, self.open_round = self.open_round, None
+            await asyncio.wrap_future(self.store.submit(Void(round_id)))
+            self.metrics.rounds_voided.inc()
+            log.info(
+                "round voided at shutdown", extra={"table_id": self.table_id, "round_id": round_id}
+            )
+
+
+def _STOP(now: float) -> list[Event]:
+    return []
+
+
+def _NOTHING(now: float) -> list[Event]:
+    return []
+
+
+def _voided(round_id: str, reason: str) -> Event:
+    return Event("round_voided", {"round_id": round_id, "reason": reason})
+
+
+def _text(message: dict[str, Any]) -> str:
+    return dumps(message)

@@ -1,0 +1,109 @@
+"""Who is connected, who watches which table, who sits where, and who follows the lobby.
+
+The hub fans messages out: a message for many clients is encoded once and the same text is
+queued on every connection.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import defaultdict
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from baccarat.server.connection import Connection
+from baccarat.server.protocol import dumps
+
+log = logging.getLogger("baccarat.server")
+
+
+class Hub:
+    """The registry of connections, watchers, seats and lobby subscribers."""
+
+    def __init__(self) -> None:
+        self.connections: set[Connection] = set()
+        self.by_user: dict[int, set[Connection]] = defaultdict(set)
+        self.watchers: dict[str, set[Connection]] = defaultdict(set)
+        self.lobby_subscribers: set[Connection] = set()
+        self.seats: dict[int, tuple[str, int]] = {}
+        """Each seated user's (table id, seat), kept by the table drivers."""
+        self.sitting: set[int] = set()
+        """Users with a ``sit`` in flight, so two tables cannot seat them at once."""
+        self.on_last_close: Callable[[int], None] | None = None
+        self.on_watch_change: Callable[[str], None] | None = None
+
+    def add(self, conn: Connection) -> bool:
+        """Register a connection; True when it is the user's first one."""
+        self.connections.add(conn)
+        first = not self.by_user[conn.user_id]
+        self.by_user[conn.user_id].add(conn)
+        return first
+
+    def remove(self, conn: Connection) -> None:
+        """Forget a connection; tell the user's table when it was the user's last one."""
+        if conn not in self.connections:
+            return
+        self.connections.discard(conn)
+        self.unwatch(conn)
+        self.lobby_subscribers.discard(conn)
+        conns = self.by_user.get(conn.user_id)
+        if conns is not None:
+            conns.discard(conn)
+            if not conns:
+                del self.by_user[conn.user_id]
+                if self.on_last_close is not None:
+                    self.on_last_close(conn.user_id)
+
+    def watch(self, conn: Connection, table_id: str) -> None:
+        """Make ``conn`` watch ``table_id`` (and stop watching any other table)."""
+        if conn.watching == table_id:
+            return
+        self.unwatch(conn)
+        conn.watching = table_id
+        self.watchers[table_id].add(conn)
+        if self.on_watch_change is not None:
+            self.on_watch_change(table_id)
+
+    def unwatch(self, conn: Connection) -> None:
+        """Stop ``conn`` watching its table."""
+        table_id = conn.watching
+        if table_id is None:
+            return
+        conn.watching = None
+        self.watchers[table_id].discard(conn)
+        if self.on_watch_change is not None:
+            self.on_watch_change(table_id)
+
+    def online(self, user_id: int) -> bool:
+        """Whether the user has at least one open connection."""
+        return bool(self.by_user.get(user_id))
+
+    def broadcast(self, conns: Iterable[Connection], message: dict[str, Any]) -> int:
+        """Encode once and queue on every connection; return how many got it."""
+        text = dumps(message)
+        n = 0
+        for conn in list(conns):
+            conn.send(text)
+            n += 1
+        return n
+
+    def to_table(self, table_id: str, message: dict[str, Any]) -> int:
+        """Send to everyone watching a table."""
+        return self.broadcast(self.watchers.get(table_id, ()), message)
+
+    def to_user_at(self, user_id: int, table_id: str, message: dict[str, Any]) -> int:
+        """Send to the user's connections that watch ``table_id``."""
+        conns = [c for c in self.by_user.get(user_id, ()) if c.watching == table_id]
+        return self.broadcast(conns, message)
+
+    def to_lobby(self, message: dict[str, Any]) -> int:
+        """Send to every lobby subscriber."""
+        return self.broadcast(self.lobby_subscribers, message)
+
+    def set_seats(self, table_id: str, seated: dict[int, int]) -> None:
+        """Record who sits at ``table_id`` now (user id -> seat)."""
+        for user_id, (tid, _) in list(self.seats.items()):
+            if tid == table_id and user_id not in seated:
+                del self.seats[user_id]
+        for user_id, seat in seated.items():
+            self.seats[user_id] = (table_id, seat)

@@ -1,0 +1,48 @@
+"""Prometheus metrics of one server, in a registry of its own (so tests can run many apps)."""
+
+from __future__ import annotations
+
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+
+
+class Metrics:
+    """Connected clients, tables running, rounds settled, command latency, errors by code."""
+
+    def __init__(self) -> None:
+        self.registry = CollectorRegistry()
+        self.clients = Gauge(
+            "baccarat_clients_connected", "WebSocket clients connected", registry=self.registry
+        )
+        self.tables = Gauge(
+            "baccarat_tables_running", "Table tasks running", registry=self.registry
+        )
+        self.rounds = Counter(
+            "baccarat_rounds_settled", "Rounds settled", ["table_id"], registry=self.registry
+        )
+        self.rounds_voided = Counter(
+            "baccarat_rounds_voided", "Rounds voided", registry=self.registry
+        )
+        self.latency = Histogram(
+            "baccarat_command_seconds",
+            "Time from receiving a command to answering it",
+            ["command"],
+            buckets=(0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0),
+            registry=self.registry,
+        )
+        self.errors = Counter(
+            "baccarat_command_errors", "Commands refused, by code", ["code"], registry=self.registry
+        )
+        self.dropped = Counter(
+            "baccarat_clients_dropped",
+            "Clients dropped, by reason",
+            ["reason"],
+            registry=self.registry,
+        )
+        self.deliveries = Counter(
+            "baccarat_messages_queued", "Messages queued to clients", registry=self.registry
+        )
+
+    def render(self) -> bytes:
+        """The metrics in the Prometheus text format."""
+        data: bytes = generate_latest(self.registry)
+        return data

@@ -1,0 +1,189 @@
+"""Protocol version 1: reading a client's message, and building the server's messages.
+
+Pure: no I/O. ``parse_message`` checks a text frame against the same rules as
+``docs/protocol/client.schema.json`` and returns a ``Message``, or raises ``InvalidInput``
+(``bad_message`` or ``unknown_command``) with the command's ``id`` when one could be read.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from baccarat.bets import AREAS, CHIPS
+from baccarat.errors import InvalidInput
+
+VERSION = 1
+MAX_FRAME = 4096
+"""A client's message is small; anything longer is refused before parsing."""
+
+HANDS = ("player", "banker")
+CORNERS = ("tl", "tr", "bl", "br")
+
+# Each command's fields: name -> checker. A checker returns the clean value or raises.
+Checker = Any
+
+
+def _table_id(value: object) -> str:
+    if not isinstance(value, str) or not 0 < len(value) <= 64:
+        raise ValueError("a table id is a text of 1 to 64 characters")
+    return value
+
+
+def _seat(value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 7:
+        raise ValueError("a seat is a whole number from 0 (dealer) to 7")
+    return value
+
+
+def _area(value: object) -> str:
+    if value not in AREAS:
+        raise ValueError(f"an area is one of {', '.join(AREAS)}")
+    return str(value)
+
+
+def _chip(value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value not in CHIPS:
+        raise ValueError(f"a chip is one of {', '.join(map(str, CHIPS))}")
+    return value
+
+
+def _hand(value: object) -> str:
+    if value not in HANDS:
+        raise ValueError("a hand is 'player' or 'banker'")
+    return str(value)
+
+
+def _progress(value: object) -> float:
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, int | float)
+        or not math.isfinite(value)
+        or not 0 <= value <= 1
+    ):
+        raise ValueError("progress is a number from 0 to 1")
+    return float(value)
+
+
+def _corner(value: object) -> str:
+    if value not in CORNERS:
+        raise ValueError(f"a corner is one of {', '.join(CORNERS)}")
+    return str(value)
+
+
+COMMANDS: dict[str, dict[str, Checker]] = {
+    "lobby.subscribe": {},
+    "lobby.unsubscribe": {},
+    "table.watch": {"table_id": _table_id},
+    "table.leave": {},
+    "sit": {"table_id": _table_id, "seat": _seat},
+    "stand": {},
+    "bet": {"area": _area, "chip": _chip},
+    "clear": {},
+    "urge": {},
+    "squeeze": {"hand": _hand, "progress": _progress, "corner": _corner},
+    "open": {"hand": _hand},
+    "resync": {},
+    "ping": {},
+}
+"""Every command of protocol v1 and the fields it carries."""
+
+
+@dataclass(frozen=True)
+class Message:
+    """One command from a client, checked."""
+
+    type: str
+    id: str | int
+    fields: dict[str, Any] = field(default_factory=dict)
+
+
+def _id(data: dict[str, Any]) -> str | int | None:
+    value = data.get("id")
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int) or (isinstance(value, str) and len(value) <= 64):
+        return value
+    return None
+
+
+def parse_message(text: str | bytes) -> Message:
+    """Read one text frame as a command, or raise ``InvalidInput`` naming what is wrong."""
+    if len(text) > MAX_FRAME:
+        raise InvalidInput("bad_message", f"A message is at most {MAX_FRAME} bytes.")
+    try:
+        data = json.loads(text)
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise InvalidInput("bad_message", "The message is not valid JSON.") from exc
+    if not isinstance(data, dict):
+        raise InvalidInput("bad_message", "A message is a JSON object.")
+    msg_id = _id(data)
+    kind = data.get("type")
+    if msg_id is None:
+        raise InvalidInput(
+            "bad_message", "A command needs an 'id': a text of at most 64 characters or a number."
+        )
+    if not isinstance(kind, str):
+        raise InvalidInput("bad_message", "A command needs a 'type' text.", id=msg_id)
+    spec = COMMANDS.get(kind)
+    if spec is None:
+        raise InvalidInput("unknown_command", f"{kind[:40]!r} is not a command.", id=msg_id)
+    extra = sorted(set(data) - set(spec) - {"type", "id"})
+    if extra:
+        raise InvalidInput(
+            "bad_message", f"{kind} does not take the field(s) {', '.join(extra)}.", id=msg_id
+        )
+    fields: dict[str, Any] = {}
+    for name, check in spec.items():
+        if name not in data:
+            raise InvalidInput("bad_message", f"{kind} needs the field {name!r}.", id=msg_id)
+        try:
+            fields[name] = check(data[name])
+        except ValueError as exc:
+            raise InvalidInput("bad_message", f"{kind}.{name}: {exc}.", id=msg_id) from exc
+    return Message(kind, msg_id, fields)
+
+
+def dumps(message: dict[str, Any]) -> str:
+    """Encode a server message (compact JSON, UTF-8 kept)."""
+    return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+
+
+def ack(msg_id: str | int | None, **extra: Any) -> dict[str, Any]:
+    """The answer to a command that was carried out."""
+    return {"type": "ack", "id": msg_id, **extra}
+
+
+def error(msg_id: str | int | None, code: str, message: str) -> dict[str, Any]:
+    """The answer to a command that was refused (and changed nothing)."""
+    return {"type": "error", "id": msg_id, "code": code, "message": message}
+
+
+def hello(user: dict[str, Any], server_time: float, seat: dict[str, Any] | None) -> dict[str, Any]:
+    """The first message on every connection."""
+    return {"type": "hello", "v": VERSION, "user": user, "server_time": server_time, "seat": seat}
+
+
+def snapshot(table_id: str, seq: int, server_time: float, view: dict[str, Any]) -> dict[str, Any]:
+    """A table's whole view for one viewer, as of public event ``seq``."""
+    return {
+        "type": "snapshot",
+        "table_id": table_id,
+        "seq": seq,
+        "server_time": server_time,
+        "view": view,
+    }
+
+
+def event(
+    table_id: str, seq: int, kind: str, data: dict[str, Any], *, private: bool = False
+) -> dict[str, Any]:
+    """One table event; a private one does not advance ``seq``."""
+    out: dict[str, Any] = {"type": "event", "table_id": table_id, "seq": seq}
+    if private:
+        out["private"] = True
+    out["event"] = kind
+    out["data"] = data
+    return out

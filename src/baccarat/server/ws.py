@@ -1,0 +1,231 @@
+"""The WebSocket endpoint: authenticate, say hello, then read commands and route them.
+
+A connection acts only as its own user: the user id comes from the session, never from a
+message. Table commands go to the table's task, which answers them in order with its events.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+from aiohttp import WSMsgType, web
+
+from baccarat.errors import BaccaratError, InvalidInput, RuleViolation
+from baccarat.server import auth
+from baccarat.server.connection import Connection
+from baccarat.server.protocol import MAX_FRAME, Message, ack, dumps, error, hello, parse_message
+from baccarat.table import (
+    ClearBets,
+    OpenCard,
+    PlaceChip,
+    Sit,
+    SqueezeProgress,
+    StandUp,
+    Urge,
+    UserInfo,
+)
+
+if TYPE_CHECKING:
+    from baccarat.server.app import Server
+
+log = logging.getLogger("baccarat.server")
+
+
+async def websocket(request: web.Request) -> web.StreamResponse:
+    """GET /ws: one client's socket, for as long as it stays."""
+    server: Server = request.app[SERVER]
+    if not auth.origin_allowed(request, server.origins):
+        return auth.fail(403, "bad_origin", "This origin may not open a socket here.")
+    found = await auth.current_user(request)
+    if found is None:
+        return auth.fail(401, "not_authenticated", "Log in first.")
+    user, token = found
+    if not server.accepting:
+        return auth.fail(503, "shutting_down", "The server is shutting down.")
+    ws = web.WebSocketResponse(heartbeat=30.0, max_msg_size=MAX_FRAME * 4)
+    await ws.prepare(request)
+    conn = Connection(
+        ws, request, user.user_id, queue_limit=server.queue_limit, on_drop=server.dropped
+    )
+    conn.token = token
+    first = server.hub.add(conn)
+    server.metrics.clients.inc()
+    conn.start()
+    seat = server.hub.seats.get(user.user_id)
+    seat_json = None if seat is None else {"table_id": seat[0], "seat": seat[1]}
+    conn.send(dumps(hello(auth.user_json(user), time.time(), seat_json)))
+    if first and seat is not None:
+        server.reconnected(user.user_id, seat[0])
+    try:
+        async for msg in ws:
+            if msg.type == WSMsgType.TEXT:
+                await server.dispatch(conn, msg.data)
+            elif msg.type == WSMsgType.BINARY:
+                conn.send(dumps(error(None, "bad_message", "Send JSON text frames.")))
+            if conn.closed:
+                break
+    finally:
+        server.metrics.clients.dec()
+        server.hub.remove(conn)
+        if not conn.closed:
+            await conn.finish()
+    return ws
+
+
+Handler = Callable[[Connection, Message], Awaitable[None]]
+
+
+class Dispatcher:
+    """Routes each checked command to its handler and answers protocol errors."""
+
+    def __init__(self, server: Server) -> None:
+        self.server = server
+        self.handlers: dict[str, Handler] = {
+            "ping": self.ping,
+            "lobby.subscribe": self.lobby_subscribe,
+            "lobby.unsubscribe": self.lobby_unsubscribe,
+            "table.watch": self.watch,
+            "table.leave": self.leave,
+            "resync": self.resync,
+            "sit": self.sit,
+            "stand": self.seated(lambda uid, f: StandUp(uid)),
+            "bet": self.seated(lambda uid, f: PlaceChip(uid, f["area"], f["chip"])),
+            "clear": self.seated(lambda uid, f: ClearBets(uid)),
+            "urge": self.seated(lambda uid, f: Urge(uid)),
+            "open": self.seated(lambda uid, f: OpenCard(uid, f["hand"])),
+            "squeeze": self.squeeze,
+        }
+
+    async def __call__(self, conn: Connection, text: str) -> None:
+        """Handle one text frame."""
+        started = time.perf_counter()
+        metrics = self.server.metrics
+        try:
+            msg = parse_message(text)
+        except InvalidInput as exc:
+            metrics.errors.labels(exc.code).inc()
+            conn.send(dumps(error(exc.details.get("id"), exc.code, exc.message)))
+            return
+        try:
+            await self.handlers[msg.type](conn, msg)
+        except BaccaratError as exc:
+            metrics.errors.labels(exc.code).inc()
+            if not exc.details.get("answered"):
+                conn.send(dumps(error(msg.id, exc.code, exc.message)))
+        except Exception:
+            log.exception("command failed", extra={"command": msg.type})
+            metrics.errors.labels("internal_error").inc()
+            conn.send(dumps(error(msg.id, "internal_error", "The command failed on the server.")))
+        finally:
+            metrics.latency.labels(msg.type).observe(time.perf_counter() - started)
+
+    def _driver(self, table_id: str) -> Any:
+        driver = self.server.drivers.get(table_id)
+        if driver is None:
+            raise RuleViolation("unknown_table", f"There is no table {table_id!r}.")
+        return driver
+
+    async def ping(self, conn: Connection, msg: Message) -> None:
+        """Answer with the server's clock."""
+        conn.send(dumps(ack(msg.id, server_time=time.time())))
+
+    async def lobby_subscribe(self, conn: Connection, msg: Message) -> None:
+        """Send the lobby now and every table change after."""
+        self.server.hub.lobby_subscribers.add(conn)
+        conn.send(dumps(ack(msg.id)))
+        conn.send(dumps(self.server.lobby()))
+
+    async def lobby_unsubscribe(self, conn: Connection, msg: Message) -> None:
+        """Stop the lobby updates."""
+        self.server.hub.lobby_subscribers.discard(conn)
+        conn.send(dumps(ack(msg.id)))
+
+    async def watch(self, conn: Connection, msg: Message) -> None:
+        """Watch a table: ack, then a snapshot, then its events."""
+        driver = self._driver(msg.fields["table_id"])
+        await driver.submit(driver.watch(conn, msg.id))
+
+    async def leave(self, conn: Connection, msg: Message) -> None:
+        """Stop watching the table."""
+        self.server.hub.unwatch(conn)
+        conn.send(dumps(ack(msg.id)))
+
+    async def resync(self, conn: Connection, msg: Message) -> None:
+        """A fresh snapshot of the watched table."""
+        if conn.watching is None:
+            raise RuleViolation("not_watching", "Watch a table first (table.watch).")
+        driver = self._driver(conn.watching)
+        await driver.submit(driver.watch(conn, msg.id))
+
+    async def sit(self, conn: Connection, msg: Message) -> None:
+        """Take a seat: at most one seat in the whole system per user."""
+        hub = self.server.hub
+        table_id = msg.fields["table_id"]
+        driver = self._driver(table_id)
+        uid = conn.user_id
+        where = hub.seats.get(uid)
+        if (where is not None and where[0] != table_id) or uid in hub.sitting:
+            raise RuleViolation(
+                "already_seated_elsewhere",
+                "You already hold a seat at another table; stand up there first.",
+            )
+        hub.sitting.add(uid)
+        try:
+            user = await asyncio.to_thread(self.server.store.get_user, uid)
+            info = UserInfo(uid, user.display_name, user.level, user.coins)
+
+            def after() -> None:
+                hub.watch(conn, table_id)
+                conn.send(dumps(driver.snapshot_for(conn, driver.loop.time())))
+
+            await _answered(
+                driver.submit(
+                    driver.command(Sit(uid, info, msg.fields["seat"])),
+                    conn=conn,
+                    msg_id=msg.id,
+                    after=after,
+                )
+            )
+        finally:
+            hub.sitting.discard(uid)
+
+    def seated(self, build: Callable[[int, dict[str, Any]], Any]) -> Handler:
+        """A handler for a command at the table where the user sits."""
+
+        async def handle(conn: Connection, msg: Message) -> None:
+            where = self.server.hub.seats.get(conn.user_id)
+            if where is None:
+                raise RuleViolation("not_seated", "You do not hold a seat at any table.")
+            driver = self._driver(where[0])
+            cmd = build(conn.user_id, msg.fields)
+            await _answered(driver.submit(driver.command(cmd), conn=conn, msg_id=msg.id))
+
+        return handle
+
+    async def squeeze(self, conn: Connection, msg: Message) -> None:
+        """Peel the face-down card one controls; moves are coalesced to 20 per second."""
+        where = self.server.hub.seats.get(conn.user_id)
+        if where is None:
+            raise RuleViolation("not_seated", "You do not hold a seat at any table.")
+        driver = self._driver(where[0])
+        f = msg.fields
+        driver.squeeze(
+            SqueezeProgress(conn.user_id, f["hand"], f["progress"], f["corner"]), conn, msg.id
+        )
+
+
+async def _answered(job: Awaitable[None]) -> None:
+    """Await a table job that answers the client itself; mark its failure as answered."""
+    try:
+        await job
+    except BaccaratError as exc:
+        if exc.code != "table_closed":
+            exc.details["answered"] = True
+        raise
+
+
+SERVER: web.AppKey[Any] = web.AppKey("server", object)

@@ -1,0 +1,87 @@
+"""The rooms file: SPEC's defaults load, and every broken rule refuses to start."""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from baccarat.errors import InvalidInput
+from baccarat.server.config import load_rooms, parse_rooms
+
+GOOD: dict[str, Any] = {
+    "rooms": [{"id": "standard", "chip_unit": 100, "tables": ["a", "b"]}],
+}
+
+
+def test_packaged_rooms_are_specs_standard_high_vip() -> None:
+    config = load_rooms()
+    rooms = {r.room_id: r for r in config.rooms}
+    assert set(rooms) == {"standard", "high", "vip"}
+    assert (rooms["standard"].chip_unit, rooms["standard"].bettor_floor) == (100, 1000)
+    assert (rooms["high"].chip_unit, rooms["high"].dealer_floor) == (500, 175_000)
+    assert (rooms["vip"].chip_unit, rooms["vip"].dealer_floor) == (1000, 350_000)
+    assert all(len(r.table_ids) >= 2 for r in config.rooms)
+
+
+def test_dealer_floor_defaults_to_largest_liability() -> None:
+    room = parse_rooms(GOOD).rooms[0]
+    assert room.dealer_floor == 7 * 50 * 100
+
+
+def test_speed_divides_every_timer() -> None:
+    cfg = parse_rooms(GOOD).table_configs(speed=10)["a"]
+    assert cfg.betting_seconds == pytest.approx(1.5)
+    assert cfg.squeeze_seconds == pytest.approx(1.0)
+
+
+def _broken(change: str) -> dict[str, Any]:
+    data = copy.deepcopy(GOOD)
+    room = data["rooms"][0]
+    if change == "chip_unit":
+        room["chip_unit"] = 150
+    elif change == "timer":
+        data["timers"] = {"betting": 0}
+    elif change == "timer_text":
+        data["timers"] = {"squeeze": "ten"}
+    elif change == "unknown_key":
+        room["colour"] = "red"
+    elif change == "unknown_timer":
+        data["timers"] = {"coffee_break": 3}
+    elif change == "duplicate_table":
+        data["rooms"].append({"id": "high", "chip_unit": 500, "tables": ["a"]})
+    elif change == "duplicate_room":
+        data["rooms"].append({"id": "standard", "chip_unit": 500, "tables": ["z"]})
+    elif change == "no_tables":
+        room["tables"] = []
+    return data
+
+
+@pytest.mark.parametrize(
+    ("change", "words"),
+    [
+        ("chip_unit", "multiple of 100"),
+        ("timer", "positive number"),
+        ("timer_text", "positive number"),
+        ("unknown_key", "unknown key"),
+        ("unknown_timer", "unknown key"),
+        ("duplicate_table", "used twice"),
+        ("duplicate_room", "used twice"),
+        ("no_tables", "non-empty list"),
+    ],
+)
+def test_broken_configuration_is_refused_with_reason(change: str, words: str) -> None:
+    with pytest.raises(InvalidInput) as err:
+        parse_rooms(_broken(change))
+    assert err.value.code == "bad_config"
+    assert words in err.value.message
+
+
+def test_unreadable_toml_names_the_file(tmp_path: Path) -> None:
+    path = tmp_path / "rooms.toml"
+    path.write_text("[[rooms]\n", encoding="utf-8")
+    with pytest.raises(InvalidInput) as err:
+        load_rooms(path)
+    assert str(path) in err.value.message

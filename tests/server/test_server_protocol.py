@@ -1,0 +1,76 @@
+"""Protocol v1 parsing: the same rules as docs/protocol/client.schema.json."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+
+from baccarat.errors import InvalidInput
+from baccarat.server.protocol import COMMANDS, parse_message
+
+SCHEMAS = Path(__file__).resolve().parents[2] / "docs" / "protocol"
+CLIENT = jsonschema.Draft202012Validator(
+    json.loads((SCHEMAS / "client.schema.json").read_text(encoding="utf-8"))
+)
+
+VALID: list[dict[str, Any]] = [
+    {"type": "ping", "id": 1},
+    {"type": "lobby.subscribe", "id": "a"},
+    {"type": "table.watch", "id": 2, "table_id": "standard-1"},
+    {"type": "sit", "id": 3, "table_id": "standard-1", "seat": 0},
+    {"type": "bet", "id": 4, "area": "banker_pair", "chip": 10},
+    {"type": "squeeze", "id": 5, "hand": "player", "progress": 0.5, "corner": "tl"},
+    {"type": "open", "id": 6, "hand": "banker"},
+    {"type": "resync", "id": 7},
+]
+
+INVALID: list[tuple[Any, str]] = [
+    ("not json", "bad_message"),
+    ([1, 2], "bad_message"),
+    ({"type": "ping"}, "bad_message"),
+    ({"type": "fly", "id": 1}, "unknown_command"),
+    ({"type": "bet", "id": 1, "area": "house", "chip": 1}, "bad_message"),
+    ({"type": "bet", "id": 1, "area": "player", "chip": 4}, "bad_message"),
+    ({"type": "bet", "id": 1, "area": "player", "chip": True}, "bad_message"),
+    ({"type": "sit", "id": 1, "table_id": "t", "seat": 8}, "bad_message"),
+    ({"type": "sit", "id": 1, "table_id": "t", "seat": 1, "user_id": 5}, "bad_message"),
+    (
+        {"type": "squeeze", "id": 1, "hand": "player", "progress": 1.5, "corner": "tl"},
+        "bad_message",
+    ),
+    ({"type": "open", "id": 1}, "bad_message"),
+]
+
+
+@pytest.mark.parametrize("message", VALID)
+def test_valid_commands_parse_and_match_the_schema(message: dict[str, Any]) -> None:
+    parsed = parse_message(json.dumps(message))
+    assert parsed.type == message["type"]
+    assert parsed.id == message["id"]
+    CLIENT.validate(message)
+
+
+@pytest.mark.parametrize(("message", "code"), INVALID)
+def test_invalid_commands_are_refused_with_code(message: Any, code: str) -> None:
+    text = message if isinstance(message, str) else json.dumps(message)
+    with pytest.raises(InvalidInput) as err:
+        parse_message(text)
+    assert err.value.code == code
+    if isinstance(message, dict) and "type" in message and "id" in message:
+        # The schema refuses what the parser refuses.
+        assert not CLIENT.is_valid(message)
+
+
+def test_a_client_cannot_name_a_user() -> None:
+    for kind, fields in COMMANDS.items():
+        assert "user_id" not in fields, kind
+
+
+def test_an_oversized_frame_is_refused() -> None:
+    with pytest.raises(InvalidInput) as err:
+        parse_message(json.dumps({"type": "ping", "id": "x" * 5000}))
+    assert err.value.code == "bad_message"
