@@ -18,6 +18,8 @@ COMMANDS: tuple[str, ...] = (
     "settle",
     "verify_shoe",
     "simulate",
+    "serve",
+    "bots",
 )
 
 

@@ -1,0 +1,243 @@
+"""Bots on the protocol's client: they sit, bet within the rules, squeeze, and deal.
+
+A bot picks a table (or is given one), takes the dealer seat when it is free, it may deal and
+it can afford the floor, else a free bettor seat. When betting opens it bets by its strategy:
+
+- ``flat``: the same chips on Banker every round;
+- ``streak``: follows the last result (Banker after Banker, Player after Player);
+- ``random``: Player or Banker at random, sometimes a Tie or a Pair on the side.
+
+When a bot controls a face-down card it sometimes squeezes it (a few peel moves) before
+opening. A dropped connection is retried; the seat waits for it during the reconnect grace.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+from dataclasses import dataclass
+from typing import Any
+
+import aiohttp
+
+from baccarat.client import Client, CommandError
+from baccarat.errors import BaccaratError
+
+log = logging.getLogger("baccarat.bots")
+
+STRATEGIES = ("flat", "streak", "random")
+CORNERS = ("tl", "tr", "bl", "br")
+
+
+@dataclass(frozen=True)
+class BotPlan:
+    """What one bot does: its strategy, where it plays, whether it may deal."""
+
+    strategy: str = "flat"
+    table_id: str | None = None
+    seat: int | None = None
+    may_deal: bool = True
+    squeeze_chance: float = 0.5
+    urge_chance: float = 0.3
+
+
+def choose_bet(
+    strategy: str, history: list[dict[str, Any]], rng: random.Random
+) -> list[tuple[str, int]]:
+    """The chips to place this round as (area, chip) pairs, by strategy."""
+    if strategy == "flat":
+        return [("banker", 2)]
+    if strategy == "streak":
+        last = next((h["winner"] for h in reversed(history) if h.get("winner") != "tie"), None)
+        return [(last or "banker", 3)]
+    area = rng.choice(("player", "banker"))
+    bets = [(area, rng.choice((1, 2, 3, 5, 10)))]
+    if rng.random() < 0.2:
+        bets.append((rng.choice(("tie", "player_pair", "banker_pair")), 1))
+    return bets
+
+
+def _free_seats(view: dict[str, Any]) -> list[int]:
+    return [i for i, s in enumerate(view.get("seats", [])) if s is None]
+
+
+class Bot:
+    """One bot: one account, one connection (reopened if it drops)."""
+
+    def __init__(
+        self, base_url: str, token: str, plan: BotPlan, *, rng: random.Random | None = None
+    ) -> None:
+        self.base_url = base_url
+        self.token = token
+        self.plan = plan
+        self.rng = rng or random.Random()
+        self.client: Client | None = None
+        self.table_id: str | None = None
+        self.seat: int | None = None
+        self.rounds_bet = 0
+        self.squeezes = 0
+
+    async def run(self, stop: asyncio.Event) -> None:
+        """Play until ``stop`` is set, reconnecting after a drop."""
+        delay = 0.5
+        while not stop.is_set():
+            try:
+                self.client = await Client.connect(self.base_url, self.token)
+            except (TimeoutError, OSError, aiohttp.ClientError, BaccaratError) as exc:
+                log.info("bot cannot connect: %s", exc)
+            else:
+                delay = 0.5
+                try:
+                    await self._play(stop)
+                except (TimeoutError, CommandError, OSError, aiohttp.ClientError) as exc:
+                    log.info("bot connection ended: %s", exc)
+                finally:
+                    await self.client.close()
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(stop.wait(), delay)
+            delay = min(delay * 2, 10.0)
+
+    async def _play(self, stop: asyncio.Event) -> None:
+        client = self.client
+        assert client is not None
+        seat = client.hello.get("seat")
+        if seat is not None:
+            self.table_id, self.seat = seat["table_id"], seat["seat"]
+            await client.watch(seat["table_id"])
+        else:
+            await self._take_seat(client)
+        waiter = asyncio.create_task(stop.wait())
+        try:
+            while not stop.is_set():
+                reader = asyncio.create_task(client.next_message())
+                done, _ = await asyncio.wait({reader, waiter}, return_when=asyncio.FIRST_COMPLETED)
+                if reader not in done:
+                    reader.cancel()
+                    return
+                msg = reader.result()
+                if msg is None:
+                    return
+                await self._on(client, msg)
+        finally:
+            waiter.cancel()
+
+    async def _pick_table(self, client: Client) -> str:
+        if self.plan.table_id is not None:
+            return self.plan.table_id
+        await client.command("lobby.subscribe")
+        await client.wait_for(lambda m: m.get("type") == "lobby", 10)
+        await client.command("lobby.unsubscribe")
+        coins = int(client.hello["user"]["coins"])
+        rooms = {r["room_id"]: r for r in client.rooms}
+        tables = [
+            t
+            for t in client.lobby_tables.values()
+            if t["taken"] < 8 and coins >= rooms[t["room_id"]]["bettor_floor"] * 2
+        ]
+        if not tables:
+            raise CommandError("no_table", "No table has a free seat this bot can afford.")
+        # Prefer a table that has people, so rounds happen.
+        tables.sort(key=lambda t: (-t["taken"], self.rng.random()))
+        return str(tables[0]["table_id"])
+
+    async def _take_seat(self, client: Client) -> None:
+        table_id = await self._pick_table(client)
+        self.table_id = table_id
+        view = await client.watch(table_id)
+        coins = int(client.hello["user"]["coins"])
+        seats = [self.plan.seat] if self.plan.seat is not None else []
+        free = _free_seats(view)
+        if self.plan.may_deal and 0 in free and coins >= view["limits"]["dealer_floor"]:
+            seats.append(0)
+        bettor_seats = [s for s in free if s != 0]
+        self.rng.shuffle(bettor_seats)
+        seats.extend(bettor_seats)
+        for seat in seats:
+            try:
+                await client.command("sit", table_id=table_id, seat=seat)
+            except CommandError as exc:
+                if exc.code in ("seat_taken", "already_seated"):
+                    continue
+                raise
+            self.seat = seat
+            return
+        raise CommandError("no_seat", f"No seat free at {table_id}.")
+
+    async def _on(self, client: Client, msg: dict[str, Any]) -> None:
+        if msg.get("type") != "event":
+            return
+        kind, data = msg["event"], msg["data"]
+        me = client.user_id
+        if kind == "betting_opened":
+            if self.seat == 0:
+                await self._urge_later(client, data)
+            elif self.seat is not None:
+                await self._bet(client, data)
+        elif kind == "squeeze_started" and data.get("controller_user_id") == me:
+            await self._squeeze(client, data)
+        elif kind == "seat_freed" and data.get("user_id") == me and data.get("reason") != "moved":
+            self.seat = None
+            with contextlib.suppress(CommandError):
+                await self._take_seat(client)
+        elif kind == "seated" and data.get("user_id") == me:
+            self.seat = data["seat"]
+        elif (
+            kind in ("waiting", "seat_freed") and self.plan.may_deal and self.seat not in (None, 0)
+        ):
+            await self._maybe_deal(client, data)
+
+    async def _maybe_deal(self, client: Client, data: dict[str, Any]) -> None:
+        needs = data.get("dealer_needed") or data.get("seat") == 0
+        if not needs:
+            return
+        view = await client.resync()
+        me = view.get("me", {})
+        if view["seats"][0] is None and (me.get("coins") or 0) >= view["limits"]["dealer_floor"]:
+            with contextlib.suppress(CommandError):
+                await client.command("sit", table_id=self.table_id, seat=0)
+
+    async def _bet(self, client: Client, data: dict[str, Any]) -> None:
+        window = float(data.get("remaining_ms", 1000)) / 1000
+        # Bet early in the window, like a person who has decided already.
+        await asyncio.sleep(self.rng.uniform(0, window * 0.3))
+        history = client.view.get("history", []) if client.view else []
+        placed = False
+        for area, chip in choose_bet(self.plan.strategy, history, self.rng):
+            try:
+                await client.command("bet", area=area, chip=chip)
+                placed = True
+            except CommandError as exc:
+                log.debug("bet refused: %s", exc.code)
+        if placed:
+            self.rounds_bet += 1
+
+    async def _urge_later(self, client: Client, data: dict[str, Any]) -> None:
+        if self.rng.random() >= self.plan.urge_chance:
+            return
+        window = float(data.get("remaining_ms", 1000)) / 1000
+        await asyncio.sleep(window * 0.5)
+        with contextlib.suppress(CommandError):
+            await client.command("urge")
+
+    async def _squeeze(self, client: Client, data: dict[str, Any]) -> None:
+        hand = data["hand"]
+        window = float(data.get("remaining_ms", 1000)) / 1000
+        if self.rng.random() < self.plan.squeeze_chance:
+            corner = self.rng.choice(CORNERS)
+            steps = self.rng.randint(2, 5)
+            for i in range(1, steps + 1):
+                with contextlib.suppress(CommandError):
+                    await client.command(
+                        "squeeze", hand=hand, progress=round(i / (steps + 1), 3), corner=corner
+                    )
+                await asyncio.sleep(window * 0.4 / steps)
+            self.squeezes += 1
+        with contextlib.suppress(CommandError):
+            await client.command("open", hand=hand)
+
+
+async def run_bots(bots: list[Bot], stop: asyncio.Event) -> None:
+    """Run every bot until ``stop`` is set."""
+    await asyncio.gather(*(b.run(stop) for b in bots))

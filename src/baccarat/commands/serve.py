@@ -1,0 +1,124 @@
+"""``baccarat serve``: HTTP, WebSocket, the browser client and the live tables in one process."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import logging
+import signal
+import sys
+
+from aiohttp import web
+
+from baccarat.errors import BaccaratError
+from baccarat.server import Server, create_app, load_rooms
+from baccarat.server.config import RoomsConfig
+from baccarat.server.demo import demo_layout, ensure_accounts, start_demo
+from baccarat.server.logs import setup_logging
+from baccarat.store import Store, default_db_url, open_store
+
+HELP = "run the server: tables, WebSocket, HTTP API and the browser client"
+
+log = logging.getLogger("baccarat.server")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of ``serve``."""
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
+    parser.add_argument("--port", type=int, default=8000, help="port (0 picks a free one)")
+    parser.add_argument("--db", help="database URL (default: the embedded SQLite file)")
+    parser.add_argument("--rooms", help="rooms TOML file (default: the packaged rooms.toml)")
+    parser.add_argument("--demo", action="store_true", help="demo accounts and bots")
+    parser.add_argument("--speed", type=float, default=1.0, help="divide every timer by X")
+    parser.add_argument(
+        "--allow-register",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="accept POST /api/register (default: the rooms file's [server] setting)",
+    )
+    parser.add_argument(
+        "--origin",
+        action="append",
+        default=[],
+        metavar="ORIGIN",
+        help="another browser origin allowed to open sockets (repeatable)",
+    )
+    parser.add_argument("--log-level", default="info", help="debug, info, warning, error")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Start the server; return 0 after a clean shutdown, 2 on a configuration error."""
+    try:
+        config = load_rooms(args.rooms)
+        if not args.speed > 0:
+            raise BaccaratError("bad_config", f"--speed must be positive, not {args.speed}.")
+        config.table_configs(args.speed)
+    except BaccaratError as exc:
+        print(f"baccarat serve: {exc.message}", file=sys.stderr)
+        return 2
+    setup_logging(args.log_level)
+    url = args.db or default_db_url()
+    try:
+        store = open_store(url)
+    except BaccaratError as exc:
+        print(f"baccarat serve: {exc.message}", file=sys.stderr)
+        return 2
+    try:
+        _install_uvloop()
+        asyncio.run(_serve(args, config, store, url))
+    finally:
+        store.close()
+    return 0
+
+
+def _install_uvloop() -> None:
+    with contextlib.suppress(ImportError):
+        import uvloop
+
+        asyncio.set_event_loop_policy(uvloop.EventLoopPolicy())
+
+
+async def _serve(args: argparse.Namespace, config: RoomsConfig, store: Store, url: str) -> None:
+    accounts: list[tuple[str, str]] = []
+    if args.demo:
+        accounts = await asyncio.to_thread(ensure_accounts, store, demo_layout(config))
+    server = Server(
+        store,
+        config,
+        speed=args.speed,
+        allow_register=args.allow_register,
+        origins=tuple(args.origin),
+    )
+    runner = web.AppRunner(create_app(server), shutdown_timeout=5.0, access_log=None)
+    await runner.setup()
+    site = web.TCPSite(runner, args.host, args.port, shutdown_timeout=5.0)
+    await site.start()
+    port = _bound_port(runner, args.port)
+    shown = "127.0.0.1" if args.host in ("0.0.0.0", "::", "") else args.host
+    base = f"http://{shown}:{port}"
+    print(f"database: {url}", flush=True)
+    print(f"open:     {base}/", flush=True)
+    for name, password in accounts:
+        print(f"demo account: {name} / {password}", flush=True)
+
+    demo = await start_demo(base, store, config) if args.demo else None
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop.set)
+    await stop.wait()
+    log.info("shutting down")
+    if demo is not None:
+        with contextlib.suppress(TimeoutError):
+            await demo.close()
+    # Stops listening, runs the app's shutdown (tables finish or void rounds, sockets close).
+    await runner.cleanup()
+    log.info("stopped")
+
+
+def _bound_port(runner: web.AppRunner, wanted: int) -> int:
+    for addr in runner.addresses:
+        if isinstance(addr, tuple) and len(addr) >= 2:
+            return int(addr[1])
+    return wanted
