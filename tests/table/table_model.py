@@ -1,0 +1,238 @@
+"""A driver that plays a table the way the server does, checking the table's invariants.
+
+It keeps its own ledger from the events alone (stakes out at ``betting_closed``, stakes
+plus deltas back at ``round_settled``), as the store does, and after every step checks:
+coins conserved to the coin, no balance below zero, limits kept, no face-down card in any
+public event or in any view but its controller's, every round settled exactly once.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from typing import Any
+
+from baccarat.bets import DEALER_AREAS, LIMITS
+from baccarat.cards import deck
+from baccarat.errors import BaccaratError
+from baccarat.shoe import Shoe
+from baccarat.table import (
+    ClearBets,
+    Command,
+    Disconnect,
+    Event,
+    OpenCard,
+    PlaceChip,
+    Reconnect,
+    SetCoins,
+    Sit,
+    SqueezeProgress,
+    StandUp,
+    Table,
+    TableConfig,
+    Urge,
+    UserInfo,
+    view,
+)
+
+AREAS = ("player", "banker", "tie", "player_pair", "banker_pair")
+CHIPS = (1, 2, 3, 5, 10)
+CORNERS = ("tl", "tr", "bl", "br")
+
+
+class Model:
+    """One table, its users' store balances, and the checks."""
+
+    def __init__(self, config: TableConfig, wallets: dict[int, int], shoe_seed: int = 0) -> None:
+        rng = random.Random(shoe_seed)
+
+        def one_deck_shoe() -> Shoe:
+            # One deck: every card in a shoe is unique, so a card's notation names it.
+            cards = deck()
+            rng.shuffle(cards)
+            return Shoe(cards, seed=rng.randbytes(32))
+
+        self.table = Table(config, one_deck_shoe)
+        self.now = 0.0
+        self.wallets = dict(wallets)
+        self.levels = {uid: 49 if uid % 9 == 0 else 50 + uid for uid in wallets}
+        self.house = 0
+        self.grants = 0
+        self.escrow: dict[str, int] = {}
+        self.total = sum(wallets.values())
+        self.settled: Counter[str] = Counter()
+        self.closed: list[str] = []
+        self.rejections: Counter[str] = Counter()
+        self.kinds: Counter[str] = Counter()
+
+    # -- acting ---------------------------------------------------------------------
+
+    def do(self, command: Command) -> list[Event]:
+        """Hand a command to the table; a refusal is counted and must change nothing."""
+        before = self.snapshot()
+        try:
+            events = self.table.handle(command, self.now)
+        except BaccaratError as err:
+            assert err.code and err.message
+            self.rejections[err.code] += 1
+            assert self.snapshot() == before, f"refused {command} changed the table"
+            return []
+        if isinstance(command, SetCoins):
+            self.grants += command.coins - self.wallets[command.user_id]
+            self.wallets[command.user_id] = command.coins
+        self.absorb(events)
+        return events
+
+    def advance(self, seconds: float) -> list[Event]:
+        """Let time pass and fire what is due."""
+        self.now += seconds
+        events = self.table.advance(self.now)
+        self.absorb(events)
+        return events
+
+    def sit(self, uid: int, seat: int) -> list[Event]:
+        """Seat a user with their store balance, as the server does."""
+        info = UserInfo(uid, f"u{uid}", self.levels[uid], self.wallets[uid])
+        return self.do(Sit(uid, info, seat))
+
+    def absorb(self, events: list[Event]) -> None:
+        """Keep the ledger from the events, as the store would."""
+        for ev in events:
+            self.kinds[ev.type] += 1
+            if ev.type == "betting_closed":
+                stake = 0
+                for bet in ev.data["bets"]:
+                    self.wallets[bet["user_id"]] -= bet["coins"]
+                    stake += bet["coins"]
+                self.escrow[ev.data["round_id"]] = stake
+                self.closed.append(ev.data["round_id"])
+            elif ev.type == "round_settled":
+                rid = ev.data["round_id"]
+                self.settled[rid] += 1
+                for bet in ev.data["bets"]:
+                    self.wallets[bet["user_id"]] += bet["coins"]
+                for uid, delta in ev.data["settlement"]["deltas"].items():
+                    self.wallets[int(uid)] += delta
+                self.house += ev.data["settlement"]["house"]
+                del self.escrow[rid]
+        self.check(events)
+
+    def snapshot(self) -> Any:
+        """What every viewer sees, plus the next deadline."""
+        viewers = [None, *(o.user_id for o in self.table.seats if o is not None)]
+        return [self.table.next_deadline, *(view(self.table, v, self.now) for v in viewers)]
+
+    # -- checking -------------------------------------------------------------------
+
+    def check(self, events: list[Event]) -> None:
+        """Every invariant, after one step."""
+        table = self.table
+        cfg = table.config
+        assert sum(self.wallets.values()) + self.house + sum(self.escrow.values()) == (
+            self.total + self.grants
+        ), "coins were created or lost"
+        assert all(v >= 0 for v in self.wallets.values()), self.wallets
+        for occ in table.seats:
+            if occ is not None:
+                assert occ.coins == self.wallets[occ.user_id], "table and ledger disagree"
+                assert occ.coins >= 0
+        assert all(n == 1 for n in self.settled.values()), "a round settled twice"
+        rnd = table.round
+        if rnd is not None:
+            booked = 0
+            for bettor in rnd.bettors.values():
+                slip = bettor.slip
+                assert all(slip.get(a, 0) <= LIMITS[a] for a in AREAS), slip
+                assert not (slip.get("player") and slip.get("banker")), slip
+                if not rnd.closed:
+                    occ = table.occupant(bettor.user_id)
+                    assert occ is not None
+                    assert sum(slip.values()) * cfg.chip_unit <= occ.coins
+                booked += sum(slip.get(a, 0) for a in DEALER_AREAS) * cfg.chip_unit
+            if not rnd.closed and table.dealer is not None:
+                assert booked <= table.dealer.coins
+            self.check_privacy(events)
+
+    def check_privacy(self, events: list[Event]) -> None:
+        """No face-down card reaches a screen but its controller's."""
+        rnd = self.table.round
+        assert rnd is not None
+        secrets = {ref: f'"{rnd.card(ref)}"' for ref in rnd.face_down}
+        if not secrets:
+            return
+        public = json.dumps(
+            [e.data for e in events if e.to is None and e.data.get("round_id") == rnd.round_id]
+        )
+        for ev in events:
+            if ev.type == "card_peek":
+                assert ev.to is not None and ev.to == rnd.controllers[ev.data["hand"]]
+        assert not any(s in public for s in secrets.values()), "a face-down card went public"
+        sq = rnd.squeeze
+        viewers = [None, *(o.user_id for o in self.table.seats if o is not None)]
+        for viewer in viewers:
+            text = json.dumps(view(self.table, viewer, self.now))
+            for ref, s in secrets.items():
+                allowed = (
+                    sq is not None and viewer == sq.controller and (sq.hand, sq.position) == ref
+                )
+                assert allowed or s not in text, f"{viewer} sees face-down {ref}"
+
+    def finish(self) -> None:
+        """Run the clock until no round is in play; every closed round has settled once."""
+        for _ in range(20):
+            if self.table.round is None or not self.table.round.closed:
+                break
+            self.advance(60)
+        assert self.table.round is None or not self.table.round.closed
+        assert sorted(self.closed) == sorted(self.settled), "a closed round never settled"
+
+
+def random_step(
+    m: Model,
+    rng: random.Random,
+    users: list[int],
+    grants: tuple[int, ...] = (900, 5_000, 50_000, 100_000, 100_000),
+) -> None:
+    """One random action of a random user, biased towards actions that can succeed."""
+    table = m.table
+    uid = rng.choice(users)
+    kind = rng.random()
+    rnd = table.round
+    standing = [u for u in users if table.occupant(u) is None]
+    if kind < 0.10:
+        free = [s for s, o in enumerate(table.seats) if o is None]
+        who = rng.choice(standing) if standing and rng.random() < 0.8 else uid
+        seat = rng.choice(free) if free and rng.random() < 0.8 else rng.randrange(-1, 9)
+        m.sit(who, seat)
+    elif kind < 0.13:
+        m.do(StandUp(uid))
+    elif kind < 0.45:
+        seated = [o.user_id for o in table.bettors()] or [uid]
+        m.do(PlaceChip(rng.choice(seated), rng.choice(AREAS), rng.choice(CHIPS)))
+    elif kind < 0.48:
+        m.do(ClearBets(uid))
+    elif kind < 0.53:
+        dealer = table.dealer
+        m.do(Urge(dealer.user_id if dealer and rng.random() < 0.8 else uid))
+    elif kind < 0.66:
+        who, hand = uid, rng.choice(("player", "banker"))
+        if rnd is not None and rnd.squeeze is not None and rng.random() < 0.8:
+            who, hand = rnd.squeeze.controller, rnd.squeeze.hand
+        if rng.random() < 0.5:
+            m.do(SqueezeProgress(who, hand, rng.random(), rng.choice(CORNERS)))
+        else:
+            m.do(OpenCard(who, hand))
+    elif kind < 0.69:
+        m.do(Disconnect(uid))
+    elif kind < 0.73:
+        m.do(Reconnect(uid))
+    elif kind < 0.76:
+        coins = rng.choice(grants)
+        m.do(SetCoins(uid, coins))
+        if table.occupant(uid) is None:
+            # A grant to a user who is not seated goes straight to the store.
+            m.grants += coins - m.wallets[uid]
+            m.wallets[uid] = coins
+    else:
+        m.advance(rng.choice((0.5, 1.0, 2.0, 3.0, 5.0, 11.0, 16.0, 40.0)))

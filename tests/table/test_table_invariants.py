@@ -1,0 +1,85 @@
+"""Random commands from random users on a fake clock: the table's invariants hold at every step."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from table_model import Model, random_step
+
+from baccarat.table import TableConfig
+
+WALLETS = {
+    1: 36_000,
+    2: 50_000,
+    3: 100_000,
+    4: 1_000,
+    5: 1_500,
+    6: 2_500,
+    7: 5_000,
+    8: 20_000,
+    9: 100_000,
+}
+"""Some near the floors so that settlements push them out; user 9 is below the level."""
+
+
+def config(**settings: object) -> TableConfig:
+    base: dict[str, object] = {
+        "rounds_per_shoe": 3,
+        "reconnect_grace_seconds": 30.0,
+        "dealer_floor": 3_000,
+    }
+    base.update(settings)
+    return TableConfig("t", **base)  # type: ignore[arg-type]
+
+
+@settings(max_examples=100, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), steps=st.integers(20, 400))
+def test_invariants_hold_after_every_step_of_random_play(seed: int, steps: int) -> None:
+    rng = random.Random(seed)
+    m = Model(config(), WALLETS, shoe_seed=seed)
+    users = list(WALLETS)
+    for _ in range(steps):
+        random_step(m, rng, users)
+    m.finish()
+
+
+def test_a_long_random_game_exercises_every_rule() -> None:
+    rng = random.Random(7)
+    m = Model(config(dealer_floor=35_000), WALLETS, shoe_seed=7)
+    for _ in range(4_000):
+        random_step(m, rng, list(WALLETS))
+    m.finish()
+    for kind in (
+        "round_settled",
+        "round_cancelled",
+        "shoe_ended",
+        "card_peek",
+        "squeeze_progress",
+        "urged",
+        "bets_cleared",
+    ):
+        assert m.kinds[kind] > 0, kind
+    for code in (
+        "level_too_low",
+        "coins_below_floor",
+        "seat_taken",
+        "bad_seat",
+        "over_limit",
+        "not_controller",
+        "betting_closed",
+        "urge_cooling_down",
+    ):
+        assert m.rejections[code] > 0, code
+
+
+def test_a_dealer_with_a_low_floor_is_never_booked_beyond_their_coins() -> None:
+    rng = random.Random(11)
+    small = {uid: 1_000 * (uid + 1) for uid in WALLETS}
+    m = Model(config(dealer_floor=1_000), small, shoe_seed=11)
+    for _ in range(4_000):
+        random_step(m, rng, list(small), grants=(1_000, 2_000, 4_000))
+    m.finish()
+    assert m.kinds["round_settled"] > 20
+    assert m.rejections["dealer_cannot_cover"] > 0
