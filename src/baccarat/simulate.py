@@ -52,7 +52,7 @@ Codes = npt.NDArray[np.int8]
 
 
 @functools.cache
-def _window_table() -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int16]]:
+def window_table() -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int16]]:
     """For each 6-card window of values (as a 6-digit number): its result and cards used."""
     digits = np.indices((10,) * WINDOW, dtype=np.int16).reshape(WINDOW, -1)
     p1, b1, p2, b2, c4, c5 = digits
@@ -98,7 +98,7 @@ def play_shoes(ranks: npt.NDArray[np.int8]) -> Codes:
     # Pair bits of a round starting at each position: ranks of cards 1 and 3, 2 and 4.
     pairs = (ranks[:, 0:_WINDOWS] == ranks[:, 2 : _WINDOWS + 2]).astype(np.int8) << 2
     pairs |= (ranks[:, 1 : _WINDOWS + 1] == ranks[:, 3 : _WINDOWS + 3]).astype(np.int8) << 3
-    result_of, used_of = _window_table()
+    result_of, used_of = window_table()
     flat_window = window.ravel()
     flat_pairs = pairs.ravel()
     row = np.arange(shoes, dtype=np.int64) * _WINDOWS
