@@ -31,10 +31,14 @@ def test_non_text_card_is_rejected() -> None:
     assert err.value.code == "unknown_card"
 
 
-@pytest.mark.parametrize(("rank", "suit"), [(0, "S"), (14, "S"), (1, "X"), (1, "SH"), (1, "")])
-def test_card_outside_the_deck_cannot_be_built(rank: int, suit: str) -> None:
-    with pytest.raises(InvalidInput):
-        Card(rank, suit)
+@pytest.mark.parametrize(
+    ("rank", "suit"),
+    [(0, "S"), (14, "S"), (1, "X"), (1, "SH"), (1, ""), (1, 5), (True, "S"), ("1", "S")],
+)
+def test_card_outside_the_deck_cannot_be_built(rank: object, suit: object) -> None:
+    with pytest.raises(InvalidInput) as err:
+        Card(rank, suit)  # type: ignore[arg-type]
+    assert err.value.code == "unknown_card"
 
 
 def test_values_ace_one_faces_and_tens_zero() -> None:

@@ -22,7 +22,10 @@ class Card:
     suit: str
 
     def __post_init__(self) -> None:
-        if not 1 <= self.rank <= 13 or self.suit not in SUITS or len(self.suit) != 1:
+        # Check types first: a non-text suit would make `in SUITS` raise TypeError instead.
+        rank_ok = isinstance(self.rank, int) and not isinstance(self.rank, bool)
+        suit_ok = isinstance(self.suit, str) and len(self.suit) == 1 and self.suit in SUITS
+        if not (rank_ok and 1 <= self.rank <= 13 and suit_ok):
             raise InvalidInput(
                 "unknown_card", f"There is no card of rank {self.rank!r} and suit {self.suit!r}."
             )

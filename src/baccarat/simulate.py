@@ -118,6 +118,7 @@ def play_shoes(ranks: npt.NDArray[np.int8]) -> Codes:
 
 def _chunks(seed: int, count: int, processes: int) -> Generator[Codes, None, None]:
     """The chunks' codes in chunk order, computed by ``processes`` processes."""
+    processes = min(processes, count)
     if processes <= 1:
         for chunk in range(count):
             yield play_chunk(seed, chunk)
