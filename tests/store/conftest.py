@@ -76,6 +76,16 @@ def store(db_url: str) -> Iterator[Store]:
 
 
 @pytest.fixture
+def second(store: Store) -> Iterator[Store]:
+    """A second store on the same database, as another process would open it."""
+    other = open_store(store.url, hasher=FAST_HASHER)
+    try:
+        yield other
+    finally:
+        other.close()
+
+
+@pytest.fixture
 def users(store: Store) -> dict[str, User]:
     """A dealer with 100,000 coins and three bettors with 10,000 each."""
     return {

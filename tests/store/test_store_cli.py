@@ -1,0 +1,113 @@
+"""The admin, audit and history commands, run through the real ``baccarat`` entry point."""
+
+from __future__ import annotations
+
+import io
+import json
+import time
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from baccarat.cli import main
+from baccarat.store import BetRecord, Store
+
+
+def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    status = main(list(argv))
+    out = capsys.readouterr()
+    return status, out.out, out.err
+
+
+def test_create_user_reads_the_password_from_stdin(
+    store: Store, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO("s3cret\n"))
+    status, out, _ = _run(
+        capsys, "admin", "create-user", "Mei", "--password-stdin", "--coins", "700",
+        "--level", "55", "--display-name", "Mei Lin", "--db", store.url,
+    )  # fmt: skip
+    assert status == 0 and "Mei" in out
+    user = store.authenticate("mei", "s3cret")
+    assert user is not None and (user.coins, user.level, user.display_name) == (700, 55, "Mei Lin")
+
+
+def test_a_taken_name_exits_2_with_its_code(
+    store: Store, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store.create_user("Mei", "pw")
+    monkeypatch.setattr("sys.stdin", io.StringIO("other\n"))
+    status, _, err = _run(
+        capsys, "admin", "create-user", "MEI", "--password-stdin", "--db", store.url
+    )
+    assert status == 2 and "name_taken" in err
+
+
+def test_grant_and_set_level_change_the_user(
+    store: Store, capsys: pytest.CaptureFixture[str]
+) -> None:
+    store.create_user("Mei", "pw")
+    assert (
+        _run(capsys, "admin", "grant", "Mei", "1200", "--reason", "welcome", "--db", store.url)[0]
+        == 0
+    )
+    assert _run(capsys, "admin", "set-level", "mei", "77", "--db", store.url)[0] == 0
+    status, out, _ = _run(capsys, "admin", "users", "--json", "--db", store.url)
+    assert status == 0
+    assert [(u["username"], u["coins"], u["level"]) for u in json.loads(out)] == [("Mei", 1200, 77)]
+
+
+@pytest.mark.parametrize(
+    ("argv", "code"),
+    [
+        (["admin", "grant", "nobody", "5", "--reason", "x"], "unknown_user"),
+        (["admin", "grant", "Mei", "0", "--reason", "x"], "bad_amount"),
+        (["admin", "grant", "Mei", "-1", "--reason", "x"], "insufficient_coins"),
+        (["admin", "set-level", "Mei", "-3"], "bad_level"),
+    ],
+)
+def test_a_bad_admin_request_exits_2_with_its_code(
+    store: Store, capsys: pytest.CaptureFixture[str], argv: list[str], code: str
+) -> None:
+    store.create_user("Mei", "pw")
+    status, _, err = _run(capsys, *argv, "--db", store.url)
+    assert status == 2 and f"[{code}]" in err
+    assert store.get_user_by_name("Mei").coins == 0
+
+
+def test_audit_exits_1_while_a_round_is_left_escrowed(
+    store: Store, capsys: pytest.CaptureFixture[str]
+) -> None:
+    dealer = store.create_user("dealer", "pw", coins=1_000)
+    bettor = store.create_user("bettor", "pw", coins=1_000)
+    store.escrow_round(
+        "r1", "t1", "s1", 1, dealer.user_id, [BetRecord(bettor.user_id, "tie", 1, 100, time.time())]
+    )
+    status, out, _ = _run(capsys, "audit", "--json", "--db", store.url)
+    report = json.loads(out)
+    assert status == 1 and report["ok"] is False and report["rounds"] == 1
+    store.void_unfinished()
+    status, out, _ = _run(capsys, "audit", "--json", "--db", store.url)
+    assert status == 0 and json.loads(out) == {"ok": True, "rounds": 1, "voided": 1, "problems": []}
+
+
+def test_history_prints_a_users_rounds_as_json(
+    store: Store, capsys: pytest.CaptureFixture[str], settle_args: Callable[..., Any]
+) -> None:
+    dealer = store.create_user("dealer", "pw", coins=10_000)
+    bettor = store.create_user("bettor", "pw", coins=10_000)
+    bets = [BetRecord(bettor.user_id, "player", 1, 100, time.time())]
+    store.escrow_round("r1", "t1", "s1", 1, dealer.user_id, bets)
+    store.settle_round("r1", *settle_args(["9S", "2H", "KH", "3C"], dealer.user_id, bets))
+    status, out, _ = _run(capsys, "history", "bettor", "--json", "--db", store.url)
+    data = json.loads(out)
+    assert status == 0 and data["user"]["coins"] == 10_099
+    [r] = data["rounds"]
+    assert (r["round_id"], r["outcome"]["winner"], r["deltas"][str(bettor.user_id)]) == (
+        "r1",
+        "player",
+        99,
+    )
+    status, out, _ = _run(capsys, "history", "nobody", "--json", "--db", store.url)
+    assert status == 2 and json.loads(out)["error"]["code"] == "unknown_user"

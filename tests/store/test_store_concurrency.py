@@ -1,0 +1,109 @@
+"""Races between writers: two stores (two connection pools, two writer threads) at once."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from baccarat.errors import BaccaratError
+from baccarat.store import Applied, BetRecord, Store
+
+PLAYER_WINS = ["9S", "2H", "KH", "3C"]
+RACES = 4
+
+
+def _race(*calls: Callable[[], Applied]) -> list[Applied | BaccaratError]:
+    """Run the calls at the same moment from separate threads."""
+    barrier = threading.Barrier(len(calls))
+    out: list[Applied | BaccaratError | None] = [None] * len(calls)
+
+    def go(i: int) -> None:
+        barrier.wait()
+        try:
+            out[i] = calls[i]()
+        except BaccaratError as err:
+            out[i] = err
+
+    threads = [threading.Thread(target=go, args=(i,)) for i in range(len(calls))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert all(o is not None for o in out)
+    return [o for o in out if o is not None]
+
+
+def test_two_settlements_racing_on_one_dealer_wallet_never_overdraw_it(
+    store: Store, second: Store, settle_args: Callable[..., Any]
+) -> None:
+    for n in range(RACES):
+        dealer = store.create_user(f"dealer{n}", "pw", coins=150)
+        bettor = store.create_user(f"bettor{n}", "pw", coins=1_000)
+        bets = [BetRecord(bettor.user_id, "player", 1, 100, time.time())]
+        args = settle_args(PLAYER_WINS, dealer.user_id, bets)
+        for rid in (f"a{n}", f"b{n}"):
+            store.escrow_round(rid, "t1", "s1", 1, dealer.user_id, bets)
+        results = _race(
+            lambda n=n, args=args: store.settle_round(f"a{n}", *args),
+            lambda n=n, args=args: second.settle_round(f"b{n}", *args),
+        )
+        codes = sorted(r.code if isinstance(r, BaccaratError) else "settled" for r in results)
+        assert codes == ["insufficient_coins", "settled"]
+        assert store.balance(dealer.user_id) == 50
+    store.void_unfinished()
+    assert store.audit().ok
+
+
+def test_the_same_settlement_from_two_writers_pays_once(
+    store: Store, second: Store, settle_args: Callable[..., Any]
+) -> None:
+    dealer = store.create_user("dealer", "pw", coins=10_000)
+    bettor = store.create_user("bettor", "pw", coins=10_000)
+    bets = [BetRecord(bettor.user_id, "player", 1, 100, time.time())]
+    args = settle_args(PLAYER_WINS, dealer.user_id, bets)
+    for n in range(RACES):
+        store.escrow_round(f"r{n}", "t1", "s1", n, dealer.user_id, bets)
+        results = _race(
+            lambda n=n: store.settle_round(f"r{n}", *args),
+            lambda n=n: second.settle_round(f"r{n}", *args),
+        )
+        assert sorted(isinstance(r, Applied) and r.replayed for r in results) == [False, True]
+    assert store.balance(bettor.user_id) == 10_000 + RACES * 99
+    assert store.house_balance() == RACES  # 1% of each bettor's 100 win
+    assert store.audit().ok
+
+
+def test_a_void_racing_a_settlement_leaves_exactly_one_of_them(
+    store: Store, second: Store, settle_args: Callable[..., Any]
+) -> None:
+    dealer = store.create_user("dealer", "pw", coins=10_000)
+    bettor = store.create_user("bettor", "pw", coins=10_000)
+    bets = [BetRecord(bettor.user_id, "player", 1, 100, time.time())]
+    args = settle_args(PLAYER_WINS, dealer.user_id, bets)
+    for n in range(RACES):
+        store.escrow_round(f"r{n}", "t1", "s1", n, dealer.user_id, bets)
+        results = _race(
+            lambda n=n: store.settle_round(f"r{n}", *args),
+            lambda n=n: second.void_round(f"r{n}"),
+        )
+        failed = [r for r in results if isinstance(r, BaccaratError)]
+        assert len(failed) == 1 and failed[0].code in ("round_settled", "round_voided")
+    report = store.audit()
+    assert report.ok and report.rounds == RACES
+
+
+def test_many_threads_settling_at_once_each_settle_once(
+    store: Store, settle_args: Callable[..., Any]
+) -> None:
+    dealer = store.create_user("dealer", "pw", coins=1_000_000)
+    bettors = [store.create_user(f"b{i}", "pw", coins=100_000) for i in range(7)]
+    rounds = 40
+    for n in range(rounds):
+        bets = [BetRecord(b.user_id, "player", 1, 100, time.time()) for b in bettors]
+        store.escrow_round(f"r{n}", "t1", "s1", n, dealer.user_id, bets)
+    args = settle_args(PLAYER_WINS, dealer.user_id, bets)
+    _race(*[lambda n=n: store.settle_round(f"r{n}", *args) for n in range(rounds)])
+    assert store.balance(dealer.user_id) == 1_000_000 - rounds * 700
+    assert store.audit().ok
