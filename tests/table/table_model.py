@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 from baccarat.bets import DEALER_AREAS, LIMITS
@@ -44,7 +45,13 @@ CORNERS = ("tl", "tr", "bl", "br")
 class Model:
     """One table, its users' store balances, and the checks."""
 
-    def __init__(self, config: TableConfig, wallets: dict[int, int], shoe_seed: int = 0) -> None:
+    def __init__(
+        self,
+        config: TableConfig,
+        wallets: dict[int, int],
+        shoe_seed: int = 0,
+        shoe_factory: Callable[[], Shoe] | None = None,
+    ) -> None:
         rng = random.Random(shoe_seed)
 
         def one_deck_shoe() -> Shoe:
@@ -53,7 +60,9 @@ class Model:
             rng.shuffle(cards)
             return Shoe(cards, seed=rng.randbytes(32))
 
-        self.table = Table(config, one_deck_shoe)
+        self.table = Table(config, shoe_factory or one_deck_shoe)
+        self.unique_cards = shoe_factory is None
+        """With one-deck shoes a card's notation names one card, so a plain search finds it."""
         self.now = 0.0
         self.wallets = dict(wallets)
         self.levels = {uid: 49 if uid % 9 == 0 else 50 + uid for uid in wallets}
@@ -65,6 +74,7 @@ class Model:
         self.closed: list[str] = []
         self.rejections: Counter[str] = Counter()
         self.kinds: Counter[str] = Counter()
+        self.log: list[Event] = []
 
     # -- acting ---------------------------------------------------------------------
 
@@ -98,6 +108,7 @@ class Model:
 
     def absorb(self, events: list[Event]) -> None:
         """Keep the ledger from the events, as the store would."""
+        self.log += events
         for ev in events:
             self.kinds[ev.type] += 1
             if ev.type == "betting_closed":
@@ -122,6 +133,14 @@ class Model:
         """What every viewer sees, plus the next deadline."""
         viewers = [None, *(o.user_id for o in self.table.seats if o is not None)]
         return [self.table.next_deadline, *(view(self.table, v, self.now) for v in viewers)]
+
+    def last(self, kind: str) -> dict[str, Any]:
+        """The data of the latest event of one type."""
+        return next(e.data for e in reversed(self.log) if e.type == kind)
+
+    def freed(self) -> Counter[str]:
+        """How often seats were freed, by reason."""
+        return Counter(e.data["reason"] for e in self.log if e.type == "seat_freed")
 
     # -- checking -------------------------------------------------------------------
 
@@ -158,18 +177,34 @@ class Model:
         """No face-down card reaches a screen but its controller's."""
         rnd = self.table.round
         assert rnd is not None
-        secrets = {ref: f'"{rnd.card(ref)}"' for ref in rnd.face_down}
-        if not secrets:
-            return
-        public = json.dumps(
-            [e.data for e in events if e.to is None and e.data.get("round_id") == rnd.round_id]
-        )
         for ev in events:
             if ev.type == "card_peek":
                 assert ev.to is not None and ev.to == rnd.controllers[ev.data["hand"]]
-        assert not any(s in public for s in secrets.values()), "a face-down card went public"
+            elif ev.to is None and "card" in ev.data and "position" in ev.data:
+                ref = (ev.data["hand"], ev.data["position"])
+                if ev.data.get("round_id") == rnd.round_id:
+                    assert ref not in rnd.face_down, f"{ev.type} shows face-down {ref}"
         sq = rnd.squeeze
         viewers = [None, *(o.user_id for o in self.table.seats if o is not None)]
+        for viewer in viewers:
+            seen = view(self.table, viewer, self.now)
+            for hand, cards in seen["hands"].items():
+                for pos, entry in enumerate(cards):
+                    if (hand, pos) in rnd.face_down:
+                        assert entry["face_down"] is True
+                        allowed = (
+                            sq is not None
+                            and viewer == sq.controller
+                            and (sq.hand, sq.position) == (hand, pos)
+                        )
+                        assert ("card" in entry) == allowed, f"{viewer} sees {hand} {pos}"
+        if not self.unique_cards:
+            return
+        secrets = {ref: f'"{rnd.card(ref)}"' for ref in rnd.face_down}
+        public = json.dumps(
+            [e.data for e in events if e.to is None and e.data.get("round_id") == rnd.round_id]
+        )
+        assert not any(s in public for s in secrets.values()), "a face-down card went public"
         for viewer in viewers:
             text = json.dumps(view(self.table, viewer, self.now))
             for ref, s in secrets.items():
