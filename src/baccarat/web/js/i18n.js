@@ -1,0 +1,192 @@
+// The client's words in zh-TW (default) and English; the language is remembered.
+
+const STRINGS = {
+  "zh-TW": {
+    title: "百家樂",
+    banker: "莊", player: "閒", tie: "和", banker_pair: "莊對", player_pair: "閒對",
+    dealer: "荷官", bet: "押注", chip: "籌碼", coins: "星幣", squeeze: "瞇牌", open: "開牌",
+    urge: "催促", clear: "清除", sit: "入座", stand: "離座", watch: "觀戰", lobby: "大廳",
+    round: "局", shoe: "牌靴", shuffle: "洗牌", level: "等級", countdown: "倒數",
+    bead_plate: "珠盤路", big_road: "大路", big_eye_boy: "大眼仔", small_road: "小路",
+    cockroach_pig: "曱甴路", ask_banker: "莊問路", ask_player: "閒問路",
+    phase_waiting: "等待荷官", phase_waiting_bettor: "等待閒家入座", phase_betting: "請下注",
+    phase_dealing: "發牌", phase_squeeze: "瞇牌", phase_result: "結算", phase_shuffling: "洗牌",
+    next_round: "下一局開始可下注", squeezing: "{name} 瞇牌中", your_squeeze: "輪到您瞇牌：拖動牌角",
+    login: "登入", register: "註冊", logout: "登出", username: "帳號", password: "密碼",
+    welcome: "歡迎來到百家樂", login_hint: "等級 50 以上方可進入百家樂房間",
+    no_account: "還沒有帳號？", have_account: "已有帳號？",
+    min_level: "最低等級 {n}", chip_unit: "1 籌碼 = {n} 星幣", bettor_floor: "閒家門檻 {n}",
+    dealer_floor: "荷官門檻 {n}", tables: "牌桌", table: "桌", seats_free: "空位 {n}/7",
+    round_of: "第 {n}/78 局", sit_dealer: "坐荷官位", empty_seat: "空位", free: "空",
+    me: "我", offline: "連線中斷，正在重新連線…", reconnected: "已重新連線",
+    limits_left: "剩餘上限", limit: "上限", total: "合計", exposure: "荷官盈虧",
+    if_player: "閒贏", if_banker: "莊贏", if_tie: "和局", book: "帳本",
+    dealer_coins: "荷官星幣", floor: "門檻", urge_sent: "已催促未下注的閒家",
+    urged: "荷官催促您下注！", commission: "佣金 {n}", result_win: "{hand} 贏",
+    result_tie: "和局", points: "{n} 點", commitment: "承諾", seed: "種子",
+    verify: "驗證", verify_ok: "相符：種子的 SHA-256 等於承諾", verify_bad: "不相符！",
+    verify_cmd: "以命令列重算整靴牌序：", copy: "複製", copied: "已複製",
+    shoe_ended: "本靴結束，種子已公開", counts: "統計", rounds: "局數",
+    stand_confirm: "離座", watching: "觀戰中", seat_n: "{n} 號位", empty_dealer: "荷官位空缺",
+    not_enough_level: "等級不足", enter: "進入", tap_chip: "選擇籌碼後點擊下注區",
+    sound_on: "音效開", sound_off: "音效關", no_tables: "目前沒有牌桌",
+    bet_total: "本局押注", waiting_next: "等待下一局", your_turn_bet: "請下注",
+    dealer_view: "荷官視角", net: "淨額", you: "您",
+  },
+  en: {
+    title: "Baccarat",
+    banker: "Banker", player: "Player", tie: "Tie", banker_pair: "B Pair", player_pair: "P Pair",
+    dealer: "Dealer", bet: "Bet", chip: "Chip", coins: "Coins", squeeze: "Squeeze", open: "Open",
+    urge: "Urge", clear: "Clear", sit: "Sit", stand: "Stand up", watch: "Watch", lobby: "Lobby",
+    round: "Round", shoe: "Shoe", shuffle: "Shuffle", level: "Level", countdown: "Countdown",
+    bead_plate: "Bead Plate", big_road: "Big Road", big_eye_boy: "Big Eye Boy",
+    small_road: "Small Road", cockroach_pig: "Cockroach Pig", ask_banker: "Ask Banker",
+    ask_player: "Ask Player",
+    phase_waiting: "Waiting for a dealer", phase_waiting_bettor: "Waiting for bettors",
+    phase_betting: "Place your bets", phase_dealing: "Dealing", phase_squeeze: "Squeeze",
+    phase_result: "Settling", phase_shuffling: "Shuffling",
+    next_round: "You can bet from the next round", squeezing: "{name} is squeezing",
+    your_squeeze: "Your squeeze: drag a corner",
+    login: "Log in", register: "Register", logout: "Log out", username: "Name", password: "Password",
+    welcome: "Welcome to Baccarat", login_hint: "Baccarat rooms are open from level 50",
+    no_account: "No account yet?", have_account: "Have an account?",
+    min_level: "Level {n}+", chip_unit: "1 chip = {n} coins", bettor_floor: "Bettor floor {n}",
+    dealer_floor: "Dealer floor {n}", tables: "Tables", table: "Table", seats_free: "{n}/7 free",
+    round_of: "Round {n}/78", sit_dealer: "Take dealer seat", empty_seat: "Free seat", free: "free",
+    me: "Me", offline: "Connection lost, reconnecting…", reconnected: "Reconnected",
+    limits_left: "Left", limit: "Limit", total: "Total", exposure: "Dealer result",
+    if_player: "Player wins", if_banker: "Banker wins", if_tie: "Tie", book: "Book",
+    dealer_coins: "Dealer coins", floor: "floor", urge_sent: "Bettors without a bet were urged",
+    urged: "The dealer urges you to bet!", commission: "commission {n}", result_win: "{hand} wins",
+    result_tie: "Tie", points: "{n} pts", commitment: "Commitment", seed: "Seed",
+    verify: "Verify", verify_ok: "Match: SHA-256 of the seed equals the commitment",
+    verify_bad: "Mismatch!", verify_cmd: "Recompute the whole shoe on the command line:",
+    copy: "Copy", copied: "Copied", shoe_ended: "Shoe ended: the seed is revealed",
+    counts: "Counts", rounds: "Rounds", stand_confirm: "Stand up", watching: "Watching",
+    seat_n: "Seat {n}", empty_dealer: "Dealer seat free", not_enough_level: "Level too low",
+    enter: "Enter", tap_chip: "Pick a chip, then tap an area", sound_on: "Sound on",
+    sound_off: "Sound off", no_tables: "No tables yet", bet_total: "Your bets",
+    waiting_next: "Waiting for next round", your_turn_bet: "Place your bets",
+    dealer_view: "Dealer view", net: "Net", you: "You",
+  },
+};
+
+// Refusals by their stable code; {x} are filled from the error's details.
+const ERRORS = {
+  "zh-TW": {
+    over_limit: "{area} 上限 {limit} 籌碼",
+    player_banker_exclusive: "同一局不能同時押莊和閒",
+    insufficient_coins: "星幣不足",
+    betting_closed: "已停止下注",
+    not_betting: "現在不能下注",
+    dealer_cannot_bet: "荷官不能下注",
+    not_seated: "請先入座",
+    seat_taken: "此座位已有人",
+    already_seated: "您已在其他座位",
+    level_too_low: "等級不足，無法進入",
+    below_floor: "星幣低於入座門檻",
+    below_bettor_floor: "星幣低於閒家門檻",
+    below_dealer_floor: "星幣低於荷官門檻",
+    urge_cooldown: "催促冷卻中",
+    not_dealer: "只有荷官可以催促",
+    not_controller: "這張牌不是由您瞇牌",
+    bad_credentials: "帳號或密碼錯誤",
+    name_taken: "此帳號已被使用",
+    registration_closed: "目前不開放註冊",
+    not_logged_in: "請先登入",
+    unknown_table: "找不到此牌桌",
+    rate_limited: "操作太頻繁，請稍候",
+    nothing_to_clear: "沒有可清除的押注",
+    urge_cooling_down: "催促冷卻中",
+    coins_below_floor: "星幣低於入座門檻",
+    not_in_round: "您在本局中途入座，下一局開始可下注",
+    no_bets: "沒有可清除的押注",
+    dealer_cannot_cover: "荷官星幣不足以承擔更多押注",
+    round_in_play: "牌局進行中，請於本局結束後再換座",
+    nothing_to_squeeze: "目前沒有可瞇的牌",
+    already_seated_elsewhere: "您已在其他牌桌入座",
+    player_and_banker: "同一局不能同時押莊和閒",
+    wrong_phase: "現在不能這樣做",
+    offline: "連線中斷",
+  },
+  en: {
+    over_limit: "{area} limit is {limit} chips",
+    player_banker_exclusive: "Player and Banker cannot both be bet in one round",
+    insufficient_coins: "Not enough coins",
+    betting_closed: "Betting is closed",
+    not_betting: "Betting is not open",
+    dealer_cannot_bet: "The dealer cannot bet",
+    not_seated: "Take a seat first",
+    seat_taken: "That seat is taken",
+    already_seated: "You already hold a seat",
+    level_too_low: "Your level is too low for this room",
+    below_floor: "Your coins are below the seat's floor",
+    below_bettor_floor: "Your coins are below the bettor floor",
+    below_dealer_floor: "Your coins are below the dealer floor",
+    urge_cooldown: "Urge is cooling down",
+    not_dealer: "Only the dealer can urge",
+    not_controller: "You do not control this card",
+    bad_credentials: "Wrong name or password",
+    name_taken: "That name is taken",
+    registration_closed: "Registration is closed",
+    not_logged_in: "Please log in",
+    unknown_table: "No such table",
+    rate_limited: "Too fast, wait a moment",
+    nothing_to_clear: "No bets to clear",
+    urge_cooling_down: "Urge is cooling down",
+    coins_below_floor: "Your coins are below the seat's floor",
+    not_in_round: "You sat down during this round; bet from the next one",
+    no_bets: "No bets to clear",
+    dealer_cannot_cover: "The dealer cannot cover more bets",
+    round_in_play: "A round is in play; change seats after it",
+    nothing_to_squeeze: "No card to squeeze now",
+    already_seated_elsewhere: "You already sit at another table",
+    player_and_banker: "Player and Banker cannot both be bet in one round",
+    wrong_phase: "Not now",
+    offline: "Connection lost",
+  },
+};
+
+const KEY = "baccarat.lang";
+let lang = localStorage.getItem(KEY) === "en" ? "en" : "zh-TW";
+const listeners = new Set();
+
+/** The current language: "zh-TW" or "en". */
+export function getLang() {
+  return lang;
+}
+
+/** Switch language, remember it and tell every listener. */
+export function setLang(next) {
+  lang = next === "en" ? "en" : "zh-TW";
+  localStorage.setItem(KEY, lang);
+  document.documentElement.lang = lang === "en" ? "en" : "zh-Hant";
+  for (const fn of listeners) fn(lang);
+}
+
+/** Call fn whenever the language changes. */
+export function onLang(fn) {
+  listeners.add(fn);
+}
+
+function fill(text, params) {
+  return text.replace(/\{(\w+)\}/g, (_, k) => (params && k in params ? params[k] : `{${k}}`));
+}
+
+/** A word or sentence in the current language. */
+export function t(key, params) {
+  const text = STRINGS[lang][key] ?? STRINGS["zh-TW"][key] ?? key;
+  return fill(text, params);
+}
+
+/** A refusal in the user's language when the code is known, else the server's sentence. */
+export function errorText(err, context) {
+  const code = err?.code;
+  const known = ERRORS[lang][code];
+  if (!known) return err?.message || code || "?";
+  const details = { ...(context || {}), ...(err.details || {}) };
+  if (details.area) details.area = t(details.area);
+  const missing = [...known.matchAll(/\{(\w+)\}/g)].some((m) => !(m[1] in details));
+  if (missing) return err.message || fill(known, details);
+  return fill(known, details);
+}

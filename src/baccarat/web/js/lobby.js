@@ -1,0 +1,148 @@
+// The login form and the lobby: rooms with their rules, tables with seats and beads.
+
+import { h, s, mount, fmt } from "./dom.js";
+import { t, errorText } from "./i18n.js";
+import { cardFace, cardBack } from "./cards.js";
+import { chipSVG } from "./chips.js";
+import { eyeIcon } from "./icons.js";
+
+const BEAD = { banker: "#d32f2f", player: "#1e63d6", tie: "#1f9d55" };
+
+/** The login / register screen. */
+export function loginScreen(app) {
+  let mode = "login";
+  const msg = h("div", { class: "form-msg", role: "alert" });
+  const user = h("input", { name: "username", autocomplete: "username", required: true, minlength: 3,
+    maxlength: 20, placeholder: t("username") });
+  const pass = h("input", { name: "password", type: "password", autocomplete: "current-password",
+    required: true, minlength: 6, placeholder: t("password") });
+  const submit = h("button", { class: "btn btn-gold", type: "submit" }, t("login"));
+  const switcher = h("button", { class: "btn-link", type: "button" });
+  const swText = h("span");
+  const setMode = (m) => {
+    mode = m;
+    submit.textContent = t(m === "login" ? "login" : "register");
+    swText.textContent = t(m === "login" ? "no_account" : "have_account");
+    switcher.textContent = t(m === "login" ? "register" : "login");
+    pass.autocomplete = m === "login" ? "current-password" : "new-password";
+  };
+  switcher.onclick = () => setMode(mode === "login" ? "register" : "login");
+  setMode("login");
+  const form = h("form", { class: "login-form", onsubmit: async (ev) => {
+    ev.preventDefault();
+    msg.textContent = "";
+    submit.disabled = true;
+    try {
+      await app.authenticate(mode, user.value.trim(), pass.value);
+    } catch (err) {
+      msg.textContent = errorText(err);
+      if (err?.code === "registration_closed") {
+        setMode("login");
+        switcher.parentElement.hidden = true;
+      }
+    } finally {
+      submit.disabled = false;
+    }
+  } },
+    h("label", null, h("span", null, t("username")), user),
+    h("label", null, h("span", null, t("password")), pass),
+    submit, msg,
+    h("div", { class: "switch" }, swText, " ", switcher));
+  const logo = h("div", { class: "logo" },
+    h("div", { class: "logo-cards" }, h("div", { class: "lc lc1" }, cardFace("9H")), h("div", { class: "lc lc2" }, cardFace("KS")),
+      h("div", { class: "lc lc3" }, cardBack())),
+    h("div", { class: "logo-chips" }, chipSVG(10), chipSVG(5), chipSVG(2)));
+  return h("div", { class: "screen login-screen" },
+    h("div", { class: "login-top" }, app.toolbar()),
+    h("div", { class: "login-card" }, logo,
+      h("h1", null, t("title")), h("p", { class: "tagline" }, t("welcome")),
+      form, h("p", { class: "hint" }, t("login_hint"))));
+}
+
+function miniBeads(beads) {
+  // The last results as a tiny bead plate: 6 rows, filled top to bottom.
+  const size = 10;
+  const cols = Math.max(2, Math.ceil((beads?.length || 0) / 6));
+  const svg = s("svg", { viewBox: `0 0 ${cols * size} ${6 * size}`, class: "mini-beads" });
+  svg.append(s("rect", { width: cols * size, height: 6 * size, fill: "#fbfaf5", rx: 2 }));
+  (beads || []).forEach((b, i) => {
+    const cx = Math.floor(i / 6) * size + size / 2;
+    const cy = (i % 6) * size + size / 2;
+    svg.append(s("circle", { cx, cy, r: 4.2, fill: BEAD[b.winner] || "#999" }));
+    if (b.banker_pair) svg.append(s("circle", { cx: cx - 3, cy: cy - 3, r: 1.4, fill: "#d32f2f", stroke: "#fff", "stroke-width": 0.5 }));
+    if (b.player_pair) svg.append(s("circle", { cx: cx + 3, cy: cy + 3, r: 1.4, fill: "#1e63d6", stroke: "#fff", "stroke-width": 0.5 }));
+  });
+  return svg;
+}
+
+const PHASE_KEY = { waiting: "phase_waiting", betting: "phase_betting", squeeze: "phase_squeeze",
+  result: "phase_result", shuffling: "phase_shuffling" };
+
+function tableCard(app, table, room) {
+  const seats = table.seats || [];
+  const mySeat = app.seat?.table_id === table.table_id ? app.seat.seat : null;
+  const lowLevel = (app.user?.level ?? 0) < (room?.min_level ?? 0);
+  const seatDot = (i) => {
+    const occ = seats[i];
+    const me = occ && occ.user_id === app.user?.id;
+    return h("button", {
+      class: `seat-dot${i === 0 ? " dealer" : ""}${occ ? " taken" : " free"}${me ? " me" : ""}`,
+      "data-seat": i, disabled: Boolean(occ) || lowLevel,
+      title: occ ? occ.name : i === 0 ? t("sit_dealer") : `${t("sit")} ${i}`,
+      onclick: () => app.sit(table.table_id, i),
+    }, i === 0 ? t("dealer").slice(0, 1) : String(i), occ ? h("span", { class: "sd-name" }, occ.name) : null);
+  };
+  const free = seats.slice(1).filter((x) => !x).length;
+  return h("article", { class: "table-card", "data-table": table.table_id },
+    h("header", null, h("h3", null, table.name || table.table_id),
+      h("span", { class: `phase-tag phase-${table.phase}` }, t(PHASE_KEY[table.phase] || "phase_waiting"))),
+    h("div", { class: "tc-body" },
+      miniBeads(table.beads),
+      h("div", { class: "tc-info" },
+        h("div", null, t("round_of", { n: table.shoe_round ?? 0 })),
+        h("div", null, t("seats_free", { n: free })),
+        h("div", { class: "muted watchers" }, eyeIcon(), ` ${table.watchers ?? 0}`))),
+    h("div", { class: "tc-seats" }, h("div", { class: "tc-dealer" }, seatDot(0)),
+      h("div", { class: "tc-bettors" }, [1, 2, 3, 4, 5, 6, 7].map(seatDot))),
+    h("footer", null,
+      h("button", { class: "btn btn-watch", disabled: lowLevel, onclick: () => app.watch(table.table_id) },
+        mySeat !== null ? t("enter") : t("watch")),
+      lowLevel ? h("span", { class: "muted" }, t("not_enough_level")) : null),
+  );
+}
+
+/** The lobby screen for the current lobby data. */
+export function lobbyScreen(app) {
+  const lobby = app.lobby || { rooms: [], tables: [] };
+  const u = app.user || {};
+  const rooms = lobby.rooms.map((room) => {
+    const tables = lobby.tables.filter((tb) => tb.room_id === room.room_id);
+    const lim = room.limits || {};
+    return h("section", { class: "room", "data-room": room.room_id },
+      h("header", { class: "room-head" },
+        h("h2", null, room.name),
+        h("div", { class: "room-rules" },
+          h("span", { class: "rule" }, t("min_level", { n: room.min_level })),
+          h("span", { class: "rule" }, t("chip_unit", { n: fmt(room.chip_unit) })),
+          h("span", { class: "rule" }, t("bettor_floor", { n: fmt(room.bettor_floor) })),
+          h("span", { class: "rule" }, t("dealer_floor", { n: fmt(room.dealer_floor) })),
+          h("span", { class: "rule limits" },
+            ["player", "banker", "tie", "player_pair", "banker_pair"].map((a) =>
+              h("span", { class: `lim lim-${a}` }, `${t(a)} ≤${lim[a] ?? "?"}`))))),
+      h("div", { class: "tables" }, tables.length ? tables.map((tb) => tableCard(app, tb, room))
+        : h("p", { class: "muted" }, t("no_tables"))));
+  });
+  return h("div", { class: "screen lobby-screen" },
+    h("header", { class: "topbar" },
+      h("div", { class: "brand" }, chipSVG(10, "百"), h("b", null, t("title")), h("span", null, t("lobby"))),
+      h("div", { class: "me-box" }, h("span", { class: "me-name" }, u.display_name || u.name || ""),
+        h("span", { class: "lv" }, `Lv ${u.level ?? 0}`), h("span", { class: "coins" }, `${fmt(u.coins ?? 0)} ${t("coins")}`)),
+      app.toolbar(),
+      h("button", { class: "btn btn-ghost", onclick: () => app.logout() }, t("logout"))),
+    h("main", { class: "rooms" }, rooms.length ? rooms : h("p", { class: "muted" }, "…")));
+}
+
+/** Redraw helper used by the app. */
+export function redraw(root, el) {
+  mount(root, el);
+}

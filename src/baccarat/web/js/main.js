@@ -1,0 +1,263 @@
+// The app: who is logged in, which screen shows, and the one connection to the server.
+
+import { h, mount } from "./dom.js";
+import { t, getLang, setLang, onLang, errorText } from "./i18n.js";
+import { api, Connection } from "./net.js";
+import { readView } from "./state.js";
+import { loginScreen, lobbyScreen } from "./lobby.js";
+import { TableScreen } from "./table.js";
+import { isMuted, setMuted, play } from "./sound.js";
+import { soundIcon } from "./icons.js";
+
+const root = document.getElementById("app");
+const offline = document.getElementById("offline");
+const toasts = document.getElementById("toasts");
+
+const app = {
+  user: null,
+  seat: null,
+  lobby: null,
+  screen: "boot",
+  tableId: null,
+  table: null,
+  conn: null,
+  snapshot: null,
+  seq: -1,
+  resyncTimer: null,
+
+  /** The language and sound toggles (a fresh element each call). */
+  toolbar() {
+    const lang = h("button", { class: "btn btn-ghost btn-lang", "data-action": "lang", title: "中文 / English",
+      onclick: () => setLang(getLang() === "en" ? "zh-TW" : "en") }, getLang() === "en" ? "中文" : "EN");
+    const sound = h("button", { class: "btn btn-ghost btn-sound", "data-action": "sound",
+      title: isMuted() ? t("sound_off") : t("sound_on"),
+      onclick: () => {
+        setMuted(!isMuted());
+        sound.replaceChildren(soundIcon(isMuted()));
+        sound.title = isMuted() ? t("sound_off") : t("sound_on");
+        play("chip");
+      } }, soundIcon(isMuted()));
+    return h("div", { class: "toolbar" }, lang, sound);
+  },
+
+  /** A short message at the top of the screen; kind "error" for refusals. */
+  toast(text, kind = "info") {
+    const el = h("div", { class: `toast toast-${kind}`, role: kind === "error" ? "alert" : "status" }, text);
+    toasts.append(el);
+    setTimeout(() => el.classList.add("out"), 2600);
+    setTimeout(() => el.remove(), 3100);
+  },
+
+  send(type, fields) {
+    return app.conn ? app.conn.send(type, fields) : Promise.reject({ code: "offline", message: "offline" });
+  },
+
+  async authenticate(mode, username, password) {
+    const data = await api(mode === "login" ? "/api/login" : "/api/register", { username, password });
+    app.user = data.user;
+    app.connect();
+  },
+
+  async logout() {
+    app.conn?.stop();
+    app.conn = null;
+    try {
+      await api("/api/logout", {});
+    } catch {
+      // Already logged out: the login screen is where we go either way.
+    }
+    app.user = null;
+    app.showLogin();
+  },
+
+  connect() {
+    app.conn?.stop();
+    app.conn = new Connection({ open: onOpen, message: onMessage, close: onClose });
+    app.conn.connect();
+  },
+
+  showLogin() {
+    leaveTableScreen();
+    app.screen = "login";
+    mount(root, loginScreen(app));
+  },
+
+  showLobby() {
+    leaveTableScreen();
+    app.screen = "lobby";
+    if (location.hash) history.replaceState(null, "", location.pathname);
+    mount(root, lobbyScreen(app));
+  },
+
+  goLobby() {
+    app.send("table.leave").catch(() => {});
+    app.tableId = null;
+    app.showLobby();
+    refreshMe();
+  },
+
+  watch(tableId) {
+    app.tableId = tableId;
+    history.replaceState(null, "", `#/table/${encodeURIComponent(tableId)}`);
+    app.send("table.watch", { table_id: tableId }).catch((err) => {
+      app.toast(errorText(err), "error");
+      app.tableId = null;
+      app.showLobby();
+    });
+  },
+
+  sit(tableId, seat) {
+    app.tableId = tableId;
+    history.replaceState(null, "", `#/table/${encodeURIComponent(tableId)}`);
+    app.send("sit", { table_id: tableId, seat }).then(
+      () => {
+        app.seat = { table_id: tableId, seat };
+      },
+      (err) => {
+        play("refuse");
+        app.toast(errorText(err), "error");
+        if (app.screen !== "table") app.watch(tableId);
+      },
+    );
+  },
+
+  stand() {
+    app.send("stand").then(() => {
+      app.seat = null;
+      app.send("resync").catch(() => {});
+    }, (err) => app.toast(errorText(err), "error"));
+  },
+};
+
+function leaveTableScreen() {
+  app.table?.destroy();
+  app.table = null;
+  app.snapshot = null;
+  app.seq = -1;
+}
+
+async function refreshMe() {
+  try {
+    const data = await api("/api/me");
+    app.user = data.user;
+    if (app.screen === "lobby") app.showLobby();
+  } catch {
+    // Not logged in any more: the socket will be closed and the login screen shown.
+  }
+}
+
+function onOpen() {
+  offline.hidden = true;
+  app.send("lobby.subscribe").catch(() => {});
+}
+
+function onClose(willRetry, code) {
+  if (code === 4001 || !app.user) {
+    app.showLogin();
+    return;
+  }
+  offline.hidden = !willRetry;
+}
+
+function scheduleResync() {
+  // Many events come in a burst (betting closes, four cards are dealt): one snapshot covers them.
+  clearTimeout(app.resyncTimer);
+  app.resyncTimer = setTimeout(() => app.send("resync").catch(() => {}), 40);
+}
+
+function onSnapshot(msg) {
+  if (msg.table_id !== app.tableId) return;
+  app.seq = msg.seq;
+  const st = readView(msg, performance.now(), app.lobby);
+  app.snapshot = st;
+  if (st.me.seat !== null) app.seat = { table_id: st.table_id, seat: st.me.seat };
+  else if (app.seat?.table_id === st.table_id) app.seat = null;
+  if (!app.table) {
+    leaveTableScreen();
+    app.screen = "table";
+    app.table = new TableScreen(app);
+    mount(root, app.table.el);
+  }
+  app.table.setState(st);
+}
+
+function onEvent(msg) {
+  if (msg.table_id !== app.tableId || !app.table) return;
+  if (!msg.private) {
+    if (msg.seq <= app.seq) return;
+    const gap = msg.seq > app.seq + 1;
+    app.seq = msg.seq;
+    if (gap) {
+      scheduleResync();
+      return;
+    }
+  }
+  const handled = app.table.onEvent(msg.event, msg.data || {}, Boolean(msg.private));
+  if (!handled) scheduleResync();
+}
+
+function onMessage(msg) {
+  switch (msg.type) {
+    case "hello":
+      app.user = msg.user;
+      app.seat = msg.seat;
+      if (app.tableId || msg.seat) {
+        app.watch(app.tableId || msg.seat.table_id);
+      } else {
+        const m = location.hash.match(/^#\/table\/(.+)$/);
+        if (m) app.watch(decodeURIComponent(m[1]));
+        else app.showLobby();
+      }
+      break;
+    case "lobby":
+      app.lobby = { rooms: msg.rooms, tables: msg.tables };
+      if (app.screen === "lobby") app.showLobby();
+      break;
+    case "lobby.table": {
+      if (!app.lobby) break;
+      const i = app.lobby.tables.findIndex((tb) => tb.table_id === msg.table.table_id);
+      if (i >= 0) app.lobby.tables[i] = msg.table;
+      else app.lobby.tables.push(msg.table);
+      if (app.screen === "lobby") app.showLobby();
+      break;
+    }
+    case "snapshot":
+      onSnapshot(msg);
+      break;
+    case "event":
+      onEvent(msg);
+      break;
+    case "error":
+      if (msg.code) app.toast(errorText(msg), "error");
+      break;
+    default:
+      break;
+  }
+}
+
+onLang(() => {
+  if (app.screen === "login") app.showLogin();
+  else if (app.screen === "lobby") app.showLobby();
+  else if (app.screen === "table" && app.snapshot) {
+    app.table.destroy();
+    app.table = new TableScreen(app);
+    mount(root, app.table.el);
+    app.table.setState(app.snapshot);
+  }
+  offline.textContent = t("offline");
+  document.title = t("title");
+});
+
+async function boot() {
+  setLang(getLang());
+  try {
+    const data = await api("/api/me");
+    app.user = data.user;
+    app.connect();
+  } catch {
+    app.showLogin();
+  }
+}
+
+window.baccaratApp = app; // for the browser tests and the curious
+boot();

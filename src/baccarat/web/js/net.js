@@ -1,0 +1,105 @@
+// HTTP calls and the one WebSocket: commands with ids, acks, and reconnecting by itself.
+
+/** POST or GET a JSON endpoint; throws {code, message} on a refusal. */
+export async function api(path, body) {
+  const res = await fetch(path, {
+    method: body === undefined ? "GET" : "POST",
+    headers: body === undefined ? {} : { "Content-Type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+    credentials: "same-origin",
+  });
+  let data = null;
+  try {
+    data = await res.json();
+  } catch {
+    data = null;
+  }
+  if (!res.ok) {
+    const err = data?.error ?? { code: `http_${res.status}`, message: res.statusText };
+    throw err;
+  }
+  return data;
+}
+
+/** The table WebSocket. Calls handlers.message(msg), .open(), .close(willRetry). */
+export class Connection {
+  constructor(handlers) {
+    this.handlers = handlers;
+    this.ws = null;
+    this.nextId = 1;
+    this.pending = new Map();
+    this.retry = 0;
+    this.stopped = false;
+    this.timer = null;
+  }
+
+  /** Open the socket (again). */
+  connect() {
+    this.stopped = false;
+    const proto = location.protocol === "https:" ? "wss:" : "ws:";
+    const ws = new WebSocket(`${proto}//${location.host}/ws`);
+    this.ws = ws;
+    ws.onopen = () => {
+      this.retry = 0;
+      this.handlers.open?.();
+    };
+    ws.onmessage = (ev) => {
+      let msg;
+      try {
+        msg = JSON.parse(ev.data);
+      } catch {
+        return;
+      }
+      if ((msg.type === "ack" || msg.type === "error") && this.pending.has(msg.id)) {
+        const { resolve, reject } = this.pending.get(msg.id);
+        this.pending.delete(msg.id);
+        if (msg.type === "ack") resolve(msg);
+        else reject(msg);
+        return;
+      }
+      this.handlers.message?.(msg);
+    };
+    ws.onclose = (ev) => {
+      if (this.ws !== ws) return;
+      this.ws = null;
+      for (const { reject } of this.pending.values()) {
+        reject({ code: "offline", message: "The connection was lost." });
+      }
+      this.pending.clear();
+      // 4001: the session ended; reconnecting would only be refused.
+      const retry = !this.stopped && ev.code !== 4001;
+      this.handlers.close?.(retry, ev.code);
+      if (retry) this.schedule();
+    };
+  }
+
+  schedule() {
+    // Exponential backoff with jitter: 0.5 s, 1 s, 2 s ... capped at 15 s.
+    const delay = Math.min(15000, 500 * 2 ** this.retry) * (0.75 + Math.random() * 0.5);
+    this.retry += 1;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.connect(), delay);
+  }
+
+  /** Whether the socket is open. */
+  get online() {
+    return this.ws !== null && this.ws.readyState === WebSocket.OPEN;
+  }
+
+  /** Send a command; resolves with its ack, rejects with its error. */
+  send(type, fields = {}) {
+    if (!this.online) {
+      return Promise.reject({ code: "offline", message: "Not connected." });
+    }
+    const id = this.nextId++;
+    this.ws.send(JSON.stringify({ type, id, ...fields }));
+    return new Promise((resolve, reject) => this.pending.set(id, { resolve, reject }));
+  }
+
+  /** Close for good (logout). */
+  stop() {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    this.ws?.close();
+  }
+}

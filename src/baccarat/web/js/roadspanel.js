@@ -1,0 +1,127 @@
+// The roads panel: bead plate, Big Road, derived roads, counts, ask buttons and fairness.
+
+import { h, add, mount } from "./dom.js";
+import { t } from "./i18n.js";
+import { roads, ask } from "./roads.js";
+import { drawBeadPlate, drawBigRoad, drawDerived, miniMark } from "./roadsview.js";
+import { seedMatches, verifyCommand } from "./fair.js";
+
+const DERIVED = ["big_eye_boy", "small_road", "cockroach_pig"];
+
+function columnsFor(width) {
+  // As many columns as fit the panel's width at the CSS heights (big road 100 px, derived 46 px).
+  if (width <= 900) {
+    const main = width - 28;
+    return { bigCols: Math.max(12, Math.floor(main / 18)), derivedCols: Math.max(8, Math.floor((main - 8) / 3 / 8)) };
+  }
+  const main = width - 325 - 250 - 64;
+  return { bigCols: Math.max(16, Math.floor(main / (100 / 6))), derivedCols: Math.max(10, Math.floor((main - 8) / 3 / (46 / 6))) };
+}
+
+/** The roads under the table; update() redraws from the shoe's history marks. */
+export class RoadsPanel {
+  constructor() {
+    this.el = h("section", { class: "roads-panel" });
+    this.history = [];
+    this.shoe = {};
+    this.lastShoe = null;
+    this.preview = null;
+    let timer = null;
+    window.addEventListener("resize", () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => this.el.isConnected && this.draw(), 150);
+    });
+  }
+
+  /** Redraw for a history and the current shoe ({commitment}); lastShoe: {commitment, seed}. */
+  update(history, shoe, lastShoe) {
+    this.history = history || [];
+    this.shoe = shoe || {};
+    this.lastShoe = lastShoe || null;
+    this.draw();
+  }
+
+  askFor(winner) {
+    this.preview = { winner, result: ask(this.history, winner) };
+    this.draw();
+    clearTimeout(this.previewTimer);
+    this.previewTimer = setTimeout(() => {
+      this.preview = null;
+      this.draw();
+    }, 2600);
+  }
+
+  draw() {
+    const r = roads(this.history);
+    const pv = this.preview?.result ?? {};
+    const { bigCols, derivedCols } = columnsFor(window.innerWidth);
+    const c = r.counts;
+    const askBtn = (winner) => {
+      const next = ask(this.history, winner);
+      return h("button", { class: `btn ask ask-${winner}${this.preview?.winner === winner ? " on" : ""}`,
+        "data-ask": winner, onclick: () => this.askFor(winner) },
+        h("span", null, t(winner === "banker" ? "ask_banker" : "ask_player")),
+        h("span", { class: "ask-marks" }, DERIVED.map((k) => miniMark(k, next[k]?.color))));
+    };
+    mount(this.el,
+      h("div", { class: "road-box bead-box" }, h("div", { class: "road-title" }, t("bead_plate")),
+        drawBeadPlate(r.bead_plate)),
+      h("div", { class: "road-main" },
+        h("div", { class: "road-box big-box" }, h("div", { class: "road-title" }, t("big_road")),
+          drawBigRoad(r.big_road, bigCols, pv.big_road)),
+        h("div", { class: "derived-row" },
+          DERIVED.map((k) => h("div", { class: `road-box d-box d-${k}` },
+            h("div", { class: "road-title" }, t(k)),
+            drawDerived(r[k], k, derivedCols, pv[k]))))),
+      h("div", { class: "road-side" },
+        h("div", { class: "counts" },
+          h("span", { class: "cnt cnt-banker" }, `${t("banker")} ${c.banker}`),
+          h("span", { class: "cnt cnt-player" }, `${t("player")} ${c.player}`),
+          h("span", { class: "cnt cnt-tie" }, `${t("tie")} ${c.tie}`),
+          h("span", { class: "cnt cnt-bp" }, `${t("banker_pair")} ${c.banker_pair}`),
+          h("span", { class: "cnt cnt-pp" }, `${t("player_pair")} ${c.player_pair}`),
+          h("span", { class: "cnt cnt-all", "data-rounds": c.rounds }, `${t("rounds")} ${c.rounds}`)),
+        h("div", { class: "asks" }, askBtn("banker"), askBtn("player")),
+        this.fairness()),
+    );
+  }
+
+  fairness() {
+    const box = h("div", { class: "fair" },
+      h("div", { class: "fair-line", title: this.shoe.commitment || "" },
+        h("span", null, `${t("commitment")} `),
+        h("code", { class: "commit" }, this.shoe.commitment ? `${this.shoe.commitment.slice(0, 16)}…` : "—")));
+    const last = this.lastShoe;
+    if (last?.seed) {
+      const result = h("span", { class: "verify-result" });
+      const cmd = verifyCommand(last.seed, last.commitment);
+      add(box,
+        h("div", { class: "fair-ended" }, t("shoe_ended")),
+        h("div", { class: "fair-line" }, h("span", null, `${t("seed")} `),
+          h("code", { class: "seed", title: last.seed }, `${last.seed.slice(0, 16)}…`)),
+        h("div", { class: "fair-actions" },
+          h("button", { class: "btn btn-small btn-verify", onclick: async () => {
+            try {
+              const ok = last.commitment ? await seedMatches(last.seed, last.commitment) : false;
+              result.textContent = ok ? `✔ ${t("verify_ok")}` : `✘ ${t("verify_bad")}`;
+              result.className = `verify-result ${ok ? "ok" : "bad"}`;
+            } catch {
+              result.textContent = `✘ ${t("verify_bad")}`;
+              result.className = "verify-result bad";
+            }
+          } }, t("verify")),
+          h("button", { class: "btn btn-small", onclick: async (ev) => {
+            try {
+              await navigator.clipboard.writeText(cmd);
+              ev.target.textContent = t("copied");
+            } catch {
+              ev.target.textContent = "—";
+            }
+          } }, t("copy"))),
+        result,
+        h("div", { class: "fair-cmd" }, h("small", null, t("verify_cmd")), h("code", { class: "cmd" }, cmd)),
+      );
+    }
+    return box;
+  }
+}

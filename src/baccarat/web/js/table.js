@@ -1,0 +1,382 @@
+// The table screen: the bettor's view (seats 1-7 and spectators) and the dealer's view.
+
+import { h, mount, fmt, signed, pulse } from "./dom.js";
+import { t, errorText } from "./i18n.js";
+import { chipSVG } from "./chips.js";
+import { AREAS, secondsLeft } from "./state.js";
+import { seatBox, areaBox, handBox, bookPanel, ring, remaining } from "./parts.js";
+import { SqueezeView } from "./squeeze.js";
+import { RoadsPanel } from "./roadspanel.js";
+import { play } from "./sound.js";
+
+const BET_EARLY_MS = 300; // the betting countdown ends this much before the server closes
+
+/** The whole table screen; setState() redraws it from a fresh view. */
+export class TableScreen {
+  constructor(app) {
+    this.app = app;
+    this.chip = Number(localStorage.getItem("baccarat.chip")) || 1;
+    this.st = null;
+    this.coinShown = new Map();
+    this.floated = null;
+    this.urgedUntil = 0;
+    this.build();
+    this.loop = this.loop.bind(this);
+    this.raf = requestAnimationFrame(this.loop);
+  }
+
+  build() {
+    this.topInfo = h("div", { class: "top-info" });
+    this.topbar = h("header", { class: "topbar" },
+      h("button", { class: "btn btn-ghost btn-lobby", onclick: () => this.app.goLobby() }, `‹ ${t("lobby")}`),
+      this.topInfo, this.app.toolbar());
+    this.dealerRail = h("div", { class: "rail" });
+    this.shoeEl = h("div", { class: "shoe", title: t("shoe") },
+      h("div", { class: "shoe-box" }, h("div", { class: "shoe-card" })), h("div", { class: "shoe-count" }));
+    this.handP = h("div", { class: "hand-slot slot-player" });
+    this.handB = h("div", { class: "hand-slot slot-banker" });
+    this.mainRing = ring("main-ring");
+    this.phaseText = h("div", { class: "phase-text" });
+    this.center = h("div", { class: "center" }, this.mainRing.el, this.phaseText);
+    this.handsRow = h("div", { class: "hands-row" }, this.shoeEl, this.handP, this.center, this.handB);
+    this.areasRow = h("div", { class: "areas" });
+    this.seatsRow = h("div", { class: "seats" });
+    this.resultEl = h("div", { class: "result-banner", hidden: true });
+    this.noticeEl = h("div", { class: "notice", hidden: true });
+    this.urgeEl = h("div", { class: "urge-banner", hidden: true, role: "alert" }, t("urged"));
+    this.squeeze = new SqueezeView({
+      onProgress: (hand, progress, corner) => this.app.send("squeeze", { hand, progress, corner }).catch(() => {}),
+      onOpen: (hand) => this.app.send("open", { hand }).catch((err) => this.refuse(err)),
+    });
+    this.felt = h("div", { class: "felt" },
+      h("div", { class: "felt-inner" }, this.dealerRail, this.handsRow, this.areasRow, this.seatsRow),
+      this.resultEl, this.noticeEl, this.urgeEl, this.squeeze.el);
+    this.bookSlot = h("div", { class: "book-slot" });
+    this.controls = h("div", { class: "controls" });
+    this.roads = new RoadsPanel();
+    this.el = h("div", { class: "screen table-screen" }, this.topbar,
+      h("div", { class: "stage" }, this.felt, this.bookSlot), this.controls, this.roads.el);
+  }
+
+  /** Stop the animation loop (leaving the screen). */
+  destroy() {
+    cancelAnimationFrame(this.raf);
+    this.squeeze.hide();
+  }
+
+  /** Redraw from a new state; animations come from comparing it with the last one. */
+  setState(st) {
+    const prev = this.st;
+    this.st = st;
+    const role = st.me.role;
+    this.el.dataset.role = role;
+    this.el.dataset.phase = st.phase;
+    this.el.classList.toggle("dealer-view", role === "dealer");
+    this.drawTop(st);
+    this.drawSeats(st, prev);
+    this.drawHands(st, prev);
+    this.drawAreas(st);
+    this.drawControls(st);
+    this.drawSqueeze(st);
+    this.drawResult(st, prev);
+    this.drawNotice(st);
+    mount(this.bookSlot, role === "dealer" ? bookPanel(st) : null);
+    this.roads.update(st.history, st.shoe, st.lastShoe);
+    if (st.phase !== "betting") this.urgeEl.hidden = true;
+  }
+
+  drawTop(st) {
+    mount(this.topInfo,
+      h("span", { class: "ti-room" }, st.room.name || ""),
+      h("span", { class: "ti-table" }, st.name || ""),
+      h("span", { class: "ti-round" }, t("round_of", { n: st.round_no || 0 })),
+      h("span", { class: "ti-commit", title: st.shoe.commitment || "" },
+        `${t("shoe")} ${st.shoe.commitment ? st.shoe.commitment.slice(0, 8) : "—"}`),
+      st.me.role === "dealer" ? h("span", { class: "ti-role" }, t("dealer_view")) : null,
+      st.me.role === "spectator" ? h("span", { class: "ti-role" }, t("watching")) : null,
+    );
+  }
+
+  drawSeats(st, prev) {
+    const canSit = st.me.seat === null;
+    const opts = { canSit, onSit: (seat) => this.app.sit(st.table_id, seat) };
+    mount(this.dealerRail, seatBox(st, 0, { ...opts, canSit: canSit || (st.me.role === "bettor" && !st.round_id) }));
+    const seats = [1, 2, 3, 4, 5, 6, 7].map((n) => seatBox(st, n, opts));
+    mount(this.seatsRow, seats);
+    // Coins roll from the last value shown to the new one.
+    for (const box of [this.dealerRail.firstChild, ...seats]) {
+      const seat = Number(box.dataset.seat);
+      const occ = st.seats[seat];
+      const el = box.querySelector(".coins");
+      if (!occ || !el) continue;
+      const key = `${seat}:${occ.user_id}`;
+      const from = this.coinShown.get(key);
+      this.coinShown.set(key, occ.coins);
+      if (from !== undefined && from !== occ.coins) rollNumber(el, from, occ.coins);
+    }
+    void prev;
+  }
+
+  drawHands(st, prev) {
+    const winner = st.phase === "result" ? st.result?.outcome?.winner : null;
+    for (const name of ["player", "banker"]) {
+      const before = prev && prev.round_id === st.round_id ? prev.hands[name].cards : [];
+      const newCards = new Set();
+      const flipped = new Set();
+      st.hands[name].cards.forEach((c, i) => {
+        if (i >= before.length) newCards.add(i);
+        else if (before[i].faceDown && !c.faceDown) flipped.add(i);
+      });
+      const box = handBox(st, name, { winner, newCards, flipped });
+      mount(name === "player" ? this.handP : this.handB, box);
+      if (newCards.size) {
+        play("card");
+        requestAnimationFrame(() => this.flyFromShoe(box));
+      }
+      if (flipped.size) play("flip");
+    }
+    const left = st.shoe.cards_left;
+    this.shoeEl.querySelector(".shoe-count").textContent = left === null ? "" : String(left);
+  }
+
+  flyFromShoe(box) {
+    const shoe = this.shoeEl.getBoundingClientRect();
+    for (const card of box.querySelectorAll(".deal-in")) {
+      const r = card.getBoundingClientRect();
+      card.style.setProperty("--dx", `${shoe.left + shoe.width / 2 - (r.left + r.width / 2)}px`);
+      card.style.setProperty("--dy", `${shoe.top + shoe.height / 2 - (r.top + r.height / 2)}px`);
+      pulse(card, "fly");
+    }
+  }
+
+  drawAreas(st) {
+    const mySlip = st.me.slip || {};
+    const bettor = st.me.role === "bettor";
+    const left = bettor ? st.me.remaining ?? remaining(mySlip, st.room.limits) : null;
+    mount(this.areasRow, AREAS.map((a) => areaBox(st, a, {
+      onTap: (area) => this.tapArea(area),
+      mySlip,
+      left: left ? left[a] : undefined,
+    })));
+    this.areasRow.classList.toggle("open", st.phase === "betting" && bettor && st.me.can_bet);
+  }
+
+  drawControls(st) {
+    const role = st.me.role;
+    if (role === "dealer") {
+      this.urgeRing = ring("urge-ring");
+      const urgeBtn = h("button", { class: "btn btn-urge", "data-action": "urge", onclick: () => this.urge() },
+        this.urgeRing.el, h("span", null, t("urge")));
+      mount(this.controls, h("div", { class: "dealer-bar" },
+        h("div", { class: "db-info" }, h("b", null, t("dealer")),
+          h("span", null, `${t("dealer_floor", { n: fmt(st.room.dealer_floor ?? 0) })}`)),
+        urgeBtn,
+        h("button", { class: "btn btn-stand", onclick: () => this.app.stand() }, t("stand"))));
+      return;
+    }
+    this.urgeRing = null;
+    if (role !== "bettor") {
+      mount(this.controls, h("div", { class: "spectator-bar" }, h("span", null, t("watching")),
+        h("span", { class: "hint" }, t("tap_chip"))));
+      return;
+    }
+    const unit = st.room.chip_unit;
+    const chips = st.room.chips.map((c) => h("button", {
+      class: `tray-chip${c === this.chip ? " chosen" : ""}`, "data-chip": c, "aria-pressed": c === this.chip,
+      onclick: () => {
+        this.chip = c;
+        localStorage.setItem("baccarat.chip", String(c));
+        play("chip");
+        this.drawControls(this.st);
+      },
+    }, chipSVG(c), h("span", { class: "chip-coins" }, fmt(c * unit))));
+    const slip = st.me.slip || {};
+    const left = st.me.remaining ?? remaining(slip, st.room.limits);
+    mount(this.controls, h("div", { class: "tray" },
+      h("div", { class: "tray-chips" }, chips),
+      h("div", { class: "tray-side" },
+        h("div", { class: "tray-stake" }, h("span", null, t("bet_total")), h("b", null, fmt(st.me.stake || 0))),
+        h("div", { class: "tray-left" }, h("span", null, t("limits_left")),
+          ...AREAS.map((a) => h("span", { class: `lim lim-${a}` }, `${t(a)} ${left[a]}`)))),
+      h("div", { class: "tray-buttons" },
+        h("button", { class: "btn btn-clear", "data-action": "clear", onclick: () => this.clear() }, t("clear")),
+        h("button", { class: "btn btn-stand", onclick: () => this.app.stand() }, t("stand"))),
+    ));
+  }
+
+  drawSqueeze(st) {
+    const sq = st.squeeze;
+    if (!sq || st.phase !== "squeeze") {
+      this.squeeze.hide();
+      return;
+    }
+    const mine = sq.controller === st.me.user_id;
+    const card = st.hands[sq.hand]?.cards?.[sq.position];
+    this.squeeze.show(sq, { mine, code: mine ? card?.code ?? null : null, handLabel: t(sq.hand) });
+  }
+
+  drawResult(st, prev) {
+    const res = st.result;
+    if (st.phase !== "result" || !res?.outcome) {
+      this.resultEl.hidden = true;
+      return;
+    }
+    const o = res.outcome;
+    const pp = o.player?.points ?? o.player_points;
+    const bp = o.banker?.points ?? o.banker_points;
+    const winner = o.winner;
+    const myDelta = res.settlement?.deltas?.[String(st.me.user_id)];
+    const myFee = res.settlement?.commission?.[String(st.me.user_id)] ?? 0;
+    mount(this.resultEl,
+      h("div", { class: `rb-title rb-${winner}` },
+        winner === "tie" ? t("result_tie") : t("result_win", { hand: t(winner) })),
+      h("div", { class: "rb-score" },
+        h("span", { class: "rb-p" }, `${t("player")} ${pp}`), " : ", h("span", { class: "rb-b" }, `${bp} ${t("banker")}`)),
+      (o.player_pair || o.banker_pair) ? h("div", { class: "rb-pairs" },
+        o.player_pair ? h("span", { class: "pill pill-player_pair" }, t("player_pair")) : null,
+        o.banker_pair ? h("span", { class: "pill pill-banker_pair" }, t("banker_pair")) : null) : null,
+      myDelta !== undefined ? h("div", { class: `rb-net ${myDelta > 0 ? "up" : myDelta < 0 ? "down" : ""}` },
+        `${t("net")} ${signed(myDelta)}`, myFee ? h("small", null, ` (${t("commission", { n: fmt(myFee) })})`) : null) : null,
+    );
+    this.resultEl.hidden = false;
+    this.resultEl.dataset.winner = winner;
+    if (this.floated === res.round_id) return;
+    this.floated = res.round_id;
+    pulse(this.resultEl, "pop");
+    if (myDelta > 0) play("win");
+    else if (myDelta < 0) play("lose");
+    for (const [uid, delta] of Object.entries(res.settlement?.deltas ?? {})) {
+      const seat = st.seats.findIndex((s) => s && String(s.user_id) === uid);
+      if (seat < 0) continue;
+      const box = this.el.querySelector(`.seat[data-seat="${seat}"]`);
+      if (!box) continue;
+      const fee = res.settlement?.commission?.[uid] ?? 0;
+      // Floats live on the felt, not in the seat, so a redraw of the seats keeps them.
+      const r = box.getBoundingClientRect();
+      const f = this.felt.getBoundingClientRect();
+      const el = h("div", {
+        class: `float-net ${delta > 0 ? "up" : delta < 0 ? "down" : ""}`, "data-seat": seat,
+        style: { left: `${r.left - f.left + r.width / 2}px`, top: `${r.top - f.top}px` },
+      }, signed(delta), fee ? h("small", null, t("commission", { n: fmt(fee) })) : null);
+      this.felt.append(el);
+      setTimeout(() => el.remove(), 4200);
+    }
+    void prev;
+  }
+
+  drawNotice(st) {
+    const mine = st.me.seat !== null ? st.seats[st.me.seat] : null;
+    const late = st.me.role === "bettor" && mine?.waiting;
+    this.noticeEl.hidden = !late;
+    if (late) this.noticeEl.textContent = t("next_round");
+  }
+
+  phaseLabel(st) {
+    switch (st.phase) {
+      case "waiting":
+        return st.seats[0] ? t("phase_waiting_bettor") : t("phase_waiting");
+      case "betting":
+        return t("phase_betting");
+      case "squeeze":
+        return st.squeeze ? t("phase_squeeze") : t("phase_dealing");
+      case "result":
+        return t("phase_result");
+      case "shuffling":
+        return t("phase_shuffling");
+      default:
+        return st.phase;
+    }
+  }
+
+  /** Every frame: the countdowns. */
+  loop() {
+    this.raf = requestAnimationFrame(this.loop);
+    const st = this.st;
+    if (!st) return;
+    const early = st.phase === "betting" ? BET_EARLY_MS : 0;
+    const left = secondsLeft(st.deadline, early);
+    const total = { betting: st.timers.betting_seconds, squeeze: st.timers.squeeze_seconds,
+      result: st.timers.result_seconds }[st.phase] ?? 5;
+    this.mainRing.set(st.phase === "waiting" ? null : left, total);
+    this.phaseText.textContent = this.phaseLabel(st);
+    this.center.dataset.phase = st.phase;
+    if (st.phase === "squeeze" && st.squeeze) this.squeeze.tick(left, total);
+    if (this.urgeRing) {
+      const ready = st.me.urgeReadyAt;
+      const cd = secondsLeft(ready);
+      this.urgeRing.set(cd && cd > 0 ? cd : null, st.raw?.timers?.urge_cooldown_seconds ?? 10);
+    }
+    if (this.urgedUntil && performance.now() > this.urgedUntil) {
+      this.urgedUntil = 0;
+      this.urgeEl.hidden = true;
+    }
+  }
+
+  tapArea(area) {
+    const st = this.st;
+    if (st.me.role !== "bettor") {
+      this.refuse({ code: st.me.role === "dealer" ? "dealer_cannot_bet" : "not_seated", message: "" }, area);
+      return;
+    }
+    const chip = this.chip;
+    this.app.send("bet", { area, chip }).then(() => {
+      play("chip");
+      this.urgeEl.hidden = true;
+    }, (err) => this.refuse(err, area));
+  }
+
+  clear() {
+    this.app.send("clear").catch((err) => this.refuse(err));
+  }
+
+  urge() {
+    this.app.send("urge").then(() => this.app.toast(t("urge_sent")), (err) => this.refuse(err));
+  }
+
+  /** Show a refusal: the area shakes and the reason is said in the user's language. */
+  refuse(err, area) {
+    play("refuse");
+    const limit = area ? this.st?.room.limits?.[area] : undefined;
+    const text = errorText(err, area ? { area, limit } : {});
+    if (area) {
+      const el = this.areasRow.querySelector(`[data-area="${area}"]`);
+      pulse(el, "shake");
+    }
+    this.app.toast(text, "error");
+  }
+
+  /** A table event: sounds, banners and the live squeeze; the view follows by snapshot. */
+  onEvent(name, data, isPrivate) {
+    const st = this.st;
+    if (name === "squeeze_progress" && st?.squeeze && data.hand === st.squeeze.hand) {
+      st.squeeze.progress = data.progress;
+      st.squeeze.corner = data.corner;
+      if (data.hand && st.squeeze.controller !== st.me.user_id) this.squeeze.setPeel(data.progress, data.corner);
+      return true; // handled here; no snapshot needed
+    }
+    if (name === "urge" && isPrivate) {
+      this.urgeEl.hidden = false;
+      pulse(this.urgeEl, "pop");
+      this.urgedUntil = performance.now() + 4000;
+      play("urge");
+    }
+    if (name === "chip_placed" && data.seat !== st?.me.seat) play("chip");
+    return false;
+  }
+}
+
+/** Roll a number shown in `el` from `from` to `to` over about 0.9 s. */
+export function rollNumber(el, from, to) {
+  const start = performance.now();
+  const dur = 900;
+  el.classList.add(to > from ? "rolling-up" : "rolling-down");
+  const step = (now) => {
+    const k = Math.min(1, (now - start) / dur);
+    const eased = 1 - (1 - k) ** 3;
+    el.textContent = fmt(Math.round(from + (to - from) * eased));
+    if (k < 1) requestAnimationFrame(step);
+    else el.classList.remove("rolling-up", "rolling-down");
+  };
+  el.textContent = fmt(from);
+  requestAnimationFrame(step);
+}
