@@ -12,7 +12,8 @@ from typing import Any
 from baccarat.bets import AREAS, CHIPS, LIMITS, Area, remaining_limits, stake_coins
 from baccarat.table.book import book
 from baccarat.table.config import DEALER_SEAT
-from baccarat.table.table import HANDS, Table
+from baccarat.table.dealing import HANDS
+from baccarat.table.table import Table
 
 
 def _remaining_ms(deadline: float | None, now: float) -> int | None:

@@ -1,0 +1,140 @@
+"""Betting at a table: chips, clearing, and the dealer's urge.
+
+Each function checks everything before it changes anything, so a refused command changes
+nothing; :func:`check_chip` is also the "can I bet" question a screen asks.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+from baccarat.bets import DEALER_AREAS, Area, parse_area, stake_coins, verify_bet, verify_chip
+from baccarat.errors import RuleViolation
+from baccarat.table.commands import ClearBets, PlaceChip, Urge
+from baccarat.table.events import Event
+from baccarat.table.round import Bettor, Round
+from baccarat.table.seats import Occupant
+
+if TYPE_CHECKING:
+    from baccarat.table.table import Table
+
+
+def check_chip(t: Table, c: PlaceChip, now: float) -> tuple[Occupant, Round, Area]:
+    """Raise the rule a chip breaks; return who bets, the round and the area."""
+    chip = verify_chip(c.chip)
+    area = parse_area(c.area)
+    occ = t.require_seat(c.user_id)
+    if occ.is_dealer:
+        raise RuleViolation("dealer_cannot_bet", "The dealer books the bets and cannot bet.")
+    rnd = t.round
+    if rnd is None:
+        raise RuleViolation("not_betting", "No round is open for betting.")
+    if not t.betting_open(now):
+        raise RuleViolation("betting_closed", "Betting is closed for this round.")
+    if occ.waiting_next_round:
+        raise RuleViolation("not_in_round", "You sat down during this round; bet in the next.")
+    slip = rnd.slip(occ.user_id)
+    verify_bet(slip, area, chip, chip_unit=t.config.chip_unit, coins=occ.coins)
+    if area in DEALER_AREAS:
+        dealer = t.dealer
+        booked = (rnd.area_chips(*DEALER_AREAS) + chip) * t.config.chip_unit
+        if dealer is None or booked > dealer.coins:
+            raise RuleViolation(
+                "dealer_cannot_cover",
+                f"The dealer cannot cover {booked} coins on Player and Banker.",
+                dealer_coins=dealer.coins if dealer else 0,
+            )
+    return occ, rnd, area
+
+
+def place_chip(t: Table, c: PlaceChip, now: float) -> list[Event]:
+    """Put one chip on an area for the bettor."""
+    occ, rnd, area = check_chip(t, c, now)
+    bettor = rnd.bettors.get(occ.user_id)
+    if bettor is None:
+        bettor = Bettor(occ.user_id, occ.name, occ.level, occ.seat, rnd.next_order)
+        rnd.next_order += 1
+        rnd.bettors[occ.user_id] = bettor
+    bettor.slip[area] = bettor.slip.get(area, 0) + c.chip
+    bettor.placed_at.setdefault(area, now)
+    return [
+        Event(
+            "chip_placed",
+            {
+                "round_id": rnd.round_id,
+                "seat": occ.seat,
+                "user_id": occ.user_id,
+                "area": area,
+                "chip": c.chip,
+                "chips": bettor.slip[area],
+                "stake": stake_coins(bettor.slip, t.config.chip_unit),
+            },
+        )
+    ]
+
+
+def clear_bets(t: Table, c: ClearBets, now: float) -> list[Event]:
+    """Take back all of a bettor's chips while betting is open."""
+    occ = t.require_seat(c.user_id)
+    if occ.is_dealer:
+        raise RuleViolation("dealer_cannot_bet", "The dealer has no bets to clear.")
+    rnd = t.round
+    if rnd is None:
+        raise RuleViolation("not_betting", "No round is open for betting.")
+    if not t.betting_open(now):
+        raise RuleViolation("betting_closed", "Betting is closed; bets are final.")
+    if not rnd.slip(occ.user_id):
+        raise RuleViolation("no_bets", "You have no bets to clear.")
+    return [drop_bets(t, rnd, occ, "cleared")]
+
+
+def drop_bets(t: Table, rnd: Round, occ: Occupant, reason: str) -> Event:
+    """Remove a bettor's bets from an open round (cleared, or the bettor left)."""
+    del rnd.bettors[occ.user_id]
+    return Event(
+        "bets_cleared",
+        {"round_id": rnd.round_id, "seat": occ.seat, "user_id": occ.user_id, "reason": reason},
+    )
+
+
+def urge(t: Table, c: Urge, now: float) -> list[Event]:
+    """The dealer reminds every bettor who has not bet yet; public and private events."""
+    occ = t.occupant(c.user_id)
+    if occ is None or not occ.is_dealer:
+        raise RuleViolation("not_dealer", "Only the dealer may urge the bettors.")
+    rnd = t.round
+    if rnd is None:
+        raise RuleViolation("not_betting", "No round is open for betting.")
+    if not t.betting_open(now):
+        raise RuleViolation("betting_closed", "Betting is closed for this round.")
+    ready = t.urge_ready_at()
+    if ready is not None and now < ready:
+        left = round(ready - now, 3)
+        raise RuleViolation(
+            "urge_cooling_down",
+            f"The urge button is cooling down for {math.ceil(left)} more seconds.",
+            seconds_left=left,
+        )
+    t.last_urge_at = now
+    targets = [o for o in t.bettors() if not o.waiting_next_round and not rnd.slip(o.user_id)]
+    events = [
+        Event(
+            "urged",
+            {
+                "round_id": rnd.round_id,
+                "dealer": occ.user_id,
+                "seats": [o.seat for o in targets],
+                "ready_at": t.urge_ready_at(),
+            },
+        )
+    ]
+    events += [
+        Event(
+            "urge",
+            {"round_id": rnd.round_id, "dealer": occ.user_id, "deadline": t.deadline},
+            to=o.user_id,
+        )
+        for o in targets
+    ]
+    return events

@@ -1,0 +1,408 @@
+"""A round's life at a table: open betting, close it, deal, squeeze, settle, change shoes.
+
+Functions of the :class:`~baccarat.table.table.Table` they drive; each returns the events
+it caused. Cards are dealt one at a time with :func:`baccarat.rules.next_draw`.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Any
+
+from baccarat.errors import InvalidInput, RuleViolation
+from baccarat.rules import Hand, Outcome, next_draw
+from baccarat.settlement import settle
+from baccarat.table.commands import CORNERS, OpenCard, SqueezeProgress
+from baccarat.table.events import Event
+from baccarat.table.round import CardRef, Round
+from baccarat.table.seats import Occupant
+from baccarat.table.squeeze import Squeeze, choose_controller
+
+if TYPE_CHECKING:
+    from baccarat.table.table import Table
+
+HANDS: tuple[Hand, ...] = ("player", "banker")
+
+
+def _current_squeeze(t: Table, user_id: int, hand: object, now: float) -> tuple[Round, Squeeze]:
+    if hand not in HANDS:
+        raise InvalidInput("bad_hand", f"The hand is 'player' or 'banker', not {hand!r}.")
+    rnd = t.round
+    sq = rnd.squeeze if rnd is not None and t.phase == "squeeze" else None
+    if rnd is None or sq is None or sq.hand != hand or now >= sq.deadline:
+        raise RuleViolation(
+            "nothing_to_squeeze", f"No face-down card of the {hand} hand is being squeezed."
+        )
+    if sq.controller != user_id:
+        raise RuleViolation(
+            "not_controller",
+            f"{sq.controller_name} controls this card; only they may squeeze or open it.",
+        )
+    return rnd, sq
+
+
+def squeeze_progress(t: Table, c: SqueezeProgress, now: float) -> list[Event]:
+    """The controller peels the card under squeeze; every screen sees it move."""
+    p = c.progress
+    if (
+        isinstance(p, bool)
+        or not isinstance(p, int | float)
+        or not math.isfinite(p)
+        or not 0 <= p <= 1
+    ):
+        raise InvalidInput("bad_progress", f"Progress runs from 0 to 1, not {p!r}.")
+    if c.corner not in CORNERS:
+        raise InvalidInput(
+            "bad_corner", f"The corner is one of {', '.join(CORNERS)}, not {c.corner!r}."
+        )
+    rnd, sq = _current_squeeze(t, c.user_id, c.hand, now)
+    sq.progress = float(p)
+    sq.corner = c.corner
+    return [
+        Event(
+            "squeeze_progress",
+            {
+                "round_id": rnd.round_id,
+                "hand": sq.hand,
+                "position": sq.position,
+                "progress": sq.progress,
+                "corner": sq.corner,
+            },
+        )
+    ]
+
+
+def open_card(t: Table, c: OpenCard, now: float) -> list[Event]:
+    """The controller turns the card under squeeze over."""
+    _current_squeeze(t, c.user_id, c.hand, now)
+    return open_current(t, now, forced=False)
+
+
+def _shoe_done(t: Table) -> bool:
+    return t.shoe is None or (
+        t.rounds_in_shoe >= t.config.rounds_per_shoe or t.shoe.remaining < t.config.min_cards
+    )
+
+
+def _new_shoe(t: Table) -> list[Event]:
+    t.shoe = t.shoe_factory()
+    t.shoe_id = t.new_id()
+    t.rounds_in_shoe = 0
+    t.history = []
+    t.last_result = None
+    return [Event("shoe_started", {"shoe_id": t.shoe_id, "commitment": t.shoe.commitment})]
+
+
+def _end_shoe(t: Table, now: float) -> list[Event]:
+    assert t.shoe is not None
+    seed = t.shoe.seed
+    t.last_shoe = {
+        "shoe_id": t.shoe_id,
+        "commitment": t.shoe.commitment,
+        "seed": seed.hex() if seed is not None else None,
+    }
+    events = [Event("shoe_ended", dict(t.last_shoe))]
+    t.shoe = None
+    t.phase = "shuffling"
+    t.deadline = now + t.config.shuffle_seconds
+    events.append(Event("shuffling", {"deadline": t.deadline}))
+    return events
+
+
+def wait(t: Table) -> list[Event]:
+    """Enter the waiting phase and say what the table waits for."""
+    t.phase = "waiting"
+    t.deadline = None
+    return [
+        Event(
+            "waiting",
+            {"dealer_needed": t.dealer is None, "bettor_needed": not t.bettors()},
+        )
+    ]
+
+
+def maybe_start(t: Table, now: float) -> list[Event]:
+    """Open betting if the table is waiting and has a quorum."""
+    if t.phase != "waiting" or not t.has_quorum():
+        return []
+    events: list[Event] = []
+    if t.shoe is None:
+        events += _new_shoe(t)
+    elif _shoe_done(t):
+        return _end_shoe(t, now)
+    dealer = t.dealer
+    assert dealer is not None and t.shoe_id is not None
+    t.round = Round(
+        round_id=t.new_id(),
+        shoe_id=t.shoe_id,
+        round_no=t.rounds_in_shoe + 1,
+        dealer_id=dealer.user_id,
+        dealer_name=dealer.name,
+        opened_at=now,
+    )
+    for occ in t.seats:
+        if occ is not None:
+            occ.waiting_next_round = False
+    t.phase = "betting"
+    t.deadline = now + t.config.betting_seconds
+    events.append(
+        Event(
+            "betting_opened",
+            {
+                "round_id": t.round.round_id,
+                "shoe_id": t.shoe_id,
+                "round_no": t.round.round_no,
+                "dealer": dealer.user_id,
+                "deadline": t.deadline,
+            },
+        )
+    )
+    return events
+
+
+def cancel_round(t: Table, reason: str, now: float) -> list[Event]:
+    """Call off a round whose betting is open: nothing was staked, nothing moves."""
+    assert t.round is not None and not t.round.closed
+    events = [Event("round_cancelled", {"round_id": t.round.round_id, "reason": reason})]
+    t.round = None
+    events += wait(t)
+    events += maybe_start(t, now)
+    return events
+
+
+def close_betting(t: Table, now: float) -> list[Event]:
+    """Close betting: count idle bettors, escrow the stakes, deal four cards."""
+    rnd = t.round
+    assert rnd is not None
+    events: list[Event] = []
+    # Idle count: every bettor dealt into this round who did not bet.
+    idle: list[Occupant] = []
+    for occ in t.bettors():
+        if occ.waiting_next_round:
+            continue
+        if rnd.slip(occ.user_id):
+            occ.idle_rounds = 0
+        else:
+            occ.idle_rounds += 1
+            if occ.idle_rounds >= t.config.idle_rounds_limit:
+                idle.append(occ)
+    for occ in idle:
+        events += t.free_seat(occ, "idle", now)
+        if t.round is not rnd:
+            return events
+    unit = t.config.chip_unit
+    rnd.closed = True
+    for uid, bettor in rnd.bettors.items():
+        payer = t.occupant(uid)
+        assert payer is not None, "bets of a bettor who left were dropped"
+        rnd.escrow[uid] = bettor.stake_chips() * unit
+        payer.coins -= rnd.escrow[uid]
+    events.append(
+        Event(
+            "betting_closed",
+            {
+                "round_id": rnd.round_id,
+                "shoe_id": rnd.shoe_id,
+                "round_no": rnd.round_no,
+                "dealer": rnd.dealer_id,
+                "bets": rnd.bet_list(unit),
+            },
+        )
+    )
+    slips = {uid: b.slip for uid, b in rnd.bettors.items()}
+    levels = {uid: b.level for uid, b in rnd.bettors.items()}
+    order = {uid: b.order for uid, b in rnd.bettors.items()}
+    for hand in HANDS:
+        rnd.controllers[hand] = choose_controller(hand, slips, levels, order)
+    events.append(
+        Event("controllers", {"round_id": rnd.round_id, **{h: rnd.controllers[h] for h in HANDS}})
+    )
+    # P1 and B1 face up, P2 and B2 face down.
+    first_four: tuple[tuple[Hand, bool], ...] = (
+        ("player", False),
+        ("banker", False),
+        ("player", True),
+        ("banker", True),
+    )
+    for hand, face_down in first_four:
+        events.append(_deal(t, rnd, hand, face_down))
+    t.phase = "squeeze"
+    events += _next_squeeze(t, now)
+    return events
+
+
+def _deal(t: Table, rnd: Round, hand: Hand, face_down: bool) -> Event:
+    assert t.shoe is not None
+    cards = rnd.hand(hand)
+    cards.append(t.shoe.draw())
+    ref: CardRef = (hand, len(cards) - 1)
+    rnd.dealt.append(ref)
+    data: dict[str, Any] = {"round_id": rnd.round_id, "hand": hand, "position": ref[1]}
+    if face_down:
+        rnd.face_down.add(ref)
+        rnd.pending.append(ref)
+        data["face_down"] = True
+    else:
+        data["face_down"] = False
+        data["card"] = str(cards[-1])
+        data["points"] = rnd.open_points(hand)
+    return Event("card_dealt", data)
+
+
+def _next_squeeze(t: Table, now: float) -> list[Event]:
+    """Start the next face-down card's squeeze, deal a third card, or settle."""
+    rnd = t.round
+    assert rnd is not None
+    events: list[Event] = []
+    while True:
+        if rnd.pending:
+            ref = rnd.pending.pop(0)
+            controller = rnd.controllers.get(ref[0])
+            if controller is None:
+                # Nobody bet: the card opens by itt.
+                events.append(_reveal(t, rnd, ref, forced=True))
+                continue
+            name = rnd.bettors[controller].name
+            deadline = now + t.config.squeeze_seconds
+            rnd.squeeze = Squeeze(ref[0], ref[1], controller, name, deadline)
+            t.deadline = deadline
+            events.append(
+                Event(
+                    "squeeze_started",
+                    {"round_id": rnd.round_id, **rnd.squeeze.public()},
+                )
+            )
+            events.append(
+                Event(
+                    "card_peek",
+                    {
+                        "round_id": rnd.round_id,
+                        "hand": ref[0],
+                        "position": ref[1],
+                        "card": str(rnd.card(ref)),
+                    },
+                    to=controller,
+                )
+            )
+            return events
+        hand = next_draw(rnd.player, rnd.banker)
+        if hand is None:
+            return events + _settle(t, now)
+        events.append(_deal(t, rnd, hand, face_down=True))
+
+
+def _reveal(t: Table, rnd: Round, ref: CardRef, forced: bool) -> Event:
+    rnd.face_down.discard(ref)
+    return Event(
+        "card_opened",
+        {
+            "round_id": rnd.round_id,
+            "hand": ref[0],
+            "position": ref[1],
+            "card": str(rnd.card(ref)),
+            "points": rnd.open_points(ref[0]),
+            "forced": forced,
+        },
+    )
+
+
+def open_current(t: Table, now: float, forced: bool) -> list[Event]:
+    """Open the card under squeeze, then go on with the deal."""
+    rnd = t.round
+    assert rnd is not None and rnd.squeeze is not None
+    ref: CardRef = (rnd.squeeze.hand, rnd.squeeze.position)
+    rnd.squeeze = None
+    t.deadline = None
+    return [_reveal(t, rnd, ref, forced), *_next_squeeze(t, now)]
+
+
+def _settle(t: Table, now: float) -> list[Event]:
+    rnd = t.round
+    assert rnd is not None and rnd.closed and not rnd.settled, "a round settles exactly once"
+    unit = t.config.chip_unit
+    outcome = Outcome(tuple(rnd.player), tuple(rnd.banker))
+    result = settle(outcome, rnd.dealer_id, rnd.stakes(unit))
+    rnd.settled = True
+    t.rounds_settled += 1
+    t.rounds_in_shoe += 1
+    for uid, delta in result.deltas.items():
+        occ = t.occupant(uid)
+        if occ is not None:
+            occ.coins += rnd.escrow.get(uid, 0) + delta
+    t.history.append(
+        {
+            "winner": outcome.winner,
+            "points": outcome.winner_points,
+            "player_pair": outcome.player_pair,
+            "banker_pair": outcome.banker_pair,
+        }
+    )
+    results = [
+        {
+            "user_id": uid,
+            "seat": t.seat_of(uid),
+            "role": "dealer" if uid == rnd.dealer_id else "bettor",
+            "stake": rnd.escrow.get(uid, 0),
+            "areas": dict(result.results.get(uid, {})),
+            "commission": result.commission.get(uid, 0),
+            "delta": delta,
+        }
+        for uid, delta in result.deltas.items()
+    ]
+    settlement = {
+        "deltas": {str(k): v for k, v in result.deltas.items()},
+        "commission": {str(k): v for k, v in result.commission.items()},
+        "house": result.house,
+    }
+    t.last_result = {
+        "round_id": rnd.round_id,
+        "round_no": rnd.round_no,
+        "outcome": outcome.to_dict(),
+        "settlement": settlement,
+    }
+    events = [
+        Event(
+            "round_settled",
+            {
+                "round_id": rnd.round_id,
+                "shoe_id": rnd.shoe_id,
+                "round_no": rnd.round_no,
+                "dealer": rnd.dealer_id,
+                "bets": rnd.bet_list(unit),
+                "cards": rnd.cards_in_order(),
+                "outcome": outcome.to_dict(),
+                "settlement": settlement,
+                "results": results,
+            },
+        )
+    ]
+    t.phase = "result"
+    t.deadline = now + t.config.result_seconds
+    for occ in t.bettors():
+        if occ.coins < t.config.bettor_floor:
+            events += t.free_seat(occ, "below_floor", now)
+    dealer = t.dealer
+    if dealer is not None and dealer.coins < t.config.dealer_floor:
+        events += t.free_seat(dealer, "dealer_below_floor", now)
+    return events
+
+
+def end_result(t: Table, now: float) -> list[Event]:
+    """After the result: end the shoe if it is done, else the next round."""
+    t.round = None
+    if _shoe_done(t):
+        return _end_shoe(t, now)
+    events = wait(t) if not t.has_quorum() else []
+    t.phase = "waiting"
+    t.deadline = None
+    return events + maybe_start(t, now)
+
+
+def end_shuffle(t: Table, now: float) -> list[Event]:
+    """After the shuffle: start the new shoe and, with a quorum, a round."""
+    events = _new_shoe(t)
+    t.phase = "waiting"
+    t.deadline = None
+    if not t.has_quorum():
+        return events + wait(t)
+    return events + maybe_start(t, now)
