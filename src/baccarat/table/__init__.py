@@ -2,7 +2,21 @@
 
 ``Table(config, shoe_factory, new_id)`` takes commands with ``handle(command, now)`` and
 fires timers with ``advance(now)``; both return :class:`Event` lists. ``view(table,
-user_id, now)`` projects what one viewer may see.
+user_id, now)`` projects what one viewer may see. :mod:`baccarat.table.events` lists
+every event.
+
+Refusal codes. ``InvalidInput``: ``user_mismatch``, ``bad_seat``, ``bad_coins``, ``bad_chip``,
+``unknown_area``, ``bad_hand``, ``bad_progress``, ``bad_corner``, ``unknown_command``,
+``bad_config``. ``RuleViolation``: ``level_too_low``, ``coins_below_floor``, ``seat_taken``,
+``already_seated``, ``round_in_play``, ``not_seated``, ``dealer_cannot_bet``, ``not_betting``,
+``betting_closed``, ``not_in_round``, ``player_banker_exclusive``, ``over_limit``,
+``insufficient_coins``, ``dealer_cannot_cover``, ``no_bets``, ``not_dealer``,
+``urge_cooling_down`` (details: ``seconds_left``), ``nothing_to_squeeze``, ``not_controller``,
+``already_disconnected``, ``not_disconnected``, ``grace_expired``, ``coins_below_stake``.
+
+Money: a seated user's ``coins`` mirror the store. Stakes leave the balance when betting
+closes (escrow) and come back with the delta at settlement, so a user who stands up with
+bets in play and sits again is loaded with the store's balance and stays in step.
 """
 
 from baccarat.table.commands import (

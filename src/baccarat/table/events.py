@@ -1,4 +1,45 @@
-"""What a table tells the world: events with JSON-ready data."""
+"""What a table tells the world: events with JSON-ready data.
+
+Public events (``to=None``), by type, with their data:
+
+- ``seated`` {seat, user_id, name, level, coins, connected, waiting_next_round, idle_rounds}
+- ``seat_freed`` {seat, user_id, reason, coins}; reason is ``stood_up``, ``moved`` (a bettor
+  moving to the dealer seat), ``idle``, ``below_floor``, ``dealer_below_floor`` or
+  ``disconnected``; ``coins`` is the balance the table kept, stakes in escrow excluded
+- ``disconnected`` {seat, user_id, grace_until}, ``reconnected`` {seat, user_id},
+  ``coins_set`` {seat, user_id, coins}
+- ``waiting`` {dealer_needed, bettor_needed}
+- ``shoe_started`` {shoe_id, commitment}, ``shoe_ended`` {shoe_id, commitment, seed},
+  ``shuffling`` {deadline}
+- ``betting_opened`` {round_id, shoe_id, round_no, dealer, deadline}
+- ``chip_placed`` {round_id, seat, user_id, area, chip, chips, stake}: ``chips`` is the
+  bettor's total on the area, ``stake`` their whole stake in coins
+- ``bets_cleared`` {round_id, seat, user_id, reason}; reason is ``cleared`` or why they left
+- ``urged`` {round_id, dealer, seats, ready_at}
+- ``round_cancelled`` {round_id, reason}: before the close, so no coin moved
+- ``betting_closed`` {round_id, shoe_id, round_no, dealer, bets: [{user_id, seat, area,
+  chips, coins, at}]}: the stakes leave the bettors' balances into escrow here; ``at`` is
+  when the first chip landed on that area
+- ``controllers`` {round_id, player, banker}: who squeezes each hand (None: nobody bet)
+- ``card_dealt`` {round_id, hand, position, face_down, card?, points?}: ``card`` and the
+  hand's open ``points`` only when dealt face up
+- ``squeeze_started`` {round_id, hand, position, controller_user_id, controller_name,
+  progress, corner, deadline}
+- ``squeeze_progress`` {round_id, hand, position, progress, corner}
+- ``card_opened`` {round_id, hand, position, card, points, forced}
+- ``round_settled`` {round_id, shoe_id, round_no, dealer, bets, cards, outcome, settlement:
+  {deltas, commission, house}, results: [{user_id, seat, role, stake, areas, commission,
+  delta}]}: user ids are text keys in ``deltas`` and ``commission``; each bettor gets back
+  their escrowed stake plus their delta
+
+Private events (``to=user_id``):
+
+- ``card_peek`` {round_id, hand, position, card}: the face-down card, to its controller
+  when its squeeze starts
+- ``urge`` {round_id, dealer, deadline}: to each bettor who has not bet yet
+
+Positions count from 0 within a hand: the face-down second card is position 1.
+"""
 
 from __future__ import annotations
 
