@@ -20,6 +20,7 @@ import sqlalchemy as sa
 from baccarat.bets import AREAS
 from baccarat.errors import BaccaratError, Conflict, InvalidInput, NotFound, RuleViolation
 from baccarat.store import schema as s
+from baccarat.store.bulk import insert_rows, update_rows
 from baccarat.store.records import HOUSE, MINT, Applied, BetRecord, escrow_wallet, user_wallet
 
 
@@ -296,11 +297,11 @@ class _Batch:
         self.done.add(op.key)
         self.w.settled.append(
             {
-                "b_id": op.round_id,
-                "b_cards": list(op.cards),
-                "b_outcome": op.outcome,
-                "b_house": op.house,
-                "b_at": self.now,
+                "id": op.round_id,
+                "cards": list(op.cards),
+                "outcome": op.outcome,
+                "house": op.house,
+                "closed_at": self.now,
             }
         )
         self.w.results.extend(
@@ -329,7 +330,7 @@ class _Batch:
         self._apply_coins(moves)
         r.status, r.escrow = "voided", 0
         self.done.add(op.key)
-        self.w.voided.append({"b_id": op.round_id, "b_at": self.now})
+        self.w.voided.append({"id": op.round_id, "closed_at": self.now})
         return Applied(op.key, self._balances(users))
 
     def grant(self, op: Grant) -> Applied:
@@ -361,38 +362,19 @@ class _Batch:
 
 
 def _write(conn: sa.Connection, w: _Writes) -> None:
-    if w.txs:
-        conn.execute(sa.insert(s.ledger_tx), w.txs)
-    if w.new_rounds:
-        conn.execute(sa.insert(s.rounds), w.new_rounds)
-    if w.bets:
-        conn.execute(sa.insert(s.bets), w.bets)
-    if w.postings:
-        conn.execute(sa.insert(s.postings), w.postings)
-    open_round = sa.and_(s.rounds.c.id == sa.bindparam("b_id"), s.rounds.c.status == "escrowed")
-    if w.settled:
-        conn.execute(
-            sa.update(s.rounds)
-            .where(open_round)
-            .values(
-                status="settled",
-                escrow=0,
-                cards=sa.bindparam("b_cards", type_=sa.JSON),
-                outcome=sa.bindparam("b_outcome", type_=sa.JSON),
-                house=sa.bindparam("b_house"),
-                closed_at=sa.bindparam("b_at"),
-            ),
-            w.settled,
-        )
-    if w.voided:
-        conn.execute(
-            sa.update(s.rounds)
-            .where(open_round)
-            .values(status="voided", escrow=0, closed_at=sa.bindparam("b_at")),
-            w.voided,
-        )
-    if w.results:
-        conn.execute(sa.insert(s.round_results), w.results)
+    insert_rows(conn, s.ledger_tx, w.txs)
+    insert_rows(conn, s.rounds, w.new_rounds)
+    insert_rows(conn, s.bets, w.bets)
+    insert_rows(conn, s.postings, w.postings)
+    still_open = "rounds.status = 'escrowed'"
+    closed = {"escrow": "0"}
+    update_rows(
+        conn, s.rounds, "id", w.settled, where=still_open, fixed={"status": "'settled'", **closed}
+    )
+    update_rows(
+        conn, s.rounds, "id", w.voided, where=still_open, fixed={"status": "'voided'", **closed}
+    )
+    insert_rows(conn, s.round_results, w.results)
     user_moves = [{"b_id": u, "b_d": d} for u, d in sorted(w.users.items()) if d]
     if user_moves:
         conn.execute(

@@ -1,0 +1,95 @@
+"""Bulk writes of a batch's rows: executemany on SQLite, one ``unnest`` statement on PostgreSQL.
+
+On PostgreSQL, psycopg sends an executemany as one pipelined statement per row, and the
+Python cost of each row is what limits group commit; passing one array per column to a
+single ``INSERT ... SELECT FROM unnest(...)`` (or ``UPDATE ... FROM unnest(...)``) costs
+one statement per table per batch instead (bench/bench_store.py measures the difference).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import sqlalchemy as sa
+
+
+def _pg_type(col: sa.Column[Any]) -> str:
+    kind = col.type
+    if isinstance(kind, sa.BigInteger):
+        return "bigint"
+    if isinstance(kind, sa.Integer):
+        return "integer"
+    if isinstance(kind, sa.Float):
+        return "float8"
+    return "text"  # strings, and JSON sent as its text
+
+
+def _arrays(table: sa.Table, rows: list[dict[str, Any]], cols: list[str]) -> dict[str, list[Any]]:
+    out: dict[str, list[Any]] = {}
+    for c in cols:
+        if isinstance(table.c[c].type, sa.JSON):
+            out[c] = [None if r[c] is None else json.dumps(r[c]) for r in rows]
+        else:
+            out[c] = [r[c] for r in rows]
+    return out
+
+
+def _unnest(table: sa.Table, cols: list[str]) -> str:
+    casts = ", ".join(f"CAST(:{c} AS {_pg_type(table.c[c])}[])" for c in cols)
+    names = ", ".join(f'"{c}"' for c in cols)
+    return f"unnest({casts}) AS v({names})"
+
+
+def _value(table: sa.Table, col: str) -> str:
+    return f'v."{col}"::json' if isinstance(table.c[col].type, sa.JSON) else f'v."{col}"'
+
+
+def insert_rows(conn: sa.Connection, table: sa.Table, rows: list[dict[str, Any]]) -> None:
+    """Insert ``rows`` (dicts with the same keys) into ``table``."""
+    if not rows:
+        return
+    if conn.dialect.name != "postgresql":
+        conn.execute(sa.insert(table), rows)
+        return
+    cols = list(rows[0])
+    names = ", ".join(f'"{c}"' for c in cols)
+    values = ", ".join(_value(table, c) for c in cols)
+    sql = f'INSERT INTO "{table.name}" ({names}) SELECT {values} FROM {_unnest(table, cols)}'
+    conn.execute(sa.text(sql), _arrays(table, rows, cols))
+
+
+def update_rows(
+    conn: sa.Connection,
+    table: sa.Table,
+    key: str,
+    rows: list[dict[str, Any]],
+    *,
+    where: str = "",
+    fixed: dict[str, str] | None = None,
+) -> None:
+    """Set each row's columns where ``table.key`` equals the row's ``key`` value.
+
+    ``fixed`` sets columns to SQL literals for every row; ``where`` adds a condition
+    written in SQL over ``table``'s columns.
+    """
+    if not rows:
+        return
+    cols = list(rows[0])
+    sets = [f'"{c}" = {_value(table, c)}' for c in cols if c != key]
+    sets += [f'"{c}" = {v}' for c, v in (fixed or {}).items()]
+    t = f'"{table.name}"'
+    cond = f'{t}."{key}" = v."{key}"' + (f" AND {where}" if where else "")
+    if conn.dialect.name == "postgresql":
+        sql = f"UPDATE {t} SET {', '.join(sets)} FROM {_unnest(table, cols)} WHERE {cond}"
+        conn.execute(sa.text(sql), _arrays(table, rows, cols))
+        return
+    # SQLite: executemany of one UPDATE, each row's values bound under a prefixed name.
+    values: dict[str, Any] = {
+        c: sa.bindparam(f"b_{c}", type_=table.c[c].type) for c in cols if c != key
+    }
+    values.update({c: sa.literal_column(v) for c, v in (fixed or {}).items()})
+    stmt = sa.update(table).where(table.c[key] == sa.bindparam(f"b_{key}")).values(values)
+    if where:
+        stmt = stmt.where(sa.text(where))
+    conn.execute(stmt, [{f"b_{c}": r[c] for c in cols} for r in rows])
