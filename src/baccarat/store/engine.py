@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +14,8 @@ from alembic.config import Config
 from baccarat.store.url import driver_url, is_sqlite, sqlite_path
 
 MIGRATIONS = Path(__file__).parent / "migrations"
+READ_ONLY = "baccarat_read_only"
+"""Execution option marking a connection that only reads."""
 _PG_MIGRATION_LOCK = 0x6BACCA7  # any fixed number: serialises concurrent migrations
 
 
@@ -38,9 +42,11 @@ def make_engine(url: str) -> sa.Engine:
 
     @sa.event.listens_for(engine, "begin")
     def _on_begin(conn: sa.Connection) -> None:
-        # Take the write lock up front: a deferred transaction that later wants to write
-        # fails with "database is locked" instead of waiting for the other writer.
-        conn.exec_driver_sql("BEGIN IMMEDIATE")
+        # A writer takes the write lock up front: a deferred transaction that later wants
+        # to write fails with "database is locked" instead of waiting for the other writer.
+        # A reader stays deferred, so in WAL mode it never waits for a writer.
+        reading = conn.get_execution_options().get(READ_ONLY, False)
+        conn.exec_driver_sql("BEGIN" if reading else "BEGIN IMMEDIATE")
 
     return engine
 
@@ -54,3 +60,15 @@ def migrate(engine: sa.Engine) -> None:
             conn.execute(sa.text("SELECT pg_advisory_xact_lock(:k)"), {"k": _PG_MIGRATION_LOCK})
         cfg.attributes["connection"] = conn
         command.upgrade(cfg, "head")
+
+
+@contextmanager
+def reading(engine: sa.Engine, *, snapshot: bool = False) -> Iterator[sa.Connection]:
+    """A connection for reads; ``snapshot`` makes every statement see the same moment."""
+    with engine.connect() as conn:
+        conn.execution_options(**{READ_ONLY: True})
+        if snapshot and conn.dialect.name == "postgresql":
+            # Read committed would let the audit sum postings and balances at different
+            # moments while the server writes; one snapshot sees one consistent ledger.
+            conn.execution_options(isolation_level="REPEATABLE READ")
+        yield conn

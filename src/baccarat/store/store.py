@@ -22,8 +22,9 @@ from baccarat.shoe import commitment, parse_seed
 from baccarat.store import accounts
 from baccarat.store import schema as s
 from baccarat.store.audit import run_audit
-from baccarat.store.engine import make_engine, migrate
-from baccarat.store.ops import Escrow, Grant, Op, Outcome, Settle, Void, apply_ops
+from baccarat.store.batch import apply_ops
+from baccarat.store.engine import make_engine, migrate, reading
+from baccarat.store.ops import Escrow, Grant, Op, Outcome, Settle, Void
 from baccarat.store.records import (
     HOUSE,
     MINT,
@@ -105,7 +106,7 @@ class Store:
 
     def authenticate(self, username: str, password: str) -> User | None:
         """The user if the password matches, else None."""
-        with self.engine.connect() as conn:
+        with reading(self.engine) as conn:
             row = conn.execute(
                 sa.select(s.users).where(s.users.c.username_key == accounts.name_key(str(username)))
             ).first()
@@ -123,17 +124,17 @@ class Store:
 
     def get_user(self, user_id: int) -> User:
         """The user with ``user_id``; NotFound (``unknown_user``) otherwise."""
-        with self.engine.connect() as conn:
+        with reading(self.engine) as conn:
             return accounts.load_user(conn, user_id)
 
     def get_user_by_name(self, name: str) -> User:
         """The user named ``name`` (any case); NotFound (``unknown_user``) otherwise."""
-        with self.engine.connect() as conn:
+        with reading(self.engine) as conn:
             return accounts.user_from_row(accounts.find_user(conn, name))
 
     def list_users(self) -> list[User]:
         """Every user, by id."""
-        with self.engine.connect() as conn:
+        with reading(self.engine) as conn:
             rows = conn.execute(sa.select(s.users).order_by(s.users.c.id))
             return [accounts.user_from_row(r) for r in rows]
 
@@ -163,7 +164,7 @@ class Store:
         return self.get_user(user_id).coins
 
     def _system(self, name: str) -> int:
-        with self.engine.connect() as conn:
+        with reading(self.engine) as conn:
             return int(
                 conn.scalar(
                     sa.select(s.system_wallets.c.balance).where(s.system_wallets.c.name == name)
@@ -181,7 +182,7 @@ class Store:
 
     def total_coins(self) -> dict[str, int]:
         """Coins per kind of wallet; ``total`` is always 0 in a sound ledger."""
-        with self.engine.connect() as conn:
+        with reading(self.engine, snapshot=True) as conn:
             users = int(
                 conn.scalar(sa.select(sa.func.coalesce(sa.func.sum(s.users.c.coins), 0))) or 0
             )
@@ -209,7 +210,7 @@ class Store:
         """The user a live token belongs to, or None (unknown or expired)."""
         if not isinstance(token, str) or not token:
             return None
-        with self.engine.connect() as conn:
+        with reading(self.engine) as conn:
             row = conn.execute(
                 sa.select(s.users)
                 .join(s.sessions, s.sessions.c.user_id == s.users.c.id)
@@ -268,7 +269,7 @@ class Store:
 
     def get_shoe(self, shoe_id: str) -> ShoeRecord:
         """A shoe's record: commitment, and seed once ended."""
-        with self.engine.connect() as conn:
+        with reading(self.engine) as conn:
             return load_shoe(conn, shoe_id)
 
     # Rounds ---------------------------------------------------------------------------
@@ -317,7 +318,7 @@ class Store:
 
     def void_unfinished(self) -> list[str]:
         """Void every round left escrowed (after a crash); return their ids."""
-        with self.engine.connect() as conn:
+        with reading(self.engine) as conn:
             ids = list(
                 conn.scalars(
                     sa.select(s.rounds.c.id)
@@ -325,29 +326,26 @@ class Store:
                     .order_by(s.rounds.c.id)
                 )
             )
-        voided = []
-        for rid in ids:
-            applied = self.void_round(rid)
-            if not applied.replayed:
-                voided.append(rid)
-        return voided
+        # Queue them all at once so the writer voids them in one group commit.
+        futures = [self.submit(Void(rid)) for rid in ids]
+        return [rid for rid, fut in zip(ids, futures, strict=True) if not fut.result().replayed]
 
     def get_round(self, round_id: str) -> RoundRecord:
         """One round's record."""
-        with self.engine.connect() as conn:
+        with reading(self.engine) as conn:
             return load_round(conn, round_id)
 
     def history(self, username: str, limit: int = 50) -> list[RoundRecord]:
         """The newest rounds a user bet in or dealt, newest first."""
         if isinstance(limit, bool) or not isinstance(limit, int) or limit <= 0:
             raise InvalidInput("bad_limit", f"A limit is a whole number above 0, not {limit!r}.")
-        with self.engine.connect() as conn:
+        with reading(self.engine) as conn:
             uid = accounts.find_user(conn, username).id
             return load_rounds(conn, user_round_ids(conn, uid, limit))
 
     def audit(self) -> AuditReport:
         """Check the ledger and recompute every settled round (see docs/storage.md)."""
-        with self.engine.connect() as conn:
+        with reading(self.engine, snapshot=True) as conn:
             return run_audit(conn)
 
 

@@ -18,7 +18,8 @@ from concurrent.futures import Future
 
 import sqlalchemy as sa
 
-from baccarat.store.ops import Op, Outcome, apply_ops
+from baccarat.store.batch import apply_ops
+from baccarat.store.ops import Op, Outcome
 from baccarat.store.records import Applied
 
 log = logging.getLogger(__name__)

@@ -1,0 +1,345 @@
+"""The engine that applies a batch of ledger operations in one DB transaction.
+
+A batch is applied in three steps: lock and read what it touches, check and simulate every
+operation in order in memory (a rejected operation changes nothing and does not disturb the
+others), then write all rows with a handful of bulk statements. Applying an operation whose
+key is already in the ledger is a replay: it returns the current balances and writes nothing.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import sqlalchemy as sa
+
+from baccarat.bets import AREAS
+from baccarat.errors import BaccaratError, Conflict, InvalidInput, NotFound, RuleViolation
+from baccarat.store import schema as s
+from baccarat.store.bulk import insert_rows, update_rows
+from baccarat.store.ops import Escrow, Grant, Op, Outcome, Settle, Void
+from baccarat.store.records import HOUSE, MINT, Applied, escrow_wallet, user_wallet
+
+
+@dataclass(slots=True)
+class _Round:
+    status: str
+    dealer_id: int
+    escrow: int
+    stakes: dict[int, int]
+
+
+@dataclass(slots=True)
+class _Writes:
+    txs: list[dict[str, Any]] = field(default_factory=list)
+    postings: list[dict[str, Any]] = field(default_factory=list)
+    new_rounds: list[dict[str, Any]] = field(default_factory=list)
+    bets: list[dict[str, Any]] = field(default_factory=list)
+    settled: list[dict[str, Any]] = field(default_factory=list)
+    voided: list[dict[str, Any]] = field(default_factory=list)
+    results: list[dict[str, Any]] = field(default_factory=list)
+    users: dict[int, int] = field(default_factory=lambda: defaultdict(int))
+    system: dict[str, int] = field(default_factory=lambda: defaultdict(int))
+
+
+def _round_ids(ops: Iterable[Op]) -> set[str]:
+    return {op.round_id for op in ops if not isinstance(op, Grant)}
+
+
+def _load(
+    conn: sa.Connection, ops: Sequence[Op]
+) -> tuple[set[str], dict[str, _Round], dict[int, int]]:
+    keys = {op.key for op in ops}
+    done = set(conn.scalars(sa.select(s.ledger_tx.c.key).where(s.ledger_tx.c.key.in_(keys))))
+    rids = sorted(_round_ids(ops))
+    rounds: dict[str, _Round] = {}
+    if rids:
+        rows = conn.execute(
+            sa.select(s.rounds.c.id, s.rounds.c.status, s.rounds.c.dealer_id, s.rounds.c.escrow)
+            .where(s.rounds.c.id.in_(rids))
+            .order_by(s.rounds.c.id)
+            .with_for_update()
+        )
+        for rid, status, dealer, escrow in rows:
+            rounds[rid] = _Round(status, dealer, escrow, {})
+        if rounds:
+            stake_rows = conn.execute(
+                sa.select(s.bets.c.round_id, s.bets.c.user_id, sa.func.sum(s.bets.c.coins))
+                .where(s.bets.c.round_id.in_(list(rounds)))
+                .group_by(s.bets.c.round_id, s.bets.c.user_id)
+            )
+            for rid, uid, total in stake_rows:
+                rounds[rid].stakes[uid] = int(total)
+    uids: set[int] = set()
+    for op in ops:
+        if isinstance(op, Escrow):
+            uids.add(op.dealer_id)
+            uids.update(b.user_id for b in op.bets)
+        elif isinstance(op, Settle):
+            uids.update(op.deltas)
+        elif isinstance(op, Grant):
+            uids.add(op.user_id)
+    for r in rounds.values():
+        uids.add(r.dealer_id)
+        uids.update(r.stakes)
+    coins: dict[int, int] = {}
+    if uids:
+        user_rows = conn.execute(
+            sa.select(s.users.c.id, s.users.c.coins)
+            .where(s.users.c.id.in_(sorted(uids)))
+            .order_by(s.users.c.id)
+            .with_for_update()
+        )
+        coins = {uid: int(c) for uid, c in user_rows}
+    return done, rounds, coins
+
+
+def _need_user(coins: dict[int, int], uid: int) -> None:
+    if uid not in coins:
+        raise NotFound("unknown_user", f"There is no user with id {uid}.", user_id=uid)
+
+
+def _check_funds(coins: dict[int, int], uid: int, change: int) -> None:
+    if coins[uid] + change < 0:
+        raise RuleViolation(
+            "insufficient_coins",
+            f"User {uid} has {coins[uid]} coins and cannot pay {-change}.",
+            user_id=uid,
+            coins=coins[uid],
+            needed=-change,
+        )
+
+
+def _post(w: _Writes, key: str, kind: str, memo: str, now: float, moves: dict[str, int]) -> None:
+    assert sum(moves.values()) == 0, "a ledger transaction must sum to zero"
+    w.txs.append({"key": key, "kind": kind, "memo": memo, "created_at": now})
+    for wallet, amount in moves.items():
+        if amount:
+            w.postings.append({"tx_key": key, "wallet": wallet, "amount": amount})
+            if wallet.startswith("user:"):
+                w.users[int(wallet[5:])] += amount
+            elif wallet in (HOUSE, MINT):
+                w.system[wallet] += amount
+
+
+def _verify_bets(op: Escrow, coins: dict[int, int]) -> dict[int, int]:
+    _need_user(coins, op.dealer_id)
+    totals: dict[int, int] = defaultdict(int)
+    for b in op.bets:
+        _need_user(coins, b.user_id)
+        if b.user_id == op.dealer_id:
+            raise RuleViolation("dealer_cannot_bet", "The dealer books the bets and cannot bet.")
+        if b.area not in AREAS:
+            raise InvalidInput("unknown_area", f"{b.area!r} is not a bet area.")
+        for name, v in (("chips", b.chips), ("coins", b.coins)):
+            if isinstance(v, bool) or not isinstance(v, int) or v <= 0:
+                raise InvalidInput("bad_amount", f"A bet's {name} must be a positive whole number.")
+        totals[b.user_id] += b.coins
+    for uid, total in totals.items():
+        _check_funds(coins, uid, -total)
+    return dict(totals)
+
+
+class _Batch:
+    """One batch being checked and simulated in memory."""
+
+    def __init__(
+        self, done: set[str], rounds: dict[str, _Round], coins: dict[int, int], now: float
+    ) -> None:
+        self.done, self.rounds, self.coins, self.now = done, rounds, coins, now
+        self.w = _Writes()
+
+    def _balances(self, uids: Iterable[int]) -> dict[int, int]:
+        return {u: self.coins[u] for u in sorted(set(uids)) if u in self.coins}
+
+    def _apply_coins(self, moves: dict[str, int]) -> None:
+        for wallet, amount in moves.items():
+            if wallet.startswith("user:"):
+                self.coins[int(wallet[5:])] += amount
+
+    def escrow(self, op: Escrow) -> Applied:
+        if op.key in self.done or op.round_id in self.rounds:
+            r = self.rounds.get(op.round_id)
+            users = [*r.stakes, r.dealer_id] if r else [b.user_id for b in op.bets]
+            return Applied(op.key, self._balances(users), replayed=True)
+        totals = _verify_bets(op, self.coins)
+        pot = sum(totals.values())
+        moves = {user_wallet(u): -t for u, t in totals.items()}
+        moves[escrow_wallet(op.round_id)] = pot
+        memo = f"table {op.table_id} shoe {op.shoe_id} round {op.round_no}"
+        _post(self.w, op.key, "escrow", memo, self.now, moves)
+        self._apply_coins(moves)
+        self.rounds[op.round_id] = _Round("escrowed", op.dealer_id, pot, totals)
+        self.done.add(op.key)
+        self.w.new_rounds.append(
+            {
+                "id": op.round_id,
+                "table_id": op.table_id,
+                "shoe_id": op.shoe_id,
+                "round_no": op.round_no,
+                "dealer_id": op.dealer_id,
+                "status": "escrowed",
+                "escrow": pot,
+                "escrowed_at": self.now,
+            }
+        )
+        self.w.bets.extend(
+            {
+                "round_id": op.round_id,
+                "user_id": b.user_id,
+                "area": b.area,
+                "chips": b.chips,
+                "coins": b.coins,
+                "at": b.at,
+            }
+            for b in op.bets
+        )
+        return Applied(op.key, self._balances(totals))
+
+    def _round(self, round_id: str) -> _Round:
+        r = self.rounds.get(round_id)
+        if r is None:
+            raise NotFound("unknown_round", f"There is no escrowed round {round_id!r}.")
+        return r
+
+    def settle(self, op: Settle) -> Applied:
+        r = self._round(op.round_id)
+        users = [*r.stakes, r.dealer_id]
+        if r.status == "settled":
+            return Applied(op.key, self._balances(users), replayed=True)
+        if r.status == "voided":
+            raise Conflict("round_voided", f"Round {op.round_id} was voided; it cannot be settled.")
+        if sum(op.deltas.values()) + op.house != 0:
+            raise InvalidInput("unbalanced_settlement", "A round's changes must sum to zero.")
+        strangers = set(op.deltas) - set(users)
+        if strangers:
+            raise InvalidInput(
+                "not_in_round", f"Users {sorted(strangers)} neither bet nor dealt in this round."
+            )
+        moves: dict[str, int] = {escrow_wallet(op.round_id): -r.escrow}
+        for uid, stake in r.stakes.items():
+            back = stake + op.deltas.get(uid, 0)
+            if back < 0:
+                raise InvalidInput(
+                    "loss_over_stake", f"User {uid} cannot lose more than the {stake} staked."
+                )
+            moves[user_wallet(uid)] = back
+        dealer_delta = op.deltas.get(r.dealer_id, 0)
+        _check_funds(self.coins, r.dealer_id, dealer_delta)
+        moves[user_wallet(r.dealer_id)] = dealer_delta
+        moves[HOUSE] = op.house
+        _post(self.w, op.key, "settle", f"round {op.round_id}", self.now, moves)
+        self._apply_coins(moves)
+        r.status, r.escrow = "settled", 0
+        self.done.add(op.key)
+        self.w.settled.append(
+            {
+                "id": op.round_id,
+                "cards": list(op.cards),
+                "outcome": op.outcome,
+                "house": op.house,
+                "closed_at": self.now,
+            }
+        )
+        self.w.results.extend(
+            {
+                "round_id": op.round_id,
+                "user_id": uid,
+                "delta": op.deltas.get(uid, 0),
+                "commission": op.commission.get(uid, 0),
+            }
+            for uid in sorted(set(users))
+        )
+        return Applied(op.key, self._balances(users))
+
+    def void(self, op: Void) -> Applied:
+        r = self._round(op.round_id)
+        users = [*r.stakes, r.dealer_id]
+        if r.status == "voided":
+            return Applied(op.key, self._balances(users), replayed=True)
+        if r.status == "settled":
+            raise Conflict(
+                "round_settled", f"Round {op.round_id} was settled; it cannot be voided."
+            )
+        moves: dict[str, int] = {escrow_wallet(op.round_id): -r.escrow}
+        moves.update({user_wallet(u): stake for u, stake in r.stakes.items()})
+        _post(self.w, op.key, "void", f"round {op.round_id}", self.now, moves)
+        self._apply_coins(moves)
+        r.status, r.escrow = "voided", 0
+        self.done.add(op.key)
+        self.w.voided.append({"id": op.round_id, "closed_at": self.now})
+        return Applied(op.key, self._balances(users))
+
+    def grant(self, op: Grant) -> Applied:
+        if op.key in self.done:
+            return Applied(op.key, self._balances([op.user_id]), replayed=True)
+        _need_user(self.coins, op.user_id)
+        if isinstance(op.coins, bool) or not isinstance(op.coins, int) or op.coins == 0:
+            raise InvalidInput(
+                "bad_amount", f"A grant is a non-zero whole number of coins, not {op.coins!r}."
+            )
+        _check_funds(self.coins, op.user_id, op.coins)
+        moves = {user_wallet(op.user_id): op.coins, MINT: -op.coins}
+        _post(self.w, op.key, "grant", op.reason, self.now, moves)
+        self._apply_coins(moves)
+        self.done.add(op.key)
+        return Applied(op.key, self._balances([op.user_id]))
+
+    def run(self, op: Op) -> Outcome:
+        try:
+            if isinstance(op, Escrow):
+                return self.escrow(op)
+            if isinstance(op, Settle):
+                return self.settle(op)
+            if isinstance(op, Void):
+                return self.void(op)
+            return self.grant(op)
+        except BaccaratError as err:
+            return err
+
+
+def _write(conn: sa.Connection, w: _Writes) -> None:
+    insert_rows(conn, s.ledger_tx, w.txs)
+    insert_rows(conn, s.rounds, w.new_rounds)
+    insert_rows(conn, s.bets, w.bets)
+    insert_rows(conn, s.postings, w.postings)
+    still_open = "rounds.status = 'escrowed'"
+    closed = {"escrow": "0"}
+    update_rows(
+        conn, s.rounds, "id", w.settled, where=still_open, fixed={"status": "'settled'", **closed}
+    )
+    update_rows(
+        conn, s.rounds, "id", w.voided, where=still_open, fixed={"status": "'voided'", **closed}
+    )
+    insert_rows(conn, s.round_results, w.results)
+    user_moves = [{"b_id": u, "b_d": d} for u, d in sorted(w.users.items()) if d]
+    if user_moves:
+        conn.execute(
+            sa.update(s.users)
+            .where(s.users.c.id == sa.bindparam("b_id"))
+            .values(coins=s.users.c.coins + sa.bindparam("b_d")),
+            user_moves,
+        )
+    sys_moves = [{"b_name": n, "b_d": d} for n, d in sorted(w.system.items()) if d]
+    if sys_moves:
+        conn.execute(
+            sa.update(s.system_wallets)
+            .where(s.system_wallets.c.name == sa.bindparam("b_name"))
+            .values(balance=s.system_wallets.c.balance + sa.bindparam("b_d")),
+            sys_moves,
+        )
+
+
+def apply_ops(conn: sa.Connection, ops: Sequence[Op], now: float | None = None) -> list[Outcome]:
+    """Apply ``ops`` in order inside the caller's transaction; one outcome per operation.
+
+    A rejected operation yields its error and writes nothing; the others still apply.
+    """
+    now = time.time() if now is None else now
+    batch = _Batch(*_load(conn, ops), now)
+    outcomes = [batch.run(op) for op in ops]
+    _write(conn, batch.w)
+    return outcomes
