@@ -7,8 +7,10 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+import sqlalchemy as sa
+
 from baccarat.errors import BaccaratError
-from baccarat.store import Applied, BetRecord, Store
+from baccarat.store import Applied, BetRecord, Settle, Store, schema
 
 PLAYER_WINS = ["9S", "2H", "KH", "3C"]
 RACES = 4
@@ -107,3 +109,28 @@ def test_many_threads_settling_at_once_each_settle_once(
     _race(*[lambda n=n: store.settle_round(f"r{n}", *args) for n in range(rounds)])
     assert store.balance(dealer.user_id) == 1_000_000 - rounds * 700
     assert store.audit().ok
+
+
+def test_settlements_queued_behind_a_busy_database_share_one_commit(
+    store: Store, settle_args: Callable[..., Any]
+) -> None:
+    dealer = store.create_user("dealer", "pw", coins=1_000_000)
+    bettor = store.create_user("bettor", "pw", coins=100_000)
+    bets = [BetRecord(bettor.user_id, "player", 1, 100, time.time())]
+    rounds = 20
+    for n in range(rounds):
+        store.escrow_round(f"r{n}", "t1", "s1", n, dealer.user_id, bets)
+    args = settle_args(PLAYER_WINS, dealer.user_id, bets)
+    before = store.commits
+    with store.engine.begin() as blocker:
+        # Another writer holds the dealer's wallet (SQLite: the whole database) meanwhile.
+        blocker.execute(
+            sa.select(schema.users.c.id)
+            .where(schema.users.c.id == dealer.user_id)
+            .with_for_update()
+        )
+        futures = [store.submit(Settle(f"r{n}", *args)) for n in range(rounds)]
+    assert all(not f.result().replayed for f in futures)
+    # The first settlement may have been taken alone before the rest queued up behind it.
+    assert store.commits - before in (1, 2)
+    assert store.balance(bettor.user_id) == 100_000 + rounds * 99
