@@ -123,3 +123,11 @@ def test_an_expired_session_finds_nobody(store: Store) -> None:
 def test_a_session_for_an_unknown_user_is_refused(store: Store) -> None:
     with pytest.raises(NotFound):
         store.create_session(999)
+
+
+@pytest.mark.parametrize("display", ["", "   ", "x" * 65])
+def test_a_blank_or_long_display_name_is_refused(store: Store, display: str) -> None:
+    with pytest.raises(InvalidInput) as err:
+        store.create_user("Mei", "pw", display_name=display)
+    assert err.value.code == "bad_display_name"
+    assert store.list_users() == []

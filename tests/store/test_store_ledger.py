@@ -190,3 +190,28 @@ def test_the_database_refuses_a_negative_wallet(store: Store, users: dict[str, U
             sa.text("UPDATE users SET coins = -1 WHERE id = :id"), {"id": users["b1"].user_id}
         )
     assert store.balance(users["b1"].user_id) == 10_000
+
+
+def test_a_retried_escrow_takes_no_stake_twice(store: Store, users: dict[str, User]) -> None:
+    _escrow(store, users)
+    again = store.escrow_round("r1", "t1", "s1", 1, users["dealer"].user_id, _bets(users))
+    assert again.replayed
+    assert store.balance(users["b1"].user_id) == 9_800
+    assert store.total_coins()["escrow"] == 300
+
+
+def test_the_audit_finds_a_transaction_that_does_not_sum_to_zero(
+    store: Store, users: dict[str, User]
+) -> None:
+    with store.engine.begin() as conn:
+        conn.execute(
+            sa.text(
+                "INSERT INTO ledger_tx (key, kind, memo, created_at) VALUES ('x', 'grant', '', 0)"
+            )
+        )
+        conn.execute(
+            sa.text("INSERT INTO postings (tx_key, wallet, amount) VALUES ('x', 'house', 5)")
+        )
+    problems = store.audit().problems
+    assert problems[:2] == ["ledger transaction x sums to 5, not 0", "the ledger sums to 5, not 0"]
+    assert "wallet house holds 0 but its postings sum to 5" in problems

@@ -32,6 +32,13 @@ def verify_username(name: object) -> str:
     return name
 
 
+def verify_display_name(name: object) -> str:
+    """Check a display name: 1-64 characters once trimmed; return it trimmed."""
+    if not isinstance(name, str) or not 1 <= len(name.strip()) <= 64:
+        raise InvalidInput("bad_display_name", "A display name is 1 to 64 characters.")
+    return name.strip()
+
+
 def verify_password(password: object) -> str:
     """Check a password: non-empty text of at most 1024 characters."""
     if not isinstance(password, str) or not 1 <= len(password) <= 1024:

@@ -90,7 +90,7 @@ class Store:
             raise InvalidInput(
                 "bad_amount", f"Opening coins must be a whole number >= 0, not {coins!r}."
             )
-        display = (display_name or username).strip()[:64] or username
+        display = accounts.verify_display_name(username if display_name is None else display_name)
         pw_hash = self._hasher.hash(password)
         try:
             with self.engine.begin() as conn:
