@@ -130,8 +130,11 @@ export function ring(cls) {
       }
       svg.classList.remove("idle");
       const frac = total > 0 ? Math.max(0, Math.min(1, left / total)) : 0;
-      arc.setAttribute("stroke-dashoffset", String(c * (1 - frac)));
-      txt.textContent = String(Math.ceil(left));
+      const offset = (c * (1 - frac)).toFixed(1);
+      // Touch the DOM only when something visible changed.
+      if (arc.getAttribute("stroke-dashoffset") !== offset) arc.setAttribute("stroke-dashoffset", offset);
+      const secs = String(Math.ceil(left));
+      if (txt.textContent !== secs) txt.textContent = secs;
       svg.classList.toggle("hurry", left <= 3);
     },
   };

@@ -1,0 +1,101 @@
+"""Browser tests: a real server in a subprocess, real accounts, Debian's Chromium."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from e2e_support import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    PASSWORD,
+    SPEED,
+    START_COINS,
+    USERS,
+    Server,
+    baccarat_cli,
+    free_port,
+)
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """`baccarat serve` on a free port with a fresh SQLite file and four accounts."""
+    if not CHROMIUM.exists():
+        pytest.skip("Debian's chromium is not installed at /usr/bin/chromium")
+    db = f"sqlite:///{tmp_path_factory.mktemp('e2e') / 'e2e.db'}"
+    port = free_port()
+    log = tmp_path_factory.mktemp("log") / "serve.log"
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    with log.open("wb") as out:
+        proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "baccarat",
+                "serve",
+                "--db",
+                db,
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(port),
+                "--speed",
+                str(SPEED),
+            ],
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            env=env,
+        )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(300):
+            if proc.poll() is not None:
+                raise RuntimeError(f"the server exited: {log.read_text()[-2000:]}")
+            try:
+                with urllib.request.urlopen(f"{url}/healthz", timeout=1) as r:
+                    if r.status == 200:
+                        break
+            except OSError:
+                time.sleep(0.1)
+        else:
+            raise RuntimeError("the server did not answer /healthz")
+        for name in USERS:
+            baccarat_cli(
+                "admin",
+                "create-user",
+                name,
+                "--password-stdin",
+                "--level",
+                "60",
+                "--coins",
+                str(START_COINS),
+                "--db",
+                db,
+                stdin=PASSWORD + "\n",
+            )
+        yield Server(url, db, proc)
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+@pytest.fixture(scope="session")
+def browser(server: Server) -> Iterator[Any]:
+    """One headless Chromium for the whole session."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
+        yield b
+        b.close()

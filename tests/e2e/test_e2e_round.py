@@ -1,0 +1,225 @@
+"""A full round in two browsers: the dealer (seat 0) and a bettor (seat 1) at one table.
+
+The round is played once (module fixture) and each test checks one thing both screens
+must agree on or show: the urge, a refused bet, the squeeze, the result and coins, the bead
+plate, and the dealer's different screen.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+from e2e_support import (
+    DESKTOP,
+    START_COINS,
+    Server,
+    log_in,
+    needs_chromium,
+    open_page,
+    sit,
+)
+from playwright.sync_api import Error as PlaywrightError
+
+pytestmark = [pytest.mark.browser, needs_chromium]
+
+TABLE = "standard-1"
+CHIP_UNIT = 100
+PLAYER_CHIPS = 10
+TIE_CHIPS = 10
+
+
+def expected_deltas(winner: str) -> tuple[int, int]:
+    """(bettor, dealer) coin changes for 10 chips on Player and 10 on Tie (SPEC settlement)."""
+    player = PLAYER_CHIPS * CHIP_UNIT
+    tie = TIE_CHIPS * CHIP_UNIT
+    if winner == "player":
+        bettor_net, dealer_net = player - tie, -player
+    elif winner == "banker":
+        bettor_net, dealer_net = -player - tie, player
+    else:
+        bettor_net, dealer_net = 8 * tie, 0
+    fee = lambda net: net // 100 if net > 0 else 0  # noqa: E731 - 1% of a positive net
+    return bettor_net - fee(bettor_net), dealer_net - fee(dealer_net)
+
+
+def coins_text(n: int) -> str:
+    """Coins as the client writes them."""
+    return f"{n:,}"
+
+
+SEEN_AT_RESULT = """() => ({
+  winner: document.querySelector('.result-banner').dataset.winner,
+  glowing: [...document.querySelectorAll('.hand.win')].map((e) => e.dataset.hand),
+  beads: [...document.querySelectorAll('.bead-plate .bead')].map((e) => e.dataset.winner),
+})"""
+
+
+@dataclass
+class Played:
+    """What the two screens showed during the round."""
+
+    dealer: Any
+    bettor: Any
+    urge_text: str = ""
+    refusal: str = ""
+    dealer_squeeze_label: str = ""
+    dealer_face_while_squeezed: str = ""
+    dealer_saw_peel: bool = False
+    tie_stack_after_refusal: str = ""
+    winners: list[str] = field(default_factory=list)
+    glowing: list[list[str]] = field(default_factory=list)
+    beads: list[list[str]] = field(default_factory=list)
+    coins: list[tuple[str, str]] = field(default_factory=list)
+
+
+def _open_my_squeezes(bettor: Any, dealer: Any, played: Played) -> None:
+    """Peel and open every face-down card the bettor controls until the round settles."""
+    first = True
+    for _ in range(12):
+        bettor.wait_for_selector(
+            ".squeeze.mine:not([hidden]), .table-screen[data-phase='result']", timeout=20_000
+        )
+        if bettor.locator(".table-screen[data-phase='result']").count():
+            return
+        if first:
+            first = False
+            dealer.wait_for_selector(".squeeze:not([hidden])")
+            played.dealer_squeeze_label = dealer.inner_text(".squeeze .sq-label")
+            played.dealer_face_while_squeezed = (
+                dealer.get_attribute(".squeeze .sq-face svg", "aria-label") or ""
+            )
+            box = bettor.locator(".squeeze .sq-card").bounding_box()
+            assert box is not None
+            bettor.mouse.move(box["x"] + box["width"] - 4, box["y"] + box["height"] - 4)
+            bettor.mouse.down()
+            bettor.mouse.move(
+                box["x"] + box["width"] * 0.45, box["y"] + box["height"] * 0.5, steps=8
+            )
+            bettor.mouse.up()
+            # The peel reaches the other screen through the server's progress relay.
+            dealer.wait_for_selector(".squeeze .sq-flap:not([hidden])", timeout=5_000)
+            played.dealer_saw_peel = True
+        # The card may have opened by its timer meanwhile.
+        with contextlib.suppress(PlaywrightError):
+            bettor.click(".squeeze.mine .btn-open", timeout=3_000)
+        bettor.wait_for_timeout(150)
+
+
+@pytest.fixture(scope="module")
+def played(server: Server, browser: Any) -> Played:
+    """Play one round: alice deals, bob bets Player and Tie and squeezes."""
+    dealer = open_page(browser, server, DESKTOP)
+    bettor = open_page(browser, server, DESKTOP)
+    log_in(dealer, "alice")
+    log_in(bettor, "bob")
+    sit(dealer, TABLE, 0)
+    sit(bettor, TABLE, 1)
+    result = Played(dealer, bettor)
+    bettor.wait_for_selector(".table-screen[data-phase='betting'] .tray")
+    dealer.wait_for_selector(".table-screen[data-phase='betting']")
+    dealer.click("[data-action='urge']")
+    bettor.wait_for_selector(".urge-banner:not([hidden])")
+    result.urge_text = bettor.inner_text(".urge-banner")
+    bettor.click(".tray-chip[data-chip='10']")
+    bettor.click(".area[data-area='player']")
+    bettor.wait_for_selector(".area[data-area='player'] .my-stack")
+    bettor.click(".area[data-area='tie']")
+    bettor.wait_for_selector(".area[data-area='tie'] .my-stack")
+    bettor.click(".tray-chip[data-chip='1']")
+    bettor.click(".area[data-area='tie']")
+    result.refusal = bettor.inner_text(".toast-error", timeout=5_000)
+    result.tie_stack_after_refusal = bettor.inner_text(".area[data-area='tie'] .my-stack")
+    _open_my_squeezes(bettor, dealer, result)
+    for page in (dealer, bettor):
+        page.wait_for_selector(".table-screen[data-phase='result'] .result-banner:not([hidden])")
+        # Read in one go, during the result display, before the next round clears the table.
+        seen = page.evaluate(SEEN_AT_RESULT)
+        result.winners.append(seen["winner"])
+        result.glowing.append(seen["glowing"])
+        result.beads.append(seen["beads"])
+    for page in (dealer, bettor):
+        # The coin counters roll to their new value; read them once they stop.
+        page.wait_for_function(
+            "!document.querySelector('.coins.rolling-up, .coins.rolling-down')", timeout=5_000
+        )
+        result.coins.append(
+            (
+                page.inner_text(".seat[data-seat='1'] .coins"),
+                page.inner_text(".seat[data-seat='0'] .coins"),
+            )
+        )
+    return result
+
+
+def test_urge_reaches_a_bettor_who_has_not_bet(played: Played) -> None:
+    assert "荷官催促您下注" in played.urge_text
+
+
+def test_bet_over_the_tie_limit_is_refused_with_the_limit_in_words(played: Played) -> None:
+    assert "和 上限 10 籌碼" in played.refusal
+    # The refused chip changed nothing: the tie area still holds exactly the limit.
+    assert played.tie_stack_after_refusal.strip() == "10"
+
+
+def test_squeeze_is_seen_live_by_others_without_the_card(played: Played) -> None:
+    assert "bob 瞇牌中" in played.dealer_squeeze_label
+    # Only the controller may learn a face-down card: the dealer's big card is blank.
+    assert played.dealer_face_while_squeezed == "card"
+    assert played.dealer_saw_peel
+
+
+def test_both_screens_show_the_same_result_and_coins(played: Played) -> None:
+    dealer_winner, bettor_winner = played.winners
+    assert dealer_winner == bettor_winner
+    assert dealer_winner in ("player", "banker", "tie")
+    bettor_delta, dealer_delta = expected_deltas(bettor_winner)
+    expected = (coins_text(START_COINS + bettor_delta), coins_text(START_COINS + dealer_delta))
+    assert played.coins == [expected, expected]
+
+
+def test_winning_hand_glows_in_its_colour(played: Played) -> None:
+    winner = played.winners[0]
+    want = [] if winner == "tie" else [winner]
+    assert played.glowing == [want, want]
+
+
+def test_bead_plate_shows_the_round(played: Played) -> None:
+    winner = played.winners[0]
+    assert played.beads == [[winner], [winner]]
+
+
+def test_dealer_screen_differs_from_the_bettor_screen(played: Played) -> None:
+    d, b = played.dealer, played.bettor
+    assert d.locator(".book").count() == 1 and b.locator(".book").count() == 0
+    assert (
+        d.locator("[data-action='urge']").count() == 1
+        and b.locator("[data-action='urge']").count() == 0
+    )
+    assert d.locator(".tray").count() == 0 and b.locator(".tray").count() == 1
+
+    def x(page: Any, sel: str) -> float:
+        box = page.locator(sel).bounding_box()
+        assert box is not None
+        return float(box["x"])
+
+    def y(page: Any, sel: str) -> float:
+        box = page.locator(sel).bounding_box()
+        assert box is not None
+        return float(box["y"])
+
+    # Read from the dealer's side the table is turned around: seat 7 and the Banker Pair on
+    # the left, the dealer at the bottom; the bettor sees seat 1 and the Player Pair on the left.
+    assert x(d, ".seat[data-seat='7']") < x(d, ".seat[data-seat='1']")
+    assert x(b, ".seat[data-seat='1']") < x(b, ".seat[data-seat='7']")
+    assert x(d, ".area[data-area='banker_pair']") < x(d, ".area[data-area='player_pair']")
+    assert x(b, ".area[data-area='player_pair']") < x(b, ".area[data-area='banker_pair']")
+    assert y(d, ".seat[data-seat='0']") > y(d, ".area[data-area='tie']")
+    assert y(b, ".seat[data-seat='0']") < y(b, ".area[data-area='tie']")
+
+
+def test_no_script_errors_on_either_screen(played: Played) -> None:
+    assert played.dealer.js_errors == []
+    assert played.bettor.js_errors == []

@@ -1,0 +1,200 @@
+"""The screens as people see them: lobby, bettor and dealer views on a desktop and a phone.
+
+A dealer (carol) and a bettor (dave) sit at a table that bots keep busy; the tests save
+the screenshots shown in README.md and check that each screen fits its width, that the
+language toggle is remembered, and that a dropped connection comes back by itself.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from e2e_support import (
+    DESKTOP,
+    PHONE,
+    Server,
+    log_in,
+    needs_chromium,
+    no_horizontal_overflow,
+    open_page,
+    save_screenshot,
+    sit,
+)
+
+pytestmark = [pytest.mark.browser, needs_chromium]
+
+TABLE = "standard-2"
+
+
+@dataclass
+class Scene:
+    """Two people at a busy table, each on a desktop and a phone, and what they saw."""
+
+    dealer: Any
+    bettor: Any
+    dealer_phone: Any
+    bettor_phone: Any
+    lobby_phone: Any
+    banker_stack: str
+    dealer_book: str
+    overflow: dict[str, bool]
+
+
+FRESH_BETTING = """() => {
+  const screen = document.querySelector('.table-screen');
+  const secs = Number(document.querySelector('.main-ring .ring-text')?.textContent || 0);
+  return screen?.dataset.phase === 'betting' && secs >= 4;
+}"""
+"""Betting is open with at least 4 seconds left (room for a few clicks on a slow machine)."""
+
+
+def start_bots(server: Server) -> subprocess.Popen[bytes]:
+    """Three bots betting at the table (they never deal)."""
+    return subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "baccarat",
+            "bots",
+            "--url",
+            server.url,
+            "--count",
+            "3",
+            "--no-deal",
+            "--table",
+            TABLE,
+            "--strategy",
+            "mixed",
+            "--seed",
+            "7",
+            "--prefix",
+            "e2ebot",
+            "--password",
+            "bot-password",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+
+
+def stop(proc: subprocess.Popen[bytes]) -> None:
+    """End a subprocess started here."""
+    proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
+@pytest.fixture(scope="module")
+def scene(server: Server, browser: Any, request: pytest.FixtureRequest) -> Scene:
+    """carol deals and dave bets at seat 4 among bots; screenshots of every view are saved."""
+    overflow: dict[str, bool] = {}
+    dealer = open_page(browser, server, DESKTOP)
+    bettor = open_page(browser, server, DESKTOP)
+    log_in(dealer, "carol")
+    log_in(bettor, "dave")
+    dealer.wait_for_selector(f".table-card[data-table='{TABLE}']")
+    save_screenshot(dealer, "lobby-desktop")
+    overflow["lobby-desktop"] = no_horizontal_overflow(dealer)
+    lobby_phone = open_page(browser, server, PHONE, phone=True)
+    log_in(lobby_phone, "erin")
+    lobby_phone.wait_for_selector(".table-card")
+    save_screenshot(lobby_phone, "lobby-phone")
+    overflow["lobby-phone"] = no_horizontal_overflow(lobby_phone)
+    sit(dealer, TABLE, 0)
+    sit(bettor, TABLE, 4)
+    bots = start_bots(server)
+    request.addfinalizer(lambda: stop(bots))
+    # One round fills the roads a little before the pictures are taken.
+    bettor.wait_for_function(
+        "document.querySelectorAll('.bead-plate .bead').length >= 1", timeout=60_000
+    )
+    bettor.wait_for_function(FRESH_BETTING, timeout=60_000)
+    for chip, area in ((10, "banker"), (10, "banker"), (5, "banker"), (1, "banker_pair")):
+        bettor.click(f".tray-chip[data-chip='{chip}']")
+        bettor.click(f".area[data-area='{area}']")
+    bettor.wait_for_selector(".area[data-area='banker_pair'] .my-stack")
+    bettor.click(".tray-chip[data-chip='5']")
+    banker_stack = bettor.inner_text(".area[data-area='banker'] .my-stack")
+    dealer.wait_for_function(
+        "document.querySelector('.book-table')?.textContent.includes('2,500')", timeout=10_000
+    )
+    dealer_book = dealer.inner_text(".book-table")
+    for name, page in (("bettor-desktop", bettor), ("dealer-desktop", dealer)):
+        save_screenshot(page, name)
+        overflow[name] = no_horizontal_overflow(page)
+    dealer_phone = open_page(browser, server, PHONE, phone=True)
+    bettor_phone = open_page(browser, server, PHONE, phone=True)
+    log_in(dealer_phone, "carol")
+    log_in(bettor_phone, "dave")
+    for name, page in (("dealer-phone", dealer_phone), ("bettor-phone", bettor_phone)):
+        page.wait_for_selector(".table-screen .seat.me")
+        save_screenshot(page, name)
+        overflow[name] = no_horizontal_overflow(page)
+    return Scene(
+        dealer, bettor, dealer_phone, bettor_phone, lobby_phone, banker_stack, dealer_book, overflow
+    )
+
+
+def test_every_view_fits_its_width(scene: Scene) -> None:
+    assert scene.overflow == {
+        name: True
+        for name in (
+            "lobby-desktop",
+            "lobby-phone",
+            "bettor-desktop",
+            "dealer-desktop",
+            "dealer-phone",
+            "bettor-phone",
+        )
+    }
+
+
+def test_bettor_sees_own_chips_and_the_dealer_books_them(scene: Scene) -> None:
+    assert scene.banker_stack.strip() == "25"
+    # The dealer's book lists seat 4's Banker stake in coins (25 chips x 100).
+    assert "2,500" in scene.dealer_book
+
+
+def test_squeeze_screen_for_the_controller(scene: Scene) -> None:
+    # dave has the largest stake, so he squeezes at least one hand's face-down card.
+    bettor = scene.bettor
+    bettor.wait_for_selector(".squeeze.mine:not([hidden])", timeout=60_000)
+    box = bettor.locator(".squeeze .sq-card").bounding_box()
+    assert box is not None
+    bettor.mouse.move(box["x"] + box["width"] - 4, box["y"] + box["height"] - 4)
+    bettor.mouse.down()
+    bettor.mouse.move(box["x"] + box["width"] * 0.5, box["y"] + box["height"] * 0.55, steps=6)
+    save_screenshot(bettor, "squeeze-desktop")
+    bettor.mouse.up()
+    # The controller's big card shows the real face under the peel.
+    assert bettor.get_attribute(".squeeze .sq-face svg", "aria-label") not in (None, "card")
+
+
+def test_language_toggle_switches_terms_and_is_remembered(scene: Scene) -> None:
+    page = scene.bettor_phone
+    page.click(".table-screen [data-action='lang']")
+    page.wait_for_selector(".area[data-area='banker'] .area-name:text('Banker')")
+    assert page.evaluate("localStorage.getItem('baccarat.lang')") == "en"
+    page.reload()
+    page.wait_for_selector(".area[data-area='banker'] .area-name:text('Banker')")
+    page.click(".table-screen [data-action='lang']")
+    page.wait_for_selector(".area[data-area='banker'] .area-name:text('莊')")
+
+
+def test_dropped_connection_shows_offline_and_comes_back(scene: Scene) -> None:
+    page = scene.dealer_phone
+    page.context.set_offline(True)
+    page.evaluate("window.baccaratApp.conn.ws.close()")
+    page.wait_for_selector("#offline:not([hidden])")
+    page.context.set_offline(False)
+    page.wait_for_selector("#offline", state="hidden", timeout=20_000)
+    # Back at the same seat, from a fresh snapshot.
+    page.wait_for_selector(".table-screen .seat.me[data-seat='0']")
+    assert page.evaluate("window.baccaratApp.conn.online")
