@@ -136,3 +136,11 @@ def test_void_unfinished_returns_every_escrowed_stake(
     assert store.void_unfinished() == []
     assert store.balance(users["b3"].user_id) == 10_000
     assert store.audit().ok
+
+
+def test_void_unfinished_can_keep_to_some_tables(store: Store, users: dict[str, User]) -> None:
+    bets = [BetRecord(users["b3"].user_id, "tie", 2, 200, time.time())]
+    store.escrow_round("r1", "t1", "s1", 1, users["dealer"].user_id, bets)
+    store.escrow_round("r2", "t2", "s2", 1, users["dealer"].user_id, bets)
+    assert store.void_unfinished(["t2"]) == ["r2"]
+    assert store.get_round("r1").status == "escrowed"

@@ -316,19 +316,27 @@ class Store:
         """Return every stake of an escrowed round; refused once it is settled."""
         return self.submit(Void(round_id)).result()
 
-    def void_unfinished(self) -> list[str]:
-        """Void every round left escrowed (after a crash); return their ids."""
+    def void_unfinished(self, table_ids: Iterable[str] | None = None) -> list[str]:
+        """Void every round left escrowed (after a crash); return the ids voided here.
+
+        With ``table_ids``, only those tables' rounds: a node sharing the database with
+        others must not void the rounds that another node is still dealing.
+        """
+        q = sa.select(s.rounds.c.id).where(s.rounds.c.status == "escrowed")
+        if table_ids is not None:
+            q = q.where(s.rounds.c.table_id.in_(list(table_ids)))
         with reading(self.engine) as conn:
-            ids = list(
-                conn.scalars(
-                    sa.select(s.rounds.c.id)
-                    .where(s.rounds.c.status == "escrowed")
-                    .order_by(s.rounds.c.id)
-                )
-            )
+            ids = list(conn.scalars(q.order_by(s.rounds.c.id)))
         # Queue them all at once so the writer voids them in one group commit.
         futures = [self.submit(Void(rid)) for rid in ids]
-        return [rid for rid, fut in zip(ids, futures, strict=True) if not fut.result().replayed]
+        voided = []
+        for rid, fut in zip(ids, futures, strict=True):
+            try:
+                if not fut.result().replayed:
+                    voided.append(rid)
+            except Conflict:
+                pass  # settled meanwhile by the writer that was still dealing it
+        return voided
 
     def get_round(self, round_id: str) -> RoundRecord:
         """One round's record."""
