@@ -19,6 +19,7 @@ from e2e_support import (
     log_in,
     needs_chromium,
     open_page,
+    save_screenshot,
     sit,
 )
 from playwright.sync_api import Error as PlaywrightError
@@ -140,6 +141,7 @@ def played(server: Server, browser: Any) -> Played:
         result.winners.append(seen["winner"])
         result.glowing.append(seen["glowing"])
         result.beads.append(seen["beads"])
+    save_screenshot(bettor, "result-desktop")
     for page in (dealer, bettor):
         # The coin counters roll to their new value; read them once they stop.
         page.wait_for_function(
