@@ -134,3 +134,25 @@ def test_settlements_queued_behind_a_busy_database_share_one_commit(
     # The first settlement may have been taken alone before the rest queued up behind it.
     assert store.commits - before in (1, 2)
     assert store.balance(bettor.user_id) == 100_000 + rounds * 99
+
+
+def test_a_cancelled_wait_still_applies_and_the_writer_goes_on(
+    store: Store, settle_args: Callable[..., Any]
+) -> None:
+    dealer = store.create_user("dealer", "pw", coins=10_000)
+    bettor = store.create_user("bettor", "pw", coins=10_000)
+    bets = [BetRecord(bettor.user_id, "player", 1, 100, time.time())]
+    args = settle_args(PLAYER_WINS, dealer.user_id, bets)
+    for n in range(2):
+        store.escrow_round(f"r{n}", "t1", "s1", n, dealer.user_id, bets)
+    with store.engine.begin() as blocker:
+        blocker.execute(
+            sa.select(schema.users.c.id)
+            .where(schema.users.c.id == dealer.user_id)
+            .with_for_update()
+        )
+        store.submit(Settle("r0", *args)).cancel()
+    # A dead writer would never answer: wait a minute at most rather than hang the suite.
+    assert not store.submit(Settle("r1", *args)).result(timeout=60).replayed
+    assert store.settle_round("r0", *args).replayed
+    assert store.balance(bettor.user_id) == 10_000 + 2 * 99

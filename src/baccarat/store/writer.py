@@ -87,6 +87,10 @@ class Writer:
             self._commit(batch)
 
     def _commit(self, batch: Sequence[_Item]) -> None:
+        # A future whose waiter gave up (an asyncio task cancelled around wrap_future) is
+        # applied all the same, since it was asked for; only its result has nobody to go to.
+        # Marking the others running first means no cancel can race the result below.
+        waiting = [fut.set_running_or_notify_cancel() for _, fut in batch]
         ops = [op for op, _ in batch]
         outcomes: list[Outcome | BaseException]
         try:
@@ -94,7 +98,9 @@ class Writer:
         except Exception:
             log.debug("batch of %d failed; retrying one by one", len(ops), exc_info=True)
             outcomes = [self._apply_alone(op) for op in ops]
-        for (_, fut), out in zip(batch, outcomes, strict=True):
+        for (_, fut), out, wanted in zip(batch, outcomes, waiting, strict=True):
+            if not wanted:
+                continue
             if isinstance(out, BaseException):
                 fut.set_exception(out)
             else:
