@@ -84,7 +84,13 @@ class Writer:
                     stop = True
                     break
                 batch.append(nxt)
-            self._commit(batch)
+            try:
+                self._commit(batch)
+            except Exception as err:  # the thread must outlive any one batch
+                log.exception("store writer failed a batch")
+                for _, fut in batch:
+                    if not fut.done():
+                        fut.set_exception(err)
 
     def _commit(self, batch: Sequence[_Item]) -> None:
         # A future whose waiter gave up (an asyncio task cancelled around wrap_future) is
