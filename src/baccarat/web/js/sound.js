@@ -3,9 +3,15 @@
 const KEY = "baccarat.muted";
 let ctx = null;
 let muted = localStorage.getItem(KEY) === "1";
+// Browsers let a page make sound only after the person has touched it; until then stay quiet
+// rather than create an audio context that would be refused.
+let touched = false;
+for (const type of ["pointerdown", "keydown"]) {
+  window.addEventListener(type, () => { touched = true; }, { once: true, capture: true });
+}
 
 function audio() {
-  if (muted) return null;
+  if (muted || !touched) return null;
   if (!ctx) {
     const Ctx = window.AudioContext || window.webkitAudioContext;
     if (!Ctx) return null;

@@ -50,7 +50,7 @@ export class TableScreen {
     });
     this.felt = h("div", { class: "felt" },
       h("div", { class: "felt-inner" }, this.dealerRail, this.handsRow, this.areasRow, this.seatsRow),
-      this.resultEl, this.noticeEl, this.urgeEl, this.squeeze.el);
+      this.noticeEl, this.urgeEl, this.squeeze.el);
     this.bookSlot = h("div", { class: "book-slot" });
     this.controls = h("div", { class: "controls" });
     this.roads = new RoadsPanel();
@@ -159,6 +159,8 @@ export class TableScreen {
       left: left ? left[a] : undefined,
     })));
     this.areasRow.classList.toggle("open", st.phase === "betting" && bettor && st.me.can_bet);
+    // The result is shown over the areas: nobody bets then, and the cards stay in view.
+    this.areasRow.append(this.resultEl);
   }
 
   drawControls(st) {
@@ -256,7 +258,7 @@ export class TableScreen {
       const f = this.felt.getBoundingClientRect();
       const el = h("div", {
         class: `float-net ${delta > 0 ? "up" : delta < 0 ? "down" : ""}`, "data-seat": seat,
-        style: { left: `${r.left - f.left + r.width / 2}px`, top: `${r.top - f.top}px` },
+        style: { left: `${r.left - f.left + r.width / 2}px`, top: `${r.top - f.top + r.height / 2}px` },
       }, signed(delta), fee ? h("small", null, t("commission", { n: fmt(fee) })) : null);
       this.felt.append(el);
       setTimeout(() => el.remove(), 4200);
