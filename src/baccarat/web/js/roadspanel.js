@@ -9,13 +9,13 @@ import { seedMatches, verifyCommand } from "./fair.js";
 const DERIVED = ["big_eye_boy", "small_road", "cockroach_pig"];
 
 function columnsFor(width) {
-  // As many columns as fit the panel's width at the CSS heights (big road 100 px, derived 46 px).
+  // As many columns as fit the panel's width at the CSS heights (big road 108 px, derived 56 px).
   if (width <= 900) {
     const main = width - 28;
     return { bigCols: Math.max(12, Math.floor(main / 18)), derivedCols: Math.max(8, Math.floor((main - 8) / 3 / 8)) };
   }
-  const main = width - 325 - 250 - 64;
-  return { bigCols: Math.max(16, Math.floor(main / (100 / 6))), derivedCols: Math.max(10, Math.floor((main - 8) / 3 / (46 / 6))) };
+  const main = width - 364 - 240 - 64;
+  return { bigCols: Math.max(16, Math.floor(main / (108 / 6))), derivedCols: Math.max(10, Math.floor((main - 8) / 3 / (56 / 6))) };
 }
 
 /** The roads under the table; update() redraws from the shoe's history marks. */
@@ -119,7 +119,7 @@ export class RoadsPanel {
             }
           } }, t("copy"))),
         result,
-        h("div", { class: "fair-cmd" }, h("small", null, t("verify_cmd")), h("code", { class: "cmd" }, cmd)),
+        h("details", { class: "fair-cmd" }, h("summary", null, t("verify_cmd")), h("code", { class: "cmd" }, cmd)),
       );
     }
     return box;
