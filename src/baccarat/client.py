@@ -251,7 +251,9 @@ class Client:
 
     def _track(self, msg: dict[str, Any]) -> None:
         kind = msg.get("type")
-        if kind == "snapshot" and msg.get("table_id") == self.table_id:
+        if kind == "snapshot":
+            # One watched table per connection: a snapshot names it (``sit`` watches too).
+            self.table_id = msg["table_id"]
             self.view = msg["view"]
             self.seq = int(msg["seq"])
             self._resyncing = False

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -11,12 +13,12 @@ import pytest
 from aiohttp.test_utils import TestServer
 from argon2 import PasswordHasher
 
-from baccarat.client import Client
+from baccarat.client import Client, CommandError
 from baccarat.server import Server, create_app
 from baccarat.server.config import parse_rooms
 from baccarat.store import Store, User, open_store
 
-SPEED = 20.0
+SPEED = 10.0
 FAST_HASH = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
 
 ROOMS: dict[str, Any] = {
@@ -68,6 +70,38 @@ async def start_live(tmp_path: Path, rooms: dict[str, Any] | None = None, **kw: 
     ts = TestServer(create_app(server), host="127.0.0.1", port=0)
     await ts.start_server()
     return Live(str(ts.make_url("")).rstrip("/"), server, store, ts)
+
+
+_TASKS: set[asyncio.Task[None]] = set()
+
+
+def auto_open(client: Client, squeeze_steps: int = 0) -> None:
+    """Make ``client`` open (after ``squeeze_steps`` peel moves) every card it controls."""
+
+    async def open_card(hand: str) -> None:
+        with contextlib.suppress(CommandError):
+            for i in range(1, squeeze_steps + 1):
+                await client.command(
+                    "squeeze", hand=hand, progress=i / (squeeze_steps + 1), corner="br"
+                )
+            await client.command("open", hand=hand)
+
+    def on_message(msg: dict[str, Any]) -> None:
+        if (
+            msg.get("type") == "event"
+            and msg["event"] == "squeeze_started"
+            and msg["data"]["controller_user_id"] == client.user_id
+        ):
+            task = asyncio.get_running_loop().create_task(open_card(msg["data"]["hand"]))
+            _TASKS.add(task)
+            task.add_done_callback(_TASKS.discard)
+
+    client.on_message = on_message
+
+
+def is_event(kind: str) -> Callable[[dict[str, Any]], bool]:
+    """A predicate for ``Client.wait_for``: a table event of this kind."""
+    return lambda m: m.get("type") == "event" and m.get("event") == kind
 
 
 @pytest.fixture

@@ -1,0 +1,174 @@
+"""Live play over real sockets: rounds settle in the ledger, secrets stay secret."""
+
+from __future__ import annotations
+
+import asyncio
+from collections import defaultdict
+from typing import Any
+
+from server_live import Live, auto_open, is_event
+
+from baccarat.client import Client
+
+ROUNDS = 4
+
+
+async def _seat_table(live: Live) -> tuple[Client, list[Client], Client]:
+    dealer = await live.client("dealer", 1_000_000, record=True)
+    bettors = [await live.client(n, 100_000, record=True) for n in ("alice", "bob", "carol")]
+    spectator = await live.client("sam", 100_000, record=True)
+    await spectator.watch("t1")
+    await dealer.command("sit", table_id="t1", seat=0)
+    for seat, b in enumerate(bettors, start=1):
+        await b.command("sit", table_id="t1", seat=seat)
+    return dealer, bettors, spectator
+
+
+async def _play_rounds(bettors: list[Client], rounds: int) -> list[dict[str, Any]]:
+    plans = [[("player", 5), ("tie", 1)], [("banker", 3), ("banker_pair", 1)], [("banker", 10)]]
+    settled: list[dict[str, Any]] = []
+    for _ in range(rounds):
+        await asyncio.gather(*(b.wait_for(is_event("betting_opened")) for b in bettors))
+        for b, plan in zip(bettors, plans, strict=True):
+            for area, chip in plan:
+                await b.command("bet", area=area, chip=chip)
+        done = await asyncio.gather(*(b.wait_for(is_event("round_settled")) for b in bettors))
+        assert len({m["data"]["round_id"] for m in done}) == 1
+        settled.append(done[0]["data"])
+    return settled
+
+
+async def test_rounds_settle_in_the_ledger_and_the_audit_is_clean(live: Live) -> None:
+    dealer, bettors, spectator = await _seat_table(live)
+    for i, b in enumerate(bettors):
+        auto_open(b, squeeze_steps=i)
+    users = {c.user_id: c for c in [dealer, *bettors]}
+    start = {uid: live.store.balance(uid) for uid in users}
+    house_start = live.store.house_balance()
+
+    settled = await _play_rounds(bettors, ROUNDS)
+
+    expected = dict(start)
+    house = house_start
+    for data in settled:
+        s = data["settlement"]
+        assert sum(s["deltas"].values()) + s["house"] == 0
+        for uid, delta in s["deltas"].items():
+            expected[int(uid)] += delta
+        house += s["house"]
+    assert {uid: live.store.balance(uid) for uid in users} == expected
+    assert live.store.house_balance() == house
+    report = live.store.audit()
+    assert report.ok, report.problems
+    assert report.rounds >= ROUNDS
+    # The table's coins and the ledger agree once a round is over.
+    view = await dealer.resync()
+    table_coins = {s["user_id"]: s["coins"] for s in view["seats"] if s is not None}
+    if view["phase"] != "betting" or view["round_no"] is None:
+        assert table_coins == {uid: live.store.balance(uid) for uid in table_coins}
+    for c in [dealer, *bettors, spectator]:
+        await c.close()
+
+
+def _face_down_leaks(client: Client, controllers: dict[tuple[str, str], int]) -> list[Any]:
+    """Every frame in which ``client`` learns a face-down card it does not control."""
+    leaks: list[Any] = []
+    for frame in client.frames:
+        if frame.get("type") == "event" and frame["event"] == "card_peek":
+            key = (frame["data"]["round_id"], frame["data"]["hand"])
+            if controllers.get(key) != client.user_id:
+                leaks.append(frame)
+        if frame.get("type") == "snapshot":
+            view = frame["view"]
+            squeeze = view.get("squeeze") or {}
+            for hand, cards in view["hands"].items():
+                for card in cards:
+                    if (
+                        card.get("face_down")
+                        and "card" in card
+                        and (
+                            squeeze.get("controller_user_id") != client.user_id
+                            or squeeze.get("hand") != hand
+                        )
+                    ):
+                        leaks.append(frame)
+    return leaks
+
+
+async def test_a_face_down_card_reaches_only_its_controller(live: Live) -> None:
+    dealer, bettors, spectator = await _seat_table(live)
+    for b in bettors:
+        auto_open(b, squeeze_steps=1)
+
+    async def resync_often() -> None:
+        # Snapshots taken mid-squeeze must hide the card too.
+        for _ in range(40):
+            await spectator.resync()
+            await dealer.resync()
+            await bettors[2].resync()
+            await asyncio.sleep(0.02)
+
+    snapper = asyncio.create_task(resync_often())
+    await _play_rounds(bettors, 3)
+    await snapper
+
+    controllers: dict[tuple[str, str], int] = {}
+    peeks: dict[int, int] = defaultdict(int)
+    for c in [dealer, *bettors, spectator]:
+        for frame in c.frames:
+            if frame.get("type") == "event" and frame["event"] == "controllers":
+                for hand in ("player", "banker"):
+                    if frame["data"][hand] is not None:
+                        controllers[(frame["data"]["round_id"], hand)] = frame["data"][hand]
+            if frame.get("type") == "event" and frame["event"] == "card_peek":
+                peeks[c.user_id] += 1
+    # Player hand: alice (5 chips on player); Banker hand: carol (10 chips on banker).
+    assert set(controllers.values()) == {bettors[0].user_id, bettors[2].user_id}
+    assert peeks[bettors[0].user_id] > 0 and peeks[bettors[2].user_id] > 0
+    for c in [dealer, *bettors, spectator]:
+        assert _face_down_leaks(c, controllers) == [], c.hello["user"]["name"]
+        for frame in c.frames:
+            # The shoe's secrets never travel before the shoe ends.
+            assert "seed" not in str(frame.get("view", {}).get("shoe") or {})
+    for c in [dealer, *bettors, spectator]:
+        await c.close()
+
+
+async def test_squeeze_moves_are_answered_once_and_the_latest_wins(live: Live) -> None:
+    dealer, bettors, spectator = await _seat_table(live)
+    alice, bob, carol = bettors
+    auto_open(bob)
+    auto_open(carol)
+    await asyncio.gather(*(b.wait_for(is_event("betting_opened")) for b in bettors))
+    await alice.command("bet", area="player", chip=10)
+    await carol.command("bet", area="banker", chip=1)
+    started = await alice.wait_for(
+        lambda m: (
+            is_event("squeeze_started")(m) and m["data"]["controller_user_id"] == alice.user_id
+        ),
+    )
+    hand, round_id = started["data"]["hand"], started["data"]["round_id"]
+    moves = [round(0.1 * i, 1) for i in range(1, 9)]
+    answers = await asyncio.gather(
+        *(alice.command("squeeze", hand=hand, progress=p, corner="tl") for p in moves)
+    )
+    assert all(a["type"] == "ack" for a in answers)
+    await alice.command("open", hand=hand)
+    opened = await spectator.wait_for(
+        lambda m: (
+            is_event("card_opened")(m)
+            and m["data"]["hand"] == hand
+            and m["data"]["round_id"] == round_id
+        )
+    )
+    seen = [
+        f["data"]["progress"]
+        for f in spectator.frames
+        if f.get("event") == "squeeze_progress"
+        and f["data"]["hand"] == hand
+        and f["data"]["round_id"] == round_id
+    ]
+    assert seen and seen[-1] == moves[-1]
+    assert opened["data"]["forced"] is False
+    for c in [dealer, *bettors, spectator]:
+        await c.close()
