@@ -93,10 +93,9 @@ def _result_counts(decks: int) -> tuple[int, int, int]:
             r[c] += 1
         r[b] += 1
         r[a] += 1
-    tails = (falling(n - 4, 2), n - 5, 1)
-    return tuple(  # type: ignore[return-value]
-        four[k] * tails[0] + five[k] * tails[1] + six[k] * tails[2] for k in range(3)
-    )
+    tail4, tail5 = falling(n - 4, 2), n - 5
+    banker, player, tie = (four[k] * tail4 + five[k] * tail5 + six[k] for k in range(3))
+    return banker, player, tie
 
 
 def _compare(pf: int, bf: int) -> int:
