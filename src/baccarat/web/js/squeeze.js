@@ -129,12 +129,15 @@ export class SqueezeView {
       const corner = grip?.dataset.corner ??
         `${ev.clientY - r.top < r.height / 2 ? "t" : "b"}${ev.clientX - r.left < r.width / 2 ? "l" : "r"}`;
       this.dragging = true;
+      this.pressed = { x: ev.clientX, y: ev.clientY, at: performance.now(), moved: false };
       this.corner = corner;
       this.card.setPointerCapture?.(ev.pointerId);
       ev.preventDefault();
     });
     this.card.addEventListener("pointermove", (ev) => {
       if (!this.dragging) return;
+      if (Math.hypot(ev.clientX - this.pressed.x, ev.clientY - this.pressed.y) < 6) return;
+      this.pressed.moved = true;
       const [u, v] = pointFor(ev);
       // The dragged corner sits on the pointer, so the fold is halfway: f = (u + v) / 2.
       const f = Math.max(0, (u + v) / 2);
@@ -145,8 +148,10 @@ export class SqueezeView {
     const end = () => {
       if (!this.dragging) return;
       this.dragging = false;
-      this.flush();
-      if (this.progress >= 0.98) this.open();
+      // A quick tap without a drag opens the card at once, like the 開牌 button.
+      const tap = !this.pressed.moved && performance.now() - this.pressed.at < 350;
+      if (tap || this.progress >= 0.98) this.open();
+      else this.flush();
     };
     this.card.addEventListener("pointerup", end);
     this.card.addEventListener("pointercancel", end);
