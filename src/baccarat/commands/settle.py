@@ -70,7 +70,7 @@ def _slips(bets: Any, dealer: str, chip_unit: int) -> dict[str, dict[Area, int]]
     return slips
 
 
-def _dealer(cards: list[Card]) -> Iterator[Card]:
+def _card_source(cards: list[Card]) -> Iterator[Card]:
     yield from cards
     raise InvalidInput("too_few_cards", f"The round needs more cards than the {len(cards)} given.")
 
@@ -85,7 +85,7 @@ def settle_scenario(scenario: Any) -> dict[str, object]:
     texts = _field(scenario, "cards", "The scenario")
     if not isinstance(texts, list):
         raise InvalidInput("bad_field", "'cards' must be a list of cards like \"TH\".")
-    source = _dealer(parse_cards(texts))
+    source = _card_source(parse_cards(texts))
     outcome = deal(lambda: next(source))
     stakes = {user: {a: n * chip_unit for a, n in slip.items()} for user, slip in slips.items()}
     result = settle(outcome, dealer, stakes)
