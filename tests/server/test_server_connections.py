@@ -1,0 +1,135 @@
+"""Connections: a seat survives a reconnect within the grace; a slow client is cut off."""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import json
+import os
+import socket
+import struct
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from server_live import Live, auto_open, is_event, start_live
+
+from baccarat.client import Client
+
+
+async def test_a_reconnect_mid_round_finds_the_seat_bets_and_round(live: Live) -> None:
+    dealer = await live.client("dealer", 1_000_000)
+    bob = await live.client("bob")
+    alice_user, token = await live.user("alice")
+    alice = await Client.connect(live.base, token)
+    await dealer.command("sit", table_id="t1", seat=0)
+    await bob.command("sit", table_id="t1", seat=2)
+    await alice.command("sit", table_id="t1", seat=1)
+    auto_open(bob)
+    opened = await bob.wait_for(is_event("betting_opened"), 10)
+    round_id = opened["data"]["round_id"]
+    await alice.command("bet", area="player", chip=5)
+    await bob.command("bet", area="banker", chip=2)
+    await alice.close()
+    gone = await dealer.wait_for(is_event("disconnected"), 10)
+    assert gone["data"]["user_id"] == alice_user.user_id
+
+    again = await Client.connect(live.base, token)
+    assert again.hello["seat"] == {"table_id": "t1", "seat": 1}
+    view = await again.watch("t1")
+    assert view["me"]["seat"] == 1
+    if view["round_id"] == round_id:
+        assert view["seats"][1]["bets"] == {"player": 5}
+    back = await dealer.wait_for(is_event("reconnected"), 10)
+    assert back["data"]["user_id"] == alice_user.user_id
+    settled = await dealer.wait_for(
+        lambda m: is_event("round_settled")(m) and m["data"]["round_id"] == round_id, 20
+    )
+    assert str(alice_user.user_id) in settled["data"]["settlement"]["deltas"]
+    bets = {(b["user_id"], b["area"]): b["chips"] for b in settled["data"]["bets"]}
+    assert bets[(alice_user.user_id, "player")] == 5
+    assert live.store.audit().ok
+    for c in (dealer, bob, again):
+        await c.close()
+
+
+async def test_after_the_grace_the_seat_is_freed(live: Live) -> None:
+    dealer = await live.client("dealer", 1_000_000)
+    alice = await live.client("alice")
+    await dealer.command("sit", table_id="t1", seat=0)
+    await alice.command("sit", table_id="t1", seat=4)
+    await alice.close()
+    freed = await dealer.wait_for(
+        lambda m: is_event("seat_freed")(m) and m["data"]["reason"] == "disconnected", 20
+    )
+    assert freed["data"]["seat"] == 4
+    assert alice.user_id not in live.server.hub.seats
+    await dealer.close()
+
+
+def _frame(message: dict[str, object]) -> bytes:
+    """One masked client text frame (RFC 6455 section 5.3)."""
+    payload = json.dumps(message).encode()
+    mask = os.urandom(4)
+    masked = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+    assert len(payload) < 126
+    return struct.pack("!BB", 0x81, 0x80 | len(payload)) + mask + masked
+
+
+async def _stuck_socket(base: str, token: str) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    """A WebSocket that completes its handshake and then never reads again."""
+    url = urlsplit(base)
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    sock.setblocking(False)
+    await asyncio.get_running_loop().sock_connect(sock, (url.hostname, url.port))
+    reader, writer = await asyncio.open_connection(sock=sock)
+    key = base64.b64encode(os.urandom(16)).decode()
+    writer.write(
+        (
+            f"GET /ws HTTP/1.1\r\nHost: {url.netloc}\r\nUpgrade: websocket\r\n"
+            f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+            f"Sec-WebSocket-Version: 13\r\nAuthorization: Bearer {token}\r\n\r\n"
+        ).encode()
+    )
+    head = await reader.readuntil(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 101")
+    return reader, writer
+
+
+async def test_a_client_that_stops_reading_is_dropped_and_the_table_plays_on(
+    tmp_path: Path,
+) -> None:
+    live = await start_live(tmp_path, queue_limit=64)
+    try:
+        dealer = await live.client("dealer", 1_000_000, record=True)
+        alice = await live.client("alice", record=True)
+        auto_open(alice)
+        await dealer.command("sit", table_id="t1", seat=0)
+        await alice.command("sit", table_id="t1", seat=1)
+        stuck_user, token = await live.user("stuck")
+        _, writer = await _stuck_socket(live.base, token)
+        writer.write(_frame({"type": "table.watch", "id": 0, "table_id": "t1"}))
+        for i in range(1, 3001):
+            # Each answer is a whole snapshot: far more than the socket buffers hold.
+            writer.write(_frame({"type": "resync", "id": i}))
+            if i % 200 == 0:
+                await writer.drain()
+        rounds = 0
+        while rounds < 3 or live.server.hub.online(stuck_user.user_id):
+            await alice.wait_for(is_event("betting_opened"), 30)
+            await alice.command("bet", area="player", chip=1)
+            await alice.wait_for(is_event("round_settled"), 30)
+            rounds += 1
+        assert not live.server.hub.online(stuck_user.user_id)
+        metrics = live.server.metrics.render().decode()
+        assert 'baccarat_clients_dropped_total{reason="too_slow"} 1.0' in metrics
+        # The others lost nothing: their public events arrive without a gap.
+        for c in (dealer, alice):
+            seqs = [f["seq"] for f in c.frames if f.get("type") == "event" and not f.get("private")]
+            assert seqs == list(range(seqs[0], seqs[0] + len(seqs)))
+        writer.close()
+        await dealer.close()
+        await alice.close()
+    finally:
+        await live.test_server.close()
+        live.store.close()

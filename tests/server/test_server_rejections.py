@@ -1,0 +1,129 @@
+"""Every refused command is answered with its code and changes nothing."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from server_live import Live, is_event
+
+from baccarat.client import Client, CommandError
+
+VOLATILE = ("remaining_ms", "deadline", "me", "squeeze")
+
+
+def _stable(view: dict[str, Any]) -> dict[str, Any]:
+    """A view without the fields that move with the clock."""
+    return {k: v for k, v in view.items() if k not in VOLATILE}
+
+
+async def _answer(client: Client, text: str) -> dict[str, Any]:
+    await client.send_text(text)
+    return await client.wait_for(lambda m: m.get("type") == "error", 10)
+
+
+async def test_malformed_messages_are_answered_with_their_code(live: Live) -> None:
+    alice = await live.client("alice")
+    assert (await _answer(alice, "{not json"))["code"] == "bad_message"
+    assert (await _answer(alice, json.dumps({"type": "fly", "id": 9})))["code"] == (
+        "unknown_command"
+    )
+    bad = await _answer(alice, json.dumps({"type": "bet", "id": 10, "area": "house", "chip": 1}))
+    assert (bad["code"], bad["id"]) == ("bad_message", 10)
+    # A user id in a message is refused, not trusted.
+    forged = await _answer(
+        alice, json.dumps({"type": "sit", "id": 11, "table_id": "t1", "seat": 1, "user_id": 1})
+    )
+    assert forged["code"] == "bad_message"
+    # The connection still works afterwards.
+    assert (await alice.command("ping"))["type"] == "ack"
+    await alice.close()
+
+
+async def test_a_command_out_of_phase_is_refused_and_nothing_changes(live: Live) -> None:
+    dealer = await live.client("dealer", 1_000_000)
+    alice = await live.client("alice")
+    await dealer.command("sit", table_id="t1", seat=0)
+    await alice.command("sit", table_id="t1", seat=1)
+    await alice.wait_for(is_event("betting_closed"), 10)
+    before = _stable(await dealer.resync())
+    with pytest.raises(CommandError) as err:
+        await alice.command("bet", area="player", chip=1)
+    assert err.value.code == "betting_closed"
+    with pytest.raises(CommandError) as err:
+        await dealer.command("bet", area="player", chip=1)
+    assert err.value.code in ("betting_closed", "dealer_cannot_bet")
+    assert _stable(await dealer.resync()) == before
+    await dealer.close()
+    await alice.close()
+
+
+async def test_nobody_can_act_on_a_seat_that_is_not_theirs(live: Live) -> None:
+    dealer = await live.client("dealer", 1_000_000)
+    alice = await live.client("alice")
+    bob = await live.client("bob")
+    await dealer.command("sit", table_id="t1", seat=0)
+    await alice.command("sit", table_id="t1", seat=1)
+    view = await alice.resync()
+    before = _stable(view)
+    with pytest.raises(CommandError) as err:
+        await bob.command("sit", table_id="t1", seat=1)
+    assert err.value.code == "seat_taken"
+    with pytest.raises(CommandError) as err:
+        await bob.command("stand")
+    assert err.value.code == "not_seated"
+    with pytest.raises(CommandError) as err:
+        await bob.command("bet", area="banker", chip=1)
+    assert err.value.code == "not_seated"
+    with pytest.raises(CommandError) as err:
+        await alice.command("urge")
+    assert err.value.code in ("not_dealer", "dealer_only")
+    after = _stable(await alice.resync())
+    assert after["seats"] == before["seats"]
+    for c in (dealer, alice, bob):
+        await c.close()
+
+
+async def test_one_seat_in_the_whole_system(live: Live) -> None:
+    alice = await live.client("alice")
+    await alice.command("sit", table_id="t1", seat=3)
+    with pytest.raises(CommandError) as err:
+        await alice.command("sit", table_id="t2", seat=3)
+    assert err.value.code == "already_seated_elsewhere"
+    spectator = await live.client("sam")
+    view = await spectator.watch("t2")
+    assert all(s is None for s in view["seats"])
+    with pytest.raises(CommandError) as err:
+        await alice.command("table.watch", table_id="nowhere")
+    assert err.value.code == "unknown_table"
+    await alice.command("stand")
+    await alice.command("sit", table_id="t2", seat=3)
+    await alice.close()
+    await spectator.close()
+
+
+async def test_the_lobby_lists_rooms_and_follows_the_tables(live: Live) -> None:
+    watcher = await live.client("sam")
+    await watcher.command("lobby.subscribe")
+    lobby = await watcher.wait_for(lambda m: m.get("type") == "lobby", 10)
+    assert [r["room_id"] for r in lobby["rooms"]] == ["standard"]
+    assert lobby["rooms"][0]["chip_unit"] == 100
+    assert {t["table_id"] for t in lobby["tables"]} == {"t1", "t2"}
+    alice = await live.client("alice")
+    await alice.command("sit", table_id="t2", seat=5)
+    update = await watcher.wait_for(
+        lambda m: m.get("type") == "lobby.table" and m["table"]["table_id"] == "t2", 10
+    )
+    assert update["table"]["taken"] == 1
+    assert update["table"]["seats"][5]["user_id"] == alice.user_id
+    await alice.close()
+    await watcher.close()
+
+
+async def test_resync_without_a_table_is_refused(live: Live) -> None:
+    alice = await live.client("alice")
+    with pytest.raises(CommandError) as err:
+        await alice.command("resync")
+    assert err.value.code == "not_watching"
+    await alice.close()
