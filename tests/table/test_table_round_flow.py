@@ -5,7 +5,7 @@ from __future__ import annotations
 from tablekit import Game, rejects, shoe
 
 from baccarat.shoe import Shoe, commitment
-from baccarat.table import Disconnect, PlaceChip, Reconnect, Table, TableConfig
+from baccarat.table import Disconnect, PlaceChip, Reconnect, StandUp, Table, TableConfig
 
 
 def seated(g: Game, bettors: int = 2, **coins: int) -> Game:
@@ -143,13 +143,18 @@ def test_the_dealer_leaving_after_the_close_keeps_the_book_until_settlement() ->
     g = seated(Game(["2S", "3H", "4D", "4C"]))  # Banker wins
     g.bet(2, "player", 5)
     g.to_deadline()
-    g.stand(1)
-    assert g.table.dealer is None
+    [leaving] = g.stand(1)
+    assert leaving.type == "dealer_leaving" and leaving.data["reason"] == "stood_up"
+    assert g.table.seat_of(1) == 0 and g.view(None)["seats"][0]["leaving"] is True
+    rejects(g, StandUp(1), "already_leaving")
     g.open_all()
     [settled] = g.of("round_settled")
     assert settled.data["dealer"] == 1
     assert settled.data["settlement"]["deltas"]["1"] == 500 - 5
-    assert g.coins(2) == 100_000 - 500
+    [freed] = g.of("seat_freed")
+    assert freed.data == {"seat": 0, "user_id": 1, "reason": "stood_up", "coins": 100_495}
+    assert g.events.index(freed) > g.events.index(settled)
+    assert g.table.dealer is None
     g.to_deadline()
     assert g.table.phase == "waiting"
 
@@ -201,6 +206,19 @@ def test_bets_in_play_of_a_bettor_whose_grace_ran_out_still_settle() -> None:
         g.to_deadline()
     [settled] = g.of("round_settled")
     assert settled.data["settlement"]["deltas"]["2"] == 300 - 3
+
+
+def test_a_dealer_whose_grace_runs_out_mid_round_leaves_after_the_settlement() -> None:
+    g = Game(["2S", "3H", "4D", "4C"], reconnect_grace_seconds=5)
+    seated(g)
+    g.bet(2, "player", 1)
+    g.to_deadline()
+    g.do(Disconnect(1))
+    g.tick(5)
+    assert g.of("dealer_leaving")[0].data["reason"] == "disconnected"
+    assert g.table.seat_of(1) == 0
+    g.open_all()
+    assert [e.data["reason"] for e in g.of("seat_freed")] == ["disconnected"]
 
 
 def test_a_dealer_whose_grace_runs_out_during_betting_cancels_the_round() -> None:

@@ -139,10 +139,10 @@ def test_a_bettor_cannot_move_to_the_dealer_seat_during_a_round() -> None:
     g.sit(3, 2)
     g.bet(2, "player", 1)
     g.to_deadline()
-    g.stand(1)  # the dealer leaves after betting closed: the seat is free mid-round
-    assert g.table.dealer is None and g.table.round is not None
-    rejects(g, Sit(3, user(3), 0), "round_in_play")
+    g.stand(1)  # the dealer leaves after betting closed: the seat frees at settlement
     g.open_all()
+    assert g.table.phase == "result" and g.table.dealer is None
+    rejects(g, Sit(3, user(3), 0), "round_in_play")
     g.until("waiting")
     g.do(Sit(3, user(3), 0))
     assert g.table.seat_of(3) == 0

@@ -12,7 +12,7 @@ Refusal codes. ``InvalidInput``: ``user_mismatch``, ``bad_seat``, ``bad_coins``,
 ``betting_closed``, ``not_in_round``, ``player_banker_exclusive``, ``over_limit``,
 ``insufficient_coins``, ``dealer_cannot_cover``, ``no_bets``, ``not_dealer``,
 ``urge_cooling_down`` (details: ``seconds_left``), ``nothing_to_squeeze``, ``not_controller``,
-``already_disconnected``, ``not_disconnected``, ``grace_expired``, ``coins_below_stake``.
+``already_leaving``, ``already_disconnected``, ``not_disconnected``, ``grace_expired``, ``coins_below_stake``.
 
 Money: a seated user's ``coins`` mirror the store. Stakes leave the balance when betting
 closes (escrow) and come back with the delta at settlement, so a user who stands up with

@@ -382,7 +382,9 @@ def _settle(t: Table, now: float) -> list[Event]:
         if occ.coins < t.config.bettor_floor:
             events += t.free_seat(occ, "below_floor", now)
     dealer = t.dealer
-    if dealer is not None and dealer.coins < t.config.dealer_floor:
+    if dealer is not None and dealer.leaving is not None:
+        events += t.free_seat(dealer, dealer.leaving, now)
+    elif dealer is not None and dealer.coins < t.config.dealer_floor:
         events += t.free_seat(dealer, "dealer_below_floor", now)
     return events
 

@@ -2,10 +2,14 @@
 
 Public events (``to=None``), by type, with their data:
 
-- ``seated`` {seat, user_id, name, level, coins, connected, waiting_next_round, idle_rounds}
+- ``seated`` {seat, user_id, name, level, coins, connected, waiting_next_round, idle_rounds,
+  leaving}
 - ``seat_freed`` {seat, user_id, reason, coins}; reason is ``stood_up``, ``moved`` (a bettor
   moving to the dealer seat), ``idle``, ``below_floor``, ``dealer_below_floor`` or
   ``disconnected``; ``coins`` is the balance the table kept, stakes in escrow excluded
+- ``dealer_leaving`` {seat, user_id, reason}: the dealer stood up (or lost the connection)
+  after betting closed; they keep the seat and their book until the round settles, then a
+  ``seat_freed`` with that reason follows the ``round_settled``
 - ``disconnected`` {seat, user_id, grace_until}, ``reconnected`` {seat, user_id},
   ``coins_set`` {seat, user_id, coins}
 - ``waiting`` {dealer_needed, bettor_needed}

@@ -24,6 +24,8 @@ class Occupant:
     """Sat while a round was being dealt: may not bet until the next one."""
     idle_rounds: int = 0
     """Rounds in a row this bettor was dealt in without betting."""
+    leaving: str | None = None
+    """Why a dealer who asked to leave mid-round will leave once the round settles."""
 
     @property
     def is_dealer(self) -> bool:
@@ -41,4 +43,5 @@ class Occupant:
             "connected": self.connected,
             "waiting_next_round": self.waiting_next_round,
             "idle_rounds": self.idle_rounds,
+            "leaving": self.leaving is not None,
         }

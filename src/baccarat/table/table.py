@@ -239,6 +239,10 @@ class Table:
 
     def _stand_up(self, c: StandUp, now: float) -> list[Event]:
         occ = self.require_seat(c.user_id)
+        if occ.leaving is not None:
+            raise RuleViolation(
+                "already_leaving", "You leave the dealer seat as soon as this round settles."
+            )
         return self.free_seat(occ, "stood_up", now)
 
     def _disconnect(self, c: Disconnect, now: float) -> list[Event]:
@@ -290,9 +294,21 @@ class Table:
     # ----------------------------------------------------------------- seats
 
     def free_seat(self, occ: Occupant, reason: str, now: float) -> list[Event]:
-        """Take ``occ`` out of their seat; open-betting bets go back, bets in play stay."""
+        """Take ``occ`` out of their seat; open-betting bets go back, bets in play stay.
+
+        A dealer leaving while their book is in play (betting closed, not yet settled)
+        keeps the seat until the round settles, then leaves.
+        """
         events: list[Event] = []
         rnd = self.round
+        if occ.is_dealer and rnd is not None and rnd.closed and not rnd.settled:
+            occ.leaving = reason
+            occ.grace_until = None
+            return [
+                Event(
+                    "dealer_leaving", {"seat": occ.seat, "user_id": occ.user_id, "reason": reason}
+                )
+            ]
         open_betting = rnd is not None and not rnd.closed
         if rnd is not None and open_betting and occ.user_id in rnd.bettors:
             events.append(betting.drop_bets(self, rnd, occ, reason))
