@@ -28,6 +28,11 @@ async def test_register_sets_an_httponly_lax_cookie_and_returns_a_token(live: Li
         me = await http.get(live.base + "/api/me")
         assert me.status == 200
         assert (await me.json())["user"]["name"] == "newbie"
+        # The browser's socket logs in with the cookie alone.
+        ws = await http.ws_connect(ws_url(live.base), origin=live.base)
+        hello = await ws.receive_json()
+        assert (hello["type"], hello["user"]["name"]) == ("hello", "newbie")
+        await ws.close()
     assert body["token"]
 
 

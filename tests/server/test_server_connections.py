@@ -133,3 +133,33 @@ async def test_a_client_that_stops_reading_is_dropped_and_the_table_plays_on(
     finally:
         await live.test_server.close()
         live.store.close()
+
+
+async def test_a_round_whose_escrow_fails_is_voided_and_moves_no_coin(live: Live) -> None:
+    dealer = await live.client("dealer", 1_000_000)
+    alice_user, token = await live.user("alice", 10_000)
+    alice = await Client.connect(live.base, token)
+    auto_open(alice)
+    await dealer.command("sit", table_id="t1", seat=0)
+    await alice.command("sit", table_id="t1", seat=1)
+    opened = await alice.wait_for(is_event("betting_opened"), 10)
+    await alice.command("bet", area="player", chip=10)
+    await alice.command("bet", area="player", chip=10)
+    # An outside change: the ledger no longer holds the stake the table knows of.
+    live.store.grant("alice", -9_500, "outside change")
+    voided = await dealer.wait_for(is_event("round_voided"), 20)
+    assert voided["data"]["round_id"] == opened["data"]["round_id"]
+    await dealer.wait_for(
+        lambda m: (
+            is_event("round_settled")(m) and m["data"]["round_id"] == opened["data"]["round_id"]
+        ),
+        20,
+    )
+    coins_set = await dealer.wait_for(is_event("coins_set"), 20)
+    assert coins_set["data"]["coins"] in (500, 1_000_000)
+    assert live.store.balance(alice_user.user_id) == 500
+    assert live.store.balance(dealer.user_id) == 1_000_000
+    report = live.store.audit()
+    assert report.ok, report.problems
+    for c in (dealer, alice):
+        await c.close()

@@ -281,8 +281,18 @@ class TableDriver:
         op = Settle(
             round_id, tuple(ev.data["cards"]), dict(ev.data["outcome"]), deltas, commission, house
         )
-        await asyncio.wrap_future(self.store.submit(op))
         self.open_round = None
+        try:
+            await asyncio.wrap_future(self.store.submit(op))
+        except Exception:
+            # The ledger refused the payout: give every stake back rather than leave it held.
+            log.exception("settlement refused; voiding", extra={"round_id": round_id})
+            await asyncio.wrap_future(self.store.submit(Void(round_id)))
+            self.metrics.rounds_voided.inc()
+            return [
+                _voided(round_id, "The round could not be paid out; every stake was returned."),
+                *await self._reload_coins(),
+            ]
         self.metrics.rounds.labels(self.table_id).inc()
         return []
 
@@ -291,7 +301,10 @@ class TableDriver:
         events: list[Event] = []
         for user_id in facts.seated(self.table):
             coins = await asyncio.to_thread(self.store.balance, user_id)
-            events.extend(self.table.handle(SetCoins(user_id, coins), self.loop.time()))
+            try:
+                events.extend(self.table.handle(SetCoins(user_id, coins), self.loop.time()))
+            except BaccaratError as exc:
+                log.warning("coins not reloaded", extra={"user_id": user_id, "code": exc.code})
         return events
 
     # -- publishing -------------------------------------------------------------------
