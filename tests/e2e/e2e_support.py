@@ -20,8 +20,8 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
-SPEED = 2.5
-"""Every timer divided by this: betting 6 s, squeeze 4 s, result 2 s."""
+SPEED = 2.0
+"""Every timer divided by this: betting 7.5 s, squeeze 5 s, result 2.5 s."""
 PASSWORD = "e2e-password"
 START_COINS = 1_000_000
 USERS = ("alice", "bob", "carol", "dave", "erin")
@@ -106,3 +106,24 @@ def save_screenshot(page: Any, name: str) -> Path:
     path = SCREENSHOTS / f"{name}.png"
     page.screenshot(path=str(path))
     return path
+
+
+PLACE_CHIP = """async ([chip, area]) => {
+  const stack = () => document.querySelector(`.area[data-area='${area}'] .my-stack`)?.textContent ?? '';
+  const before = stack();
+  const errors = document.querySelectorAll('.toast-error').length;
+  document.querySelector(`.tray-chip[data-chip='${chip}']`).click();
+  document.querySelector(`.area[data-area='${area}']`).click();
+  for (let i = 0; i < 100; i++) {
+    await new Promise((r) => setTimeout(r, 50));
+    if (stack() !== before) return 'ok';
+    const toasts = document.querySelectorAll('.toast-error');
+    if (toasts.length > errors) return toasts[toasts.length - 1].textContent;
+  }
+  return 'no answer';
+}"""
+
+
+def place_chip(page: Any, chip: int, area: str) -> str:
+    """Pick a chip and tap an area; 'ok' once the area shows it, else the refusal shown."""
+    return str(page.evaluate(PLACE_CHIP, [chip, area]))

@@ -19,6 +19,7 @@ from e2e_support import (
     log_in,
     needs_chromium,
     open_page,
+    place_chip,
     save_screenshot,
     sit,
 )
@@ -124,14 +125,9 @@ def played(server: Server, browser: Any) -> Played:
     dealer.click("[data-action='urge']")
     bettor.wait_for_selector(".urge-banner:not([hidden])")
     result.urge_text = bettor.inner_text(".urge-banner")
-    bettor.click(".tray-chip[data-chip='10']")
-    bettor.click(".area[data-area='player']")
-    bettor.wait_for_selector(".area[data-area='player'] .my-stack")
-    bettor.click(".area[data-area='tie']")
-    bettor.wait_for_selector(".area[data-area='tie'] .my-stack")
-    bettor.click(".tray-chip[data-chip='1']")
-    bettor.click(".area[data-area='tie']")
-    result.refusal = bettor.inner_text(".toast-error", timeout=5_000)
+    assert place_chip(bettor, 10, "player") == "ok"
+    assert place_chip(bettor, 10, "tie") == "ok"
+    result.refusal = place_chip(bettor, 1, "tie")
     result.tie_stack_after_refusal = bettor.inner_text(".area[data-area='tie'] .my-stack")
     _open_my_squeezes(bettor, dealer, result)
     for page in (dealer, bettor):
@@ -203,24 +199,25 @@ def test_dealer_screen_differs_from_the_bettor_screen(played: Played) -> None:
     )
     assert d.locator(".tray").count() == 0 and b.locator(".tray").count() == 1
 
-    def x(page: Any, sel: str) -> float:
-        box = page.locator(sel).bounding_box()
-        assert box is not None
-        return float(box["x"])
+    def boxes(page: Any) -> dict[str, dict[str, float]]:
+        # One read of every position, so a redraw between two reads cannot mix states.
+        return dict(
+            page.evaluate(
+                """() => Object.fromEntries([...document.querySelectorAll('.seat, .area')].map(
+                  (e) => [e.dataset.seat !== undefined ? 'seat' + e.dataset.seat : e.dataset.area,
+                          e.getBoundingClientRect().toJSON()]))"""
+            )
+        )
 
-    def y(page: Any, sel: str) -> float:
-        box = page.locator(sel).bounding_box()
-        assert box is not None
-        return float(box["y"])
-
+    dp, bp = boxes(d), boxes(b)
     # Read from the dealer's side the table is turned around: seat 7 and the Banker Pair on
     # the left, the dealer at the bottom; the bettor sees seat 1 and the Player Pair on the left.
-    assert x(d, ".seat[data-seat='7']") < x(d, ".seat[data-seat='1']")
-    assert x(b, ".seat[data-seat='1']") < x(b, ".seat[data-seat='7']")
-    assert x(d, ".area[data-area='banker_pair']") < x(d, ".area[data-area='player_pair']")
-    assert x(b, ".area[data-area='player_pair']") < x(b, ".area[data-area='banker_pair']")
-    assert y(d, ".seat[data-seat='0']") > y(d, ".area[data-area='tie']")
-    assert y(b, ".seat[data-seat='0']") < y(b, ".area[data-area='tie']")
+    assert dp["seat7"]["x"] < dp["seat1"]["x"]
+    assert bp["seat1"]["x"] < bp["seat7"]["x"]
+    assert dp["banker_pair"]["x"] < dp["player_pair"]["x"]
+    assert bp["player_pair"]["x"] < bp["banker_pair"]["x"]
+    assert dp["seat0"]["y"] > dp["tie"]["y"]
+    assert bp["seat0"]["y"] < bp["tie"]["y"]
 
 
 def test_no_script_errors_on_either_screen(played: Played) -> None:

@@ -21,6 +21,7 @@ from e2e_support import (
     needs_chromium,
     no_horizontal_overflow,
     open_page,
+    place_chip,
     save_screenshot,
     sit,
 )
@@ -48,9 +49,9 @@ class Scene:
 FRESH_BETTING = """() => {
   const screen = document.querySelector('.table-screen');
   const secs = Number(document.querySelector('.main-ring .ring-text')?.textContent || 0);
-  return screen?.dataset.phase === 'betting' && secs >= 4;
+  return screen?.dataset.phase === 'betting' && secs >= 6;
 }"""
-"""Betting is open with at least 4 seconds left (room for a few clicks on a slow machine)."""
+"""Betting is open with at least 6 seconds left (room for a few clicks on a slow machine)."""
 
 
 def start_bots(server: Server) -> subprocess.Popen[bytes]:
@@ -118,9 +119,7 @@ def scene(server: Server, browser: Any, request: pytest.FixtureRequest) -> Scene
     )
     bettor.wait_for_function(FRESH_BETTING, timeout=60_000)
     for chip, area in ((10, "banker"), (10, "banker"), (5, "banker"), (1, "banker_pair")):
-        bettor.click(f".tray-chip[data-chip='{chip}']")
-        bettor.click(f".area[data-area='{area}']")
-    bettor.wait_for_selector(".area[data-area='banker_pair'] .my-stack")
+        assert place_chip(bettor, chip, area) == "ok"
     bettor.click(".tray-chip[data-chip='5']")
     banker_stack = bettor.inner_text(".area[data-area='banker'] .my-stack")
     dealer.wait_for_function(
