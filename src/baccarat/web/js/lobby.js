@@ -1,6 +1,6 @@
 // The login form and the lobby: rooms with their rules, tables with seats and beads.
 
-import { h, s, mount, fmt } from "./dom.js";
+import { h, s, fmt } from "./dom.js";
 import { t, errorText } from "./i18n.js";
 import { cardFace, cardBack } from "./cards.js";
 import { chipSVG } from "./chips.js";
@@ -60,17 +60,24 @@ export function loginScreen(app) {
 }
 
 function miniBeads(beads) {
-  // The last results as a tiny bead plate: 6 rows, filled top to bottom.
-  const size = 10;
-  const cols = Math.max(2, Math.ceil((beads?.length || 0) / 6));
+  // The last results as a small bead plate: 6 rows, filled top to bottom, left to right.
+  const size = 12;
+  const cols = 6;
   const svg = s("svg", { viewBox: `0 0 ${cols * size} ${6 * size}`, class: "mini-beads" });
-  svg.append(s("rect", { width: cols * size, height: 6 * size, fill: "#fbfaf5", rx: 2 }));
-  (beads || []).forEach((b, i) => {
+  svg.append(s("rect", { width: cols * size, height: 6 * size, fill: "#fbfaf5" }));
+  for (let i = 1; i < cols; i++) {
+    svg.append(s("line", { x1: i * size, y1: 0, x2: i * size, y2: 6 * size, stroke: "#e3dccb", "stroke-width": 0.6 }));
+  }
+  for (let i = 1; i < 6; i++) {
+    svg.append(s("line", { x1: 0, y1: i * size, x2: cols * size, y2: i * size, stroke: "#e3dccb", "stroke-width": 0.6 }));
+  }
+  (beads || []).slice(-cols * 6).forEach((b, i) => {
     const cx = Math.floor(i / 6) * size + size / 2;
     const cy = (i % 6) * size + size / 2;
-    svg.append(s("circle", { cx, cy, r: 4.2, fill: BEAD[b.winner] || "#999" }));
-    if (b.banker_pair) svg.append(s("circle", { cx: cx - 3, cy: cy - 3, r: 1.4, fill: "#d32f2f", stroke: "#fff", "stroke-width": 0.5 }));
-    if (b.player_pair) svg.append(s("circle", { cx: cx + 3, cy: cy + 3, r: 1.4, fill: "#1e63d6", stroke: "#fff", "stroke-width": 0.5 }));
+    svg.append(s("circle", { cx, cy, r: 5, fill: BEAD[b.winner] || "#999" }));
+    svg.append(s("text", { x: cx, y: cy + 2.6, "text-anchor": "middle", "font-size": 7, "font-weight": 700, fill: "#fff" }, String(b.points ?? "")));
+    if (b.banker_pair) svg.append(s("circle", { cx: cx - 3.6, cy: cy - 3.6, r: 1.6, fill: "#d32f2f", stroke: "#fff", "stroke-width": 0.5 }));
+    if (b.player_pair) svg.append(s("circle", { cx: cx + 3.6, cy: cy + 3.6, r: 1.6, fill: "#1e63d6", stroke: "#fff", "stroke-width": 0.5 }));
   });
   return svg;
 }
@@ -140,9 +147,4 @@ export function lobbyScreen(app) {
       app.toolbar(),
       h("button", { class: "btn btn-ghost", onclick: () => app.logout() }, t("logout"))),
     h("main", { class: "rooms" }, rooms.length ? rooms : h("p", { class: "muted" }, "…")));
-}
-
-/** Redraw helper used by the app. */
-export function redraw(root, el) {
-  mount(root, el);
 }

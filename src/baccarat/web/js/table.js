@@ -73,12 +73,12 @@ export class TableScreen {
     this.el.dataset.phase = st.phase;
     this.el.classList.toggle("dealer-view", role === "dealer");
     this.drawTop(st);
-    this.drawSeats(st, prev);
+    this.drawSeats(st);
     this.drawHands(st, prev);
     this.drawAreas(st);
     this.drawControls(st);
     this.drawSqueeze(st);
-    this.drawResult(st, prev);
+    this.drawResult(st);
     this.drawNotice(st);
     mount(this.bookSlot, role === "dealer" ? bookPanel(st) : null);
     this.roads.update(st.history, st.shoe, st.lastShoe);
@@ -97,7 +97,7 @@ export class TableScreen {
     );
   }
 
-  drawSeats(st, prev) {
+  drawSeats(st) {
     const canSit = st.me.seat === null;
     const opts = { canSit, onSit: (seat) => this.app.sit(st.table_id, seat) };
     mount(this.dealerRail, seatBox(st, 0, { ...opts, canSit: canSit || (st.me.role === "bettor" && !st.round_id) }));
@@ -114,7 +114,6 @@ export class TableScreen {
       this.coinShown.set(key, occ.coins);
       if (from !== undefined && from !== occ.coins) rollNumber(el, from, occ.coins);
     }
-    void prev;
   }
 
   drawHands(st, prev) {
@@ -217,7 +216,7 @@ export class TableScreen {
     this.squeeze.show(sq, { mine, code: mine ? card?.code ?? null : null, handLabel: t(sq.hand) });
   }
 
-  drawResult(st, prev) {
+  drawResult(st) {
     const res = st.result;
     if (st.phase !== "result" || !res?.outcome) {
       this.resultEl.hidden = true;
@@ -263,7 +262,6 @@ export class TableScreen {
       this.felt.append(el);
       setTimeout(() => el.remove(), 4200);
     }
-    void prev;
   }
 
   drawNotice(st) {
@@ -299,6 +297,10 @@ export class TableScreen {
     const total = { betting: st.timers.betting_seconds, squeeze: st.timers.squeeze_seconds,
       result: st.timers.result_seconds }[st.phase] ?? 5;
     this.mainRing.set(st.phase === "waiting" ? null : left, total);
+    // The last seconds of betting tick, once a second.
+    const whole = left === null ? null : Math.ceil(left);
+    if (st.phase === "betting" && whole !== null && whole <= 3 && whole > 0 && whole !== this.lastTick) play("tick");
+    this.lastTick = whole;
     const label = this.phaseLabel(st);
     if (this.phaseText.textContent !== label) this.phaseText.textContent = label;
     if (this.center.dataset.phase !== st.phase) this.center.dataset.phase = st.phase;
