@@ -3,14 +3,24 @@
 from __future__ import annotations
 
 import asyncio
+import json
 from collections import defaultdict
+from pathlib import Path
 from typing import Any
 
+import jsonschema
 from server_live import Live, auto_open, is_event
 
 from baccarat.client import Client
 
 ROUNDS = 4
+SERVER_SCHEMA = jsonschema.Draft202012Validator(
+    json.loads(
+        (Path(__file__).resolve().parents[2] / "docs/protocol/server.schema.json").read_text(
+            encoding="utf-8"
+        )
+    )
+)
 
 
 async def _seat_table(live: Live) -> tuple[Client, list[Client], Client]:
@@ -126,6 +136,9 @@ async def test_a_face_down_card_reaches_only_its_controller(live: Live) -> None:
     assert set(controllers.values()) == {bettors[0].user_id, bettors[2].user_id}
     assert peeks[bettors[0].user_id] > 0 and peeks[bettors[2].user_id] > 0
     for c in [dealer, *bettors, spectator]:
+        # Every frame on the wire matches the documented schema.
+        for frame in c.frames:
+            SERVER_SCHEMA.validate(frame)
         assert _face_down_leaks(c, controllers) == [], c.hello["user"]["name"]
         for frame in c.frames:
             # The shoe's secrets never travel before the shoe ends.

@@ -312,11 +312,7 @@ class TableDriver:
     def _publish(self, events: list[Event]) -> None:
         now = self.loop.time()
         for ev in events:
-            data = ev.data
-            deadline = data.get("deadline")
-            if isinstance(deadline, float):
-                # The deadline is on this process's clock; a client needs the time left.
-                data = {**data, "remaining_ms": max(0, round((deadline - now) * 1000))}
+            data = _with_time_left(ev.data, now)
             if ev.to is None:
                 self.seq += 1
                 n = self.hub.to_table(self.table_id, event(self.table_id, self.seq, ev.type, data))
@@ -369,6 +365,19 @@ def _STOP(now: float) -> list[Event]:
 
 def _NOTHING(now: float) -> list[Event]:
     return []
+
+
+CLOCK_FIELDS = {"deadline": "remaining_ms", "grace_until": "grace_ms", "ready_at": "ready_in_ms"}
+"""Times on this process's clock, and the field that tells a client the time left instead."""
+
+
+def _with_time_left(data: dict[str, Any], now: float) -> dict[str, Any]:
+    extra = {
+        left: max(0, round((data[at] - now) * 1000))
+        for at, left in CLOCK_FIELDS.items()
+        if isinstance(data.get(at), int | float)
+    }
+    return {**data, **extra} if extra else data
 
 
 def _voided(round_id: str, reason: str) -> Event:
