@@ -80,6 +80,11 @@ def _install_uvloop() -> None:
 
 
 async def _serve(args: argparse.Namespace, config: RoomsConfig, store: Store, url: str) -> None:
+    # Handle SIGTERM from the first moment, so a stop during start-up is clean too.
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop.set)
     accounts: list[tuple[str, str]] = []
     if args.demo:
         accounts = await asyncio.to_thread(ensure_accounts, store, demo_layout(config))
@@ -103,10 +108,6 @@ async def _serve(args: argparse.Namespace, config: RoomsConfig, store: Store, ur
         print(f"demo account: {name} / {password}", flush=True)
 
     demo = await start_demo(base, store, config) if args.demo else None
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(sig, stop.set)
     await stop.wait()
     log.info("shutting down")
     if demo is not None:
