@@ -31,7 +31,7 @@ const STRINGS = {
     not_enough_level: "等級不足", enter: "進入", tap_chip: "選擇籌碼後點擊下注區",
     sound_on: "音效開", sound_off: "音效關", no_tables: "目前沒有牌桌",
     bet_total: "本局押注", waiting_next: "等待下一局", your_turn_bet: "請下注",
-    dealer_view: "荷官視角", net: "淨額", you: "您",
+    dealer_view: "荷官視角", net: "淨額", you: "您", round_voided: "本局作廢，星幣未變動",
   },
   en: {
     title: "Baccarat",
@@ -67,7 +67,7 @@ const STRINGS = {
     enter: "Enter", tap_chip: "Pick a chip, then tap an area", sound_on: "Sound on",
     sound_off: "Sound off", no_tables: "No tables yet", bet_total: "Your bets",
     waiting_next: "Waiting for next round", your_turn_bet: "Place your bets",
-    dealer_view: "Dealer view", net: "Net", you: "You",
+    dealer_view: "Dealer view", net: "Net", you: "You", round_voided: "This round was voided; no coin moved",
   },
 };
 
@@ -108,6 +108,8 @@ const ERRORS = {
     player_and_banker: "同一局不能同時押莊和閒",
     wrong_phase: "現在不能這樣做",
     offline: "連線中斷",
+    bad_username: "帳號請用 1–32 個字母、數字、_ . -",
+    bad_password: "密碼至少 6 個字元",
   },
   en: {
     over_limit: "{area} limit is {limit} chips",
@@ -144,6 +146,8 @@ const ERRORS = {
     player_and_banker: "Player and Banker cannot both be bet in one round",
     wrong_phase: "Not now",
     offline: "Connection lost",
+    bad_username: "A name is 1-32 letters, digits, _ . or -",
+    bad_password: "A password has at least 6 characters",
   },
 };
 

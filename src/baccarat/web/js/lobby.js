@@ -12,10 +12,10 @@ const BEAD = { banker: "#d32f2f", player: "#1e63d6", tie: "#1f9d55" };
 export function loginScreen(app) {
   let mode = "login";
   const msg = h("div", { class: "form-msg", role: "alert" });
-  const user = h("input", { name: "username", autocomplete: "username", required: true, minlength: 3,
-    maxlength: 20, placeholder: t("username") });
+  const user = h("input", { name: "username", autocomplete: "username", required: true, minlength: 1,
+    maxlength: 32, placeholder: t("username") });
   const pass = h("input", { name: "password", type: "password", autocomplete: "current-password",
-    required: true, minlength: 6, placeholder: t("password") });
+    required: true, placeholder: t("password") });
   const submit = h("button", { class: "btn btn-gold", type: "submit" }, t("login"));
   const switcher = h("button", { class: "btn-link", type: "button" });
   const swText = h("span");
@@ -25,6 +25,7 @@ export function loginScreen(app) {
     swText.textContent = t(m === "login" ? "no_account" : "have_account");
     switcher.textContent = t(m === "login" ? "register" : "login");
     pass.autocomplete = m === "login" ? "current-password" : "new-password";
+    pass.minLength = m === "login" ? 1 : 6;
   };
   switcher.onclick = () => setMode(mode === "login" ? "register" : "login");
   setMode("login");

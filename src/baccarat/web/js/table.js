@@ -365,6 +365,7 @@ export class TableScreen {
       play("urge");
     }
     if (name === "chip_placed" && data.seat !== st?.me.seat) play("chip");
+    if (name === "round_voided") this.app.toast(t("round_voided"), "error");
     return false;
   }
 }
