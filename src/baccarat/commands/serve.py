@@ -110,10 +110,13 @@ async def _serve(args: argparse.Namespace, config: RoomsConfig, store: Store, ur
     demo = await start_demo(base, store, config) if args.demo else None
     await stop.wait()
     log.info("shutting down")
+    await site.stop()
+    # Bots stay while the tables drain, so a round in play can finish with their cards opened.
+    await server.drain()
     if demo is not None:
         with contextlib.suppress(TimeoutError):
             await demo.close()
-    # Stops listening, runs the app's shutdown (tables finish or void rounds, sockets close).
+    # Runs the app's shutdown (sockets close) and frees the rest.
     await runner.cleanup()
     log.info("stopped")
 

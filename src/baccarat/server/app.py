@@ -67,6 +67,7 @@ class Server:
         self.drivers: dict[str, TableDriver] = {}
         self.dispatch = Dispatcher(self)
         self.accepting = True
+        self._drained = False
         self._background: set[asyncio.Task[Any]] = set()
         self.hub.on_last_close = self._last_close
         self.hub.on_watch_change = self._watch_change
@@ -95,11 +96,18 @@ class Server:
         self.metrics.tables.set(len(self.drivers))
         log.info("tables running", extra={"tables": len(self.drivers)})
 
-    async def stop(self) -> None:
-        """Stop taking sockets, let rounds in escrow finish (or void them), close sockets."""
+    async def drain(self) -> None:
+        """Stop taking sockets and seats; let rounds in escrow finish (or void them)."""
+        if self._drained:
+            return
+        self._drained = True
         self.accepting = False
         await asyncio.gather(*(d.stop(self.shutdown_grace) for d in self.drivers.values()))
         self.metrics.tables.set(0)
+
+    async def stop(self) -> None:
+        """Drain the tables, then close every socket."""
+        await self.drain()
         for conn in list(self.hub.connections):
             conn.drop(CLOSE_GOING_AWAY, "shutting_down")
         for task in list(self._background):

@@ -340,12 +340,13 @@ class TableDriver:
     # -- shutdown ---------------------------------------------------------------------
 
     async def stop(self, grace: float) -> None:
-        """Stop taking commands, let a round in escrow finish within ``grace``, else void it."""
-        self.accepting = False
+        """Let a round in escrow finish within ``grace`` (no new seats, no new stakes taken),
+        then stop taking commands; a round still in escrow is voided."""
         self.draining = True
         deadline = self.loop.time() + grace
         while self.open_round is not None and self.loop.time() < deadline and self.running:
             await asyncio.sleep(0.02)
+        self.accepting = False
         if self.running:
             job = Job(_STOP)
             self.jobs.put_nowait(job)

@@ -166,6 +166,8 @@ class Dispatcher:
         hub = self.server.hub
         table_id = msg.fields["table_id"]
         driver = self._driver(table_id)
+        if driver.draining:
+            raise RuleViolation("table_closed", "The server is shutting down; no new seats.")
         uid = conn.user_id
         where = hub.seats.get(uid)
         if (where is not None and where[0] != table_id) or uid in hub.sitting:
