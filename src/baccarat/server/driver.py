@@ -133,6 +133,7 @@ class TableDriver:
         self._publish(events)
         if job is not None:
             if job.conn is not None:
+                # The table's task answers the client itself, in order with the events.
                 if failure is None:
                     job.conn.send(_text(ack(job.msg_id)))
                 else:
@@ -141,7 +142,7 @@ class TableDriver:
             if failure is None and job.after is not None:
                 job.after()
             if not job.done.done():
-                if failure is None:
+                if failure is None or job.conn is not None:
                     job.done.set_result(None)
                 else:
                     job.done.set_exception(failure)
@@ -158,7 +159,11 @@ class TableDriver:
         msg_id: str | int | None = None,
         after: Callable[[], None] | None = None,
     ) -> None:
-        """Run ``run`` in the table's task; raise what it raised. Answers ``conn`` if given."""
+        """Run ``run`` in the table's task.
+
+        With ``conn`` the task answers the command (ack or error) itself and a refusal is not
+        raised here; without, a refusal is raised to the caller.
+        """
         if not self.accepting or not self.running:
             raise RuleViolation("table_closed", "The table is closing; try again later.")
         job = Job(run, conn, msg_id, after)

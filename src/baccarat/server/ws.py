@@ -17,6 +17,7 @@ from aiohttp import WSMsgType, web
 from baccarat.errors import BaccaratError, InvalidInput, RuleViolation
 from baccarat.server import auth
 from baccarat.server.connection import Connection
+from baccarat.server.driver import TableDriver
 from baccarat.server.protocol import MAX_FRAME, Message, ack, dumps, error, hello, parse_message
 from baccarat.table import (
     ClearBets,
@@ -114,8 +115,7 @@ class Dispatcher:
             await self.handlers[msg.type](conn, msg)
         except BaccaratError as exc:
             metrics.errors.labels(exc.code).inc()
-            if not exc.details.get("answered"):
-                conn.send(dumps(error(msg.id, exc.code, exc.message)))
+            conn.send(dumps(error(msg.id, exc.code, exc.message)))
         except Exception:
             log.exception("command failed", extra={"command": msg.type})
             metrics.errors.labels("internal_error").inc()
@@ -123,7 +123,7 @@ class Dispatcher:
         finally:
             metrics.latency.labels(msg.type).observe(time.perf_counter() - started)
 
-    def _driver(self, table_id: str) -> Any:
+    def _driver(self, table_id: str) -> TableDriver:
         driver = self.server.drivers.get(table_id)
         if driver is None:
             raise RuleViolation("unknown_table", f"There is no table {table_id!r}.")
@@ -184,13 +184,11 @@ class Dispatcher:
                 hub.watch(conn, table_id)
                 conn.send(dumps(driver.snapshot_for(conn, driver.loop.time())))
 
-            await _answered(
-                driver.submit(
-                    driver.command(Sit(uid, info, msg.fields["seat"])),
-                    conn=conn,
-                    msg_id=msg.id,
-                    after=after,
-                )
+            await driver.submit(
+                driver.command(Sit(uid, info, msg.fields["seat"])),
+                conn=conn,
+                msg_id=msg.id,
+                after=after,
             )
         finally:
             hub.sitting.discard(uid)
@@ -204,7 +202,7 @@ class Dispatcher:
                 raise RuleViolation("not_seated", "You do not hold a seat at any table.")
             driver = self._driver(where[0])
             cmd = build(conn.user_id, msg.fields)
-            await _answered(driver.submit(driver.command(cmd), conn=conn, msg_id=msg.id))
+            await driver.submit(driver.command(cmd), conn=conn, msg_id=msg.id)
 
         return handle
 
@@ -218,16 +216,6 @@ class Dispatcher:
         driver.squeeze(
             SqueezeProgress(conn.user_id, f["hand"], f["progress"], f["corner"]), conn, msg.id
         )
-
-
-async def _answered(job: Awaitable[None]) -> None:
-    """Await a table job that answers the client itself; mark its failure as answered."""
-    try:
-        await job
-    except BaccaratError as exc:
-        if exc.code != "table_closed":
-            exc.details["answered"] = True
-        raise
 
 
 SERVER: web.AppKey[Any] = web.AppKey("server", object)
