@@ -35,7 +35,9 @@ async def test_a_reconnect_mid_round_finds_the_seat_bets_and_round(live: Live) -
 
     again = await Client.connect(live.base, token)
     assert again.hello["seat"] == {"table_id": "t1", "seat": 1}
-    view = await again.watch("t1")
+    # A seated user's new connection gets the table's snapshot without asking.
+    view = await again.wait_view()
+    assert again.table_id == "t1"
     assert view["me"]["seat"] == 1
     if view["round_id"] == round_id:
         assert view["seats"][1]["bets"] == {"player": 5}

@@ -139,6 +139,16 @@ class Server:
         """A seated user opened their first connection again."""
         self._spawn(self._quiet(table_id, Reconnect(user_id)))
 
+    def rewatch(self, conn: Connection, table_id: str) -> None:
+        """Make a seated user's new connection watch its table (a snapshot follows)."""
+        driver = self.drivers.get(table_id)
+        if driver is not None:
+            self._spawn(self._quiet_job(driver, driver.watch(conn, None)))
+
+    async def _quiet_job(self, driver: TableDriver, run: Any) -> None:
+        with contextlib.suppress(Exception):
+            await driver.submit(run)
+
     def _watch_change(self, table_id: str) -> None:
         driver = self.drivers.get(table_id)
         if driver is not None:

@@ -212,11 +212,12 @@ class TableDriver:
         return snapshot(self.table_id, self.seq, time.time(), view(self.table, conn.user_id, now))
 
     def watch(self, conn: Connection, msg_id: str | int | None) -> Callable[[float], list[Event]]:
-        """A job that makes ``conn`` watch the table: ack, then a snapshot."""
+        """A job that makes ``conn`` watch the table: ack (if asked), then a snapshot."""
 
         def run(now: float) -> list[Event]:
             self.hub.watch(conn, self.table_id)
-            conn.send(_text(ack(msg_id)))
+            if msg_id is not None:
+                conn.send(_text(ack(msg_id)))
             conn.send(_text(self.snapshot_for(conn, now)))
             return []
 

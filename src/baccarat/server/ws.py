@@ -59,8 +59,11 @@ async def websocket(request: web.Request) -> web.StreamResponse:
     seat = server.hub.seats.get(user.user_id)
     seat_json = None if seat is None else {"table_id": seat[0], "seat": seat[1]}
     conn.send(dumps(hello(auth.user_json(user), time.time(), seat_json)))
-    if first and seat is not None:
-        server.reconnected(user.user_id, seat[0])
+    if seat is not None:
+        # Back at the table: mark the user connected, then send the table as it stands.
+        if first:
+            server.reconnected(user.user_id, seat[0])
+        server.rewatch(conn, seat[0])
     try:
         async for msg in ws:
             if msg.type == WSMsgType.TEXT:
