@@ -87,6 +87,7 @@ class Server:
                 table,
                 table_id=table_id,
                 room_id=rooms[table_id].room_id,
+                name=f"{rooms[table_id].name} {rooms[table_id].table_ids.index(table_id) + 1}",
                 hub=self.hub,
                 store=self.store,
                 metrics=self.metrics,

@@ -53,6 +53,7 @@ class TableDriver:
         *,
         table_id: str,
         room_id: str,
+        name: str | None = None,
         hub: Hub,
         store: Store,
         metrics: Metrics,
@@ -60,6 +61,7 @@ class TableDriver:
         self.table = table
         self.table_id = table_id
         self.room_id = room_id
+        self.name = name or table_id
         self.hub = hub
         self.store = store
         self.metrics = metrics
@@ -103,12 +105,23 @@ class TableDriver:
             try:
                 job = await asyncio.wait_for(self.jobs.get(), timeout)
             except TimeoutError:
-                await self._step(None)
+                await self._guarded(None)
                 continue
             if job.run is _STOP:
                 job.done.set_result(None)
                 return
+            await self._guarded(job)
+
+    async def _guarded(self, job: Job | None) -> None:
+        # A bug in one step must not stop the table for good.
+        try:
             await self._step(job)
+        except Exception:
+            log.exception("table step failed", extra={"table_id": self.table_id})
+            if job is not None and not job.done.done():
+                job.done.set_exception(
+                    RuleViolation("internal_error", "The server could not carry out the command.")
+                )
 
     async def _step(self, job: Job | None) -> None:
         now = self.loop.time()
@@ -333,7 +346,11 @@ class TableDriver:
 
     def _publish_lobby(self) -> None:
         summary = facts.lobby_table(
-            self.table, self.table_id, self.room_id, len(self.hub.watchers.get(self.table_id, ()))
+            self.table,
+            self.table_id,
+            self.room_id,
+            self.name,
+            len(self.hub.watchers.get(self.table_id, ())),
         )
         if summary != self.summary:
             self.summary = summary

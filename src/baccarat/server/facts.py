@@ -32,7 +32,9 @@ def _bead(entry: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def lobby_table(table: Table, table_id: str, room_id: str, watchers: int) -> dict[str, Any]:
+def lobby_table(
+    table: Table, table_id: str, room_id: str, name: str, watchers: int
+) -> dict[str, Any]:
     """The table's line in the lobby: seats, phase, round of the shoe, the last results."""
     seats: list[dict[str, Any] | None] = [
         None if o is None else {"user_id": o.user_id, "name": o.name} for o in table.seats
@@ -40,7 +42,7 @@ def lobby_table(table: Table, table_id: str, room_id: str, watchers: int) -> dic
     return {
         "table_id": table_id,
         "room_id": room_id,
-        "name": table_id,
+        "name": name,
         "seats": seats,
         "taken": sum(1 for s in seats if s is not None),
         "watchers": watchers,
