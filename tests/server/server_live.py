@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Callable
+import threading
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import pytest
 from aiohttp.test_utils import TestServer
 from argon2 import PasswordHasher
 
@@ -19,6 +19,8 @@ from baccarat.server.config import parse_rooms
 from baccarat.store import Store, User, open_store
 
 SPEED = 10.0
+TEST_LIMIT = 120.0
+"""Seconds a live test may run before it fails (a bound on a hang, not a speed test)."""
 FAST_HASH = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
 
 ROOMS: dict[str, Any] = {
@@ -104,10 +106,44 @@ def is_event(kind: str) -> Callable[[dict[str, Any]], bool]:
     return lambda m: m.get("type") == "event" and m.get("event") == kind
 
 
-@pytest.fixture
-async def live(tmp_path: Path) -> AsyncIterator[Live]:
-    """A live server for one test."""
-    lv = await start_live(tmp_path)
-    yield lv
-    await lv.test_server.close()
-    lv.store.close()
+def live_test(
+    **server_kw: Any,
+) -> Callable[[Callable[[Live], Awaitable[None]]], Callable[[Path], None]]:
+    """Run an async test against a fresh live server, in its own event loop and thread.
+
+    The loop runs on a worker thread so that the test does not depend on the state of the
+    main thread's loop (a session-wide fixture elsewhere may keep one running).
+    """
+
+    def wrap(test: Callable[[Live], Awaitable[None]]) -> Callable[[Path], None]:
+        async def main(tmp_path: Path) -> None:
+            lv = await start_live(tmp_path, **server_kw)
+            try:
+                async with asyncio.timeout(TEST_LIMIT):
+                    await test(lv)
+            finally:
+                await lv.test_server.close()
+                lv.store.close()
+
+        def runner(tmp_path: Path) -> None:
+            failure: list[BaseException] = []
+
+            def target() -> None:
+                try:
+                    asyncio.run(main(tmp_path))
+                except BaseException as exc:
+                    failure.append(exc)
+
+            thread = threading.Thread(target=target, name=test.__name__)
+            thread.start()
+            thread.join()
+            if failure:
+                raise failure[0]
+
+        runner.__name__ = test.__name__
+        runner.__qualname__ = test.__qualname__
+        runner.__doc__ = test.__doc__
+        runner.__module__ = test.__module__
+        return runner
+
+    return wrap

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import aiohttp
 import pytest
-from server_live import ROOMS, Live, start_live
+from server_live import ROOMS, Live, live_test
 
 from baccarat.client import Client, HttpError, login, register, ws_url
 
 
+@live_test()
 async def test_register_sets_an_httponly_lax_cookie_and_returns_a_token(live: Live) -> None:
     # unsafe=True: aiohttp's jar, unlike a browser, keeps no cookie for a bare IP otherwise.
     async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as http:
@@ -36,6 +35,7 @@ async def test_register_sets_an_httponly_lax_cookie_and_returns_a_token(live: Li
     assert body["token"]
 
 
+@live_test()
 async def test_login_logout_and_me(live: Live) -> None:
     await live.user("alice")
     token = await login(live.base, "alice", "password1")
@@ -50,6 +50,7 @@ async def test_login_logout_and_me(live: Live) -> None:
         assert (await again.json())["error"]["code"] == "not_authenticated"
 
 
+@live_test()
 async def test_wrong_password_is_refused(live: Live) -> None:
     await live.user("alice")
     with pytest.raises(HttpError) as err:
@@ -57,6 +58,7 @@ async def test_wrong_password_is_refused(live: Live) -> None:
     assert (err.value.status, err.value.code) == (401, "bad_credentials")
 
 
+@live_test()
 async def test_login_is_rate_limited_per_username(live: Live) -> None:
     await live.user("alice")
     limit = ROOMS["server"]["login_attempts"]
@@ -72,6 +74,7 @@ async def test_login_is_rate_limited_per_username(live: Live) -> None:
     assert await login(live.base, "bob", "password1")
 
 
+@live_test()
 async def test_a_taken_name_cannot_register_twice(live: Live) -> None:
     await register(live.base, "alice", "secret12")
     with pytest.raises(HttpError) as err:
@@ -79,17 +82,14 @@ async def test_a_taken_name_cannot_register_twice(live: Live) -> None:
     assert (err.value.status, err.value.code) == (409, "name_taken")
 
 
-async def test_registration_can_be_closed(tmp_path: Path) -> None:
-    lv = await start_live(tmp_path, allow_register=False)
-    try:
-        with pytest.raises(HttpError) as err:
-            await register(lv.base, "alice", "secret12")
-        assert (err.value.status, err.value.code) == (403, "registration_closed")
-    finally:
-        await lv.test_server.close()
-        lv.store.close()
+@live_test(allow_register=False)
+async def test_registration_can_be_closed(live: Live) -> None:
+    with pytest.raises(HttpError) as err:
+        await register(live.base, "alice", "secret12")
+    assert (err.value.status, err.value.code) == (403, "registration_closed")
 
 
+@live_test()
 async def test_an_unauthenticated_socket_is_refused(live: Live) -> None:
     async with aiohttp.ClientSession() as http:
         with pytest.raises(aiohttp.WSServerHandshakeError) as err:
@@ -100,6 +100,7 @@ async def test_an_unauthenticated_socket_is_refused(live: Live) -> None:
         assert err.value.status == 401
 
 
+@live_test()
 async def test_a_foreign_origin_is_refused_and_the_own_origin_accepted(live: Live) -> None:
     _, token = await live.user("alice")
     with pytest.raises(aiohttp.WSServerHandshakeError) as err:
@@ -110,18 +111,15 @@ async def test_a_foreign_origin_is_refused_and_the_own_origin_accepted(live: Liv
     await client.close()
 
 
-async def test_an_extra_origin_can_be_allowed(tmp_path: Path) -> None:
-    lv = await start_live(tmp_path, origins=("https://cards.example",))
-    try:
-        _, token = await lv.user("alice")
-        client = await Client.connect(lv.base, token, origin="https://cards.example")
-        assert client.hello["v"] == 1
-        await client.close()
-    finally:
-        await lv.test_server.close()
-        lv.store.close()
+@live_test(origins=("https://cards.example",))
+async def test_an_extra_origin_can_be_allowed(live: Live) -> None:
+    _, token = await live.user("alice")
+    client = await Client.connect(live.base, token, origin="https://cards.example")
+    assert client.hello["v"] == 1
+    await client.close()
 
 
+@live_test()
 async def test_the_socket_acts_as_its_session_user_and_closes_on_logout(live: Live) -> None:
     user, token = await live.user("alice")
     client = await Client.connect(live.base, token)
@@ -133,6 +131,7 @@ async def test_the_socket_acts_as_its_session_user_and_closes_on_logout(live: Li
     await client.close()
 
 
+@live_test()
 async def test_healthz_metrics_and_static_client(live: Live) -> None:
     async with aiohttp.ClientSession() as http:
         health = await http.get(live.base + "/healthz")

@@ -7,7 +7,7 @@ import random
 import signal
 import sys
 
-from server_live import Live
+from server_live import Live, live_test
 
 from baccarat.bots import Bot, BotPlan, choose_bet, run_bots
 
@@ -23,6 +23,7 @@ def test_strategies_bet_within_the_chips() -> None:
         assert all(chip in (1, 2, 3, 5, 10) for _, chip in bets)
 
 
+@live_test()
 async def test_bots_take_the_free_dealer_seat_bet_and_squeeze(live: Live) -> None:
     bots = []
     for i, strategy in enumerate(("flat", "streak", "random")):
@@ -43,6 +44,7 @@ async def test_bots_take_the_free_dealer_seat_bet_and_squeeze(live: Live) -> Non
     assert report.ok and report.rounds >= 2
 
 
+@live_test()
 async def test_the_bots_command_registers_and_plays_then_stops_on_sigterm(live: Live) -> None:
     dealer = await live.client("dealer", 1_000_000)
     await dealer.command("sit", table_id="t2", seat=0)

@@ -8,14 +8,14 @@ import json
 import os
 import socket
 import struct
-from pathlib import Path
 from urllib.parse import urlsplit
 
-from server_live import Live, auto_open, is_event, start_live
+from server_live import Live, auto_open, is_event, live_test
 
 from baccarat.client import Client
 
 
+@live_test()
 async def test_a_reconnect_mid_round_finds_the_seat_bets_and_round(live: Live) -> None:
     dealer = await live.client("dealer", 1_000_000)
     bob = await live.client("bob")
@@ -54,6 +54,7 @@ async def test_a_reconnect_mid_round_finds_the_seat_bets_and_round(live: Live) -
         await c.close()
 
 
+@live_test()
 async def test_after_the_grace_the_seat_is_freed(live: Live) -> None:
     dealer = await live.client("dealer", 1_000_000)
     alice = await live.client("alice")
@@ -98,45 +99,40 @@ async def _stuck_socket(base: str, token: str) -> tuple[asyncio.StreamReader, as
     return reader, writer
 
 
-async def test_a_client_that_stops_reading_is_dropped_and_the_table_plays_on(
-    tmp_path: Path,
-) -> None:
-    live = await start_live(tmp_path, queue_limit=64)
-    try:
-        dealer = await live.client("dealer", 1_000_000, record=True)
-        alice = await live.client("alice", record=True)
-        auto_open(alice)
-        await dealer.command("sit", table_id="t1", seat=0)
-        await alice.command("sit", table_id="t1", seat=1)
-        stuck_user, token = await live.user("stuck")
-        _, writer = await _stuck_socket(live.base, token)
-        writer.write(_frame({"type": "table.watch", "id": 0, "table_id": "t1"}))
-        for i in range(1, 3001):
-            # Each answer is a whole snapshot: far more than the socket buffers hold.
-            writer.write(_frame({"type": "resync", "id": i}))
-            if i % 200 == 0:
-                await writer.drain()
-        rounds = 0
-        while rounds < 3 or live.server.hub.online(stuck_user.user_id):
-            await alice.wait_for(is_event("betting_opened"), 30)
-            await alice.command("bet", area="player", chip=1)
-            await alice.wait_for(is_event("round_settled"), 30)
-            rounds += 1
-        assert not live.server.hub.online(stuck_user.user_id)
-        metrics = live.server.metrics.render().decode()
-        assert 'baccarat_clients_dropped_total{reason="too_slow"} 1.0' in metrics
-        # The others lost nothing: their public events arrive without a gap.
-        for c in (dealer, alice):
-            seqs = [f["seq"] for f in c.frames if f.get("type") == "event" and not f.get("private")]
-            assert seqs == list(range(seqs[0], seqs[0] + len(seqs)))
-        writer.close()
-        await dealer.close()
-        await alice.close()
-    finally:
-        await live.test_server.close()
-        live.store.close()
+@live_test(queue_limit=64)
+async def test_a_client_that_stops_reading_is_dropped_and_the_table_plays_on(live: Live) -> None:
+    dealer = await live.client("dealer", 1_000_000, record=True)
+    alice = await live.client("alice", record=True)
+    auto_open(alice)
+    await dealer.command("sit", table_id="t1", seat=0)
+    await alice.command("sit", table_id="t1", seat=1)
+    stuck_user, token = await live.user("stuck")
+    _, writer = await _stuck_socket(live.base, token)
+    writer.write(_frame({"type": "table.watch", "id": 0, "table_id": "t1"}))
+    for i in range(1, 3001):
+        # Each answer is a whole snapshot: far more than the socket buffers hold.
+        writer.write(_frame({"type": "resync", "id": i}))
+        if i % 200 == 0:
+            await writer.drain()
+    rounds = 0
+    while rounds < 3 or live.server.hub.online(stuck_user.user_id):
+        await alice.wait_for(is_event("betting_opened"), 30)
+        await alice.command("bet", area="player", chip=1)
+        await alice.wait_for(is_event("round_settled"), 30)
+        rounds += 1
+    assert not live.server.hub.online(stuck_user.user_id)
+    metrics = live.server.metrics.render().decode()
+    assert 'baccarat_clients_dropped_total{reason="too_slow"} 1.0' in metrics
+    # The others lost nothing: their public events arrive without a gap.
+    for c in (dealer, alice):
+        seqs = [f["seq"] for f in c.frames if f.get("type") == "event" and not f.get("private")]
+        assert seqs == list(range(seqs[0], seqs[0] + len(seqs)))
+    writer.close()
+    await dealer.close()
+    await alice.close()
 
 
+@live_test()
 async def test_a_round_whose_escrow_fails_is_voided_and_moves_no_coin(live: Live) -> None:
     dealer = await live.client("dealer", 1_000_000)
     alice_user, token = await live.user("alice", 10_000)

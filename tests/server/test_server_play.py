@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import jsonschema
-from server_live import Live, auto_open, is_event
+from server_live import Live, auto_open, is_event, live_test
 
 from baccarat.client import Client
 
@@ -48,6 +48,7 @@ async def _play_rounds(bettors: list[Client], rounds: int) -> list[dict[str, Any
     return settled
 
 
+@live_test()
 async def test_rounds_settle_in_the_ledger_and_the_audit_is_clean(live: Live) -> None:
     dealer, bettors, spectator = await _seat_table(live)
     for i, b in enumerate(bettors):
@@ -105,6 +106,7 @@ def _face_down_leaks(client: Client, controllers: dict[tuple[str, str], int]) ->
     return leaks
 
 
+@live_test()
 async def test_a_face_down_card_reaches_only_its_controller(live: Live) -> None:
     dealer, bettors, spectator = await _seat_table(live)
     for b in bettors:
@@ -147,6 +149,7 @@ async def test_a_face_down_card_reaches_only_its_controller(live: Live) -> None:
         await c.close()
 
 
+@live_test()
 async def test_squeeze_moves_are_answered_once_and_the_latest_wins(live: Live) -> None:
     dealer, bettors, spectator = await _seat_table(live)
     alice, bob, carol = bettors

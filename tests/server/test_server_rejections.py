@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 import pytest
-from server_live import Live, is_event
+from server_live import Live, is_event, live_test
 
 from baccarat.client import Client, CommandError
 
@@ -23,6 +23,7 @@ async def _answer(client: Client, text: str) -> dict[str, Any]:
     return await client.wait_for(lambda m: m.get("type") == "error", 10)
 
 
+@live_test()
 async def test_malformed_messages_are_answered_with_their_code(live: Live) -> None:
     alice = await live.client("alice")
     assert (await _answer(alice, "{not json"))["code"] == "bad_message"
@@ -41,6 +42,7 @@ async def test_malformed_messages_are_answered_with_their_code(live: Live) -> No
     await alice.close()
 
 
+@live_test()
 async def test_a_command_out_of_phase_is_refused_and_nothing_changes(live: Live) -> None:
     dealer = await live.client("dealer", 1_000_000)
     alice = await live.client("alice")
@@ -59,6 +61,7 @@ async def test_a_command_out_of_phase_is_refused_and_nothing_changes(live: Live)
     await alice.close()
 
 
+@live_test()
 async def test_nobody_can_act_on_a_seat_that_is_not_theirs(live: Live) -> None:
     dealer = await live.client("dealer", 1_000_000)
     alice = await live.client("alice")
@@ -85,6 +88,7 @@ async def test_nobody_can_act_on_a_seat_that_is_not_theirs(live: Live) -> None:
         await c.close()
 
 
+@live_test()
 async def test_one_seat_in_the_whole_system(live: Live) -> None:
     alice = await live.client("alice")
     await alice.command("sit", table_id="t1", seat=3)
@@ -103,6 +107,7 @@ async def test_one_seat_in_the_whole_system(live: Live) -> None:
     await spectator.close()
 
 
+@live_test()
 async def test_the_lobby_lists_rooms_and_follows_the_tables(live: Live) -> None:
     watcher = await live.client("sam")
     await watcher.command("lobby.subscribe")
@@ -121,6 +126,7 @@ async def test_the_lobby_lists_rooms_and_follows_the_tables(live: Live) -> None:
     await watcher.close()
 
 
+@live_test()
 async def test_resync_without_a_table_is_refused(live: Live) -> None:
     alice = await live.client("alice")
     with pytest.raises(CommandError) as err:
