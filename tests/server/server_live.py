@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import threading
-from collections.abc import Awaitable, Callable
+import uuid
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import psycopg
+import pytest
 from aiohttp.test_utils import TestServer
 from argon2 import PasswordHasher
 
@@ -65,9 +69,11 @@ class Live:
         return await Client.connect(self.base, token, **kw)
 
 
-async def start_live(tmp_path: Path, rooms: dict[str, Any] | None = None, **kw: Any) -> Live:
-    """Start a server in this process on an ephemeral port."""
-    store = open_store(f"sqlite:///{tmp_path / 'baccarat.db'}", hasher=FAST_HASH)
+async def start_live(
+    tmp_path: Path, rooms: dict[str, Any] | None = None, db_url: str | None = None, **kw: Any
+) -> Live:
+    """Start a server in this process on an ephemeral port (SQLite in ``tmp_path`` by default)."""
+    store = open_store(db_url or f"sqlite:///{tmp_path / 'baccarat.db'}", hasher=FAST_HASH)
     server = Server(store, parse_rooms(rooms or ROOMS), speed=SPEED, **kw)
     ts = TestServer(create_app(server), host="127.0.0.1", port=0)
     await ts.start_server()
@@ -106,18 +112,40 @@ def is_event(kind: str) -> Callable[[dict[str, Any]], bool]:
     return lambda m: m.get("type") == "event" and m.get("event") == kind
 
 
+PG_URL = os.environ.get("BACCARAT_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
+
+
+@contextlib.contextmanager
+def pg_schema() -> Iterator[str]:
+    """A URL to a private, empty PostgreSQL schema, dropped afterwards (skip if no server)."""
+    try:
+        with psycopg.connect(PG_URL, connect_timeout=3, autocommit=True) as conn:
+            schema = f"srv_{uuid.uuid4().hex[:16]}"
+            conn.execute(f"CREATE SCHEMA {schema}")
+    except psycopg.OperationalError:
+        pytest.skip(f"PostgreSQL is not reachable at {PG_URL}")
+    sep = "&" if "?" in PG_URL else "?"
+    try:
+        yield f"{PG_URL}{sep}options=-csearch_path%3D{schema}"
+    finally:
+        with psycopg.connect(PG_URL, autocommit=True) as conn:
+            conn.execute(f"DROP SCHEMA {schema} CASCADE")
+
+
 def live_test(
-    **server_kw: Any,
+    *, postgres: bool = False, **server_kw: Any
 ) -> Callable[[Callable[[Live], Awaitable[None]]], Callable[[Path], None]]:
     """Run an async test against a fresh live server, in its own event loop and thread.
+
+    With ``postgres`` the store is a private schema of the test PostgreSQL server.
 
     The loop runs on a worker thread so that the test does not depend on the state of the
     main thread's loop (a session-wide fixture elsewhere may keep one running).
     """
 
     def wrap(test: Callable[[Live], Awaitable[None]]) -> Callable[[Path], None]:
-        async def main(tmp_path: Path) -> None:
-            lv = await start_live(tmp_path, **server_kw)
+        async def main(tmp_path: Path, db_url: str | None) -> None:
+            lv = await start_live(tmp_path, db_url=db_url, **server_kw)
             try:
                 async with asyncio.timeout(TEST_LIMIT):
                     await test(lv)
@@ -126,19 +154,21 @@ def live_test(
                 lv.store.close()
 
         def runner(tmp_path: Path) -> None:
-            failure: list[BaseException] = []
+            with contextlib.ExitStack() as stack:
+                db_url = stack.enter_context(pg_schema()) if postgres else None
+                failure: list[BaseException] = []
 
-            def target() -> None:
-                try:
-                    asyncio.run(main(tmp_path))
-                except BaseException as exc:
-                    failure.append(exc)
+                def target() -> None:
+                    try:
+                        asyncio.run(main(tmp_path, db_url))
+                    except BaseException as exc:
+                        failure.append(exc)
 
-            thread = threading.Thread(target=target, name=test.__name__)
-            thread.start()
-            thread.join()
-            if failure:
-                raise failure[0]
+                thread = threading.Thread(target=target, name=test.__name__)
+                thread.start()
+                thread.join()
+                if failure:
+                    raise failure[0]
 
         runner.__name__ = test.__name__
         runner.__qualname__ = test.__qualname__

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import jsonschema
+import pytest
 from server_live import Live, auto_open, is_event, live_test
 
 from baccarat.client import Client
@@ -48,8 +49,7 @@ async def _play_rounds(bettors: list[Client], rounds: int) -> list[dict[str, Any
     return settled
 
 
-@live_test()
-async def test_rounds_settle_in_the_ledger_and_the_audit_is_clean(live: Live) -> None:
+async def _rounds_settle_in_the_ledger(live: Live) -> None:
     dealer, bettors, spectator = await _seat_table(live)
     for i, b in enumerate(bettors):
         auto_open(b, squeeze_steps=i)
@@ -79,6 +79,17 @@ async def test_rounds_settle_in_the_ledger_and_the_audit_is_clean(live: Live) ->
         assert table_coins == {uid: live.store.balance(uid) for uid in table_coins}
     for c in [dealer, *bettors, spectator]:
         await c.close()
+
+
+@live_test()
+async def test_rounds_settle_in_the_ledger_and_the_audit_is_clean(live: Live) -> None:
+    await _rounds_settle_in_the_ledger(live)
+
+
+@pytest.mark.postgres
+@live_test(postgres=True)
+async def test_rounds_settle_in_the_postgresql_ledger(live: Live) -> None:
+    await _rounds_settle_in_the_ledger(live)
 
 
 def _face_down_leaks(client: Client, controllers: dict[tuple[str, str], int]) -> list[Any]:
