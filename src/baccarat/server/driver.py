@@ -2,7 +2,7 @@
 
 Every change to a table happens inside its task, one job at a time: a job runs a command (or
 builds a snapshot) at ``loop.time()``, the task writes what must be written through the
-store, then publishes the events, each public one with the next ``seq``. Between jobs the
+store (``TableLedger``), then publishes the events, each public one with the next ``seq``. Between jobs the
 task sleeps until the table's next deadline and calls ``advance``. Because nothing else
 touches the table, a snapshot is always consistent with the ``seq`` it carries.
 """
@@ -20,10 +20,11 @@ from baccarat.errors import BaccaratError, RuleViolation
 from baccarat.server import facts
 from baccarat.server.connection import Connection
 from baccarat.server.hub import Hub
+from baccarat.server.ledger import TableLedger
 from baccarat.server.metrics import Metrics
 from baccarat.server.protocol import ack, dumps, error, event, snapshot
-from baccarat.store import Escrow, Settle, Store, Void
-from baccarat.table import Event, SetCoins, SqueezeProgress, Table, view
+from baccarat.store import Store
+from baccarat.table import Event, SqueezeProgress, Table, view
 
 log = logging.getLogger("baccarat.server")
 
@@ -63,17 +64,13 @@ class TableDriver:
         self.room_id = room_id
         self.name = name or table_id
         self.hub = hub
-        self.store = store
         self.metrics = metrics
         self.seq = 0
         self.loop = asyncio.get_running_loop()
         self.jobs: asyncio.Queue[Job] = asyncio.Queue()
         self.task: asyncio.Task[None] | None = None
         self.accepting = True
-        self.draining = False
-        self.open_round: str | None = None
-        """The round whose stakes are in escrow and not yet settled."""
-        self.voided: set[str] = set()
+        self.ledger = TableLedger(table, table_id, store, metrics)
         self.summary: dict[str, Any] | None = None
         self._squeeze: dict[str, SqueezeProgress] = {}
         self._squeeze_conn: dict[str, tuple[Connection, str | int]] = {}
@@ -140,7 +137,7 @@ class TableDriver:
             log.exception("table job failed", extra={"table_id": self.table_id})
             failure = RuleViolation("internal_error", "The server could not carry out the command.")
         try:
-            events = await self._persist(events)
+            events = await self.ledger.record(events)
         except Exception:
             log.exception("persisting failed", extra={"table_id": self.table_id})
         self._publish(events)
@@ -236,96 +233,6 @@ class TableDriver:
 
         return run
 
-    # -- persistence ------------------------------------------------------------------
-
-    async def _persist(self, events: list[Event]) -> list[Event]:
-        out: list[Event] = []
-        for ev in events:
-            out.append(ev)
-            if ev.type == "shoe_started":
-                await asyncio.to_thread(
-                    self.store.record_shoe_start,
-                    ev.data["shoe_id"],
-                    self.table_id,
-                    ev.data["commitment"],
-                )
-            elif ev.type == "shoe_ended":
-                await asyncio.to_thread(
-                    self.store.record_shoe_end, ev.data["shoe_id"], ev.data["seed"]
-                )
-            elif ev.type == "betting_closed":
-                out.extend(await self._escrow(ev))
-            elif ev.type == "round_settled":
-                out.extend(await self._settle(ev))
-        return out
-
-    async def _escrow(self, ev: Event) -> list[Event]:
-        round_id = ev.data["round_id"]
-        bets = facts.bet_records(ev.data)
-        if not bets:
-            return []
-        if self.draining:
-            self.voided.add(round_id)
-            return [_voided(round_id, "The server is shutting down; no stake was taken.")]
-        try:
-            op = Escrow(
-                round_id,
-                self.table_id,
-                ev.data["shoe_id"],
-                ev.data["round_no"],
-                facts.dealer_id(ev.data),
-                tuple(bets),
-            )
-            await asyncio.wrap_future(self.store.submit(op))
-        except Exception as exc:
-            # Nothing moved (escrow is one transaction): the round plays out but settles nothing.
-            log.warning(
-                "escrow refused; round voided",
-                extra={"table_id": self.table_id, "round_id": round_id, "error": str(exc)},
-            )
-            self.voided.add(round_id)
-            self.metrics.rounds_voided.inc()
-            return [_voided(round_id, "The stakes could not be taken; this round settles nothing.")]
-        self.open_round = round_id
-        return []
-
-    async def _settle(self, ev: Event) -> list[Event]:
-        round_id = ev.data["round_id"]
-        if round_id in self.voided:
-            self.voided.discard(round_id)
-            return await self._reload_coins()
-        if self.open_round != round_id:
-            return []
-        deltas, commission, house = facts.settlement(ev.data)
-        op = Settle(
-            round_id, tuple(ev.data["cards"]), dict(ev.data["outcome"]), deltas, commission, house
-        )
-        self.open_round = None
-        try:
-            await asyncio.wrap_future(self.store.submit(op))
-        except Exception:
-            # The ledger refused the payout: give every stake back rather than leave it held.
-            log.exception("settlement refused; voiding", extra={"round_id": round_id})
-            await asyncio.wrap_future(self.store.submit(Void(round_id)))
-            self.metrics.rounds_voided.inc()
-            return [
-                _voided(round_id, "The round could not be paid out; every stake was returned."),
-                *await self._reload_coins(),
-            ]
-        self.metrics.rounds.labels(self.table_id).inc()
-        return []
-
-    async def _reload_coins(self) -> list[Event]:
-        """After a voided round the table's coins are wrong: the store is the truth."""
-        events: list[Event] = []
-        for user_id in facts.seated(self.table):
-            coins = await asyncio.to_thread(self.store.balance, user_id)
-            try:
-                events.extend(self.table.handle(SetCoins(user_id, coins), self.loop.time()))
-            except BaccaratError as exc:
-                log.warning("coins not reloaded", extra={"user_id": user_id, "code": exc.code})
-        return events
-
     # -- publishing -------------------------------------------------------------------
 
     def _publish(self, events: list[Event]) -> None:
@@ -365,22 +272,16 @@ class TableDriver:
     async def stop(self, grace: float) -> None:
         """Let a round in escrow finish within ``grace`` (no new seats, no new stakes taken),
         then stop taking commands; a round still in escrow is voided."""
-        self.draining = True
+        self.ledger.draining = True
         deadline = self.loop.time() + grace
-        while self.open_round is not None and self.loop.time() < deadline and self.running:
+        while self.ledger.open_round is not None and self.loop.time() < deadline and self.running:
             await asyncio.sleep(0.02)
         self.accepting = False
         if self.running:
             job = Job(_STOP)
             self.jobs.put_nowait(job)
             await job.done
-        if self.open_round is not None:
-            round_id, self.open_round = self.open_round, None
-            await asyncio.wrap_future(self.store.submit(Void(round_id)))
-            self.metrics.rounds_voided.inc()
-            log.info(
-                "round voided at shutdown", extra={"table_id": self.table_id, "round_id": round_id}
-            )
+        await self.ledger.void_open("shutdown")
 
 
 def _STOP(now: float) -> list[Event]:
@@ -402,10 +303,6 @@ def _with_time_left(data: dict[str, Any], now: float) -> dict[str, Any]:
         if isinstance(data.get(at), int | float)
     }
     return {**data, **extra} if extra else data
-
-
-def _voided(round_id: str, reason: str) -> Event:
-    return Event("round_voided", {"round_id": round_id, "reason": reason})
 
 
 def _text(message: dict[str, Any]) -> str:

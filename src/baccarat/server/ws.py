@@ -169,7 +169,7 @@ class Dispatcher:
         hub = self.server.hub
         table_id = msg.fields["table_id"]
         driver = self._driver(table_id)
-        if driver.draining:
+        if driver.ledger.draining:
             raise RuleViolation("table_closed", "The server is shutting down; no new seats.")
         uid = conn.user_id
         where = hub.seats.get(uid)

@@ -1,0 +1,139 @@
+"""What a table's events write to the store: shoes, and each round's escrow and payout.
+
+A round's stakes move into escrow when betting closes and out when it settles, each in one
+transaction. When the ledger refuses (a balance changed outside the table, say), the round
+is voided: it plays out on the table but moves no coin, and the table's balances are put
+back to the ledger's.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from baccarat.errors import BaccaratError
+from baccarat.server import facts
+from baccarat.server.metrics import Metrics
+from baccarat.store import Escrow, Settle, Store, Void
+from baccarat.table import Event, SetCoins, Table
+
+log = logging.getLogger("baccarat.server")
+
+
+def voided(round_id: str, reason: str) -> Event:
+    """The server's own event: this round moves no coin."""
+    return Event("round_voided", {"round_id": round_id, "reason": reason})
+
+
+class TableLedger:
+    """One table's writes through the store, in the order its events happened."""
+
+    def __init__(self, table: Table, table_id: str, store: Store, metrics: Metrics) -> None:
+        self.table = table
+        self.table_id = table_id
+        self.store = store
+        self.metrics = metrics
+        self.draining = False
+        """Shutting down: take no new stakes."""
+        self.open_round: str | None = None
+        """The round whose stakes are in escrow and not yet settled."""
+        self.voided: set[str] = set()
+
+    async def record(self, events: list[Event]) -> list[Event]:
+        """Write what ``events`` require; return them with any events the writing caused."""
+        out: list[Event] = []
+        for ev in events:
+            out.append(ev)
+            if ev.type == "shoe_started":
+                await asyncio.to_thread(
+                    self.store.record_shoe_start,
+                    ev.data["shoe_id"],
+                    self.table_id,
+                    ev.data["commitment"],
+                )
+            elif ev.type == "shoe_ended":
+                await asyncio.to_thread(
+                    self.store.record_shoe_end, ev.data["shoe_id"], ev.data["seed"]
+                )
+            elif ev.type == "betting_closed":
+                out.extend(await self._escrow(ev))
+            elif ev.type == "round_settled":
+                out.extend(await self._settle(ev))
+        return out
+
+    async def _escrow(self, ev: Event) -> list[Event]:
+        round_id = ev.data["round_id"]
+        bets = facts.bet_records(ev.data)
+        if not bets:
+            return []
+        if self.draining:
+            self.voided.add(round_id)
+            return [voided(round_id, "The server is shutting down; no stake was taken.")]
+        op = Escrow(
+            round_id,
+            self.table_id,
+            ev.data["shoe_id"],
+            ev.data["round_no"],
+            facts.dealer_id(ev.data),
+            tuple(bets),
+        )
+        try:
+            await asyncio.wrap_future(self.store.submit(op))
+        except Exception as exc:
+            # Nothing moved (escrow is one transaction): the round plays out but settles nothing.
+            log.warning(
+                "escrow refused; round voided",
+                extra={"table_id": self.table_id, "round_id": round_id, "error": str(exc)},
+            )
+            self.voided.add(round_id)
+            self.metrics.rounds_voided.inc()
+            return [voided(round_id, "The stakes could not be taken; this round settles nothing.")]
+        self.open_round = round_id
+        return []
+
+    async def _settle(self, ev: Event) -> list[Event]:
+        round_id = ev.data["round_id"]
+        if round_id in self.voided:
+            self.voided.discard(round_id)
+            return await self._reload_coins()
+        if self.open_round != round_id:
+            return []
+        deltas, commission, house = facts.settlement(ev.data)
+        op = Settle(
+            round_id, tuple(ev.data["cards"]), dict(ev.data["outcome"]), deltas, commission, house
+        )
+        self.open_round = None
+        try:
+            await asyncio.wrap_future(self.store.submit(op))
+        except Exception:
+            # The ledger refused the payout: give every stake back rather than leave it held.
+            log.exception("settlement refused; voiding", extra={"round_id": round_id})
+            await asyncio.wrap_future(self.store.submit(Void(round_id)))
+            self.metrics.rounds_voided.inc()
+            return [
+                voided(round_id, "The round could not be paid out; every stake was returned."),
+                *await self._reload_coins(),
+            ]
+        self.metrics.rounds.labels(self.table_id).inc()
+        return []
+
+    async def _reload_coins(self) -> list[Event]:
+        """After a voided round the table's coins are wrong: the store is the truth."""
+        events: list[Event] = []
+        loop = asyncio.get_running_loop()
+        for user_id in facts.seated(self.table):
+            coins = await asyncio.to_thread(self.store.balance, user_id)
+            try:
+                events.extend(self.table.handle(SetCoins(user_id, coins), loop.time()))
+            except BaccaratError as exc:
+                log.warning("coins not reloaded", extra={"user_id": user_id, "code": exc.code})
+        return events
+
+    async def void_open(self, why: str) -> None:
+        """Return the stakes of the round in escrow, if any."""
+        if self.open_round is None:
+            return
+        round_id, self.open_round = self.open_round, None
+        await asyncio.wrap_future(self.store.submit(Void(round_id)))
+        self.metrics.rounds_voided.inc()
+        log.info(f"round voided at {why}", extra={"table_id": self.table_id, "round_id": round_id})
