@@ -33,6 +33,7 @@ from baccarat.store import open_store
 ROOMS = """
 [server]
 login_attempts_per_ip = 100000
+command_rate = 100000
 [[rooms]]
 id = "standard"
 chip_unit = 100

@@ -12,7 +12,7 @@ from urllib.parse import urlsplit
 
 from server_live import Live, auto_open, is_event, live_test
 
-from baccarat.client import Client
+from baccarat.client import Client, CommandError
 
 
 @live_test()
@@ -99,7 +99,7 @@ async def _stuck_socket(base: str, token: str) -> tuple[asyncio.StreamReader, as
     return reader, writer
 
 
-@live_test(queue_limit=64)
+@live_test(queue_limit=64, command_rate=10_000)
 async def test_a_client_that_stops_reading_is_dropped_and_the_table_plays_on(live: Live) -> None:
     dealer = await live.client("dealer", 1_000_000, record=True)
     alice = await live.client("alice", record=True)
@@ -161,3 +161,19 @@ async def test_a_round_whose_escrow_fails_is_voided_and_moves_no_coin(live: Live
     assert report.ok, report.problems
     for c in (dealer, alice):
         await c.close()
+
+
+@live_test(command_rate=5)
+async def test_a_client_sending_too_fast_is_refused_with_rate_limited(live: Live) -> None:
+    alice = await live.client("alice")
+    codes = []
+    for _ in range(15):
+        try:
+            await alice.command("ping")
+            codes.append("ack")
+        except CommandError as exc:
+            codes.append(exc.code)
+    # The burst (2 seconds' worth) passes, then the budget is spent.
+    assert codes[:10] == ["ack"] * 10
+    assert "rate_limited" in codes[10:]
+    await alice.close()

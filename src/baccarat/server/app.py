@@ -18,7 +18,11 @@ from aiohttp import web
 
 from baccarat.server import auth
 from baccarat.server.config import RoomsConfig
-from baccarat.server.connection import CLOSE_GOING_AWAY, CLOSE_LOGGED_OUT, Connection
+from baccarat.server.connection import (
+    CLOSE_GOING_AWAY,
+    CLOSE_LOGGED_OUT,
+    Connection,
+)
 from baccarat.server.driver import TableDriver
 from baccarat.server.hub import Hub
 from baccarat.server.lobby import lobby_message
@@ -51,6 +55,7 @@ class Server:
         allow_register: bool | None = None,
         origins: tuple[str, ...] = (),
         queue_limit: int = 512,
+        command_rate: float | None = None,
         shutdown_grace: float = SHUTDOWN_GRACE,
     ) -> None:
         self.store = store
@@ -61,6 +66,7 @@ class Server:
         )
         self.origins = origins
         self.queue_limit = queue_limit
+        self.command_rate = config.server.command_rate if command_rate is None else command_rate
         self.shutdown_grace = shutdown_grace
         self.hub = Hub()
         self.metrics = Metrics()

@@ -32,6 +32,7 @@ SERVER_KEYS = {
     "start_coins",
     "login_attempts",
     "login_attempts_per_ip",
+    "command_rate",
 }
 ROOM_KEYS = {
     "id",
@@ -57,6 +58,8 @@ class ServerSettings:
     """Login attempts per minute and username."""
     login_attempts_per_ip: int = 60
     """Login and register attempts per minute and IP address (many bots share one)."""
+    command_rate: float = 50.0
+    """Commands per second one socket may send (bursts of two seconds' worth)."""
 
 
 @dataclass(frozen=True)
@@ -113,6 +116,12 @@ def _int(where: str, value: object, *, minimum: int = 0) -> int:
     return value
 
 
+def _positive(where: str, value: object) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
+        raise _fail(where, f"must be a positive number, not {value!r}.")
+    return float(value)
+
+
 def _text(where: str, value: object) -> str:
     if not isinstance(value, str) or not value or len(value) > 64:
         raise _fail(where, f"must be a non-empty text of at most 64 characters, not {value!r}.")
@@ -154,6 +163,7 @@ def _server(data: object) -> ServerSettings:
         login_attempts_per_ip=_int(
             "server.login_attempts_per_ip", data.get("login_attempts_per_ip", 60), minimum=1
         ),
+        command_rate=_positive("server.command_rate", data.get("command_rate", 50.0)),
     )
 
 

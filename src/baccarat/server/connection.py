@@ -20,6 +20,10 @@ CLOSE_LOGGED_OUT = 4001
 CLOSE_GOING_AWAY = 1001
 DEFAULT_QUEUE = 512
 """Messages a client may have waiting before it counts as too slow."""
+COMMAND_RATE = 50.0
+"""Commands per second a client may send over time (squeeze moves are coalesced instead)."""
+BURST_SECONDS = 2.0
+"""A client may send this many seconds' worth of commands at once."""
 
 
 class Connection:
@@ -33,6 +37,7 @@ class Connection:
         *,
         queue_limit: int = DEFAULT_QUEUE,
         on_drop: Callable[[Connection, str], None] | None = None,
+        command_rate: float = COMMAND_RATE,
     ) -> None:
         self.ws = ws
         self.request = request
@@ -44,6 +49,21 @@ class Connection:
         self._queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=queue_limit)
         self._on_drop = on_drop
         self._writer: asyncio.Task[None] | None = None
+        self._rate = command_rate
+        self._tokens = command_rate * BURST_SECONDS
+        self._refilled: float | None = None
+
+    def allow(self, now: float) -> bool:
+        """Take one command from the client's budget (a token bucket); False when spent."""
+        if self._refilled is not None:
+            self._tokens = min(
+                self._rate * BURST_SECONDS, self._tokens + (now - self._refilled) * self._rate
+            )
+        self._refilled = now
+        if self._tokens < 1:
+            return False
+        self._tokens -= 1
+        return True
 
     def start(self) -> None:
         """Start the writer task."""

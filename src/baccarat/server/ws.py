@@ -50,7 +50,12 @@ async def websocket(request: web.Request) -> web.StreamResponse:
     ws = web.WebSocketResponse(heartbeat=30.0, max_msg_size=MAX_FRAME * 4)
     await ws.prepare(request)
     conn = Connection(
-        ws, request, user.user_id, queue_limit=server.queue_limit, on_drop=server.dropped
+        ws,
+        request,
+        user.user_id,
+        queue_limit=server.queue_limit,
+        on_drop=server.dropped,
+        command_rate=server.command_rate,
     )
     conn.token = token
     first = server.hub.add(conn)
@@ -115,6 +120,11 @@ class Dispatcher:
             conn.send(dumps(error(exc.details.get("id"), exc.code, exc.message)))
             return
         try:
+            if msg.type != "squeeze" and not conn.allow(time.monotonic()):
+                # Squeeze moves are coalesced instead; everything else counts.
+                raise RuleViolation(
+                    "rate_limited", "Too many commands; slow down and try again in a moment."
+                )
             await self.handlers[msg.type](conn, msg)
         except BaccaratError as exc:
             metrics.errors.labels(exc.code).inc()
