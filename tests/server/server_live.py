@@ -40,13 +40,15 @@ ROOMS: dict[str, Any] = {
         }
     ],
     "timers": {
-        "betting": 6.0,
+        "betting": 8.0,
         "squeeze": 4.0,
         "result": 2.0,
         "shuffle": 1.0,
         "reconnect_grace": 30.0,
     },
 }
+SLOW_SQUEEZE: dict[str, Any] = {**ROOMS, "timers": {**ROOMS["timers"], "squeeze": 600.0}}
+"""The same rooms with a squeeze that waits a minute: a phase that holds still for a test."""
 
 
 @dataclass

@@ -138,13 +138,13 @@ async def test_a_round_whose_escrow_fails_is_voided_and_moves_no_coin(live: Live
     alice_user, token = await live.user("alice", 10_000)
     alice = await Client.connect(live.base, token)
     auto_open(alice)
-    await dealer.command("sit", table_id="t1", seat=0)
     await alice.command("sit", table_id="t1", seat=1)
+    # An outside change after she sat: the ledger no longer holds what the table knows of.
+    live.store.grant("alice", -9_500, "outside change")
+    await dealer.command("sit", table_id="t1", seat=0)
     opened = await alice.wait_for(is_event("betting_opened"), 10)
     await alice.command("bet", area="player", chip=10)
     await alice.command("bet", area="player", chip=10)
-    # An outside change: the ledger no longer holds the stake the table knows of.
-    live.store.grant("alice", -9_500, "outside change")
     voided = await dealer.wait_for(is_event("round_voided"), 20)
     assert voided["data"]["round_id"] == opened["data"]["round_id"]
     await dealer.wait_for(

@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 import pytest
-from server_live import Live, is_event, live_test
+from server_live import SLOW_SQUEEZE, Live, is_event, live_test
 
 from baccarat.client import Client, CommandError
 
@@ -42,20 +42,30 @@ async def test_malformed_messages_are_answered_with_their_code(live: Live) -> No
     await alice.close()
 
 
-@live_test()
+@live_test(rooms=SLOW_SQUEEZE)
 async def test_a_command_out_of_phase_is_refused_and_nothing_changes(live: Live) -> None:
     dealer = await live.client("dealer", 1_000_000)
     alice = await live.client("alice")
     await dealer.command("sit", table_id="t1", seat=0)
     await alice.command("sit", table_id="t1", seat=1)
-    await alice.wait_for(is_event("betting_closed"), 10)
+    await alice.wait_for(is_event("betting_opened"), 10)
+    await alice.command("bet", area="player", chip=1)
+    # Alice controls the Player card and does not open it: the squeeze holds still.
+    await alice.wait_for(is_event("squeeze_started"), 10)
     before = _stable(await dealer.resync())
+    assert before["phase"] == "squeeze"
     with pytest.raises(CommandError) as err:
         await alice.command("bet", area="player", chip=1)
     assert err.value.code == "betting_closed"
     with pytest.raises(CommandError) as err:
+        await alice.command("clear")
+    assert err.value.code == "betting_closed"
+    with pytest.raises(CommandError) as err:
         await dealer.command("bet", area="player", chip=1)
     assert err.value.code in ("betting_closed", "dealer_cannot_bet")
+    with pytest.raises(CommandError) as err:
+        await dealer.command("open", hand="player")
+    assert err.value.code == "not_controller"
     assert _stable(await dealer.resync()) == before
     await dealer.close()
     await alice.close()
@@ -69,7 +79,7 @@ async def test_nobody_can_act_on_a_seat_that_is_not_theirs(live: Live) -> None:
     await dealer.command("sit", table_id="t1", seat=0)
     await alice.command("sit", table_id="t1", seat=1)
     view = await alice.resync()
-    before = _stable(view)
+    before = [None if o is None else o["user_id"] for o in view["seats"]]
     with pytest.raises(CommandError) as err:
         await bob.command("sit", table_id="t1", seat=1)
     assert err.value.code == "seat_taken"
@@ -82,8 +92,8 @@ async def test_nobody_can_act_on_a_seat_that_is_not_theirs(live: Live) -> None:
     with pytest.raises(CommandError) as err:
         await alice.command("urge")
     assert err.value.code in ("not_dealer", "dealer_only")
-    after = _stable(await alice.resync())
-    assert after["seats"] == before["seats"]
+    after = await alice.resync()
+    assert [None if o is None else o["user_id"] for o in after["seats"]] == before
     for c in (dealer, alice, bob):
         await c.close()
 
