@@ -76,6 +76,7 @@ async def start_live(
 ) -> Live:
     """Start a server in this process on an ephemeral port (SQLite in ``tmp_path`` by default)."""
     store = open_store(db_url or f"sqlite:///{tmp_path / 'baccarat.db'}", hasher=FAST_HASH)
+    kw.setdefault("shutdown_grace", 1.0)
     server = Server(store, parse_rooms(rooms or ROOMS), speed=SPEED, **kw)
     ts = TestServer(create_app(server), host="127.0.0.1", port=0)
     await ts.start_server()

@@ -10,7 +10,7 @@ import socket
 import struct
 from urllib.parse import urlsplit
 
-from server_live import Live, auto_open, is_event, live_test
+from server_live import SLOW_SQUEEZE, Live, auto_open, is_event, live_test
 
 from baccarat.client import Client, CommandError
 
@@ -176,4 +176,25 @@ async def test_a_client_sending_too_fast_is_refused_with_rate_limited(live: Live
     # The burst (2 seconds' worth) passes, then the budget is spent.
     assert codes[:10] == ["ack"] * 10
     assert "rate_limited" in codes[10:]
+    await alice.close()
+
+
+@live_test(rooms=SLOW_SQUEEZE, shutdown_grace=0.2)
+async def test_shutdown_voids_a_round_that_cannot_finish_in_time(live: Live) -> None:
+    dealer = await live.client("dealer", 1_000_000)
+    alice = await live.client("alice", 100_000)
+    await dealer.command("sit", table_id="t1", seat=0)
+    await alice.command("sit", table_id="t1", seat=1)
+    await alice.wait_for(is_event("betting_opened"), 10)
+    await alice.command("bet", area="banker", chip=10)
+    # Alice holds the Banker card unopened: the round stays in escrow.
+    await alice.wait_for(is_event("squeeze_started"), 10)
+    assert live.store.balance(alice.user_id) == 100_000 - 1_000
+    await live.server.drain()
+    assert live.store.balance(alice.user_id) == 100_000
+    assert live.store.balance(dealer.user_id) == 1_000_000
+    assert live.store.void_unfinished() == []
+    report = live.store.audit()
+    assert report.ok and report.voided == 1
+    await dealer.close()
     await alice.close()
