@@ -90,9 +90,13 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
             proc.wait()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser(server: Server) -> Iterator[Any]:
-    """One headless Chromium for the whole session."""
+    """One headless Chromium per test module.
+
+    Playwright's sync API keeps an event loop running in this thread while it is open; closing
+    it at the end of each module keeps that loop away from the asyncio tests that follow.
+    """
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
