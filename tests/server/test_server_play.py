@@ -199,3 +199,29 @@ async def test_squeeze_moves_are_answered_once_and_the_latest_wins(live: Live) -
     assert opened["data"]["forced"] is False
     for c in [dealer, *bettors, spectator]:
         await c.close()
+
+
+@live_test()
+async def test_a_round_nobody_bet_on_is_recorded_as_settled(live: Live) -> None:
+    dealer = await live.client("dealer", 1_000_000)
+    bettor = await live.client("idle", 100_000)
+    await dealer.command("sit", table_id="t1", seat=0)
+    await bettor.command("sit", table_id="t1", seat=1)
+    settled = await dealer.wait_for(is_event("round_settled"))
+    data = settled["data"]
+    assert data["bets"] == []
+
+    record = await asyncio.to_thread(live.store.get_round, data["round_id"])
+    assert record.status == "settled"
+    assert record.bets == []
+    assert record.cards == data["cards"]
+    assert record.outcome == data["outcome"]
+    assert record.deltas == {dealer.user_id: 0}
+    assert record.house == 0
+    assert live.store.balance(dealer.user_id) == 1_000_000
+    assert live.store.balance(bettor.user_id) == 100_000
+    report = live.store.audit()
+    assert report.ok, report.problems
+    assert report.rounds >= 1
+    await dealer.close()
+    await bettor.close()

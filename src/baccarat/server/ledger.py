@@ -1,9 +1,10 @@
 """What a table's events write to the store: shoes, and each round's escrow and payout.
 
 A round's stakes move into escrow when betting closes and out when it settles, each in one
-transaction. When the ledger refuses (a balance changed outside the table, say), the round
-is voided: it plays out on the table but moves no coin, and the table's balances are put
-back to the ledger's.
+transaction. A round nobody bet on is written the same way (an empty escrow, a settlement of
+zeros), so history and the audit see every round dealt. When the ledger refuses (a balance
+changed outside the table, say), the round is voided: it plays out on the table but moves no
+coin, and the table's balances are put back to the ledger's.
 """
 
 from __future__ import annotations
@@ -64,9 +65,10 @@ class TableLedger:
     async def _escrow(self, ev: Event) -> list[Event]:
         round_id = ev.data["round_id"]
         bets = facts.bet_records(ev.data)
-        if not bets:
-            return []
         if self.draining:
+            if not bets:
+                # Nothing to hold, and a round opened now would only delay the shutdown.
+                return []
             self.voided.add(round_id)
             return [voided(round_id, "The server is shutting down; no stake was taken.")]
         op = Escrow(
