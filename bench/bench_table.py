@@ -1,0 +1,110 @@
+"""Benchmark: the pure table's cost per command, per round and per view.
+
+Plays whole rounds at one table (a dealer and seven bettors, each placing a few chips, both
+hands opened at once) on a fake clock, and times the parts a server pays for: commands,
+timers, and one view per viewer kind. Prints a Markdown table for docs/benchmarks.md.
+
+    python bench/bench_table.py [--rounds N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import time
+
+from baccarat.errors import BaccaratError
+from baccarat.shoe import Shoe
+from baccarat.table import OpenCard, PlaceChip, Sit, Table, TableConfig, UserInfo, view
+
+AREAS = ("player", "banker", "tie", "player_pair", "banker_pair")
+
+
+def new_table() -> tuple[Table, list[float]]:
+    """A table with a dealer (user 100) and seven bettors (users 1-7), quorum reached."""
+    seeds = itertools.count(1)
+    ids = itertools.count(1)
+    table = Table(
+        TableConfig("bench"),
+        lambda: Shoe.from_seed(next(seeds).to_bytes(32, "big")),
+        new_id=lambda: f"r{next(ids)}",
+    )
+    clock = [0.0]
+    table.handle(Sit(100, UserInfo(100, "dealer", 60, 10**9), 0), clock[0])
+    for seat in range(1, 8):
+        table.handle(Sit(seat, UserInfo(seat, f"b{seat}", 60, 10**9), seat), clock[0])
+    return table, clock
+
+
+def try_command(table: Table, command: OpenCard, now: float) -> bool:
+    """Send a command; False when the table refuses it (not this card's turn)."""
+    try:
+        table.handle(command, now)
+    except BaccaratError:
+        return False
+    return True
+
+
+def play_round(table: Table, clock: list[float]) -> int:
+    """Bet, open every card as soon as it can be, run the timers; return the commands sent."""
+    sent = 0
+    while table.phase != "betting":
+        clock[0] = max(clock[0], table.next_deadline or clock[0])
+        table.advance(clock[0])
+    for seat in range(1, 8):
+        area = "player" if seat % 2 else "banker"
+        for chip in (5, 2, 1):
+            table.handle(PlaceChip(seat, area, chip), clock[0])
+            sent += 1
+        table.handle(PlaceChip(seat, AREAS[2 + seat % 3], 1), clock[0])
+        sent += 1
+    while table.phase == "betting":
+        clock[0] = table.next_deadline or clock[0]
+        table.advance(clock[0])
+    # Seat 1 controls the Player hand and seat 2 the Banker hand (equal stakes: first to bet).
+    while table.phase == "squeeze":
+        opened = False
+        for hand, user_id in (("player", 1), ("banker", 2)):
+            if try_command(table, OpenCard(user_id, hand), clock[0]):
+                sent += 1
+                opened = True
+        if not opened:
+            clock[0] = table.next_deadline or clock[0]
+            table.advance(clock[0])
+    return sent
+
+
+def main() -> None:
+    """Run the benchmark and print the results."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--rounds", type=int, default=2000)
+    args = parser.parse_args()
+
+    table, clock = new_table()
+    play_round(table, clock)
+    start = time.perf_counter()
+    commands = 0
+    for _ in range(args.rounds):
+        commands += play_round(table, clock)
+    elapsed = time.perf_counter() - start
+
+    viewers = {"dealer": 100, "bettor": 1, "spectator": None}
+    view_times = {}
+    for name, uid in viewers.items():
+        n = 5000
+        t0 = time.perf_counter()
+        for _ in range(n):
+            view(table, uid, clock[0])
+        view_times[name] = (time.perf_counter() - t0) / n
+
+    print("| what | figure |")
+    print("|---|---|")
+    print(f"| rounds played (dealer + 7 bettors, 28 chips a round) | {args.rounds:,} |")
+    print(f"| rounds/s, commands and timers included | {args.rounds / elapsed:,.0f} |")
+    print(f"| commands/s (chips and opens) | {commands / elapsed:,.0f} |")
+    for name, t in view_times.items():
+        print(f"| one {name} view | {t * 1e6:,.1f} µs |")
+
+
+if __name__ == "__main__":
+    main()
