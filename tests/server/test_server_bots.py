@@ -3,13 +3,19 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import random
 import signal
 import sys
+from pathlib import Path
 
+import aiohttp
+import pytest
 from server_live import Live, live_test
 
 from baccarat.bots import Bot, BotPlan, choose_bet, run_bots
+from baccarat.cli import build_parser
+from baccarat.commands.bots import MAX_PROCESSES, crews
 
 
 def test_strategies_bet_within_the_chips() -> None:
@@ -44,8 +50,33 @@ async def test_bots_take_the_free_dealer_seat_bet_and_squeeze(live: Live) -> Non
     assert report.ok and report.rounds >= 2
 
 
+def _parent_of(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("PPid:"):
+            return int(line.split()[1])
+    raise AssertionError(f"no PPid line for {pid}")
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+async def _round_with_bets_of(live: Live, names: set[str]) -> bool:
+    """Whether a settled round holds bets of every one of ``names``."""
+    users = {live.store.get_user_by_name(n).user_id for n in names}
+    for r in await asyncio.to_thread(live.store.history, min(names)):
+        if r.status == "settled" and users <= {b.user_id for b in r.bets}:
+            return True
+    return False
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads /proc")
 @live_test()
-async def test_the_bots_command_registers_and_plays_then_stops_on_sigterm(live: Live) -> None:
+async def test_the_bots_command_runs_each_bot_in_its_own_process(live: Live) -> None:
     dealer = await live.client("dealer", 1_000_000)
     await dealer.command("sit", table_id="t2", seat=0)
     proc = await asyncio.create_subprocess_exec(
@@ -64,14 +95,50 @@ async def test_the_bots_command_registers_and_plays_then_stops_on_sigterm(live: 
         "1",
         stdout=asyncio.subprocess.PIPE,
     )
+    assert proc.stdout is not None
+    pids: dict[int, str] = {}
     async with asyncio.timeout(60):
-        while live.store.audit().rounds < 2:
+        while True:
+            line = (await proc.stdout.readline()).decode()
+            assert line, "the bots command ended early"
+            if line.startswith("pid "):
+                pid, _, names = line[4:].partition(": ")
+                pids[int(pid)] = names.strip()
+            if "Ctrl-C stops them" in line:
+                break
+        # One process per bot, each a child of the command.
+        assert sorted(pids.values()) == ["bot1", "bot2"]
+        assert proc.pid not in pids
+        assert all(_parent_of(pid) == proc.pid for pid in pids)
+        while not (
+            {u.username for u in live.store.list_users()} >= {"bot1", "bot2"}
+            and await _round_with_bets_of(live, {"bot1", "bot2"})
+        ):
             await asyncio.sleep(0.2)
             assert proc.returncode is None
+        async with aiohttp.ClientSession() as http, http.get(f"{live.base}/api/lobby") as resp:
+            lobby = await resp.json()
+        seated = {
+            s["name"] for t in lobby["tables"] if t["table_id"] == "t2" for s in t["seats"] if s
+        }
+        assert {"bot1", "bot2"} <= seated
     proc.send_signal(signal.SIGTERM)
     out, _ = await proc.communicate()
     assert proc.returncode == 0
-    assert b"rounds bet:" in out
-    names = {u.username for u in live.store.list_users()}
-    assert {"bot1", "bot2"} <= names
+    assert int(out.decode().split("rounds bet:")[1]) >= 2
+    # Stopping the command stopped every bot process.
+    assert not any(_alive(pid) for pid in pids)
     await dealer.close()
+
+
+def test_bots_are_spread_one_per_process_up_to_the_cap() -> None:
+    parser = build_parser()
+    args = parser.parse_args(["bots", "--count", "20", "--seed", "3"])
+    spread = crews(args)
+    assert len(spread) == MAX_PROCESSES
+    names = [a.name for c in spread for a in c.accounts]
+    assert sorted(names) == sorted(f"bot{i}" for i in range(1, 21))
+    assert crews(args) == spread  # the seed fixes every bot's strategy and randomness
+    few = crews(parser.parse_args(["bots", "--count", "5", "--processes", "2"]))
+    assert [len(c.accounts) for c in few] == [3, 2]
+    assert len(crews(parser.parse_args(["bots", "--count", "3"]))) == 3

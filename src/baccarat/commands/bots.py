@@ -1,13 +1,26 @@
-"""``baccarat bots``: bots that play on any server, each with its own account."""
+"""``baccarat bots``: bots that play on any server, each with its own account.
+
+The bots run as separate processes (``--processes``, by default one per bot up to
+``MAX_PROCESSES``), each with its own asyncio loop. The parent only starts them, prints their
+process ids, and on Ctrl-C or SIGTERM stops them all and reports the rounds they bet.
+"""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import multiprocessing
+import os
 import random
 import signal
 import sys
+from dataclasses import dataclass
+from multiprocessing.connection import wait
+from multiprocessing.process import BaseProcess
+from multiprocessing.queues import SimpleQueue
 from pathlib import Path
+from types import FrameType
 
 from baccarat.bots import STRATEGIES, Bot, BotPlan, run_bots
 from baccarat.client import HttpError, login, register
@@ -16,11 +29,21 @@ from baccarat.server.logs import setup_logging
 
 HELP = "run N bots against a server (they log in or register, sit, bet, squeeze and deal)"
 
+MAX_PROCESSES = 16
+"""The default caps the processes here; more bots share them."""
+STOP_WAIT = 15.0
+"""Seconds a bot process has to close its connections after SIGTERM before it is killed."""
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of ``bots``."""
     parser.add_argument("--url", default="http://127.0.0.1:8000", help="the server's base URL")
     parser.add_argument("--count", type=int, default=4, help="how many bots")
+    parser.add_argument(
+        "--processes",
+        type=int,
+        help=f"how many OS processes share the bots (default: one per bot, at most {MAX_PROCESSES})",
+    )
     parser.add_argument(
         "--accounts",
         type=Path,
@@ -37,7 +60,29 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--log-level", default="warning")
 
 
-def _accounts(args: argparse.Namespace) -> list[tuple[str, str]]:
+@dataclass(frozen=True)
+class Account:
+    """One bot's login and play: what its process needs to know of it."""
+
+    name: str
+    password: str
+    strategy: str
+    seed: float
+
+
+@dataclass(frozen=True)
+class Crew:
+    """The bots one process runs, and how they play."""
+
+    url: str
+    accounts: tuple[Account, ...]
+    table_id: str | None
+    may_deal: bool
+    may_register: bool
+    log_level: str
+
+
+def _logins(args: argparse.Namespace) -> list[tuple[str, str]]:
     if args.accounts is None:
         return [(f"{args.prefix}{i}", args.password) for i in range(1, args.count + 1)]
     out: list[tuple[str, str]] = []
@@ -47,6 +92,33 @@ def _accounts(args: argparse.Namespace) -> list[tuple[str, str]]:
             name, _, password = line.partition(":")
             out.append((name.strip(), password))
     return out[: args.count]
+
+
+def crews(args: argparse.Namespace) -> list[Crew]:
+    """The bots dealt round-robin to the processes, strategies and seeds fixed up front."""
+    rng = random.Random(args.seed)
+    accounts = [
+        Account(
+            name,
+            password,
+            STRATEGIES[i % len(STRATEGIES)] if args.strategy == "mixed" else args.strategy,
+            rng.random(),
+        )
+        for i, (name, password) in enumerate(_logins(args))
+    ]
+    wanted = args.processes if args.processes is not None else MAX_PROCESSES
+    n = max(1, min(wanted, len(accounts)))
+    return [
+        Crew(
+            args.url,
+            tuple(accounts[i::n]),
+            args.table,
+            not args.no_deal,
+            args.accounts is None,
+            args.log_level,
+        )
+        for i in range(n)
+    ]
 
 
 async def _token(url: str, name: str, password: str, may_register: bool) -> str:
@@ -68,29 +140,123 @@ async def _token(url: str, name: str, password: str, may_register: bool) -> str:
             raise
 
 
-async def _main(args: argparse.Namespace) -> int:
-    rng = random.Random(args.seed)
-    bots: list[Bot] = []
-    for i, (name, password) in enumerate(_accounts(args)):
-        token = await _token(args.url, name, password, args.accounts is None)
-        strategy = STRATEGIES[i % len(STRATEGIES)] if args.strategy == "mixed" else args.strategy
-        plan = BotPlan(strategy, args.table, may_deal=not args.no_deal)
-        bots.append(Bot(args.url, token, plan, rng=random.Random(rng.random())))
-    print(f"{len(bots)} bots playing at {args.url}; Ctrl-C stops them", flush=True)
+async def _watch_parent(parent: int, stop: asyncio.Event) -> None:
+    # A parent killed outright cannot stop its bots: they notice they were orphaned.
+    while not stop.is_set():
+        if os.getppid() != parent:
+            stop.set()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stop.wait(), 1.0)
+
+
+async def _play(crew: Crew, parent: int) -> int:
     stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(sig, stop.set)
+    asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
+    bots: list[Bot] = []
+    for account in crew.accounts:
+        token = await _token(crew.url, account.name, account.password, crew.may_register)
+        plan = BotPlan(account.strategy, crew.table_id, may_deal=crew.may_deal)
+        bots.append(Bot(crew.url, token, plan, rng=random.Random(account.seed)))
+    watcher = asyncio.create_task(_watch_parent(parent, stop))
     await run_bots(bots, stop)
-    print(f"rounds bet: {sum(b.rounds_bet for b in bots)}", flush=True)
-    return 0
+    await watcher
+    return sum(b.rounds_bet for b in bots)
+
+
+def play_crew(crew: Crew, parent: int, results: SimpleQueue[tuple[int, int, str]]) -> None:
+    """A bot process: log in its bots and play until SIGTERM; report ``(pid, rounds, error)``."""
+    setup_logging(crew.log_level)
+    try:
+        rounds = asyncio.run(_play(crew, parent))
+    except (BaccaratError, OSError) as exc:
+        results.put((os.getpid(), 0, str(exc)))
+        raise SystemExit(1) from None
+    results.put((os.getpid(), rounds, ""))
+
+
+class _Stop:
+    """Set by SIGINT or SIGTERM in the parent."""
+
+    def __init__(self) -> None:
+        self.set = False
+
+    def __call__(self, signum: int, frame: FrameType | None) -> None:
+        self.set = True
+
+
+def _start(crew_list: list[Crew], results: SimpleQueue[tuple[int, int, str]]) -> list[BaseProcess]:
+    ctx = multiprocessing.get_context("spawn")
+    # Ctrl-C reaches the whole process group: the children ignore it (the ignoring is
+    # inherited) and stop on the SIGTERM the parent sends them, so each stops exactly once.
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    procs: list[BaseProcess] = []
+    try:
+        for i, crew in enumerate(crew_list, start=1):
+            proc = ctx.Process(
+                target=play_crew, args=(crew, os.getpid(), results), name=f"bots-{i}"
+            )
+            proc.start()
+            procs.append(proc)
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    return procs
+
+
+def _stop_all(procs: list[BaseProcess]) -> None:
+    for proc in procs:
+        if proc.is_alive():
+            proc.terminate()
+    for proc in procs:
+        proc.join(STOP_WAIT)
+        if proc.is_alive():
+            proc.kill()
+            proc.join()
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run the bots until interrupted."""
-    setup_logging(args.log_level)
+    """Run the bots in their processes until interrupted."""
+    if args.count < 1 or (args.processes is not None and args.processes < 1):
+        print("baccarat bots: --count and --processes must be at least 1", file=sys.stderr)
+        return 2
     try:
-        return asyncio.run(_main(args))
-    except (BaccaratError, OSError) as exc:
+        crew_list = crews(args)
+    except OSError as exc:
         print(f"baccarat bots: {exc}", file=sys.stderr)
         return 1
+    if not crew_list[0].accounts:
+        print(f"baccarat bots: no account in {args.accounts}", file=sys.stderr)
+        return 1
+    stop = _Stop()
+    old = {sig: signal.signal(sig, stop) for sig in (signal.SIGTERM, signal.SIGINT)}
+    results: SimpleQueue[tuple[int, int, str]] = multiprocessing.get_context("spawn").SimpleQueue()
+    procs = _start(crew_list, results)
+    failed = False
+    try:
+        for proc, crew in zip(procs, crew_list, strict=True):
+            print(f"pid {proc.pid}: {', '.join(a.name for a in crew.accounts)}", flush=True)
+        bots = sum(len(c.accounts) for c in crew_list)
+        print(
+            f"{bots} bots playing at {args.url} in {len(procs)} processes; Ctrl-C stops them",
+            flush=True,
+        )
+        while not stop.set:
+            wait([p.sentinel for p in procs], timeout=0.25)
+            if any(p.exitcode not in (None, 0) for p in procs):
+                # A process that could not log in: the run as a whole failed.
+                failed = True
+                break
+            if all(p.exitcode is not None for p in procs):
+                break
+    finally:
+        _stop_all(procs)
+        for sig, handler in old.items():
+            signal.signal(sig, handler)
+    rounds = 0
+    while not results.empty():
+        _, n, error = results.get()
+        rounds += n
+        if error:
+            failed = True
+            print(f"baccarat bots: {error}", file=sys.stderr)
+    print(f"rounds bet: {rounds}", flush=True)
+    return 1 if failed else 0
