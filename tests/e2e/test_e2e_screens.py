@@ -44,6 +44,7 @@ class Scene:
     dealer_book: str
     squeeze_face: str
     overflow: dict[str, bool]
+    cards_on_phone: dict[str, Any]
 
 
 FRESH_BETTING = """() => {
@@ -52,6 +53,50 @@ FRESH_BETTING = """() => {
   return screen?.dataset.phase === 'betting' && secs >= 6;
 }"""
 """Betting is open with at least 6 seconds left (room for a few clicks on a slow machine)."""
+
+WATCH_CARDS = """() => {
+  // Every 50 ms: each card of either hand that has landed (no deal or flip animation running)
+  // must lie inside the window. Offenders are kept with where they were.
+  const seen = { checks: 0, most: 0, outside: [] };
+  window.cardWatch = seen;
+  setInterval(() => {
+    const cards = [...document.querySelectorAll('.hand .card:not(.slot)')];
+    const landed = cards.filter((c) => c.getAnimations().length === 0);
+    seen.checks += 1;
+    seen.most = Math.max(seen.most, landed.length);
+    for (const c of landed) {
+      const r = c.getBoundingClientRect();
+      if (r.left < 0 || r.top < 0 || r.right > innerWidth || r.bottom > innerHeight) {
+        seen.outside.push({ hand: c.closest('.hand').dataset.hand, i: c.dataset.i,
+                            left: r.left, right: r.right, cards: cards.length });
+      }
+    }
+  }, 50);
+}"""
+"""Watch the hands on a page for the rest of the test."""
+
+THREE_CARDS_EACH = """() => {
+  // Draw the table once with three cards in each hand (the most a hand holds), measure every
+  // card, and draw the real state again; all in one task, so no table event comes between.
+  const app = window.baccaratApp;
+  const three = (codes) => ({ cards: codes.map((code) => ({ code, faceDown: false })), points: 0 });
+  app.table.setState({ ...app.snapshot, hands: { player: three(['QC', '10C', '7H']),
+                                                 banker: three(['4S', '8S', '2D']) } });
+  const rects = [...document.querySelectorAll('.hand .card')].map((c) => {
+    const r = c.getBoundingClientRect();
+    return { hand: c.closest('.hand').dataset.hand, left: r.left, right: r.right };
+  });
+  app.table.setState(app.snapshot);
+  return { width: innerWidth, rects };
+}"""
+"""Where six cards would lie on this page."""
+
+
+def cards_outside(page: Any) -> list[dict[str, Any]]:
+    """The cards that would leave the window with three in each hand (six are measured)."""
+    seen = page.evaluate(THREE_CARDS_EACH)
+    assert len(seen["rects"]) == 6
+    return [r for r in seen["rects"] if r["left"] < 0 or r["right"] > seen["width"]]
 
 
 def start_bots(server: Server) -> subprocess.Popen[bytes]:
@@ -109,6 +154,10 @@ def scene(server: Server, browser: Any, request: pytest.FixtureRequest) -> Scene
     lobby_phone.wait_for_selector(".table-card")
     save_screenshot(lobby_phone, "lobby-phone")
     overflow["lobby-phone"] = no_horizontal_overflow(lobby_phone)
+    # erin then watches the table on her phone while the round is dealt.
+    lobby_phone.click(f".table-card[data-table='{TABLE}'] .btn-watch")
+    lobby_phone.wait_for_selector(".table-screen")
+    lobby_phone.evaluate(WATCH_CARDS)
     sit(dealer, TABLE, 0)
     sit(bettor, TABLE, 4)
     bots = start_bots(server)
@@ -139,6 +188,12 @@ def scene(server: Server, browser: Any, request: pytest.FixtureRequest) -> Scene
     squeeze_face = bettor.get_attribute(".squeeze .sq-face svg", "aria-label") or ""
     save_screenshot(bettor, "squeeze-desktop")
     bettor.mouse.up()
+    lobby_phone.wait_for_selector(".table-screen[data-phase='result']", timeout=30_000)
+    cards_on_phone = dict(lobby_phone.evaluate("window.cardWatch"))
+    cards_on_phone["three_each_zh"] = cards_outside(lobby_phone)
+    lobby_phone.click(".table-screen [data-action='lang']")
+    lobby_phone.wait_for_selector(".area[data-area='banker'] .area-name:text('Banker')")
+    cards_on_phone["three_each_en"] = cards_outside(lobby_phone)
     dealer_phone = open_page(browser, server, PHONE, phone=True)
     bettor_phone = open_page(browser, server, PHONE, phone=True)
     log_in(dealer_phone, "carol")
@@ -157,6 +212,7 @@ def scene(server: Server, browser: Any, request: pytest.FixtureRequest) -> Scene
         dealer_book,
         squeeze_face,
         overflow,
+        cards_on_phone,
     )
 
 
@@ -172,6 +228,15 @@ def test_every_view_fits_its_width(scene: Scene) -> None:
             "bettor-phone",
         )
     }
+
+
+def test_every_card_of_both_hands_stays_on_a_phone_screen(scene: Scene) -> None:
+    seen = scene.cards_on_phone
+    # The round was watched dealt: at least both hands' first two cards were checked.
+    assert seen["most"] >= 4
+    assert seen["outside"] == []
+    # Three cards in each hand, the third lying sideways, fit in either language.
+    assert seen["three_each_zh"] == [] and seen["three_each_en"] == []
 
 
 def test_bettor_sees_own_chips_and_the_dealer_books_them(scene: Scene) -> None:

@@ -139,11 +139,13 @@ export class TableScreen {
   }
 
   flyFromShoe(box) {
-    const shoe = this.shoeEl.getBoundingClientRect();
+    // Phones hide the shoe: the cards then come from the dealer's place.
+    let from = this.shoeEl.getBoundingClientRect();
+    if (!from.width) from = this.dealerRail.getBoundingClientRect();
     for (const card of box.querySelectorAll(".deal-in")) {
       const r = card.getBoundingClientRect();
-      card.style.setProperty("--dx", `${shoe.left + shoe.width / 2 - (r.left + r.width / 2)}px`);
-      card.style.setProperty("--dy", `${shoe.top + shoe.height / 2 - (r.top + r.height / 2)}px`);
+      card.style.setProperty("--dx", `${from.left + from.width / 2 - (r.left + r.width / 2)}px`);
+      card.style.setProperty("--dy", `${from.top + from.height / 2 - (r.top + r.height / 2)}px`);
       pulse(card, "fly");
     }
   }
