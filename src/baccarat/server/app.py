@@ -24,6 +24,7 @@ from baccarat.server.connection import (
     Connection,
 )
 from baccarat.server.driver import TableDriver
+from baccarat.server.headers import add_security_headers
 from baccarat.server.hub import Hub
 from baccarat.server.lobby import lobby_message
 from baccarat.server.metrics import Metrics
@@ -261,6 +262,7 @@ def create_app(server: Server) -> web.Application:
     async def on_shutdown(app: web.Application) -> None:
         await server.stop()
 
+    app.on_response_prepare.append(add_security_headers)
     app.on_startup.append(on_startup)
     app.on_shutdown.append(on_shutdown)
     return app
