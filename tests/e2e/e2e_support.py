@@ -114,16 +114,66 @@ PLACE_CHIP = """async ([chip, area]) => {
   const errors = document.querySelectorAll('.toast-error').length;
   document.querySelector(`.tray-chip[data-chip='${chip}']`).click();
   document.querySelector(`.area[data-area='${area}']`).click();
-  for (let i = 0; i < 100; i++) {
-    await new Promise((r) => setTimeout(r, 50));
-    if (stack() !== before) return 'ok';
-    const toasts = document.querySelectorAll('.toast-error');
-    if (toasts.length > errors) return toasts[toasts.length - 1].textContent;
-  }
-  return 'no answer';
+  return await window.answerTo(area, before, errors);
+}"""
+
+ANSWER_TO = """() => {
+  // Resolves 'ok' once the area's own stack changes from `before`, or with the text of a new
+  // refusal toast; 'no answer' after 5 s.
+  window.answerTo = async (area, before, errors) => {
+    const stack = () => document.querySelector(`.area[data-area='${area}'] .my-stack`)?.textContent ?? '';
+    for (let i = 0; i < 100; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      if (stack() !== before) return 'ok';
+      const toasts = document.querySelectorAll('.toast-error');
+      if (toasts.length > errors) return toasts[toasts.length - 1].textContent;
+    }
+    return 'no answer';
+  };
+}"""
+
+BEFORE_DRAG = """([chip, area]) => {
+  const centre = (sel) => {
+    const r = document.querySelector(sel).getBoundingClientRect();
+    return [r.left + r.width / 2, r.top + r.height / 2];
+  };
+  return [
+    document.querySelector(`.area[data-area='${area}'] .my-stack`)?.textContent ?? '',
+    document.querySelectorAll('.toast-error').length,
+    ...centre(`.tray-chip[data-chip='${chip}'] svg`),
+    ...centre(`.area[data-area='${area}']`),
+  ];
 }"""
 
 
 def place_chip(page: Any, chip: int, area: str) -> str:
     """Pick a chip and tap an area; 'ok' once the area shows it, else the refusal shown."""
+    page.evaluate(ANSWER_TO)
     return str(page.evaluate(PLACE_CHIP, [chip, area]))
+
+
+def drag_chip(page: Any, chip: int, area: str, *, touch: bool = False) -> str:
+    """Drag a chip from the tray onto an area with the mouse or a finger; answer as place_chip."""
+    page.evaluate(ANSWER_TO)
+    # One read, so a redraw of the tray or the areas cannot come between the two.
+    before, errors, x0, y0, x1, y1 = page.evaluate(BEFORE_DRAG, [chip, area])
+    path = [(x0 + (x1 - x0) * k / 10, y0 + (y1 - y0) * k / 10) for k in range(1, 11)]
+    if touch:
+        # A real touch sequence through the DevTools protocol, as a phone's finger sends it.
+        cdp = page.context.new_cdp_session(page)
+        cdp.send(
+            "Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x0, "y": y0}]}
+        )
+        for x, y in path:
+            cdp.send(
+                "Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x, "y": y}]}
+            )
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+        cdp.detach()
+    else:
+        page.mouse.move(x0, y0)
+        page.mouse.down()
+        for x, y in path:
+            page.mouse.move(x, y)
+        page.mouse.up()
+    return str(page.evaluate("([a, b, e]) => window.answerTo(a, b, e)", [area, before, errors]))

@@ -17,6 +17,7 @@ from e2e_support import (
     DESKTOP,
     PHONE,
     Server,
+    drag_chip,
     log_in,
     needs_chromium,
     no_horizontal_overflow,
@@ -45,6 +46,7 @@ class Scene:
     squeeze_face: str
     overflow: dict[str, bool]
     cards_on_phone: dict[str, Any]
+    dragged: tuple[str, str, str]
 
 
 FRESH_BETTING = """() => {
@@ -167,7 +169,9 @@ def scene(server: Server, browser: Any, request: pytest.FixtureRequest) -> Scene
         "document.querySelectorAll('.bead-plate .bead').length >= 1", timeout=60_000
     )
     bettor.wait_for_function(FRESH_BETTING, timeout=60_000)
-    for chip, area in ((10, "banker"), (10, "banker"), (5, "banker"), (1, "banker_pair")):
+    # The first chip is dragged onto 莊 with the mouse, the others tapped.
+    dragged = drag_chip(bettor, 10, "banker")
+    for chip, area in ((10, "banker"), (5, "banker"), (1, "banker_pair")):
         assert place_chip(bettor, chip, area) == "ok"
     bettor.click(".tray-chip[data-chip='5']")
     banker_stack = bettor.inner_text(".area[data-area='banker'] .my-stack")
@@ -198,8 +202,13 @@ def scene(server: Server, browser: Any, request: pytest.FixtureRequest) -> Scene
     bettor_phone = open_page(browser, server, PHONE, phone=True)
     log_in(dealer_phone, "carol")
     log_in(bettor_phone, "dave")
-    for name, page in (("dealer-phone", dealer_phone), ("bettor-phone", bettor_phone)):
+    for page in (dealer_phone, bettor_phone):
         page.wait_for_selector(".table-screen .seat.me")
+    # Next round, on the phone, a finger drags a chip onto 莊.
+    bettor_phone.wait_for_function(FRESH_BETTING, timeout=60_000)
+    touch_dragged = drag_chip(bettor_phone, 2, "banker", touch=True)
+    touch_stack = bettor_phone.inner_text(".area[data-area='banker'] .my-stack")
+    for name, page in (("dealer-phone", dealer_phone), ("bettor-phone", bettor_phone)):
         save_screenshot(page, name)
         overflow[name] = no_horizontal_overflow(page)
     return Scene(
@@ -213,6 +222,7 @@ def scene(server: Server, browser: Any, request: pytest.FixtureRequest) -> Scene
         squeeze_face,
         overflow,
         cards_on_phone,
+        (dragged, touch_dragged, touch_stack),
     )
 
 
@@ -237,6 +247,13 @@ def test_every_card_of_both_hands_stays_on_a_phone_screen(scene: Scene) -> None:
     assert seen["outside"] == []
     # Three cards in each hand, the third lying sideways, fit in either language.
     assert seen["three_each_zh"] == [] and seen["three_each_en"] == []
+
+
+def test_a_chip_dragged_onto_banker_is_bet_by_mouse_and_by_finger(scene: Scene) -> None:
+    by_mouse, by_finger, finger_stack = scene.dragged
+    assert by_mouse == "ok"
+    assert by_finger == "ok"
+    assert finger_stack.strip() == "2"
 
 
 def test_bettor_sees_own_chips_and_the_dealer_books_them(scene: Scene) -> None:

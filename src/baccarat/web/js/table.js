@@ -6,6 +6,7 @@ import { chipSVG } from "./chips.js";
 import { AREAS, secondsLeft } from "./state.js";
 import { seatBox, areaBox, handBox, bookPanel, ring, remaining } from "./parts.js";
 import { SqueezeView } from "./squeeze.js";
+import { draggable, flyChip } from "./chipdrag.js";
 import { RoadsPanel } from "./roadspanel.js";
 import { play } from "./sound.js";
 
@@ -184,15 +185,21 @@ export class TableScreen {
       return;
     }
     const unit = st.room.chip_unit;
-    const chips = st.room.chips.map((c) => h("button", {
-      class: `tray-chip${c === this.chip ? " chosen" : ""}`, "data-chip": c, "aria-pressed": c === this.chip,
-      onclick: () => {
-        this.chip = c;
-        localStorage.setItem("baccarat.chip", String(c));
-        play("chip");
-        this.drawControls(this.st);
-      },
-    }, chipSVG(c), h("span", { class: "chip-coins" }, fmt(c * unit))));
+    const chips = st.room.chips.map((c) => {
+      const btn = h("button", {
+        class: `tray-chip${c === this.chip ? " chosen" : ""}`, "data-chip": c, "aria-pressed": c === this.chip,
+        onclick: () => {
+          this.choose(c);
+          play("chip");
+        },
+      }, chipSVG(c), h("span", { class: "chip-coins" }, fmt(c * unit)));
+      // Dropping a chip on an area bets it (and makes it the chosen chip).
+      draggable(btn, c, (area, x, y) => {
+        this.choose(c);
+        this.tapArea(area, { x, y });
+      });
+      return btn;
+    });
     const slip = st.me.slip || {};
     const left = st.me.remaining ?? remaining(slip, st.room.limits);
     mount(this.controls, h("div", { class: "tray" },
@@ -205,6 +212,14 @@ export class TableScreen {
         h("button", { class: "btn btn-clear", "data-action": "clear", onclick: () => this.clear() }, t("clear")),
         h("button", { class: "btn btn-stand", onclick: () => this.app.stand() }, t("stand"))),
     ));
+  }
+
+  /** Make `chip` the chip a tap on an area bets (remembered across visits). */
+  choose(chip) {
+    if (chip === this.chip) return;
+    this.chip = chip;
+    localStorage.setItem("baccarat.chip", String(chip));
+    this.drawControls(this.st);
   }
 
   drawSqueeze(st) {
@@ -318,7 +333,8 @@ export class TableScreen {
     }
   }
 
-  tapArea(area) {
+  /** Bet the chosen chip on `area`; `from` is where a dragged chip was let go. */
+  tapArea(area, from) {
     const st = this.st;
     if (st.me.role !== "bettor") {
       this.refuse({ code: st.me.role === "dealer" ? "dealer_cannot_bet" : "not_seated", message: "" }, area);
@@ -328,6 +344,13 @@ export class TableScreen {
     this.app.send("bet", { area, chip }).then(() => {
       play("chip");
       this.urgeEl.hidden = true;
+      // The accepted chip flies to the area: from the drop point, or from the tray.
+      let at = from;
+      if (!at) {
+        const r = this.controls.querySelector(`.tray-chip[data-chip="${chip}"] svg`)?.getBoundingClientRect();
+        at = r ? { x: r.left + r.width / 2, y: r.top + r.height / 2 } : null;
+      }
+      if (at) flyChip(chip, at.x, at.y, this.areasRow.querySelector(`[data-area="${area}"]`));
     }, (err) => this.refuse(err, area));
   }
 
