@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import re
 import signal
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from pathlib import Path
 from typing import Any
 
+from baccarat.client import Client, login
 from baccarat.store import open_store
 
 
@@ -129,3 +132,127 @@ def test_a_bad_rooms_file_refuses_to_start(tmp_path: Path) -> None:
     assert done.returncode == 2
     assert "multiple of 100" in done.stderr
     assert not (tmp_path / "x.db").exists()
+
+
+def _serve(db: str, *extra: str) -> tuple[subprocess.Popen[str], list[str]]:
+    """Start ``baccarat serve`` on a free port; return it and its lines up to the stop hint."""
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "baccarat", "serve", "--db", db, "--port", "0", *extra],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        env=env,
+    )
+    assert proc.stdout is not None
+    lines: list[str] = []
+    while not lines or "Ctrl-C" not in lines[-1]:
+        line = proc.stdout.readline()
+        assert line, "serve ended before it was ready"
+        lines.append(line)
+    return proc, lines
+
+
+def _in_thread(main: Any) -> Any:
+    """Run ``main()`` in a fresh event loop on its own thread (whatever loop the test holds)."""
+    out: list[Any] = []
+    failure: list[BaseException] = []
+
+    def target() -> None:
+        try:
+            out.append(asyncio.run(main()))
+        except BaseException as exc:
+            failure.append(exc)
+
+    thread = threading.Thread(target=target)
+    thread.start()
+    thread.join()
+    if failure:
+        raise failure[0]
+    return out[0]
+
+
+ROUNDS = 3
+PEEL = (0.25, 0.5, 0.75)
+
+
+async def _deal_and_bet(
+    url: str, dealer_login: tuple[str, str], bettor_login: tuple[str, str]
+) -> Any:
+    dealer = await Client.connect(url, await login(url, *dealer_login), record=True)
+    bettor = await Client.connect(url, await login(url, *bettor_login), record=True)
+    settled: list[dict[str, Any]] = []
+    squeezed = 0
+    try:
+        # A table nobody plays at in the demo.
+        await dealer.command("sit", table_id="standard-3", seat=0)
+        await bettor.command("sit", table_id="standard-3", seat=1)
+        while len(settled) < ROUNDS:
+            msg = await bettor.wait_for(
+                lambda m: m.get("event") in ("betting_opened", "squeeze_started", "round_settled")
+            )
+            data = msg["data"]
+            if msg["event"] == "betting_opened":
+                await bettor.command("bet", area="banker", chip=5)
+                await bettor.command("bet", area="tie", chip=1)
+            elif msg["event"] == "squeeze_started" and data["controller_user_id"] == bettor.user_id:
+                # The bettor controls every face-down card: peel each a little, then open it.
+                for progress in PEEL:
+                    await bettor.command(
+                        "squeeze", hand=data["hand"], progress=progress, corner="br"
+                    )
+                await bettor.command("open", hand=data["hand"])
+                squeezed += 1
+            elif msg["event"] == "round_settled" and data["bets"]:
+                settled.append(data)
+        # The dealer watched the peel move.
+        seen = {
+            f["data"]["progress"] for f in dealer.frames if f.get("event") == "squeeze_progress"
+        }
+        return dealer.user_id, bettor.user_id, settled, squeezed, seen
+    finally:
+        await dealer.close()
+        await bettor.close()
+
+
+def test_a_newcomer_deals_and_bets_with_the_demo_accounts_and_the_audit_is_clean(
+    tmp_path: Path,
+) -> None:
+    db = f"sqlite:///{tmp_path / 'x.db'}"
+    proc, lines = _serve(db, "--demo", "--speed", "10")
+    try:
+        url = next(m.group(0) for line in lines if (m := re.search(r"http://[\d.]+:\d+", line)))
+        accounts = dict(
+            m.groups() for line in lines if (m := re.match(r"demo account: (\S+) / (\S+)", line))
+        )
+        assert {"dealer", "demo1"} <= set(accounts)
+        dealer_id, bettor_id, settled, squeezed, seen = _in_thread(
+            lambda: _deal_and_bet(url, ("dealer", accounts["dealer"]), ("demo1", accounts["demo1"]))
+        )
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=30) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        if proc.stdout is not None:
+            proc.stdout.close()
+    assert squeezed >= 2 * ROUNDS  # at least the second card of each hand, every round
+    assert set(PEEL) <= seen
+    store = open_store(db)
+    try:
+        for uid, opening in ((dealer_id, 2_000_000), (bettor_id, 500_000)):
+            change = sum(r["settlement"]["deltas"].get(str(uid), 0) for r in settled)
+            assert store.balance(uid) == opening + change
+        for r in settled:
+            assert store.get_round(r["round_id"]).status == "settled"
+    finally:
+        store.close()
+    audit = subprocess.run(
+        [sys.executable, "-m", "baccarat", "audit", "--db", db],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert audit.returncode == 0, audit.stdout + audit.stderr
+    assert audit.stdout.startswith("audit: ok")

@@ -41,3 +41,9 @@ def setup_logging(level: str = "info") -> None:
     root.setLevel(level.upper())
     # aiohttp's access log duplicates our request log.
     logging.getLogger("aiohttp.access").setLevel(logging.WARNING)
+    logging.getLogger("alembic.runtime.migration").addFilter(_migrations_only)
+
+
+def _migrations_only(record: logging.LogRecord) -> bool:
+    # Alembic describes its own machinery on every start; keep only the migrations it runs.
+    return record.levelno >= logging.WARNING or record.getMessage().startswith("Running ")
