@@ -1,0 +1,136 @@
+"""The directory many nodes share: who is alive, who runs which table, who sits where.
+
+One interface, two back ends: ``LocalDirectory`` (one process, the default) and
+``RedisDirectory`` (many nodes). Both keep the same promises:
+
+- a table is leased to at most one node at a time; each grant carries a fencing token
+  larger than every token granted for that table before, so a node that slept through
+  its lease's expiry can tell (its renewal is refused) and stop;
+- a user holds at most one seat claim in the whole system;
+- every node's lobby line for a table it leases reaches every node.
+
+Everything expires unless renewed (times in seconds), so a node that dies without a word
+gives its tables and its users' seats back within one time-to-live.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Mapping
+from contextlib import AbstractAsyncContextManager
+from typing import Any, NamedTuple, Protocol
+
+
+class Owner(NamedTuple):
+    """The node holding a table's lease, and where clients reach it."""
+
+    node_id: str
+    url: str
+    """The node's public URL; empty when its heartbeat has lapsed (it is likely dead)."""
+
+
+class SeatClaim(NamedTuple):
+    """Where a user holds a seat."""
+
+    table_id: str
+    seat: int
+
+
+class LobbyChange(NamedTuple):
+    """One table's new lobby line (``summary`` is None when the table left the lobby)."""
+
+    table_id: str
+    summary: dict[str, Any] | None
+
+
+class Directory(Protocol):
+    """What the nodes of one system share."""
+
+    # -- nodes ------------------------------------------------------------------------
+
+    async def register(self, node_id: str, public_url: str, ttl: float) -> None:
+        """Announce (or keep announcing) a live node; call again before ``ttl`` runs out."""
+        ...
+
+    async def unregister(self, node_id: str) -> None:
+        """Say the node is leaving (a dead node simply stops renewing)."""
+        ...
+
+    async def nodes(self) -> dict[str, str]:
+        """Every live node's id mapped to its public URL."""
+        ...
+
+    # -- table leases -----------------------------------------------------------------
+
+    async def acquire(self, table_id: str, node_id: str, ttl: float) -> int | None:
+        """Lease a table for ``ttl`` seconds; the fencing token, or None if another node
+        holds it.
+
+        The node already holding the lease gets a new, larger token (a restarted node
+        takes its tables straight back, and its earlier self is fenced off)."""
+        ...
+
+    async def renew(self, table_id: str, node_id: str, token: int) -> bool:
+        """Extend the lease by its ``ttl``; False (and nothing changes) unless
+        ``node_id`` holds it with exactly ``token``."""
+        ...
+
+    async def release(self, table_id: str, node_id: str, token: int) -> bool:
+        """Give the lease up; False (and nothing changes) unless it is held with ``token``."""
+        ...
+
+    async def owner(self, table_id: str) -> Owner | None:
+        """Who holds the table now, if anyone."""
+        ...
+
+    # -- seats ------------------------------------------------------------------------
+
+    async def claim_seat(
+        self, user_id: int, table_id: str, seat: int, node_id: str, ttl: float
+    ) -> bool:
+        """Claim the user's one seat; False if the user holds a seat at another table.
+
+        A claim at the table the user already holds a seat at replaces that claim (the
+        table itself decides whether the user may move)."""
+        ...
+
+    async def release_seat(self, user_id: int, table_id: str) -> bool:
+        """Drop the user's claim if it is at ``table_id`` (a late release from an old table
+        never frees a newer seat); whether one was dropped."""
+        ...
+
+    async def seat_of(self, user_id: int) -> SeatClaim | None:
+        """Where the user holds a seat, if anywhere."""
+        ...
+
+    async def renew_seats(self, node_id: str, seats: Mapping[int, str], ttl: float) -> set[int]:
+        """Extend the claims (user id -> table id) this node holds; the users whose claim
+        is gone or no longer this node's at that table (they were not renewed)."""
+        ...
+
+    # -- lobby ------------------------------------------------------------------------
+
+    async def publish(self, node_id: str, summary: dict[str, Any], ttl: float) -> bool:
+        """Show a table's lobby line (``summary["table_id"]``) everywhere for ``ttl``
+        seconds, stamped with ``node_id`` and its ``url``; False (nothing shown) unless
+        ``node_id`` holds the table's lease."""
+        ...
+
+    async def withdraw(self, table_id: str, node_id: str) -> bool:
+        """Take a table's line out of the lobby if ``node_id`` published it."""
+        ...
+
+    async def all_summaries(self) -> dict[str, dict[str, Any]]:
+        """Every table's current lobby line, by table id."""
+        ...
+
+    def lobby_changes(self) -> AbstractAsyncContextManager[AsyncIterator[LobbyChange]]:
+        """Follow lobby changes: ``async with d.lobby_changes() as changes: async for ...``.
+
+        Nothing published after the ``async with`` is entered is missed. A line that
+        expires (its node died) is not announced: the new owner's line replaces it, and
+        ``all_summaries`` stops showing it."""
+        ...
+
+    async def close(self) -> None:
+        """Free connections (a ``LocalDirectory`` holds none)."""
+        ...

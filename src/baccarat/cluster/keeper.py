@@ -1,0 +1,110 @@
+"""A node's standing in the directory: its heartbeat, the tables it leases, its users' seats.
+
+Every ``ttl / 3`` seconds the keeper announces the node, renews each lease it holds (a
+refused renewal means another node has the table now: the table stops here at once), tries
+to lease every table nobody holds, and renews the seat claims of the users seated here.
+Three renewals fit in one time-to-live, so one slow tick does not lose anything.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable, Iterable, Mapping
+
+from baccarat.cluster.directory import Directory
+
+log = logging.getLogger("baccarat.cluster")
+
+DEFAULT_TTL = 10.0
+"""Seconds a lease, a seat claim or a heartbeat outlives its node's last renewal."""
+
+Gained = Callable[[str, int], Awaitable[None]]
+Lost = Callable[[str], Awaitable[None]]
+
+
+class Keeper:
+    """Holds what one node holds, and renews it until stopped."""
+
+    def __init__(
+        self,
+        directory: Directory,
+        node_id: str,
+        public_url: str,
+        table_ids: Iterable[str],
+        *,
+        on_gained: Gained,
+        on_lost: Lost,
+        seats: Callable[[], Mapping[int, str]] = dict,
+        on_seat_lost: Callable[[int], None] | None = None,
+        ttl: float = DEFAULT_TTL,
+    ) -> None:
+        self.directory = directory
+        self.node_id = node_id
+        self.public_url = public_url
+        self.table_ids = tuple(table_ids)
+        self.on_gained = on_gained
+        self.on_lost = on_lost
+        self.seats = seats
+        self.on_seat_lost = on_seat_lost
+        self.ttl = ttl
+        self.held: dict[str, int] = {}
+        """Each table this node runs, with its lease's fencing token."""
+        self._task: asyncio.Task[None] | None = None
+
+    async def tick(self) -> None:
+        """One round of renewals and acquisitions."""
+        await self.directory.register(self.node_id, self.public_url, self.ttl)
+        for table_id, token in list(self.held.items()):
+            if not await self.directory.renew(table_id, self.node_id, token):
+                log.warning("table lease lost", extra={"table_id": table_id})
+                del self.held[table_id]
+                await self.on_lost(table_id)
+        for table_id in self.table_ids:
+            if table_id not in self.held:
+                await self._try(table_id)
+        lost = await self.directory.renew_seats(self.node_id, self.seats(), self.ttl)
+        for user_id in lost:
+            if self.on_seat_lost is not None:
+                self.on_seat_lost(user_id)
+
+    async def _try(self, table_id: str) -> None:
+        token = await self.directory.acquire(table_id, self.node_id, self.ttl)
+        if token is None:
+            return
+        try:
+            await self.on_gained(table_id, token)
+        except Exception:
+            # A table this node cannot start is left for another node to take.
+            log.exception("table could not start", extra={"table_id": table_id})
+            await self.directory.release(table_id, self.node_id, token)
+            return
+        self.held[table_id] = token
+
+    def start(self) -> None:
+        """Tick now and every ``ttl / 3`` seconds in a task of its own."""
+        self._task = asyncio.create_task(self._run(), name=f"keeper-{self.node_id}")
+
+    async def _run(self) -> None:
+        while True:
+            try:
+                await self.tick()
+            except Exception:
+                # Redis unreachable for a moment: leases run on until their ttl; retry.
+                log.exception("directory tick failed")
+            await asyncio.sleep(self.ttl / 3)
+
+    async def stop(self) -> None:
+        """Stop renewing; give back every lease and line held (the tables stop first)."""
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+        for table_id, token in list(self.held.items()):
+            del self.held[table_id]
+            await self.on_lost(table_id)
+            await self.directory.withdraw(table_id, self.node_id)
+            await self.directory.release(table_id, self.node_id, token)
+        await self.directory.unregister(self.node_id)

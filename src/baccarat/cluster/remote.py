@@ -1,0 +1,213 @@
+"""The directory of many nodes, kept in Redis.
+
+Keys (all under one prefix, so several systems or tests share a Redis without meeting):
+``node:ID`` (hash: url; expires), ``nodes`` (set of ids), ``lease:TABLE`` (hash: node, token,
+ttl; expires), ``fence:TABLE`` (the table's last token; never expires), ``seat:USER`` (hash:
+table, seat, node; expires), ``line:TABLE`` (hash: node, json; expires), ``lines`` (set of
+table ids), and the pub/sub channel ``lobby``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator, Mapping
+from contextlib import asynccontextmanager
+from typing import Any
+
+from redis.asyncio import Redis
+
+from baccarat.cluster import scripts
+from baccarat.cluster.directory import LobbyChange, Owner, SeatClaim
+
+DEFAULT_PREFIX = "baccarat:"
+
+
+def _ms(seconds: float) -> int:
+    # Redis counts in whole milliseconds; a positive time never rounds down to "no expiry".
+    return max(1, round(seconds * 1000))
+
+
+def _text(value: str | bytes) -> str:
+    return value.decode() if isinstance(value, bytes) else value
+
+
+class RedisDirectory:
+    """``Directory`` shared by every node that uses the same Redis and ``prefix``."""
+
+    def __init__(self, client: Redis, prefix: str = DEFAULT_PREFIX) -> None:
+        self.client = client
+        self.prefix = prefix
+        self.channel = f"{prefix}lobby"
+        self._urls: dict[str, str] = {}
+        reg = client.register_script
+        self._acquire = reg(scripts.ACQUIRE)
+        self._renew = reg(scripts.RENEW)
+        self._release = reg(scripts.RELEASE)
+        self._claim_seat = reg(scripts.CLAIM_SEAT)
+        self._release_seat = reg(scripts.RELEASE_SEAT)
+        self._renew_seats = reg(scripts.RENEW_SEATS)
+        self._publish = reg(scripts.PUBLISH)
+        self._withdraw = reg(scripts.WITHDRAW)
+        self._live = reg(scripts.LIVE_MEMBERS)
+
+    @classmethod
+    def from_url(cls, url: str, prefix: str = DEFAULT_PREFIX) -> RedisDirectory:
+        """A directory on its own connection pool to ``url`` (``redis://HOST:PORT/DB``)."""
+        return cls(Redis.from_url(url, decode_responses=True), prefix)
+
+    def _key(self, kind: str, name: str | int) -> str:
+        return f"{self.prefix}{kind}:{name}"
+
+    async def close(self) -> None:
+        """Close the connection pool."""
+        await self.client.aclose()
+
+    # -- nodes ------------------------------------------------------------------------
+
+    async def register(self, node_id: str, public_url: str, ttl: float) -> None:
+        """Announce (or keep announcing) a live node."""
+        self._urls[node_id] = public_url
+        key = self._key("node", node_id)
+        async with self.client.pipeline(transaction=True) as pipe:
+            pipe.hset(key, "url", public_url)
+            pipe.pexpire(key, _ms(ttl))
+            pipe.sadd(f"{self.prefix}nodes", node_id)
+            await pipe.execute()
+
+    async def unregister(self, node_id: str) -> None:
+        """Say the node is leaving."""
+        self._urls.pop(node_id, None)
+        async with self.client.pipeline(transaction=True) as pipe:
+            pipe.delete(self._key("node", node_id))
+            pipe.srem(f"{self.prefix}nodes", node_id)
+            await pipe.execute()
+
+    async def nodes(self) -> dict[str, str]:
+        """Every live node's id mapped to its public URL."""
+        flat = await self._live(keys=[f"{self.prefix}nodes"], args=[self._key("node", ""), "url"])
+        return {_text(flat[i]): _text(flat[i + 1]) for i in range(0, len(flat), 2)}
+
+    async def _url(self, node_id: str) -> str:
+        known = self._urls.get(node_id)
+        if known is not None:
+            return known
+        url = await self.client.hget(self._key("node", node_id), "url")
+        return "" if url is None else _text(url)
+
+    # -- table leases -----------------------------------------------------------------
+
+    async def acquire(self, table_id: str, node_id: str, ttl: float) -> int | None:
+        """Lease a table; the fencing token, or None if another node holds it."""
+        token = await self._acquire(
+            keys=[self._key("lease", table_id), self._key("fence", table_id)],
+            args=[node_id, _ms(ttl)],
+        )
+        return None if token is None else int(token)
+
+    async def renew(self, table_id: str, node_id: str, token: int) -> bool:
+        """Extend the lease if ``node_id`` holds it with ``token``."""
+        done = await self._renew(keys=[self._key("lease", table_id)], args=[node_id, token])
+        return bool(done)
+
+    async def release(self, table_id: str, node_id: str, token: int) -> bool:
+        """Give the lease up if it is held with ``token``."""
+        done = await self._release(keys=[self._key("lease", table_id)], args=[node_id, token])
+        return bool(done)
+
+    async def owner(self, table_id: str) -> Owner | None:
+        """Who holds the table now, if anyone."""
+        node = await self.client.hget(self._key("lease", table_id), "node")
+        if node is None:
+            return None
+        node_id = _text(node)
+        url = await self.client.hget(self._key("node", node_id), "url")
+        return Owner(node_id, "" if url is None else _text(url))
+
+    # -- seats ------------------------------------------------------------------------
+
+    async def claim_seat(
+        self, user_id: int, table_id: str, seat: int, node_id: str, ttl: float
+    ) -> bool:
+        """Claim the user's one seat; False if the user sits at another table."""
+        done = await self._claim_seat(
+            keys=[self._key("seat", user_id)], args=[table_id, seat, node_id, _ms(ttl)]
+        )
+        return bool(done)
+
+    async def release_seat(self, user_id: int, table_id: str) -> bool:
+        """Drop the user's claim if it is at ``table_id``."""
+        done = await self._release_seat(keys=[self._key("seat", user_id)], args=[table_id])
+        return bool(done)
+
+    async def seat_of(self, user_id: int) -> SeatClaim | None:
+        """Where the user holds a seat, if anywhere."""
+        found = await self.client.hmget(self._key("seat", user_id), ["table", "seat"])
+        if found[0] is None or found[1] is None:
+            return None
+        return SeatClaim(_text(found[0]), int(found[1]))
+
+    async def renew_seats(self, node_id: str, seats: Mapping[int, str], ttl: float) -> set[int]:
+        """Extend this node's claims; the users whose claim was gone."""
+        if not seats:
+            return set()
+        users = list(seats)
+        lost = await self._renew_seats(
+            keys=[self._key("seat", u) for u in users],
+            args=[node_id, _ms(ttl), *(seats[u] for u in users)],
+        )
+        return {users[int(i) - 1] for i in lost}
+
+    # -- lobby ------------------------------------------------------------------------
+
+    async def publish(self, node_id: str, summary: dict[str, Any], ttl: float) -> bool:
+        """Show a table's lobby line everywhere, if ``node_id`` leases the table."""
+        table_id = str(summary["table_id"])
+        line = {**summary, "node_id": node_id, "url": await self._url(node_id)}
+        text = json.dumps(line, separators=(",", ":"))
+        message = json.dumps({"table_id": table_id, "summary": line}, separators=(",", ":"))
+        done = await self._publish(
+            keys=[self._key("lease", table_id), self._key("line", table_id), self._lines],
+            args=[node_id, _ms(ttl), table_id, text, self.channel, message],
+        )
+        return bool(done)
+
+    async def withdraw(self, table_id: str, node_id: str) -> bool:
+        """Take a table's line out of the lobby if ``node_id`` published it."""
+        message = json.dumps({"table_id": table_id, "summary": None})
+        done = await self._withdraw(
+            keys=[self._key("line", table_id), self._lines],
+            args=[node_id, table_id, self.channel, message],
+        )
+        return bool(done)
+
+    @property
+    def _lines(self) -> str:
+        return f"{self.prefix}lines"
+
+    async def all_summaries(self) -> dict[str, dict[str, Any]]:
+        """Every table's current lobby line."""
+        flat = await self._live(keys=[self._lines], args=[self._key("line", ""), "json"])
+        return {_text(flat[i]): json.loads(flat[i + 1]) for i in range(0, len(flat), 2)}
+
+    @asynccontextmanager
+    async def lobby_changes(self) -> AsyncIterator[AsyncIterator[LobbyChange]]:
+        """Follow lobby changes while the ``async with`` lasts (its own connection)."""
+        pubsub = self.client.pubsub()
+        try:
+            await pubsub.subscribe(self.channel)
+            # Wait for Redis to confirm, so nothing published from here on is missed.
+            while True:
+                msg = await pubsub.get_message(timeout=None)
+                if msg is not None and msg["type"] == "subscribe":
+                    break
+            yield _changes(pubsub.listen())
+        finally:
+            await pubsub.aclose()  # type: ignore[no-untyped-call]
+
+
+async def _changes(messages: AsyncIterator[dict[str, Any]]) -> AsyncIterator[LobbyChange]:
+    async for msg in messages:
+        if msg["type"] != "message":
+            continue
+        body = json.loads(msg["data"])
+        yield LobbyChange(str(body["table_id"]), body["summary"])

@@ -1,0 +1,127 @@
+"""The keeper: a node runs exactly the tables it leases, and gives them up when it must."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+
+from baccarat.cluster import Directory
+from baccarat.cluster.keeper import Keeper
+
+NodeFactory = Callable[[], Directory]
+TABLES = ("t1", "t2", "t3")
+
+
+class Tables:
+    """What a node's server would run: the tables the keeper handed it."""
+
+    def __init__(self, fail: set[str] | None = None) -> None:
+        self.running: dict[str, int] = {}
+        self.fail = fail or set()
+        self.lost_seats: list[int] = []
+
+    async def gained(self, table_id: str, token: int) -> None:
+        if table_id in self.fail:
+            raise RuntimeError("cannot start")
+        self.running[table_id] = token
+
+    async def lost(self, table_id: str) -> None:
+        del self.running[table_id]
+
+
+def _keeper(
+    d: Directory, node: str, tables: Tables, ttl: float = 10.0, seats: dict[int, str] | None = None
+) -> Keeper:
+    return Keeper(
+        d,
+        node,
+        f"http://{node}:8000",
+        TABLES,
+        on_gained=tables.gained,
+        on_lost=tables.lost,
+        seats=lambda: dict(seats or {}),
+        on_seat_lost=tables.lost_seats.append,
+        ttl=ttl,
+    )
+
+
+async def test_each_table_runs_on_exactly_one_node(nodes: NodeFactory) -> None:
+    ta, tb = Tables(), Tables()
+    a, b = _keeper(nodes(), "A", ta), _keeper(nodes(), "B", tb)
+    await asyncio.gather(a.tick(), b.tick())
+    await asyncio.gather(a.tick(), b.tick())
+    assert set(ta.running) | set(tb.running) == set(TABLES)
+    assert not set(ta.running) & set(tb.running)
+    assert a.held == ta.running and b.held == tb.running
+    assert set(await nodes().nodes()) == {"A", "B"}
+
+
+async def test_a_stopped_node_hands_its_tables_over(nodes: NodeFactory) -> None:
+    ta, tb = Tables(), Tables()
+    a, b = _keeper(nodes(), "A", ta), _keeper(nodes(), "B", tb)
+    await a.tick()
+    await b.tick()
+    assert set(ta.running) == set(TABLES) and tb.running == {}
+    before = dict(ta.running)
+    await a.stop()
+    assert ta.running == {} and "A" not in await nodes().nodes()
+    await b.tick()
+    assert set(tb.running) == set(TABLES)
+    assert all(tb.running[t] > before[t] for t in TABLES)
+
+
+async def test_a_dead_nodes_tables_are_taken_over_and_it_stops_them_when_it_wakes(
+    nodes: NodeFactory,
+) -> None:
+    ta, tb = Tables(), Tables()
+    a, b = _keeper(nodes(), "A", ta, ttl=0.15), _keeper(nodes(), "B", tb)
+    await a.tick()
+    before = dict(ta.running)
+    d = nodes()
+    for _ in range(200):  # A stops renewing, as if it froze
+        if all([await d.owner(t) is None for t in TABLES]):
+            break
+        await asyncio.sleep(0.02)
+    await b.tick()
+    assert set(tb.running) == set(TABLES)
+    assert all(tb.running[t] > before[t] for t in TABLES)
+    await a.tick()  # A wakes: its renewals are refused, so its tables stop
+    assert ta.running == {} and a.held == {}
+    assert set(tb.running) == set(TABLES)
+
+
+async def test_a_table_that_cannot_start_is_left_for_another_node(nodes: NodeFactory) -> None:
+    ta, tb = Tables(fail={"t2"}), Tables()
+    a, b = _keeper(nodes(), "A", ta), _keeper(nodes(), "B", tb)
+    await a.tick()
+    await b.tick()
+    assert set(ta.running) == {"t1", "t3"}
+    assert set(tb.running) == {"t2"}
+
+
+async def test_seat_claims_of_this_node_are_renewed_and_lost_ones_reported(
+    nodes: NodeFactory,
+) -> None:
+    d = nodes()
+    ta = Tables()
+    assert await d.claim_seat(7, "t1", 2, "A", 10.0) is True
+    assert await d.claim_seat(8, "t2", 1, "B", 10.0) is True
+    a = _keeper(nodes(), "A", ta, seats={7: "t1", 8: "t2"})
+    await a.tick()
+    assert ta.lost_seats == [8]
+
+
+async def test_the_background_task_ticks_until_stopped(nodes: NodeFactory) -> None:
+    ta = Tables()
+    a = _keeper(nodes(), "A", ta, ttl=0.3)
+    a.start()
+    d = nodes()
+    for _ in range(200):
+        if len(ta.running) == len(TABLES):
+            break
+        await asyncio.sleep(0.02)
+    await asyncio.sleep(0.5)  # longer than the ttl: only renewals keep the leases
+    owners = [await d.owner(t) for t in TABLES]
+    assert [o.node_id if o else None for o in owners] == ["A", "A", "A"]
+    await a.stop()
+    assert [await d.owner(t) for t in TABLES] == [None, None, None]
