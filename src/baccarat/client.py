@@ -8,7 +8,7 @@
             ...
 
 ``command`` sends a command and returns its ``ack`` or raises ``CommandError`` with the
-server's code. The client keeps the watched table's ``view`` (from snapshots; on a gap in
+server's code, message and details. The client keeps the watched table's ``view`` (from snapshots; on a gap in
 ``seq`` it asks for a resync) and the lobby's tables up to date.
 """
 
@@ -169,7 +169,10 @@ class Client:
         finally:
             self._pending.pop(msg_id, None)
         if answer["type"] == "error":
-            raise CommandError(answer["code"], answer["message"])
+            err = CommandError(answer["code"], answer["message"])
+            # The refused rule's figures (``area`` and ``limit`` of ``over_limit``, ...).
+            err.details = dict(answer.get("details") or {})
+            raise err
         return answer
 
     async def watch(self, table_id: str) -> dict[str, Any]:

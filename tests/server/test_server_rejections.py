@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
+import jsonschema
 import pytest
 from server_live import SLOW_SQUEEZE, Live, is_event, live_test
 
@@ -143,3 +145,44 @@ async def test_resync_without_a_table_is_refused(live: Live) -> None:
         await alice.command("resync")
     assert err.value.code == "not_watching"
     await alice.close()
+
+
+SERVER_SCHEMA = jsonschema.Draft202012Validator(
+    json.loads(
+        (Path(__file__).resolve().parents[2] / "docs/protocol/server.schema.json").read_text(
+            encoding="utf-8"
+        )
+    )
+)
+
+
+@live_test()
+async def test_a_refusal_carries_the_details_of_the_rule_it_broke(live: Live) -> None:
+    dealer = await live.client("dealer", 1_000_000, record=True)
+    alice = await live.client("alice", record=True)
+    bob = await live.client("bob", record=True)
+    await dealer.command("sit", table_id="t1", seat=0)
+    await alice.command("sit", table_id="t1", seat=1)
+    with pytest.raises(CommandError) as err:
+        await bob.command("sit", table_id="t1", seat=1)
+    assert (err.value.code, err.value.details) == ("seat_taken", {"seat": 1})
+    await alice.wait_for(is_event("betting_opened"), 10)
+    for _ in range(5):
+        await alice.command("bet", area="tie", chip=2)
+    with pytest.raises(CommandError) as err:
+        await alice.command("bet", area="tie", chip=1)
+    assert err.value.code == "over_limit"
+    assert err.value.details == {"area": "tie", "limit": 10}
+    # A malformed message's id is its answer's id, not a detail; no rule means no details.
+    await alice.send_text(json.dumps({"type": "bet", "id": "x1", "area": "house", "chip": 1}))
+    bad = await alice.wait_for(lambda m: m.get("type") == "error", 10)
+    assert bad["id"] == "x1" and "details" not in bad
+    with pytest.raises(CommandError) as err:
+        await bob.command("stand")
+    assert err.value.details == {}
+    errors = [f for c in (alice, bob) for f in c.frames if f.get("type") == "error"]
+    assert len(errors) >= 4
+    for frame in errors:
+        SERVER_SCHEMA.validate(frame)
+    for c in (dealer, alice, bob):
+        await c.close()

@@ -22,7 +22,7 @@ from baccarat.server.connection import Connection
 from baccarat.server.hub import Hub
 from baccarat.server.ledger import TableLedger
 from baccarat.server.metrics import Metrics
-from baccarat.server.protocol import ack, dumps, error, event, snapshot
+from baccarat.server.protocol import ack, dumps, event, refusal, snapshot
 from baccarat.store import Store
 from baccarat.table import Event, SqueezeProgress, Table, view
 
@@ -147,7 +147,7 @@ class TableDriver:
                 if failure is None:
                     job.conn.send(_text(ack(job.msg_id)))
                 else:
-                    job.conn.send(_text(error(job.msg_id, failure.code, failure.message)))
+                    job.conn.send(_text(refusal(job.msg_id, failure)))
                     self.metrics.errors.labels(failure.code).inc()
             if failure is None and job.after is not None:
                 job.after()
@@ -211,7 +211,7 @@ class TableDriver:
             try:
                 events.extend(self.table.handle(cmd, now))
             except BaccaratError as exc:
-                conn.send(_text(error(msg_id, exc.code, exc.message)))
+                conn.send(_text(refusal(msg_id, exc)))
                 self.metrics.errors.labels(exc.code).inc()
             else:
                 conn.send(_text(ack(msg_id)))

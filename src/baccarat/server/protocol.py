@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from baccarat.bets import AREAS, CHIPS
-from baccarat.errors import InvalidInput
+from baccarat.errors import BaccaratError, InvalidInput
 
 VERSION = 1
 MAX_FRAME = 4096
@@ -156,9 +156,25 @@ def ack(msg_id: str | int | None, **extra: Any) -> dict[str, Any]:
     return {"type": "ack", "id": msg_id, **extra}
 
 
-def error(msg_id: str | int | None, code: str, message: str) -> dict[str, Any]:
+def error(
+    msg_id: str | int | None, code: str, message: str, details: dict[str, Any] | None = None
+) -> dict[str, Any]:
     """The answer to a command that was refused (and changed nothing)."""
-    return {"type": "error", "id": msg_id, "code": code, "message": message}
+    out: dict[str, Any] = {"type": "error", "id": msg_id, "code": code, "message": message}
+    if details:
+        out["details"] = details
+    return out
+
+
+def refusal(msg_id: str | int | None, exc: BaccaratError) -> dict[str, Any]:
+    """The error answer for ``exc``, with its details (the limit broken, the seat taken...)."""
+    details = {
+        k: v
+        for k, v in exc.details.items()
+        # ``id`` carries the refused message's own id out of the parser; not a detail.
+        if k != "id" and (v is None or isinstance(v, str | int | float | bool))
+    }
+    return error(msg_id, exc.code, exc.message, details)
 
 
 def hello(user: dict[str, Any], server_time: float, seat: dict[str, Any] | None) -> dict[str, Any]:

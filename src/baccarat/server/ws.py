@@ -18,7 +18,16 @@ from baccarat.errors import BaccaratError, InvalidInput, RuleViolation
 from baccarat.server import auth
 from baccarat.server.connection import Connection
 from baccarat.server.driver import TableDriver
-from baccarat.server.protocol import MAX_FRAME, Message, ack, dumps, error, hello, parse_message
+from baccarat.server.protocol import (
+    MAX_FRAME,
+    Message,
+    ack,
+    dumps,
+    error,
+    hello,
+    parse_message,
+    refusal,
+)
 from baccarat.table import (
     ClearBets,
     OpenCard,
@@ -117,7 +126,7 @@ class Dispatcher:
             msg = parse_message(text)
         except InvalidInput as exc:
             metrics.errors.labels(exc.code).inc()
-            conn.send(dumps(error(exc.details.get("id"), exc.code, exc.message)))
+            conn.send(dumps(refusal(exc.details.get("id"), exc)))
             return
         try:
             if msg.type != "squeeze" and not conn.allow(time.monotonic()):
@@ -128,7 +137,7 @@ class Dispatcher:
             await self.handlers[msg.type](conn, msg)
         except BaccaratError as exc:
             metrics.errors.labels(exc.code).inc()
-            conn.send(dumps(error(msg.id, exc.code, exc.message)))
+            conn.send(dumps(refusal(msg.id, exc)))
         except Exception:
             log.exception("command failed", extra={"command": msg.type})
             metrics.errors.labels("internal_error").inc()
