@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 
+import pytest
+
 from baccarat.cluster import Directory
 from baccarat.cluster.keeper import Keeper
 
@@ -125,3 +127,45 @@ async def test_the_background_task_ticks_until_stopped(nodes: NodeFactory) -> No
     assert [o.node_id if o else None for o in owners] == ["A", "A", "A"]
     await a.stop()
     assert [await d.owner(t) for t in TABLES] == [None, None, None]
+
+
+class Unreachable(Exception):
+    """The directory cannot be reached."""
+
+
+class Flaky:
+    """A directory that stops answering when told to."""
+
+    def __init__(self, inner: Directory) -> None:
+        self.inner = inner
+        self.down = False
+
+    def __getattr__(self, name: str) -> object:
+        if self.down:
+            raise Unreachable(name)
+        return getattr(self.inner, name)
+
+
+async def test_a_node_cut_off_from_the_directory_stops_its_tables_when_its_leases_run_out(
+    nodes: NodeFactory,
+) -> None:
+    ta, tb = Tables(), Tables()
+    flaky = Flaky(nodes())
+    a = _keeper(flaky, "A", ta, ttl=0.15)  # type: ignore[arg-type]
+    b = _keeper(nodes(), "B", tb)
+    await a.tick()
+    assert set(ta.running) == set(TABLES)
+    flaky.down = True
+    with pytest.raises(Unreachable):
+        await a.tick()  # within the ttl: the tables run on
+    assert set(ta.running) == set(TABLES)
+    d = nodes()
+    for _ in range(200):
+        if all([await d.owner(t) is None for t in TABLES]):
+            break
+        await asyncio.sleep(0.02)
+    with pytest.raises(Unreachable):
+        await a.tick()
+    assert ta.running == {} and a.held == {}
+    await b.tick()
+    assert set(tb.running) == set(TABLES)

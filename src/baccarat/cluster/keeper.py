@@ -17,6 +17,11 @@ from baccarat.cluster.directory import Directory
 
 log = logging.getLogger("baccarat.cluster")
 
+
+def _now() -> float:
+    return asyncio.get_running_loop().time()
+
+
 DEFAULT_TTL = 10.0
 """Seconds a lease, a seat claim or a heartbeat outlives its node's last renewal."""
 
@@ -51,16 +56,20 @@ class Keeper:
         self.ttl = ttl
         self.held: dict[str, int] = {}
         """Each table this node runs, with its lease's fencing token."""
+        self._valid_until: dict[str, float] = {}
         self._task: asyncio.Task[None] | None = None
 
     async def tick(self) -> None:
         """One round of renewals and acquisitions."""
+        await self._expire()
         await self.directory.register(self.node_id, self.public_url, self.ttl)
         for table_id, token in list(self.held.items()):
-            if not await self.directory.renew(table_id, self.node_id, token):
+            asked = _now()
+            if await self.directory.renew(table_id, self.node_id, token):
+                self._valid_until[table_id] = asked + self.ttl
+            else:
                 log.warning("table lease lost", extra={"table_id": table_id})
-                del self.held[table_id]
-                await self.on_lost(table_id)
+                await self._drop(table_id)
         for table_id in self.table_ids:
             if table_id not in self.held:
                 await self._try(table_id)
@@ -69,7 +78,24 @@ class Keeper:
             if self.on_seat_lost is not None:
                 self.on_seat_lost(user_id)
 
+    async def _expire(self) -> None:
+        # Without a renewal the lease has run out in the directory too (it counts from
+        # later than ``asked``): another node may take the table, so it stops here first.
+        now = _now()
+        for table_id in [t for t, until in self._valid_until.items() if until <= now]:
+            log.warning("table lease not renewed in time", extra={"table_id": table_id})
+            await self._drop(table_id)
+
+    async def _drop(self, table_id: str) -> None:
+        self.held.pop(table_id, None)
+        self._valid_until.pop(table_id, None)
+        try:
+            await self.on_lost(table_id)
+        except Exception:
+            log.exception("table did not stop cleanly", extra={"table_id": table_id})
+
     async def _try(self, table_id: str) -> None:
+        asked = _now()
         token = await self.directory.acquire(table_id, self.node_id, self.ttl)
         if token is None:
             return
@@ -81,6 +107,7 @@ class Keeper:
             await self.directory.release(table_id, self.node_id, token)
             return
         self.held[table_id] = token
+        self._valid_until[table_id] = asked + self.ttl
 
     def start(self) -> None:
         """Tick now and every ``ttl / 3`` seconds in a task of its own."""
@@ -93,6 +120,7 @@ class Keeper:
             except Exception:
                 # Redis unreachable for a moment: leases run on until their ttl; retry.
                 log.exception("directory tick failed")
+                await self._expire()
             await asyncio.sleep(self.ttl / 3)
 
     async def stop(self) -> None:
@@ -103,8 +131,7 @@ class Keeper:
                 await self._task
             self._task = None
         for table_id, token in list(self.held.items()):
-            del self.held[table_id]
-            await self.on_lost(table_id)
+            await self._drop(table_id)
             await self.directory.withdraw(table_id, self.node_id)
             await self.directory.release(table_id, self.node_id, token)
         await self.directory.unregister(self.node_id)
