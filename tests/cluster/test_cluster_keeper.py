@@ -21,10 +21,13 @@ class Tables:
         self.running: dict[str, int] = {}
         self.fail = fail or set()
         self.lost_seats: list[int] = []
+        self.started: list[str] = []
 
     async def gained(self, table_id: str, token: int) -> None:
+        await asyncio.sleep(0)  # starting a table awaits (the database), so ticks interleave
         if table_id in self.fail:
             raise RuntimeError("cannot start")
+        self.started.append(table_id)
         self.running[table_id] = token
 
     async def lost(self, table_id: str) -> None:
@@ -169,3 +172,33 @@ async def test_a_node_cut_off_from_the_directory_stops_its_tables_when_its_lease
     assert ta.running == {} and a.held == {}
     await b.tick()
     assert set(tb.running) == set(TABLES)
+
+
+async def test_overlapping_ticks_start_each_table_once(nodes: NodeFactory) -> None:
+    ta = Tables()
+    a = _keeper(nodes(), "A", ta)
+    await asyncio.gather(a.tick(), a.tick(), a.tick())
+    assert sorted(ta.started) == sorted(TABLES)
+
+
+async def test_a_woken_keeper_takes_a_released_table_before_its_next_period(
+    nodes: NodeFactory,
+) -> None:
+    ta, tb = Tables(), Tables()
+    a, b = _keeper(nodes(), "A", ta), _keeper(nodes(), "B", tb, ttl=600.0)
+    await a.tick()
+    b.start()  # first tick finds nothing free; the next period is 200 s away
+    try:
+        for _ in range(200):
+            if "B" in await nodes().nodes():
+                break
+            await asyncio.sleep(0.02)
+        await a.stop()
+        b.wake()
+        for _ in range(200):
+            if len(tb.running) == len(TABLES):
+                break
+            await asyncio.sleep(0.02)
+        assert set(tb.running) == set(TABLES)
+    finally:
+        await b.stop()

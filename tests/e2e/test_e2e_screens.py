@@ -47,6 +47,7 @@ class Scene:
     overflow: dict[str, bool]
     cards_on_phone: dict[str, Any]
     dragged: tuple[str, str, str]
+    asked_while_betting: list[int]
 
 
 FRESH_BETTING = """() => {
@@ -169,6 +170,8 @@ def scene(server: Server, browser: Any, request: pytest.FixtureRequest) -> Scene
         "document.querySelectorAll('.bead-plate .bead').length >= 1", timeout=60_000
     )
     bettor.wait_for_function(FRESH_BETTING, timeout=60_000)
+    resyncs = "window.baccaratApp.resyncs"
+    asked_before = [bettor.evaluate(resyncs), dealer.evaluate(resyncs)]
     # The first chip is dragged onto 莊 with the mouse, the others tapped.
     dragged = drag_chip(bettor, 10, "banker")
     for chip, area in ((10, "banker"), (5, "banker"), (1, "banker_pair")):
@@ -179,6 +182,10 @@ def scene(server: Server, browser: Any, request: pytest.FixtureRequest) -> Scene
         "document.querySelector('.book-table')?.textContent.includes('2,500')", timeout=10_000
     )
     dealer_book = dealer.inner_text(".book-table")
+    asked_while_betting = [
+        bettor.evaluate(resyncs) - asked_before[0],
+        dealer.evaluate(resyncs) - asked_before[1],
+    ]
     for name, page in (("bettor-desktop", bettor), ("dealer-desktop", dealer)):
         save_screenshot(page, name)
         overflow[name] = no_horizontal_overflow(page)
@@ -223,6 +230,7 @@ def scene(server: Server, browser: Any, request: pytest.FixtureRequest) -> Scene
         overflow,
         cards_on_phone,
         (dragged, touch_dragged, touch_stack),
+        asked_while_betting,
     )
 
 
@@ -260,6 +268,11 @@ def test_bettor_sees_own_chips_and_the_dealer_books_them(scene: Scene) -> None:
     assert scene.banker_stack.strip() == "25"
     # The dealer's book lists seat 4's Banker stake in coins (25 chips x 100).
     assert "2,500" in scene.dealer_book
+
+
+def test_chips_placed_are_drawn_from_their_events_without_a_snapshot(scene: Scene) -> None:
+    # The bettor's stack and the dealer's book above came from chip_placed events alone.
+    assert scene.asked_while_betting == [0, 0]
 
 
 def test_the_controller_peels_the_real_card(scene: Scene) -> None:

@@ -58,9 +58,20 @@ class Keeper:
         """Each table this node runs, with its lease's fencing token."""
         self._valid_until: dict[str, float] = {}
         self._task: asyncio.Task[None] | None = None
+        self._lock = asyncio.Lock()
+        self._wake = asyncio.Event()
 
     async def tick(self) -> None:
         """One round of renewals and acquisitions."""
+        # One tick at a time: two could both find a table not held yet and start it twice.
+        async with self._lock:
+            await self._tick()
+
+    def wake(self) -> None:
+        """Tick now rather than at the next period (a table was just given up elsewhere)."""
+        self._wake.set()
+
+    async def _tick(self) -> None:
         await self._expire()
         await self.directory.register(self.node_id, self.public_url, self.ttl)
         for table_id, token in list(self.held.items()):
@@ -120,8 +131,11 @@ class Keeper:
             except Exception:
                 # Redis unreachable for a moment: leases run on until their ttl; retry.
                 log.exception("directory tick failed")
-                await self._expire()
-            await asyncio.sleep(self.ttl / 3)
+                async with self._lock:
+                    await self._expire()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), self.ttl / 3)
+            self._wake.clear()
 
     async def stop(self) -> None:
         """Stop renewing; give back every lease and line held (the tables stop first)."""
@@ -130,8 +144,12 @@ class Keeper:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
             self._task = None
+        async with self._lock:
+            await self._give_back()
+        await self.directory.unregister(self.node_id)
+
+    async def _give_back(self) -> None:
         for table_id, token in list(self.held.items()):
             await self._drop(table_id)
             await self.directory.withdraw(table_id, self.node_id)
             await self.directory.release(table_id, self.node_id, token)
-        await self.directory.unregister(self.node_id)

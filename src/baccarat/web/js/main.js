@@ -24,6 +24,8 @@ const app = {
   snapshot: null,
   seq: -1,
   resyncTimer: null,
+  resyncs: 0, // snapshots asked for since the page loaded (the browser tests read it)
+  resyncCauses: {}, // the events that asked for them, by name
 
   /** The language and sound toggles (a fresh element each call). */
   toolbar() {
@@ -121,10 +123,16 @@ const app = {
     );
   },
 
+  /** Ask for a fresh snapshot of the watched table. */
+  resync() {
+    app.resyncs += 1;
+    app.send("resync").catch(() => {});
+  },
+
   stand() {
     app.send("stand").then(() => {
       app.seat = null;
-      app.send("resync").catch(() => {});
+      app.resync();
     }, (err) => app.toast(errorText(err), "error"));
   },
 };
@@ -159,10 +167,11 @@ function onClose(willRetry, code) {
   offline.hidden = !willRetry;
 }
 
-function scheduleResync() {
+function scheduleResync(cause) {
+  app.resyncCauses[cause] = (app.resyncCauses[cause] ?? 0) + 1;
   // Many events come in a burst (betting closes, four cards are dealt): one snapshot covers them.
   clearTimeout(app.resyncTimer);
-  app.resyncTimer = setTimeout(() => app.send("resync").catch(() => {}), 40);
+  app.resyncTimer = setTimeout(() => app.resync(), 40);
 }
 
 function onSnapshot(msg) {
@@ -188,12 +197,14 @@ function onEvent(msg) {
     const gap = msg.seq > app.seq + 1;
     app.seq = msg.seq;
     if (gap) {
-      scheduleResync();
+      scheduleResync("gap");
       return;
     }
   }
+  // Frequent events are applied to the state in place; the others bring a fresh snapshot.
   const handled = app.table.onEvent(msg.event, msg.data || {}, Boolean(msg.private));
-  if (!handled) scheduleResync();
+  if (handled) app.snapshot = app.table.st;
+  else scheduleResync(msg.event);
 }
 
 function onMessage(msg) {

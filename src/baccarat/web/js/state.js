@@ -102,6 +102,29 @@ export function readView(snapshot, receivedAt, lobby) {
   };
 }
 
+/**
+ * The dealer's book from the seats' bets, as the server builds it (baccarat.table.book):
+ * each seat's bets, the Player and Banker totals the dealer books, and the gross exposure.
+ */
+export function bookFromSeats(seats, unit) {
+  const per_seat = {};
+  const chips = { player: 0, banker: 0 };
+  for (let seat = 1; seat < seats.length; seat++) {
+    const bets = Object.fromEntries(Object.entries(seats[seat]?.bets ?? {}).filter(([, n]) => n));
+    if (!Object.keys(bets).length) continue;
+    per_seat[String(seat)] = bets;
+    chips.player += bets.player ?? 0;
+    chips.banker += bets.banker ?? 0;
+  }
+  const pc = chips.player * unit;
+  const bc = chips.banker * unit;
+  return {
+    per_seat,
+    totals: { player: { chips: chips.player, coins: pc }, banker: { chips: chips.banker, coins: bc } },
+    exposure: { if_player_wins: bc - pc, if_banker_wins: pc - bc, if_tie: 0 },
+  };
+}
+
 /** Seconds left until a local deadline (never negative); `early` ms are taken off. */
 export function secondsLeft(deadline, early = 0) {
   if (deadline === null || deadline === undefined) return null;

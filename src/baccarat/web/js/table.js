@@ -3,7 +3,7 @@
 import { h, mount, fmt, signed, pulse } from "./dom.js";
 import { t, errorText } from "./i18n.js";
 import { chipSVG } from "./chips.js";
-import { AREAS, secondsLeft } from "./state.js";
+import { AREAS, secondsLeft, bookFromSeats } from "./state.js";
 import { seatBox, areaBox, handBox, bookPanel, ring, remaining } from "./parts.js";
 import { SqueezeView } from "./squeeze.js";
 import { draggable, flyChip } from "./chipdrag.js";
@@ -374,24 +374,102 @@ export class TableScreen {
     this.app.toast(text, "error");
   }
 
-  /** A table event: sounds, banners and the live squeeze; the view follows by snapshot. */
+  /**
+   * A table event. The frequent ones that carry all they change are applied here, and true
+   * is returned; for the rest (phases, seats, coins) the caller fetches a fresh snapshot.
+   */
   onEvent(name, data, isPrivate) {
     const st = this.st;
-    if (name === "squeeze_progress" && st?.squeeze && data.hand === st.squeeze.hand) {
+    if (!st) return false;
+    if (name === "squeeze_progress") {
+      if (!st.squeeze || data.hand !== st.squeeze.hand) return false;
       st.squeeze.progress = data.progress;
       st.squeeze.corner = data.corner;
-      if (data.hand && st.squeeze.controller !== st.me.user_id) this.squeeze.setPeel(data.progress, data.corner);
-      return true; // handled here; no snapshot needed
+      if (st.squeeze.controller !== st.me.user_id) this.squeeze.setPeel(data.progress, data.corner);
+      return true;
     }
     if (name === "urge" && isPrivate) {
       this.urgeEl.hidden = false;
       pulse(this.urgeEl, "pop");
       this.urgedUntil = performance.now() + 4000;
       play("urge");
+      return true;
     }
-    if (name === "chip_placed" && data.seat !== st?.me.seat) play("chip");
+    if (name === "chip_placed" && data.seat !== st.me.seat) play("chip");
     if (name === "round_voided") this.app.toast(t("round_voided"), "error");
-    return false;
+    const next = applyEvent(st, name, data);
+    if (!next) return false;
+    if (next !== st) this.setState(next);
+    return true;
+  }
+}
+
+function withSeatBets(st, seat, bets) {
+  const seats = st.seats.slice();
+  seats[seat] = { ...seats[seat], bets };
+  // The dealer's book follows the seats' bets.
+  return { ...st, seats, book: st.me.role === "dealer" ? bookFromSeats(seats, st.room.chip_unit) : st.book };
+}
+
+function withSlip(st, slip, stake) {
+  return { ...st.me, slip, stake, remaining: remaining(slip, st.room.limits) };
+}
+
+/**
+ * The state after an event that carries everything it changes, or null when only a fresh
+ * snapshot can tell (another round, a seat that moved, a phase that changed).
+ */
+export function applyEvent(st, name, data) {
+  const sameRound = data.round_id !== undefined && data.round_id === st.round_id;
+  switch (name) {
+    case "chip_placed": {
+      if (!sameRound || !st.seats[data.seat]) return null;
+      const bets = { ...st.seats[data.seat].bets, [data.area]: data.chips };
+      const mine = data.seat === st.me.seat;
+      return { ...withSeatBets(st, data.seat, bets),
+        me: mine ? withSlip(st, { ...st.me.slip, [data.area]: data.chips }, data.stake) : st.me };
+    }
+    case "bets_cleared": {
+      if (!sameRound || data.reason !== "cleared" || !st.seats[data.seat]) return null;
+      const mine = data.seat === st.me.seat;
+      return { ...withSeatBets(st, data.seat, {}), me: mine ? withSlip(st, {}, 0) : st.me };
+    }
+    case "urged":
+      if (!sameRound) return null;
+      if (st.me.role !== "dealer" || typeof data.ready_in_ms !== "number") return st;
+      return { ...st, me: { ...st.me, urgeReadyAt: performance.now() + data.ready_in_ms } };
+    case "controllers":
+      if (!sameRound) return null;
+      return { ...st, controllers: { player: data.player ?? null, banker: data.banker ?? null } };
+    case "card_dealt": {
+      const hand = st.hands[data.hand];
+      // Only the next card of the hand; anything else means a card was missed.
+      if (!sameRound || st.phase !== "squeeze" || !hand || data.position !== hand.cards.length) return null;
+      const cards = [...hand.cards, { code: data.face_down ? null : data.card ?? null, faceDown: Boolean(data.face_down) }];
+      const points = typeof data.points === "number" ? data.points : hand.points;
+      const left = st.shoe.cards_left;
+      return { ...st, hands: { ...st.hands, [data.hand]: { cards, points } },
+        shoe: { ...st.shoe, cards_left: typeof left === "number" ? left - 1 : left } };
+    }
+    case "squeeze_started":
+      if (!sameRound || st.phase !== "squeeze" || typeof data.remaining_ms !== "number") return null;
+      return { ...st, deadline: performance.now() + data.remaining_ms, squeeze: {
+        hand: data.hand, position: data.position, controller: data.controller_user_id,
+        controllerName: data.controller_name ?? "", progress: data.progress ?? 0, corner: data.corner ?? "br" } };
+    case "card_opened":
+    case "card_peek": {
+      const hand = st.hands[data.hand];
+      if (!sameRound || !hand || !hand.cards[data.position] || !data.card) return null;
+      const opened = name === "card_opened";
+      const cards = hand.cards.slice();
+      cards[data.position] = { code: data.card, faceDown: !opened };
+      const points = opened && typeof data.points === "number" ? data.points : hand.points;
+      const sq = st.squeeze;
+      const done = opened && sq && sq.hand === data.hand && sq.position === data.position;
+      return { ...st, hands: { ...st.hands, [data.hand]: { cards, points } }, squeeze: done ? null : sq };
+    }
+    default:
+      return null;
   }
 }
 
