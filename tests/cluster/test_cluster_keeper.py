@@ -118,14 +118,14 @@ async def test_seat_claims_of_this_node_are_renewed_and_lost_ones_reported(
 
 async def test_the_background_task_ticks_until_stopped(nodes: NodeFactory) -> None:
     ta = Tables()
-    a = _keeper(nodes(), "A", ta, ttl=0.3)
+    a = _keeper(nodes(), "A", ta, ttl=0.6)
     a.start()
     d = nodes()
     for _ in range(200):
         if len(ta.running) == len(TABLES):
             break
         await asyncio.sleep(0.02)
-    await asyncio.sleep(0.5)  # longer than the ttl: only renewals keep the leases
+    await asyncio.sleep(0.9)  # longer than the ttl: only renewals keep the leases
     owners = [await d.owner(t) for t in TABLES]
     assert [o.node_id if o else None for o in owners] == ["A", "A", "A"]
     await a.stop()
@@ -154,7 +154,7 @@ async def test_a_node_cut_off_from_the_directory_stops_its_tables_when_its_lease
 ) -> None:
     ta, tb = Tables(), Tables()
     flaky = Flaky(nodes())
-    a = _keeper(flaky, "A", ta, ttl=0.15)  # type: ignore[arg-type]
+    a = _keeper(flaky, "A", ta, ttl=1.0)  # type: ignore[arg-type]
     b = _keeper(nodes(), "B", tb)
     await a.tick()
     assert set(ta.running) == set(TABLES)
@@ -163,7 +163,7 @@ async def test_a_node_cut_off_from_the_directory_stops_its_tables_when_its_lease
         await a.tick()  # within the ttl: the tables run on
     assert set(ta.running) == set(TABLES)
     d = nodes()
-    for _ in range(200):
+    for _ in range(400):
         if all([await d.owner(t) is None for t in TABLES]):
             break
         await asyncio.sleep(0.02)

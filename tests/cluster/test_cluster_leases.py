@@ -67,12 +67,12 @@ async def test_renew_by_a_stale_token_is_refused(nodes: NodeFactory) -> None:
 
 async def test_renewal_keeps_the_lease_past_its_ttl(nodes: NodeFactory) -> None:
     a, b = nodes(), nodes()
-    token = await a.acquire("t1", "A", 0.6)
+    token = await a.acquire("t1", "A", 1.0)
     assert token is not None
     for _ in range(4):
-        await asyncio.sleep(0.2)
+        await asyncio.sleep(0.3)
         assert await a.renew("t1", "A", token) is True
-    # 0.8 s have passed since the grant: only the renewals kept it.
+    # 1.2 s have passed since the grant: only the renewals kept it.
     assert await b.acquire("t1", "B", 10.0) is None
 
 

@@ -54,12 +54,12 @@ async def test_release_frees_the_seat_only_at_its_own_table(nodes: NodeFactory) 
 
 async def test_a_claim_lapses_unless_renewed(nodes: NodeFactory) -> None:
     a, b = nodes(), nodes()
-    assert await a.claim_seat(7, "t1", 2, "A", 0.3) is True
-    assert await a.claim_seat(8, "t1", 3, "A", 0.3) is True
+    assert await a.claim_seat(7, "t1", 2, "A", 1.0) is True
+    assert await a.claim_seat(8, "t1", 3, "A", 1.0) is True
     for _ in range(3):
-        await asyncio.sleep(0.15)
-        assert await a.renew_seats("A", {7: "t1"}, 0.3) == set()
-    # 0.45 s on: user 7 was renewed, user 8 was not.
+        await asyncio.sleep(0.4)
+        assert await a.renew_seats("A", {7: "t1"}, 1.0) == set()
+    # 1.2 s on: user 7 was renewed, user 8 was not.
     assert await b.seat_of(7) == SeatClaim("t1", 2)
     assert await b.seat_of(8) is None
     assert await b.claim_seat(8, "t2", 1, "B", 10.0) is True

@@ -60,6 +60,7 @@ class Keeper:
         self._task: asyncio.Task[None] | None = None
         self._lock = asyncio.Lock()
         self._wake = asyncio.Event()
+        self._closing = False
 
     async def tick(self) -> None:
         """One round of renewals and acquisitions."""
@@ -125,7 +126,7 @@ class Keeper:
         self._task = asyncio.create_task(self._run(), name=f"keeper-{self.node_id}")
 
     async def _run(self) -> None:
-        while True:
+        while not self._closing:
             try:
                 await self.tick()
             except Exception:
@@ -134,11 +135,15 @@ class Keeper:
                 async with self._lock:
                     await self._expire()
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), self.ttl / 3)
+                # asyncio.timeout, not wait_for: on 3.11 wait_for can swallow a cancel
+                # that lands as its timeout fires, and the keeper would never stop.
+                async with asyncio.timeout(self.ttl / 3):
+                    await self._wake.wait()
             self._wake.clear()
 
     async def stop(self) -> None:
         """Stop renewing; give back every lease and line held (the tables stop first)."""
+        self._closing = True
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
