@@ -6,6 +6,8 @@ import asyncio
 import os
 import random
 import signal
+import socket
+import subprocess
 import sys
 from pathlib import Path
 
@@ -142,3 +144,29 @@ def test_bots_are_spread_one_per_process_up_to_the_cap() -> None:
     few = crews(parser.parse_args(["bots", "--count", "5", "--processes", "2"]))
     assert [len(c.accounts) for c in few] == [3, 2]
     assert len(crews(parser.parse_args(["bots", "--count", "3"]))) == 3
+
+
+def test_the_bots_command_fails_once_when_no_server_answers() -> None:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    # Bound and closed: nothing listens there now.
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "baccarat",
+            "bots",
+            "--count",
+            "2",
+            "--url",
+            f"http://127.0.0.1:{port}",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 1
+    complaints = [line for line in done.stderr.splitlines() if line.startswith("baccarat bots:")]
+    assert len(complaints) == 1, done.stderr
+    assert "rounds bet" not in done.stdout

@@ -22,6 +22,8 @@ from multiprocessing.queues import SimpleQueue
 from pathlib import Path
 from types import FrameType
 
+import aiohttp
+
 from baccarat.bots import STRATEGIES, Bot, BotPlan, run_bots
 from baccarat.client import HttpError, login, register
 from baccarat.errors import BaccaratError
@@ -168,8 +170,9 @@ def play_crew(crew: Crew, parent: int, results: SimpleQueue[tuple[int, int, str]
     setup_logging(crew.log_level)
     try:
         rounds = asyncio.run(_play(crew, parent))
-    except (BaccaratError, OSError) as exc:
-        results.put((os.getpid(), 0, str(exc)))
+    except (BaccaratError, OSError, aiohttp.ClientError, ValueError) as exc:
+        # A refused login, a server that is not there or answers something else.
+        results.put((os.getpid(), 0, str(exc) or type(exc).__name__))
         raise SystemExit(1) from None
     results.put((os.getpid(), rounds, ""))
 
@@ -236,7 +239,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"pid {proc.pid}: {', '.join(a.name for a in crew.accounts)}", flush=True)
         bots = sum(len(c.accounts) for c in crew_list)
         print(
-            f"{bots} bots playing at {args.url} in {len(procs)} processes; Ctrl-C stops them",
+            f"{bots} bots start at {args.url} in {len(procs)} processes; Ctrl-C stops them",
             flush=True,
         )
         while not stop.set:
@@ -252,11 +255,15 @@ def run(args: argparse.Namespace) -> int:
         for sig, handler in old.items():
             signal.signal(sig, handler)
     rounds = 0
+    errors: list[str] = []
     while not results.empty():
         _, n, error = results.get()
         rounds += n
-        if error:
-            failed = True
-            print(f"baccarat bots: {error}", file=sys.stderr)
+        if error and error not in errors:
+            errors.append(error)
+    for error in errors:
+        print(f"baccarat bots: {error}", file=sys.stderr)
+    if failed or errors:
+        return 1
     print(f"rounds bet: {rounds}", flush=True)
-    return 1 if failed else 0
+    return 0
