@@ -76,6 +76,10 @@ def open_page(
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.js_errors = errors
+    # What the console shows as errors, a failed request included (say a 401 answer).
+    console: list[str] = []
+    page.on("console", lambda m: console.append(m.text) if m.type == "error" else None)
+    page.console_errors = console
     page.goto(server.url + "/")
     return page
 

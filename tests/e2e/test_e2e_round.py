@@ -223,3 +223,9 @@ def test_dealer_screen_differs_from_the_bettor_screen(played: Played) -> None:
 def test_no_script_errors_on_either_screen(played: Played) -> None:
     assert played.dealer.js_errors == []
     assert played.bettor.js_errors == []
+
+
+def test_the_console_stays_clean_from_the_first_visit_on(played: Played) -> None:
+    # Both pages started as first visits (no session), logged in and played a round.
+    assert played.dealer.console_errors == []
+    assert played.bettor.console_errors == []

@@ -13,6 +13,12 @@ const root = document.getElementById("app");
 const offline = document.getElementById("offline");
 const toasts = document.getElementById("toasts");
 
+// Whether this browser logged in last time. The session cookie is HttpOnly, so the page cannot
+// see it; without this mark a first visit would ask /api/me only to be answered 401, which the
+// browser logs as an error in the console.
+const SESSION_MARK = "baccarat.session";
+const markSession = (on) => (on ? localStorage.setItem(SESSION_MARK, "1") : localStorage.removeItem(SESSION_MARK));
+
 const app = {
   user: null,
   seat: null,
@@ -57,12 +63,14 @@ const app = {
   async authenticate(mode, username, password) {
     const data = await api(mode === "login" ? "/api/login" : "/api/register", { username, password });
     app.user = data.user;
+    markSession(true);
     app.connect();
   },
 
   async logout() {
     app.conn?.stop();
     app.conn = null;
+    markSession(false);
     try {
       await api("/api/logout", {});
     } catch {
@@ -160,6 +168,7 @@ function onOpen() {
 }
 
 function onClose(willRetry, code) {
+  if (code === 4001) markSession(false);
   if (code === 4001 || !app.user) {
     app.showLogin();
     return;
@@ -261,11 +270,17 @@ onLang(() => {
 
 async function boot() {
   setLang(getLang());
+  if (!localStorage.getItem(SESSION_MARK)) {
+    app.showLogin();
+    return;
+  }
   try {
     const data = await api("/api/me");
     app.user = data.user;
     app.connect();
   } catch {
+    // The session ended (expired, or logged out elsewhere): log in again.
+    markSession(false);
     app.showLogin();
   }
 }
