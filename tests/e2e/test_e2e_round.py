@@ -20,7 +20,6 @@ from e2e_support import (
     needs_chromium,
     open_page,
     place_chip,
-    save_screenshot,
     sit,
 )
 from playwright.sync_api import Error as PlaywrightError
@@ -137,8 +136,6 @@ def played(server: Server, browser: Any) -> Played:
         result.winners.append(seen["winner"])
         result.glowing.append(seen["glowing"])
         result.beads.append(seen["beads"])
-    bettor.wait_for_timeout(400)  # let the banner and the floating nets finish popping in
-    save_screenshot(bettor, "result-desktop")
     for page in (dealer, bettor):
         # The coin counters roll to their new value; read them once they stop.
         page.wait_for_function(

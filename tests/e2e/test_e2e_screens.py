@@ -31,6 +31,8 @@ from e2e_support import (
 pytestmark = [pytest.mark.browser, needs_chromium]
 
 TABLE = "standard-2"
+ROUNDS_BEFORE_PICTURES = 5
+"""Rounds played before the screenshots, so that the roads show a little history."""
 
 
 @dataclass
@@ -162,32 +164,34 @@ def stop(proc: subprocess.Popen[bytes]) -> None:
 
 @pytest.fixture(scope="module")
 def scene(server: Server, browser: Any, request: pytest.FixtureRequest) -> Scene:
-    """carol deals and dave bets at seat 4 among bots; screenshots of every view are saved."""
+    """carol deals and dave bets among bots; screenshots of every view are saved."""
     overflow: dict[str, bool] = {}
     dealer = open_page(browser, server, DESKTOP)
     bettor = open_page(browser, server, DESKTOP)
     log_in(dealer, "carol")
     log_in(bettor, "dave")
-    dealer.wait_for_selector(f".table-card[data-table='{TABLE}']")
-    save_screenshot(dealer, "lobby-desktop")
-    overflow["lobby-desktop"] = no_horizontal_overflow(dealer)
+    sit(dealer, TABLE, 0)
+    bots = start_bots(server)
+    request.addfinalizer(lambda: stop(bots))
+    # erin watches the table on her phone while rounds are dealt.
     lobby_phone = open_page(browser, server, PHONE, phone=True)
     log_in(lobby_phone, "erin")
-    lobby_phone.wait_for_selector(".table-card")
-    save_screenshot(lobby_phone, "lobby-phone")
-    overflow["lobby-phone"] = no_horizontal_overflow(lobby_phone)
-    # erin then watches the table on her phone while the round is dealt.
     lobby_phone.click(f".table-card[data-table='{TABLE}'] .btn-watch")
     lobby_phone.wait_for_selector(".table-screen")
     lobby_phone.evaluate(WATCH_CARDS)
-    sit(dealer, TABLE, 0)
-    sit(bettor, TABLE, 4)
-    bots = start_bots(server)
-    request.addfinalizer(lambda: stop(bots))
-    # One round fills the roads a little before the pictures are taken.
-    bettor.wait_for_function(
-        "document.querySelectorAll('.bead-plate .bead').length >= 1", timeout=60_000
+    # A few rounds fill the roads before the pictures are taken. dave sits down only then:
+    # a bettor who lets five rounds pass without a bet loses the seat.
+    dealer.wait_for_function(
+        f"document.querySelectorAll('.bead-plate .bead').length >= {ROUNDS_BEFORE_PICTURES}",
+        timeout=150_000,
     )
+    free = bettor.evaluate(
+        """(table) => [...document.querySelectorAll(`.table-card[data-table='${table}']
+             .tc-bettors .seat-dot.free`)].map((e) => Number(e.dataset.seat))""",
+        TABLE,
+    )
+    assert free, "the bots left no bettor seat free"
+    sit(bettor, TABLE, max(free))
     # How many snapshots chip_placed events asked for (none, when applied in place).
     resyncs = "window.baccaratApp.resyncCauses.chip_placed ?? 0"
     asked_before: list[int] = []
@@ -232,12 +236,28 @@ def scene(server: Server, browser: Any, request: pytest.FixtureRequest) -> Scene
     squeeze_face = bettor.get_attribute(".squeeze .sq-face svg", "aria-label") or ""
     save_screenshot(bettor, "squeeze-desktop")
     bettor.mouse.up()
+    bettor.wait_for_selector(
+        ".table-screen[data-phase='result'] .result-banner:not([hidden])", timeout=30_000
+    )
+    bettor.wait_for_timeout(400)  # let the banner and the floating nets finish popping in
+    save_screenshot(bettor, "result-desktop")
+    overflow["result-desktop"] = no_horizontal_overflow(bettor)
     lobby_phone.wait_for_selector(".table-screen[data-phase='result']", timeout=30_000)
     cards_on_phone = dict(lobby_phone.evaluate("window.cardWatch"))
     cards_on_phone["three_each_zh"] = cards_outside(lobby_phone)
     lobby_phone.click(".table-screen [data-action='lang']")
     lobby_phone.wait_for_selector(".area[data-area='banker'] .area-name:text('Banker')")
     cards_on_phone["three_each_en"] = cards_outside(lobby_phone)
+    lobby_phone.click(".table-screen [data-action='lang']")
+    lobby_phone.wait_for_selector(".area[data-area='banker'] .area-name:text('莊')")
+    # The lobbies, with the tables' bead plates filled by now.
+    lobby_phone.click(".btn-lobby")
+    lobby_desktop = open_page(browser, server, DESKTOP)
+    log_in(lobby_desktop, "erin")
+    for name, page in (("lobby-phone", lobby_phone), ("lobby-desktop", lobby_desktop)):
+        page.wait_for_selector(f".table-card[data-table='{TABLE}'] .mini-beads")
+        save_screenshot(page, name)
+        overflow[name] = no_horizontal_overflow(page)
     dealer_phone = open_page(browser, server, PHONE, phone=True)
     bettor_phone = open_page(browser, server, PHONE, phone=True)
     log_in(dealer_phone, "carol")
@@ -276,6 +296,7 @@ def test_every_view_fits_its_width(scene: Scene) -> None:
             "lobby-phone",
             "bettor-desktop",
             "dealer-desktop",
+            "result-desktop",
             "dealer-phone",
             "bettor-phone",
         )
@@ -300,7 +321,7 @@ def test_a_chip_dragged_onto_banker_is_bet_by_mouse_and_by_finger(scene: Scene) 
 
 def test_bettor_sees_own_chips_and_the_dealer_books_them(scene: Scene) -> None:
     assert scene.banker_stack.strip() == "25"
-    # The dealer's book lists seat 4's Banker stake in coins (25 chips x 100).
+    # The dealer's book lists dave's Banker stake in coins (25 chips x 100).
     assert "2,500" in scene.dealer_book
 
 
