@@ -33,6 +33,15 @@ async def test_of_concurrent_claims_at_different_tables_exactly_one_wins(
     assert claim == SeatClaim(f"t{won.index(True)}", 1)
 
 
+async def test_a_burst_of_claims_larger_than_the_connection_pool_is_answered(
+    nodes: NodeFactory,
+) -> None:
+    a = nodes()
+    won = await asyncio.gather(*(a.claim_seat(u, "t1", 1, "A", 10.0) for u in range(300)))
+    assert won == [True] * 300
+    assert await a.seat_of(299) == SeatClaim("t1", 1)
+
+
 async def test_a_claim_at_the_same_table_replaces_the_seat(nodes: NodeFactory) -> None:
     a = nodes()
     assert await a.claim_seat(7, "t1", 2, "A", 10.0) is True

@@ -14,12 +14,15 @@ from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from typing import Any
 
-from redis.asyncio import Redis
+from redis.asyncio import BlockingConnectionPool, Redis
 
 from baccarat.cluster import scripts
 from baccarat.cluster.directory import LobbyChange, Owner, SeatClaim
 
 DEFAULT_PREFIX = "baccarat:"
+
+MAX_CONNECTIONS = 32
+"""Connections one node opens to Redis at most; more calls at once wait for a free one."""
 
 
 def _ms(seconds: float) -> int:
@@ -51,9 +54,16 @@ class RedisDirectory:
         self._live = reg(scripts.LIVE_MEMBERS)
 
     @classmethod
-    def from_url(cls, url: str, prefix: str = DEFAULT_PREFIX) -> RedisDirectory:
+    def from_url(
+        cls, url: str, prefix: str = DEFAULT_PREFIX, max_connections: int = MAX_CONNECTIONS
+    ) -> RedisDirectory:
         """A directory on its own connection pool to ``url`` (``redis://HOST:PORT/DB``)."""
-        return cls(Redis.from_url(url, decode_responses=True), prefix)
+        # A blocking pool: a burst of calls (many users sitting down at once) waits for a
+        # connection instead of failing with "too many connections".
+        pool = BlockingConnectionPool.from_url(
+            url, max_connections=max_connections, decode_responses=True
+        )
+        return cls(Redis.from_pool(pool), prefix)
 
     def _key(self, kind: str, name: str | int) -> str:
         return f"{self.prefix}{kind}:{name}"
