@@ -139,7 +139,7 @@ def played(server: Server, browser: Any) -> Played:
     for page in (dealer, bettor):
         # The coin counters roll to their new value; read them once they stop.
         page.wait_for_function(
-            "!document.querySelector('.coins.rolling-up, .coins.rolling-down')", timeout=5_000
+            "() => !document.querySelector('.coins.rolling-up, .coins.rolling-down')", timeout=5_000
         )
         result.coins.append(
             (

@@ -182,7 +182,7 @@ def scene(server: Server, browser: Any, request: pytest.FixtureRequest) -> Scene
     # A few rounds fill the roads before the pictures are taken. dave sits down only then:
     # a bettor who lets five rounds pass without a bet loses the seat.
     dealer.wait_for_function(
-        f"document.querySelectorAll('.bead-plate .bead').length >= {ROUNDS_BEFORE_PICTURES}",
+        f"() => document.querySelectorAll('.bead-plate .bead').length >= {ROUNDS_BEFORE_PICTURES}",
         timeout=150_000,
     )
     free = bettor.evaluate(
@@ -216,7 +216,8 @@ def scene(server: Server, browser: Any, request: pytest.FixtureRequest) -> Scene
     bettor.click(".tray-chip[data-chip='5']")
     banker_stack = bettor.inner_text(".area[data-area='banker'] .my-stack")
     dealer.wait_for_function(
-        "document.querySelector('.book-table')?.textContent.includes('2,500')", timeout=10_000
+        "() => document.querySelector('.book-table')?.textContent.includes('2,500')",
+        timeout=10_000,
     )
     dealer_book = dealer.inner_text(".book-table")
     asked_while_betting = [

@@ -16,10 +16,7 @@ _HOST = re.compile(r"[A-Za-z0-9.\-]+(:[0-9]+)?|\[[0-9A-Fa-f:.]+\](:[0-9]+)?")
 
 BASE_POLICY = (
     "default-src 'self'",
-    # The client never evaluates a string; 'unsafe-eval' is there only for the browser tests,
-    # whose polled wait_for_function predicates given as bare expressions Playwright runs
-    # through eval() in the page. Without them it can go: inline scripts stay refused.
-    "script-src 'self' 'unsafe-eval'",
+    "script-src 'self'",
     "style-src 'self'",
     "img-src 'self' data:",
     "font-src 'self'",
