@@ -7,10 +7,13 @@ import asyncio
 import contextlib
 import logging
 import signal
+import socket
 import sys
 
 from aiohttp import web
 
+from baccarat.cluster import RedisDirectory
+from baccarat.cluster.remote import DEFAULT_PREFIX
 from baccarat.errors import BaccaratError
 from baccarat.server import Server, create_app, load_rooms
 from baccarat.server.config import RoomsConfig
@@ -45,6 +48,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="another browser origin allowed to open sockets (repeatable)",
     )
     parser.add_argument("--log-level", default="info", help="debug, info, warning, error")
+    parser.add_argument(
+        "--redis",
+        metavar="URL",
+        help="run as one node of many, sharing tables, seats and the lobby through this Redis",
+    )
+    parser.add_argument(
+        "--redis-prefix",
+        default=DEFAULT_PREFIX,
+        help=f"key prefix in Redis, one per system sharing it (default: {DEFAULT_PREFIX})",
+    )
+    parser.add_argument("--node-id", help="this node's unique name (default: HOSTNAME:PORT)")
+    parser.add_argument(
+        "--public-url",
+        help="where clients reach this node (default: http://HOST:PORT as listened on)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -54,6 +72,8 @@ def run(args: argparse.Namespace) -> int:
         if not args.speed > 0:
             raise BaccaratError("bad_config", f"--speed must be positive, not {args.speed}.")
         config.table_configs(args.speed)
+        if args.redis and args.port == 0 and not args.public_url:
+            raise BaccaratError("bad_config", "--redis with --port 0 needs --public-url.")
     except BaccaratError as exc:
         print(f"baccarat serve: {exc.message}", file=sys.stderr)
         return 2
@@ -66,10 +86,9 @@ def run(args: argparse.Namespace) -> int:
         return 2
     try:
         _install_uvloop()
-        asyncio.run(_serve(args, config, store, url))
+        return asyncio.run(_serve(args, config, store, url))
     finally:
         store.close()
-    return 0
 
 
 def _install_uvloop() -> None:
@@ -79,7 +98,7 @@ def _install_uvloop() -> None:
         asyncio.set_event_loop_policy(uvloop.EventLoopPolicy())
 
 
-async def _serve(args: argparse.Namespace, config: RoomsConfig, store: Store, url: str) -> None:
+async def _serve(args: argparse.Namespace, config: RoomsConfig, store: Store, url: str) -> int:
     # Handle SIGTERM from the first moment, so a stop during start-up is clean too.
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -88,21 +107,34 @@ async def _serve(args: argparse.Namespace, config: RoomsConfig, store: Store, ur
     accounts: list[tuple[str, str]] = []
     if args.demo:
         accounts = await asyncio.to_thread(ensure_accounts, store, demo_layout(config))
+    directory = RedisDirectory.from_url(args.redis, args.redis_prefix) if args.redis else None
+    if directory is not None:
+        try:
+            await directory.nodes()
+        except Exception as exc:
+            print(f"baccarat serve: Redis is not reachable at {args.redis}: {exc}", file=sys.stderr)
+            await directory.close()
+            return 2
+    shown = "127.0.0.1" if args.host in ("0.0.0.0", "::", "") else args.host
     server = Server(
         store,
         config,
         speed=args.speed,
         allow_register=args.allow_register,
         origins=tuple(args.origin),
+        directory=directory,
+        node_id=args.node_id or f"{socket.gethostname()}:{args.port}",
+        public_url=args.public_url or f"http://{shown}:{args.port}",
     )
     runner = web.AppRunner(create_app(server), shutdown_timeout=5.0, access_log=None)
     await runner.setup()
     site = web.TCPSite(runner, args.host, args.port, shutdown_timeout=5.0)
     await site.start()
     port = _bound_port(runner, args.port)
-    shown = "127.0.0.1" if args.host in ("0.0.0.0", "::", "") else args.host
     base = f"http://{shown}:{port}"
     print(f"database: {url}", flush=True)
+    if server.node is not None:
+        print(f"node:     {server.node.node_id} at {server.node.public_url}", flush=True)
     print(f"open:     {base}/", flush=True)
     for name, password in accounts:
         print(f"demo account: {name} / {password}", flush=True)
@@ -119,7 +151,10 @@ async def _serve(args: argparse.Namespace, config: RoomsConfig, store: Store, ur
             await demo.close()
     # Runs the app's shutdown (sockets close) and frees the rest.
     await runner.cleanup()
+    if directory is not None:
+        await directory.close()
     log.info("stopped")
+    return 0
 
 
 def _bound_port(runner: web.AppRunner, wanted: int) -> int:

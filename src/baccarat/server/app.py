@@ -16,8 +16,10 @@ from typing import Any
 
 from aiohttp import web
 
+from baccarat.cluster import Directory
+from baccarat.errors import RuleViolation
 from baccarat.server import auth
-from baccarat.server.config import RoomsConfig
+from baccarat.server.config import RoomsConfig, table_config
 from baccarat.server.connection import (
     CLOSE_GOING_AWAY,
     CLOSE_LOGGED_OUT,
@@ -28,6 +30,7 @@ from baccarat.server.headers import add_security_headers
 from baccarat.server.hub import Hub
 from baccarat.server.lobby import lobby_message
 from baccarat.server.metrics import Metrics
+from baccarat.server.node import Node, NodeHub
 from baccarat.server.ws import SERVER, Dispatcher, websocket
 from baccarat.shoe import Shoe
 from baccarat.store import Store
@@ -58,6 +61,9 @@ class Server:
         queue_limit: int = 512,
         command_rate: float | None = None,
         shutdown_grace: float = SHUTDOWN_GRACE,
+        directory: Directory | None = None,
+        node_id: str = "local",
+        public_url: str = "",
     ) -> None:
         self.store = store
         self.config = config
@@ -69,7 +75,7 @@ class Server:
         self.queue_limit = queue_limit
         self.command_rate = config.server.command_rate if command_rate is None else command_rate
         self.shutdown_grace = shutdown_grace
-        self.hub = Hub()
+        self.hub = Hub() if directory is None else NodeHub()
         self.metrics = Metrics()
         self.drivers: dict[str, TableDriver] = {}
         self.dispatch = Dispatcher(self)
@@ -78,31 +84,81 @@ class Server:
         self._background: set[asyncio.Task[Any]] = set()
         self.hub.on_last_close = self._last_close
         self.hub.on_watch_change = self._watch_change
+        self.node: Node | None = None
+        """With a shared directory: this server as one node of many."""
+        if directory is not None:
+            assert isinstance(self.hub, NodeHub)
+            self.node = Node(
+                directory,
+                self.hub,
+                node_id=node_id,
+                public_url=public_url,
+                table_ids=list(config.table_room()),
+                start_table=self._gained,
+                stop_table=self._lost,
+                summary_of=self._summary,
+            )
 
     # -- lifecycle --------------------------------------------------------------------
 
     async def start(self) -> None:
-        """Return stakes of rounds a crash left open, then start every table's task."""
+        """Return stakes of rounds a crash left open, then start every table's task.
+
+        As one node of many: start the tables whose lease this node gets (now and later)."""
+        if self.node is not None:
+            await self.node.start()
+            log.info("node running", extra={"tables": len(self.drivers)})
+            return
         voided = await asyncio.to_thread(self.store.void_unfinished)
         if voided:
             log.warning("voided unfinished rounds", extra={"rounds": voided})
-        configs = self.config.table_configs(self.speed)
-        rooms = self.config.table_room()
-        for table_id, table_config in configs.items():
-            table = Table(table_config, Shoe.fresh)
-            driver = TableDriver(
-                table,
-                table_id=table_id,
-                room_id=rooms[table_id].room_id,
-                name=f"{rooms[table_id].name} {rooms[table_id].table_ids.index(table_id) + 1}",
-                hub=self.hub,
-                store=self.store,
-                metrics=self.metrics,
-            )
-            self.drivers[table_id] = driver
-            driver.start()
-        self.metrics.tables.set(len(self.drivers))
+        for table_id in self.config.table_room():
+            self._start_table(table_id)
         log.info("tables running", extra={"tables": len(self.drivers)})
+
+    def _start_table(self, table_id: str) -> None:
+        room = self.config.table_room()[table_id]
+        table = Table(table_config(room, table_id).scaled(self.speed), Shoe.fresh)
+        driver = TableDriver(
+            table,
+            table_id=table_id,
+            room_id=room.room_id,
+            name=f"{room.name} {room.table_ids.index(table_id) + 1}",
+            hub=self.hub,
+            store=self.store,
+            metrics=self.metrics,
+        )
+        self.drivers[table_id] = driver
+        driver.start()
+        self.metrics.tables.set(len(self.drivers))
+
+    async def _gained(self, table_id: str, token: int) -> None:
+        # No other node runs the table now: a round it left in escrow is over.
+        if not self.accepting:
+            raise RuleViolation("table_closed", "The node is shutting down.")
+        voided = await asyncio.to_thread(self.store.void_unfinished, [table_id])
+        if voided:
+            log.warning("voided unfinished rounds", extra={"rounds": voided})
+        log.info("table lease gained", extra={"table_id": table_id, "token": token})
+        self._start_table(table_id)
+
+    async def _lost(self, table_id: str) -> None:
+        # Another node runs the table now (or this node is leaving): stop it here at once.
+        driver = self.drivers.pop(table_id, None)
+        if driver is None:
+            return
+        self.metrics.tables.set(len(self.drivers))
+        try:
+            if driver.running:
+                await driver.stop(0.0)
+        finally:
+            self.hub.set_seats(table_id, {})
+            for conn in list(self.hub.watchers.get(table_id, ())):
+                self.hub.unwatch(conn)
+
+    def _summary(self, table_id: str) -> dict[str, Any] | None:
+        driver = self.drivers.get(table_id)
+        return None if driver is None else driver.summary
 
     async def drain(self) -> None:
         """Stop taking sockets and seats; let rounds in escrow finish (or void them)."""
@@ -116,6 +172,8 @@ class Server:
     async def stop(self) -> None:
         """Drain the tables, then close every socket."""
         await self.drain()
+        if self.node is not None:
+            await self.node.stop()
         for conn in list(self.hub.connections):
             conn.drop(CLOSE_GOING_AWAY, "shutting_down")
         for task in list(self._background):
@@ -175,8 +233,11 @@ class Server:
                 conn.drop(CLOSE_LOGGED_OUT, "logged_out")
 
     def lobby(self) -> dict[str, Any]:
-        """The whole lobby message."""
-        return lobby_message(self.config, self.drivers)
+        """The whole lobby message (as one node of many: every node's tables)."""
+        if self.node is None:
+            return lobby_message(self.config, self.drivers)
+        tables = self.node.lobby_lines(self.config.table_room())
+        return {**lobby_message(self.config, {}), "tables": tables}
 
     # -- HTTP -------------------------------------------------------------------------
 

@@ -148,6 +148,14 @@ class Dispatcher:
     def _driver(self, table_id: str) -> TableDriver:
         driver = self.server.drivers.get(table_id)
         if driver is None:
+            node = self.server.node
+            line = None if node is None else node.lines.get(table_id)
+            if line is not None and line.get("url"):
+                raise RuleViolation(
+                    "table_elsewhere",
+                    f"The table {table_id!r} runs at {line['url']}.",
+                    url=line["url"],
+                )
             raise RuleViolation("unknown_table", f"There is no table {table_id!r}.")
         return driver
 
@@ -197,8 +205,15 @@ class Dispatcher:
                 "already_seated_elsewhere",
                 "You already hold a seat at another table; stand up there first.",
             )
+        node = self.server.node
         hub.sitting.add(uid)
         try:
+            # The directory keeps the one-seat rule across nodes; the hub, within this one.
+            if node is not None and not await node.claim_seat(uid, table_id, msg.fields["seat"]):
+                raise RuleViolation(
+                    "already_seated_elsewhere",
+                    "You already hold a seat at another table; stand up there first.",
+                )
             user = await asyncio.to_thread(self.server.store.get_user, uid)
             info = UserInfo(uid, user.display_name, user.level, user.coins)
 
@@ -214,6 +229,9 @@ class Dispatcher:
             )
         finally:
             hub.sitting.discard(uid)
+            if node is not None and hub.seats.get(uid, ("",))[0] != table_id:
+                # The table did not seat the user: give the claim back.
+                await node.release_seat(uid, table_id)
 
     def seated(self, build: Callable[[int, dict[str, Any]], Any]) -> Handler:
         """A handler for a command at the table where the user sits."""

@@ -1,0 +1,212 @@
+"""This server as one node of many: the tables it leases, its users' seat claims, the lobby.
+
+With a shared directory (``baccarat.cluster``) the node runs only the tables whose lease it
+holds, claims a user's seat in the directory before the table seats them (so a user holds
+one seat in the whole system), and shows every node's tables in its lobby, each line with
+the URL of the node that runs it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable, Iterable
+from typing import Any
+
+from baccarat.cluster import Directory, LobbyChange
+from baccarat.cluster.follow import follow_lobby
+from baccarat.cluster.keeper import DEFAULT_TTL, Keeper
+from baccarat.server.hub import Hub
+
+log = logging.getLogger("baccarat.server")
+
+
+class NodeHub(Hub):
+    """A hub that tells the node when seats are freed and when a local lobby line changes."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.on_seat_freed: Callable[[int, str], None] | None = None
+        self.on_line: Callable[[dict[str, Any]], None] | None = None
+
+    def set_seats(self, table_id: str, seated: dict[int, int]) -> None:
+        """Record who sits at ``table_id``; a user who left it gives the claim back."""
+        before = {u for u, (t, _) in self.seats.items() if t == table_id}
+        super().set_seats(table_id, seated)
+        if self.on_seat_freed is not None:
+            for user_id in before - set(seated):
+                self.on_seat_freed(user_id, table_id)
+
+    def to_lobby(self, message: dict[str, Any]) -> int:
+        """A local table's line goes out through the directory, to every node's lobby."""
+        if message.get("type") == "lobby.table" and self.on_line is not None:
+            self.on_line(message["table"])
+            return 0
+        return super().to_lobby(message)
+
+    def to_local_lobby(self, message: dict[str, Any]) -> int:
+        """Send to this node's lobby subscribers."""
+        return super().to_lobby(message)
+
+
+class Node:
+    """The node's standing in the directory, and the tasks that keep it."""
+
+    def __init__(
+        self,
+        directory: Directory,
+        hub: NodeHub,
+        *,
+        node_id: str,
+        public_url: str,
+        table_ids: list[str],
+        start_table: Callable[[str, int], Awaitable[None]],
+        stop_table: Callable[[str], Awaitable[None]],
+        summary_of: Callable[[str], dict[str, Any] | None],
+        ttl: float = DEFAULT_TTL,
+    ) -> None:
+        self.directory = directory
+        self.hub = hub
+        self.node_id = node_id
+        self.ttl = ttl
+        self.summary_of = summary_of
+        self.lines: dict[str, dict[str, Any]] = {}
+        """Every node's lobby line, as last heard, by table id."""
+        self.keeper = Keeper(
+            directory,
+            node_id,
+            public_url,
+            table_ids,
+            on_gained=start_table,
+            on_lost=stop_table,
+            seats=lambda: {u: t for u, (t, _) in hub.seats.items()},
+            on_seat_lost=self._seat_lost,
+            ttl=ttl,
+        )
+        self._pending: dict[str, dict[str, Any]] = {}
+        self._wake = asyncio.Event()
+        self._tasks: list[asyncio.Task[None]] = []
+        hub.on_seat_freed = self._seat_freed
+        hub.on_line = self._line_changed
+
+    @property
+    def public_url(self) -> str:
+        """Where clients reach this node."""
+        return self.keeper.public_url
+
+    async def start(self) -> None:
+        """Take the tables that are free now, then keep renewing and following the lobby."""
+        self.lines = await self.directory.all_summaries()
+        await self.keeper.tick()
+        self.keeper.start()
+        self._tasks = [
+            asyncio.create_task(self._publish_lines(), name="lobby-publish"),
+            asyncio.create_task(
+                follow_lobby(self.directory, self._heard, on_start=self._reread),
+                name="lobby-follow",
+            ),
+        ]
+
+    async def stop(self) -> None:
+        """Give every lease, line and seat claim back (the tables have stopped)."""
+        self.hub.on_seat_freed = None
+        self.hub.on_line = None
+        tasks = list(self._tasks)
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        for user_id, (table_id, _) in list(self.hub.seats.items()):
+            await self.directory.release_seat(user_id, table_id)
+        await self.keeper.stop()
+
+    # -- seats ------------------------------------------------------------------------
+
+    async def claim_seat(self, user_id: int, table_id: str, seat: int) -> bool:
+        """Claim the user's one seat in the whole system."""
+        return await self.directory.claim_seat(user_id, table_id, seat, self.node_id, self.ttl)
+
+    async def release_seat(self, user_id: int, table_id: str) -> None:
+        """Give a claim back (a sit the table refused)."""
+        await self.directory.release_seat(user_id, table_id)
+
+    def _seat_freed(self, user_id: int, table_id: str) -> None:
+        self._spawn(self.directory.release_seat(user_id, table_id))
+
+    def _seat_lost(self, user_id: int) -> None:
+        # The directory lost the claim (Redis restarted): claim it again where the user sits.
+        where = self.hub.seats.get(user_id)
+        if where is not None:
+            self._spawn(self.claim_seat(user_id, where[0], where[1]))
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.create_task(coro)
+        self._tasks.append(task)
+        task.add_done_callback(self._forget)
+
+    def _forget(self, task: asyncio.Task[Any]) -> None:
+        with contextlib.suppress(ValueError):
+            self._tasks.remove(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("directory call failed", exc_info=task.exception())
+
+    # -- lobby ------------------------------------------------------------------------
+
+    def line(self, summary: dict[str, Any]) -> dict[str, Any]:
+        """A local table's line as every node shows it."""
+        return {**summary, "node_id": self.node_id, "url": self.public_url}
+
+    def lobby_lines(self, table_ids: Iterable[str]) -> list[dict[str, Any]]:
+        """Every table's line: ``table_ids`` in order, then tables only other nodes list."""
+        listed = list(table_ids)
+        lines: list[dict[str, Any]] = []
+        for table_id in listed:
+            summary = self.summary_of(table_id)
+            heard = self.lines.get(table_id)
+            if summary is not None:
+                lines.append(self.line(summary))  # fresher than its echo from the directory
+            elif heard is not None and heard.get("node_id") != self.node_id:
+                lines.append(heard)
+        lines += [line for t, line in sorted(self.lines.items()) if t not in set(listed)]
+        return lines
+
+    def _line_changed(self, summary: dict[str, Any]) -> None:
+        self._pending[str(summary["table_id"])] = summary
+        self._wake.set()
+
+    async def _publish_lines(self) -> None:
+        # One task publishes, so a table's lines reach the directory in the order they
+        # changed; every ttl / 3 the lines of held tables are refreshed before they expire.
+        while True:
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(self.ttl / 3):
+                    await self._wake.wait()
+            self._wake.clear()
+            pending, self._pending = self._pending, {}
+            for table_id in {*pending, *self.keeper.held}:
+                summary = pending.get(table_id) or self.summary_of(table_id)
+                if summary is not None:
+                    try:
+                        await self.directory.publish(self.node_id, summary, self.ttl)
+                    except Exception:
+                        log.exception("lobby line not published", extra={"table_id": table_id})
+
+    def _heard(self, change: LobbyChange) -> None:
+        if change.summary is None:
+            # A node gave the table up: take it now if it is one of ours.
+            self.lines.pop(change.table_id, None)
+            if change.table_id in self.keeper.table_ids:
+                self.keeper.wake()
+            return
+        if self.lines.get(change.table_id) == change.summary:
+            return  # a refresh before the line's ttl runs out; nothing changed
+        self.lines[change.table_id] = change.summary
+        self.hub.to_local_lobby({"type": "lobby.table", "table": change.summary})
+
+    def _reread(self) -> None:
+        self._spawn(self._load_lines())
+
+    async def _load_lines(self) -> None:
+        self.lines = await self.directory.all_summaries()

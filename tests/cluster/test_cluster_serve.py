@@ -1,0 +1,234 @@
+"""Two ``baccarat serve`` processes, one database, one Redis: one system.
+
+Node A lists tables t1 and t2 and starts first, so it runs both; node B lists t1, t2 and t3
+and runs only t3. A user seated on A is refused a seat on B, every lobby shows every table
+with the URL of the node that runs it, and when A stops, B takes A's tables over.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+import uuid
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+from pathlib import Path
+from typing import Any
+
+import psycopg
+import pytest
+from redis import Redis
+
+from baccarat.client import Client, CommandError
+from baccarat.store import open_store
+
+REDIS_URL = os.environ.get("BACCARAT_TEST_REDIS", "redis://127.0.0.1:6379/0")
+PG_URL = os.environ.get("BACCARAT_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
+SPEED = 10.0
+
+
+def _rooms(path: Path, tables: list[str]) -> Path:
+    path.write_text(
+        "[server]\nstart_coins = 100000\n\n"
+        '[[rooms]]\nid = "standard"\nname = "Standard"\nchip_unit = 100\n'
+        f"bettor_floor = 1000\ndealer_floor = 35000\ntables = {json.dumps(tables)}\n"
+    )
+    return path
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _get(url: str) -> Any:
+    with urllib.request.urlopen(url, timeout=5) as resp:
+        return json.load(resp)
+
+
+def _health(base: str) -> Any:
+    try:
+        with urllib.request.urlopen(base + "/healthz", timeout=5) as resp:
+            return json.load(resp)
+    except urllib.error.HTTPError as exc:
+        return json.load(exc)
+
+
+def _wait(predicate: Any, what: str, limit: float = 30.0) -> Any:
+    """Poll until ``predicate`` is truthy (a bound on waiting, not a speed test)."""
+    end = time.monotonic() + limit
+    while time.monotonic() < end:
+        try:
+            value = predicate()
+        except OSError:
+            value = None
+        if value:
+            return value
+        time.sleep(0.1)
+    raise AssertionError(f"gave up waiting for {what}")
+
+
+@contextmanager
+def _database() -> Iterator[str]:
+    """A private PostgreSQL schema (skip without PostgreSQL)."""
+    try:
+        with psycopg.connect(PG_URL, connect_timeout=3, autocommit=True) as conn:
+            schema = f"cl_{uuid.uuid4().hex[:16]}"
+            conn.execute(f"CREATE SCHEMA {schema}")
+    except psycopg.OperationalError:
+        pytest.skip(f"PostgreSQL is not reachable at {PG_URL}")
+    sep = "&" if "?" in PG_URL else "?"
+    try:
+        yield f"{PG_URL}{sep}options=-csearch_path%3D{schema}"
+    finally:
+        with psycopg.connect(PG_URL, autocommit=True) as conn:
+            conn.execute(f"DROP SCHEMA {schema} CASCADE")
+
+
+@contextmanager
+def _redis_prefix() -> Iterator[str]:
+    client = Redis.from_url(REDIS_URL, socket_connect_timeout=1.0)
+    try:
+        client.ping()
+    except Exception:
+        client.close()
+        pytest.skip(f"Redis is not reachable at {REDIS_URL} (set BACCARAT_TEST_REDIS)")
+    prefix = f"test:{uuid.uuid4().hex}:"
+    try:
+        yield prefix
+    finally:
+        keys = list(client.scan_iter(match=f"{prefix}*"))
+        if keys:
+            client.delete(*keys)
+        client.close()
+
+
+@contextmanager
+def _node(
+    db: str, rooms: Path, prefix: str, name: str
+) -> Iterator[tuple[str, subprocess.Popen[str]]]:
+    port = _free_port()
+    base = f"http://127.0.0.1:{port}"
+    proc = subprocess.Popen(
+        [
+            sys.executable, "-m", "baccarat", "serve",
+            "--db", db, "--rooms", str(rooms), "--port", str(port), "--speed", str(SPEED),
+            "--redis", REDIS_URL, "--redis-prefix", prefix,
+            "--node-id", name, "--public-url", base, "--log-level", "warning",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )  # fmt: skip
+    try:
+        _wait(lambda: proc.poll() is not None or _health(base)["ok"], f"node {name} to start")
+        assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
+        yield base, proc
+    finally:
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        if proc.stderr is not None:
+            proc.stderr.close()
+
+
+def _lobby_urls(base: str) -> dict[str, str]:
+    return {t["table_id"]: t["url"] for t in _get(base + "/api/lobby")["tables"]}
+
+
+async def test_two_nodes_run_each_table_once_and_keep_one_seat_per_user(tmp_path: Path) -> None:
+    with ExitStack() as stack:
+        db = stack.enter_context(_database())
+        prefix = stack.enter_context(_redis_prefix())
+        store = open_store(db)  # creates the schema before either node starts
+        tokens = {}
+        for name in ("alice", "bob"):
+            user = store.create_user(name, "password1", level=50, coins=100_000)
+            tokens[name] = store.create_session(user.user_id)
+        store.close()
+        rooms_a = _rooms(tmp_path / "a.toml", ["t1", "t2"])
+        rooms_b = _rooms(tmp_path / "b.toml", ["t1", "t2", "t3"])
+        a, proc_a = stack.enter_context(_node(db, rooms_a, prefix, "A"))
+        b, _ = stack.enter_context(_node(db, rooms_b, prefix, "B"))
+
+        # Each table runs on exactly one node, and every lobby says where.
+        assert _health(a)["tables"] == 2 and _health(b)["tables"] == 1
+        everywhere = {"t1": a, "t2": a, "t3": b}
+        _wait(lambda: _lobby_urls(a) == everywhere, "A's lobby to show B's table")
+        _wait(lambda: _lobby_urls(b) == everywhere, "B's lobby to show A's tables")
+
+        alice_a = await Client.connect(a, tokens["alice"])
+        alice_b = await Client.connect(b, tokens["alice"])
+        bob_b = await Client.connect(b, tokens["bob"])
+        try:
+            await alice_a.command("sit", table_id="t1", seat=1)
+            with pytest.raises(CommandError) as refused:
+                await alice_b.command("sit", table_id="t3", seat=1)
+            assert refused.value.code == "already_seated_elsewhere"
+            with pytest.raises(CommandError) as elsewhere:
+                await alice_b.command("table.watch", table_id="t1")
+            assert elsewhere.value.code == "table_elsewhere"
+            assert elsewhere.value.details == {"url": a}
+            await bob_b.command("sit", table_id="t3", seat=1)
+
+            # Standing up on A frees the user for B.
+            await alice_a.command("stand")
+            for _ in range(100):
+                try:
+                    await alice_b.command("sit", table_id="t3", seat=2)
+                    break
+                except CommandError as exc:
+                    assert exc.code == "already_seated_elsewhere"
+                    await asyncio.sleep(0.05)
+            else:
+                raise AssertionError("the seat claim was never released")
+        finally:
+            for client in (alice_a, alice_b, bob_b):
+                await client.close()
+
+        # A leaves: B takes its tables over, and the lobby points at B.
+        proc_a.send_signal(signal.SIGTERM)
+        assert proc_a.wait(timeout=20) == 0
+        _wait(lambda: _health(b)["tables"] == 3, "B to take A's tables over")
+        _wait(lambda: _lobby_urls(b) == {"t1": b, "t2": b, "t3": b}, "B's lobby to follow")
+
+
+def _serve(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "baccarat", "serve", *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def test_an_unreachable_redis_stops_serve_with_one_line(tmp_path: Path) -> None:
+    port = _free_port()  # nothing listens there
+    done = _serve(
+        "--db", f"sqlite:///{tmp_path / 'x.db'}", "--port", str(_free_port()),
+        "--redis", f"redis://127.0.0.1:{port}/0",
+    )  # fmt: skip
+    assert done.returncode == 2
+    assert "Redis is not reachable" in done.stderr
+
+
+def test_redis_with_a_picked_port_needs_a_public_url(tmp_path: Path) -> None:
+    done = _serve(
+        "--db", f"sqlite:///{tmp_path / 'x.db'}", "--port", "0",
+        "--redis", REDIS_URL,
+    )  # fmt: skip
+    assert done.returncode == 2
+    assert "--public-url" in done.stderr
