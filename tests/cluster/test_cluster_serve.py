@@ -22,15 +22,14 @@ from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
-import psycopg
 import pytest
 from redis import Redis
 
 from baccarat.client import Client, CommandError
 from baccarat.store import open_store
+from pgschema import private_schema
 
 REDIS_URL = os.environ.get("BACCARAT_TEST_REDIS", "redis://127.0.0.1:6379/0")
-PG_URL = os.environ.get("BACCARAT_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
 SPEED = 10.0
 
 
@@ -74,23 +73,6 @@ def _wait(predicate: Any, what: str, limit: float = 30.0) -> Any:
             return value
         time.sleep(0.1)
     raise AssertionError(f"gave up waiting for {what}")
-
-
-@contextmanager
-def _database() -> Iterator[str]:
-    """A private PostgreSQL schema (skip without PostgreSQL)."""
-    try:
-        with psycopg.connect(PG_URL, connect_timeout=3, autocommit=True) as conn:
-            schema = f"cl_{uuid.uuid4().hex[:16]}"
-            conn.execute(f"CREATE SCHEMA {schema}")
-    except psycopg.OperationalError:
-        pytest.skip(f"PostgreSQL is not reachable at {PG_URL}")
-    sep = "&" if "?" in PG_URL else "?"
-    try:
-        yield f"{PG_URL}{sep}options=-csearch_path%3D{schema}"
-    finally:
-        with psycopg.connect(PG_URL, autocommit=True) as conn:
-            conn.execute(f"DROP SCHEMA {schema} CASCADE")
 
 
 @contextmanager
@@ -151,7 +133,7 @@ def _lobby_urls(base: str) -> dict[str, str]:
 
 async def test_two_nodes_run_each_table_once_and_keep_one_seat_per_user(tmp_path: Path) -> None:
     with ExitStack() as stack:
-        db = stack.enter_context(_database())
+        db = stack.enter_context(private_schema("cl"))
         prefix = stack.enter_context(_redis_prefix())
         store = open_store(db)  # creates the schema before either node starts
         tokens = {}

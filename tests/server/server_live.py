@@ -4,16 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
 import threading
-import uuid
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import psycopg
-import pytest
 from aiohttp.test_utils import TestServer
 from argon2 import PasswordHasher
 
@@ -21,6 +17,7 @@ from baccarat.client import Client, CommandError
 from baccarat.server import Server, create_app
 from baccarat.server.config import parse_rooms
 from baccarat.store import Store, User, open_store
+from pgschema import private_schema
 
 SPEED = 10.0
 TEST_LIMIT = 120.0
@@ -115,26 +112,6 @@ def is_event(kind: str) -> Callable[[dict[str, Any]], bool]:
     return lambda m: m.get("type") == "event" and m.get("event") == kind
 
 
-PG_URL = os.environ.get("BACCARAT_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
-
-
-@contextlib.contextmanager
-def pg_schema() -> Iterator[str]:
-    """A URL to a private, empty PostgreSQL schema, dropped afterwards (skip if no server)."""
-    try:
-        with psycopg.connect(PG_URL, connect_timeout=3, autocommit=True) as conn:
-            schema = f"srv_{uuid.uuid4().hex[:16]}"
-            conn.execute(f"CREATE SCHEMA {schema}")
-    except psycopg.OperationalError:
-        pytest.skip(f"PostgreSQL is not reachable at {PG_URL}")
-    sep = "&" if "?" in PG_URL else "?"
-    try:
-        yield f"{PG_URL}{sep}options=-csearch_path%3D{schema}"
-    finally:
-        with psycopg.connect(PG_URL, autocommit=True) as conn:
-            conn.execute(f"DROP SCHEMA {schema} CASCADE")
-
-
 def live_test(
     *, postgres: bool = False, **server_kw: Any
 ) -> Callable[[Callable[[Live], Awaitable[None]]], Callable[[Path], None]]:
@@ -158,7 +135,7 @@ def live_test(
 
         def runner(tmp_path: Path) -> None:
             with contextlib.ExitStack() as stack:
-                db_url = stack.enter_context(pg_schema()) if postgres else None
+                db_url = stack.enter_context(private_schema("srv")) if postgres else None
                 failure: list[BaseException] = []
 
                 def target() -> None:

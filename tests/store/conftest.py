@@ -6,8 +6,6 @@ so parallel runs and other suites sharing the database never see each other's ro
 
 from __future__ import annotations
 
-import os
-import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -19,8 +17,8 @@ from baccarat.cards import parse_cards
 from baccarat.rules import deal
 from baccarat.settlement import settle
 from baccarat.store import BetRecord, Store, User, open_store
+from pgschema import PG_URL, private_schema
 
-PG_URL = os.environ.get("BACCARAT_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
 FAST_HASHER = PasswordHasher.from_parameters(profiles.CHEAPEST)
 
 _reachable: bool | None = None
@@ -38,31 +36,16 @@ def pg_reachable() -> bool:
     return _reachable
 
 
-def _with_search_path(url: str, schema: str) -> str:
-    sep = "&" if "?" in url else "?"
-    return f"{url}{sep}options=-csearch_path%3D{schema}"
-
-
-def _pg_schema_url() -> Iterator[str]:
-    if not pg_reachable():
-        pytest.skip(f"PostgreSQL is not reachable at {PG_URL}")
-    schema = f"t_{uuid.uuid4().hex[:16]}"
-    with psycopg.connect(PG_URL, autocommit=True) as conn:
-        conn.execute(f"CREATE SCHEMA {schema}")
-    try:
-        yield _with_search_path(PG_URL, schema)
-    finally:
-        with psycopg.connect(PG_URL, autocommit=True) as conn:
-            conn.execute(f"DROP SCHEMA {schema} CASCADE")
-
-
 @pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
 def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     """A URL to an empty database: a temp SQLite file, or a private PostgreSQL schema."""
     if request.param == "sqlite":
         yield f"sqlite:///{tmp_path / 'store.db'}"
     else:
-        yield from _pg_schema_url()
+        if not pg_reachable():
+            pytest.skip(f"PostgreSQL is not reachable at {PG_URL}")
+        with private_schema("t") as url:
+            yield url
 
 
 @pytest.fixture
