@@ -27,6 +27,8 @@ class Hub:
         self.lobby_subscribers: set[Connection] = set()
         self.seats: dict[int, tuple[str, int]] = {}
         """Each seated user's (table id, seat), kept by the table drivers."""
+        self.table_seats: dict[str, dict[int, int]] = {}
+        """Each table's seated users (user id -> seat), as last recorded."""
         self.sitting: set[int] = set()
         """Users with a ``sit`` in flight, so two tables cannot seat them at once."""
         self.on_last_close: Callable[[int], None] | None = None
@@ -100,10 +102,23 @@ class Hub:
         """Send to every lobby subscriber."""
         return self.broadcast(self.lobby_subscribers, message)
 
-    def set_seats(self, table_id: str, seated: dict[int, int]) -> None:
-        """Record who sits at ``table_id`` now (user id -> seat)."""
-        for user_id, (tid, _) in list(self.seats.items()):
-            if tid == table_id and user_id not in seated:
+    def set_seats(self, table_id: str, seated: dict[int, int]) -> set[int]:
+        """Record who sits at ``table_id`` now (user id -> seat); return who left it.
+
+        Called after every step of a table that made an event, so it touches only that
+        table's seats, and nothing at all when they did not change.
+        """
+        before = self.table_seats.get(table_id, {})
+        if before == seated:
+            return set()
+        left = before.keys() - seated.keys()
+        for user_id in left:
+            if self.seats.get(user_id, ("",))[0] == table_id:
                 del self.seats[user_id]
         for user_id, seat in seated.items():
             self.seats[user_id] = (table_id, seat)
+        if seated:
+            self.table_seats[table_id] = dict(seated)
+        else:
+            self.table_seats.pop(table_id, None)
+        return left

@@ -30,13 +30,13 @@ class NodeHub(Hub):
         self.on_seat_freed: Callable[[int, str], None] | None = None
         self.on_line: Callable[[dict[str, Any]], None] | None = None
 
-    def set_seats(self, table_id: str, seated: dict[int, int]) -> None:
+    def set_seats(self, table_id: str, seated: dict[int, int]) -> set[int]:
         """Record who sits at ``table_id``; a user who left it gives the claim back."""
-        before = {u for u, (t, _) in self.seats.items() if t == table_id}
-        super().set_seats(table_id, seated)
+        left = super().set_seats(table_id, seated)
         if self.on_seat_freed is not None:
-            for user_id in before - set(seated):
+            for user_id in left:
                 self.on_seat_freed(user_id, table_id)
+        return left
 
     def to_lobby(self, message: dict[str, Any]) -> int:
         """A local table's line goes out through the directory, to every node's lobby."""
