@@ -28,7 +28,8 @@ from baccarat.errors import BaccaratError
 log = logging.getLogger("baccarat.bots")
 
 STRATEGIES = ("flat", "streak", "random")
-CORNERS = ("tl", "tr", "bl", "br")
+CORNERS = ("tl", "tr", "bl", "br", "l", "r")
+"""Where a bot peels from: any corner or a long side."""
 
 
 @dataclass(frozen=True)

@@ -68,6 +68,7 @@ class Played:
     refusal: str = ""
     dealer_squeeze_label: str = ""
     dealer_face_while_squeezed: str = ""
+    bettor_face_while_squeezed: str = ""
     dealer_saw_peel: bool = False
     tie_stack_after_refusal: str = ""
     winners: list[str] = field(default_factory=list)
@@ -91,6 +92,9 @@ def _open_my_squeezes(bettor: Any, dealer: Any, played: Played) -> None:
             played.dealer_squeeze_label = dealer.inner_text(".squeeze .sq-label")
             played.dealer_face_while_squeezed = (
                 dealer.get_attribute(".squeeze .sq-face svg", "aria-label") or ""
+            )
+            played.bettor_face_while_squeezed = (
+                bettor.get_attribute(".squeeze .sq-face svg", "aria-label") or ""
             )
             box = bettor.locator(".squeeze .sq-card").bounding_box()
             assert box is not None
@@ -160,10 +164,11 @@ def test_bet_over_the_tie_limit_is_refused_with_the_limit_in_words(played: Playe
     assert played.tie_stack_after_refusal.strip() == "10"
 
 
-def test_squeeze_is_seen_live_by_others_without_the_card(played: Played) -> None:
+def test_squeeze_is_seen_live_by_others_with_the_same_face(played: Played) -> None:
     assert "bob 瞇牌中" in played.dealer_squeeze_label
-    # Only the controller may learn a face-down card: the dealer's big card is blank.
-    assert played.dealer_face_while_squeezed == "card"
+    # Betting is closed and the card is dealt: every screen draws the real face under the peel.
+    assert len(played.bettor_face_while_squeezed) == 2
+    assert played.dealer_face_while_squeezed == played.bettor_face_while_squeezed
     assert played.dealer_saw_peel
 
 

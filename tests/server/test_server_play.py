@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
@@ -92,39 +91,42 @@ async def test_rounds_settle_in_the_postgresql_ledger(live: Live) -> None:
     await _rounds_settle_in_the_ledger(live)
 
 
-def _face_down_leaks(client: Client, controllers: dict[tuple[str, str], int]) -> list[Any]:
-    """Every frame in which ``client`` learns a face-down card it does not control."""
+def _face_down_leaks(client: Client) -> list[Any]:
+    """Every frame in which ``client`` learns a face-down card outside its squeeze."""
     leaks: list[Any] = []
     for frame in client.frames:
-        if frame.get("type") == "event" and frame["event"] == "card_peek":
-            key = (frame["data"]["round_id"], frame["data"]["hand"])
-            if controllers.get(key) != client.user_id:
-                leaks.append(frame)
+        if frame.get("type") == "event" and frame.get("private") and "card" in frame["data"]:
+            leaks.append(frame)
         if frame.get("type") == "snapshot":
             view = frame["view"]
             squeeze = view.get("squeeze") or {}
+            if view["phase"] in ("waiting", "betting") and any(view["hands"].values()):
+                leaks.append(frame)
             for hand, cards in view["hands"].items():
-                for card in cards:
-                    if (
-                        card.get("face_down")
-                        and "card" in card
-                        and (
-                            squeeze.get("controller_user_id") != client.user_id
-                            or squeeze.get("hand") != hand
-                        )
-                    ):
+                for pos, card in enumerate(cards):
+                    under_peel = (squeeze.get("hand"), squeeze.get("position")) == (hand, pos)
+                    if card.get("face_down") and "card" in card and not under_peel:
                         leaks.append(frame)
     return leaks
 
 
+def _squeezed_faces(client: Client) -> list[tuple[str, str, int, str]]:
+    """The faces ``client`` was shown when each squeeze started: (round, hand, position, card)."""
+    return [
+        (f["data"]["round_id"], f["data"]["hand"], f["data"]["position"], f["data"]["card"])
+        for f in client.frames
+        if f.get("type") == "event" and f["event"] == "squeeze_started"
+    ]
+
+
 @live_test()
-async def test_a_face_down_card_reaches_only_its_controller(live: Live) -> None:
+async def test_every_screen_sees_the_squeezed_face_and_nothing_earlier(live: Live) -> None:
     dealer, bettors, spectator = await _seat_table(live)
     for b in bettors:
         auto_open(b, squeeze_steps=1)
 
     async def resync_often() -> None:
-        # Snapshots taken mid-squeeze must hide the card too.
+        # Snapshots taken mid-squeeze show the squeezed face, and only that one.
         for _ in range(40):
             await spectator.resync()
             await dealer.resync()
@@ -136,23 +138,30 @@ async def test_a_face_down_card_reaches_only_its_controller(live: Live) -> None:
     await snapper
 
     controllers: dict[tuple[str, str], int] = {}
-    peeks: dict[int, int] = defaultdict(int)
-    for c in [dealer, *bettors, spectator]:
-        for frame in c.frames:
-            if frame.get("type") == "event" and frame["event"] == "controllers":
-                for hand in ("player", "banker"):
-                    if frame["data"][hand] is not None:
-                        controllers[(frame["data"]["round_id"], hand)] = frame["data"][hand]
-            if frame.get("type") == "event" and frame["event"] == "card_peek":
-                peeks[c.user_id] += 1
+    for frame in spectator.frames:
+        if frame.get("type") == "event" and frame["event"] == "controllers":
+            for hand in ("player", "banker"):
+                if frame["data"][hand] is not None:
+                    controllers[(frame["data"]["round_id"], hand)] = frame["data"][hand]
     # Player hand: alice (5 chips on player); Banker hand: carol (10 chips on banker).
     assert set(controllers.values()) == {bettors[0].user_id, bettors[2].user_id}
-    assert peeks[bettors[0].user_id] > 0 and peeks[bettors[2].user_id] > 0
+    faces = _squeezed_faces(spectator)
+    assert faces, "no squeeze was seen"
+    opened = {
+        (f["data"]["round_id"], f["data"]["hand"], f["data"]["position"]): f["data"]["card"]
+        for f in spectator.frames
+        if f.get("type") == "event" and f["event"] == "card_opened"
+    }
+    for round_id, hand, position, card in faces:
+        # The face every screen was shown is the card that then opened.
+        assert opened[(round_id, hand, position)] == card
     for c in [dealer, *bettors, spectator]:
         # Every frame on the wire matches the documented schema.
         for frame in c.frames:
             SERVER_SCHEMA.validate(frame)
-        assert _face_down_leaks(c, controllers) == [], c.hello["user"]["name"]
+        assert _face_down_leaks(c) == [], c.hello["user"]["name"]
+        # Everyone at the table saw the same faces, whoever controlled them.
+        assert set(_squeezed_faces(c)) == set(faces), c.hello["user"]["name"]
         for frame in c.frames:
             # The shoe's secrets never travel before the shoe ends.
             assert "seed" not in str(frame.get("view", {}).get("shoe") or {})

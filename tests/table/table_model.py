@@ -2,8 +2,9 @@
 
 It keeps its own ledger from the events alone (stakes out at ``betting_closed``, stakes
 plus deltas back at ``round_settled``), as the store does, and after every step checks:
-coins conserved to the coin, no balance below zero, limits kept, no face-down card in any
-public event or in any view but its controller's, every round settled exactly once.
+coins conserved to the coin, no balance below zero, limits kept, no card named before it is
+dealt, a face-down card named only while it is squeezed (to every viewer alike), nothing of
+the undealt shoe anywhere, every round settled exactly once.
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ from baccarat.table import (
 
 AREAS = ("player", "banker", "tie", "player_pair", "banker_pair")
 CHIPS = (1, 2, 3, 5, 10)
-CORNERS = ("tl", "tr", "bl", "br")
+CORNERS = ("tl", "tr", "bl", "br", "l", "r", "t", "b")
 
 
 class Model:
@@ -54,11 +55,16 @@ class Model:
     ) -> None:
         rng = random.Random(shoe_seed)
 
+        self.shoes: dict[int, list[str]] = {}
+        """Each one-deck shoe's order, to check that its undealt cards stay unknown."""
+
         def one_deck_shoe() -> Shoe:
             # One deck: every card in a shoe is unique, so a card's notation names it.
             cards = deck()
             rng.shuffle(cards)
-            return Shoe(cards, seed=rng.randbytes(32))
+            shoe = Shoe(cards, seed=rng.randbytes(32))
+            self.shoes[id(shoe)] = [str(c) for c in cards]
+            return shoe
 
         self.table = Table(config, shoe_factory or one_deck_shoe)
         self.unique_cards = shoe_factory is None
@@ -174,44 +180,44 @@ class Model:
             self.check_privacy(events)
 
     def check_privacy(self, events: list[Event]) -> None:
-        """No face-down card reaches a screen but its controller's."""
+        """No card is named before it is dealt and betting closed; a face-down card is named
+        only while it is squeezed, and then to every viewer alike; the undealt shoe never."""
         rnd = self.table.round
         assert rnd is not None
-        for ev in events:
-            if ev.type == "card_peek":
-                assert ev.to is not None and ev.to == rnd.controllers[ev.data["hand"]]
-            elif ev.to is None and "card" in ev.data and "position" in ev.data:
-                ref = (ev.data["hand"], ev.data["position"])
-                if ev.data.get("round_id") == rnd.round_id:
-                    assert ref not in rnd.face_down, f"{ev.type} shows face-down {ref}"
         sq = rnd.squeeze
+        peeled = (sq.hand, sq.position) if sq is not None else None
+        for ev in events:
+            assert ev.type != "card_peek", "a face-down card is never told to one viewer"
+            if "card" in ev.data and "position" in ev.data:
+                ref = (ev.data["hand"], ev.data["position"])
+                if ev.data.get("round_id") == rnd.round_id and ref in rnd.face_down:
+                    assert ev.type == "squeeze_started" and ref == peeled, (
+                        f"{ev.type} names face-down {ref} outside its squeeze"
+                    )
+                    assert ev.to is None, "the squeezed card goes to every viewer"
         viewers = [None, *(o.user_id for o in self.table.seats if o is not None)]
-        for viewer in viewers:
-            seen = view(self.table, viewer, self.now)
-            for hand, cards in seen["hands"].items():
+        seen = {viewer: view(self.table, viewer, self.now) for viewer in viewers}
+        for viewer, v in seen.items():
+            if not rnd.closed:
+                assert v["hands"] == {"player": [], "banker": []}, "a card before the close"
+            assert v["hands"] == seen[None]["hands"], f"{viewer} sees other cards"
+            for hand, cards in v["hands"].items():
                 for pos, entry in enumerate(cards):
                     if (hand, pos) in rnd.face_down:
                         assert entry["face_down"] is True
-                        allowed = (
-                            sq is not None
-                            and viewer == sq.controller
-                            and (sq.hand, sq.position) == (hand, pos)
-                        )
-                        assert ("card" in entry) == allowed, f"{viewer} sees {hand} {pos}"
+                        assert ("card" in entry) == ((hand, pos) == peeled), f"{hand} {pos}"
         if not self.unique_cards:
             return
-        secrets = {ref: f'"{rnd.card(ref)}"' for ref in rnd.face_down}
-        public = json.dumps(
-            [e.data for e in events if e.to is None and e.data.get("round_id") == rnd.round_id]
+        shoe = self.table.shoe
+        undealt = self.shoes[id(shoe)][shoe.dealt :] if shoe is not None else []
+        secrets = {f'"{rnd.card(ref)}"' for ref in rnd.face_down if ref != peeled}
+        secrets |= {f'"{card}"' for card in undealt}
+        told = json.dumps(
+            [e.data for e in events if e.data.get("round_id") == rnd.round_id]
+            + [v for v in seen.values()]
         )
-        assert not any(s in public for s in secrets.values()), "a face-down card went public"
-        for viewer in viewers:
-            text = json.dumps(view(self.table, viewer, self.now))
-            for ref, s in secrets.items():
-                allowed = (
-                    sq is not None and viewer == sq.controller and (sq.hand, sq.position) == ref
-                )
-                assert allowed or s not in text, f"{viewer} sees face-down {ref}"
+        leaked = [s for s in secrets if s in told]
+        assert not leaked, f"a hidden card reached a screen: {leaked}"
 
     def finish(self) -> None:
         """Run the clock until no round is in play; every closed round has settled once."""

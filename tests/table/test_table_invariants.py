@@ -62,7 +62,7 @@ def test_long_random_games_exercise_every_rule() -> None:
         "round_cancelled",
         "dealer_leaving",
         "shoe_ended",
-        "card_peek",
+        "squeeze_started",
         "squeeze_progress",
         "urged",
         "bets_cleared",

@@ -1,4 +1,4 @@
-"""Squeeze: who controls each hand, the peel, the private peek, forced opening, third cards."""
+"""Squeeze: who controls each hand, the peel, the shared face, forced opening, third cards."""
 
 from __future__ import annotations
 
@@ -55,7 +55,7 @@ def test_with_no_bets_at_all_the_cards_open_by_themselves() -> None:
     g = table_with_bets(NO_THIRD, {})
     assert g.table.phase == "result"
     assert [e.data["forced"] for e in g.of("card_opened")] == [True, True]
-    assert not g.of("card_peek") and not g.of("squeeze_started")
+    assert not g.of("squeeze_started")
     assert len(g.of("round_settled")) == 1
 
 
@@ -113,22 +113,41 @@ def test_every_screen_sees_the_peel_move() -> None:
     assert g.view(None)["squeeze"]["corner"] == "tr"
 
 
-def test_a_face_down_card_is_known_only_to_its_controller() -> None:
+def test_a_face_down_card_is_shown_to_every_viewer_when_its_squeeze_starts() -> None:
     g = table_with_bets(NO_THIRD, {2: {"player": 1}, 3: {"banker": 1}})
-    [peek] = g.of("card_peek")
-    assert peek.to == 2 and peek.data["card"] == "4D"
-    public = [e for e in g.events if e.to is None]
-    assert '"4D"' not in json.dumps([e.data for e in public])
-    assert '"4C"' not in json.dumps([e.data for e in public])
-    for viewer in (None, 1, 3, 4, 5):
-        seen = json.dumps(g.view(viewer))
-        assert '"4D"' not in seen and '"4C"' not in seen
-    assert g.view(2)["hands"]["player"][1] == {"face_down": True, "card": "4D"}
-    # The Banker's face-down card waits for its own turn, even for its controller.
-    assert '"4C"' not in json.dumps(g.view(3))
+    [started] = g.of("squeeze_started")
+    assert started.to is None and started.data["card"] == "4D"
+    assert not [e for e in g.events if e.to is not None], "nothing private about the cards"
+    for viewer in (None, 1, 2, 3, 4, 5):
+        seen = g.view(viewer)
+        assert seen["hands"]["player"][1] == {"face_down": True, "card": "4D"}
+        assert seen["squeeze"]["card"] == "4D"
+        # The Banker's face-down card waits for its own turn, hidden from everyone.
+        assert seen["hands"]["banker"][1] == {"face_down": True}
+        assert '"4C"' not in json.dumps(seen)
+    assert '"4C"' not in json.dumps([e.data for e in g.events])
     g.do(OpenCard(2, "player"))
-    assert g.view(3)["hands"]["banker"][1] == {"face_down": True, "card": "4C"}
-    assert g.view(None)["hands"]["player"][1] == {"card": "4D"}
+    for viewer in (None, 1, 2, 3):
+        assert g.view(viewer)["hands"]["banker"][1] == {"face_down": True, "card": "4C"}
+        assert g.view(viewer)["hands"]["player"][1] == {"card": "4D"}
+
+
+def test_no_card_is_named_while_betting_is_open() -> None:
+    g = Game(NO_THIRD)
+    g.sit(1, 0)
+    g.sit(2, 1, level=62)
+    g.bet(2, "player", 1)
+    for viewer in (None, 1, 2):
+        seen = g.view(viewer)
+        assert seen["hands"] == {"player": [], "banker": []} and seen["squeeze"] is None
+    assert not [e for e in g.events if "card" in e.data]
+
+
+def test_a_peel_may_start_from_a_long_side() -> None:
+    g = table_with_bets(NO_THIRD, {2: {"player": 1}})
+    [event] = g.do(SqueezeProgress(2, "player", 0.3, "l"))
+    assert event.data["corner"] == "l"
+    assert g.view(None)["squeeze"]["corner"] == "l"
 
 
 def test_a_disconnected_controller_still_controls_and_the_countdown_forces_the_card_open() -> None:

@@ -14,13 +14,13 @@ from typing import Any
 
 from baccarat.bets import AREAS, CHIPS
 from baccarat.errors import BaccaratError, InvalidInput
+from baccarat.table.commands import CORNERS
 
 VERSION = 1
 MAX_FRAME = 4096
 """A client's message is small; anything longer is refused before parsing."""
 
 HANDS = ("player", "banker")
-CORNERS = ("tl", "tr", "bl", "br")
 
 # Each command's fields: name -> checker. A checker returns the clean value or raises.
 Checker = Any
@@ -69,7 +69,7 @@ def _progress(value: object) -> float:
 
 def _corner(value: object) -> str:
     if value not in CORNERS:
-        raise ValueError(f"a corner is one of {', '.join(CORNERS)}")
+        raise ValueError(f"a corner or side is one of {', '.join(CORNERS)}")
     return str(value)
 
 

@@ -6,8 +6,9 @@ from dataclasses import dataclass
 
 from baccarat.table.config import UserInfo
 
-CORNERS: tuple[str, ...] = ("tl", "tr", "bl", "br")
-"""The corner a squeeze peels from: top-left, top-right, bottom-left, bottom-right."""
+CORNERS: tuple[str, ...] = ("tl", "tr", "bl", "br", "l", "r", "t", "b")
+"""Where a squeeze peels from: a corner (top-left, top-right, bottom-left, bottom-right) or a
+whole side (left, right, top, bottom; a long side shows the pip rows first, 看邊)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -53,7 +53,8 @@ def squeeze_progress(t: Table, c: SqueezeProgress, now: float) -> list[Event]:
         raise InvalidInput("bad_progress", f"Progress runs from 0 to 1, not {p!r}.")
     if c.corner not in CORNERS:
         raise InvalidInput(
-            "bad_corner", f"The corner is one of {', '.join(CORNERS)}, not {c.corner!r}."
+            "bad_corner",
+            f"The corner or side is one of {', '.join(CORNERS)}, not {c.corner!r}.",
         )
     rnd, sq = _current_squeeze(t, c.user_id, c.hand, now)
     sq.progress = float(p)
@@ -259,29 +260,18 @@ def _next_squeeze(t: Table, now: float) -> list[Event]:
             ref = rnd.pending.pop(0)
             controller = rnd.controllers.get(ref[0])
             if controller is None:
-                # Nobody bet: the card opens by itt.
+                # Nobody bet: the card opens by itself.
                 events.append(_reveal(t, rnd, ref, forced=True))
                 continue
             name = rnd.bettors[controller].name
             deadline = now + t.config.squeeze_seconds
-            rnd.squeeze = Squeeze(ref[0], ref[1], controller, name, deadline)
+            card = str(rnd.card(ref))
+            rnd.squeeze = Squeeze(ref[0], ref[1], card, controller, name, deadline)
             t.deadline = deadline
             events.append(
                 Event(
                     "squeeze_started",
                     {"round_id": rnd.round_id, **rnd.squeeze.public()},
-                )
-            )
-            events.append(
-                Event(
-                    "card_peek",
-                    {
-                        "round_id": rnd.round_id,
-                        "hand": ref[0],
-                        "position": ref[1],
-                        "card": str(rnd.card(ref)),
-                    },
-                    to=controller,
                 )
             )
             return events

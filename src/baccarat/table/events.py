@@ -27,8 +27,10 @@ Public events (``to=None``), by type, with their data:
 - ``controllers`` {round_id, player, banker}: who squeezes each hand (None: nobody bet)
 - ``card_dealt`` {round_id, hand, position, face_down, card?, points?}: ``card`` and the
   hand's open ``points`` only when dealt face up
-- ``squeeze_started`` {round_id, hand, position, controller_user_id, controller_name,
-  progress, corner, deadline}
+- ``squeeze_started`` {round_id, hand, position, card, controller_user_id, controller_name,
+  progress, corner, deadline}: ``card`` is the face-down card about to be peeled; betting
+  is closed and the card is dealt, so every screen at the table draws the same face under
+  the controller's peel (a face-down card waiting for its turn stays hidden from everyone)
 - ``squeeze_progress`` {round_id, hand, position, progress, corner}
 - ``card_opened`` {round_id, hand, position, card, points, forced}
 - ``round_settled`` {round_id, shoe_id, round_no, dealer, bets, cards, outcome, settlement:
@@ -38,11 +40,11 @@ Public events (``to=None``), by type, with their data:
 
 Private events (``to=user_id``):
 
-- ``card_peek`` {round_id, hand, position, card}: the face-down card, to its controller
-  when its squeeze starts
 - ``urge`` {round_id, dealer, deadline}: to each bettor who has not bet yet
 
-Positions count from 0 within a hand: the face-down second card is position 1.
+Positions count from 0 within a hand: the face-down second card is position 1. ``corner``
+is where the peel starts: a corner (``tl``, ``tr``, ``bl``, ``br``) or a side (``l``, ``r``,
+``t``, ``b``).
 """
 
 from __future__ import annotations

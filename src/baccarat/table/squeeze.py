@@ -12,10 +12,15 @@ from baccarat.rules import Hand
 
 @dataclass(slots=True)
 class Squeeze:
-    """One face-down card being peeled by its controller until it opens or time runs out."""
+    """One face-down card being peeled by its controller until it opens or time runs out.
+
+    ``card`` is the card's notation: betting is closed and the card is dealt, so every
+    screen at the table may draw the real face under the controller's peel.
+    """
 
     hand: Hand
     position: int
+    card: str
     controller: int
     controller_name: str
     deadline: float
@@ -23,10 +28,11 @@ class Squeeze:
     corner: str | None = None
 
     def public(self) -> dict[str, Any]:
-        """The squeeze as every screen may see it (never the card)."""
+        """The squeeze as every screen at the table sees it, the card under the peel included."""
         return {
             "hand": self.hand,
             "position": self.position,
+            "card": self.card,
             "controller_user_id": self.controller,
             "controller_name": self.controller_name,
             "progress": self.progress,

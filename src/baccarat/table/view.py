@@ -1,7 +1,7 @@
 """What one viewer may see of a table: a JSON-ready projection built from an allow-list.
 
-The shoe's order and seed never appear; a face-down card appears only to its controller,
-and only while it is being squeezed.
+The shoe's order and seed never appear; a face-down card appears only while it is being
+squeezed, and then to every viewer of the table alike (betting is closed, the card is dealt).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ def _remaining_ms(deadline: float | None, now: float) -> int | None:
     return max(0, round((deadline - now) * 1000))
 
 
-def _hands(table: Table, viewer: int | None) -> dict[str, list[dict[str, Any]]]:
+def _hands(table: Table) -> dict[str, list[dict[str, Any]]]:
     rnd = table.round
     out: dict[str, list[dict[str, Any]]] = {hand: [] for hand in HANDS}
     if rnd is None:
@@ -34,12 +34,7 @@ def _hands(table: Table, viewer: int | None) -> dict[str, list[dict[str, Any]]]:
                 out[hand].append({"card": str(card)})
                 continue
             entry: dict[str, Any] = {"face_down": True}
-            if (
-                viewer is not None
-                and sq is not None
-                and (sq.hand, sq.position) == (hand, pos)
-                and sq.controller == viewer
-            ):
+            if sq is not None and (sq.hand, sq.position) == (hand, pos):
                 entry["card"] = str(card)
             out[hand].append(entry)
     return out
@@ -127,7 +122,7 @@ def view(table: Table, user_id: int | None, now: float) -> dict[str, Any]:
         },
         "last_shoe": dict(table.last_shoe) if table.last_shoe is not None else None,
         "seats": _seats(table),
-        "hands": _hands(table, user_id),
+        "hands": _hands(table),
         "squeeze": rnd.squeeze.public() if rnd is not None and rnd.squeeze is not None else None,
         "controllers": {h: rnd.controllers.get(h) if rnd is not None else None for h in HANDS},
         "result": copy.deepcopy(table.last_result),

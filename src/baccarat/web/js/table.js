@@ -230,7 +230,7 @@ export class TableScreen {
     }
     const mine = sq.controller === st.me.user_id;
     const card = st.hands[sq.hand]?.cards?.[sq.position];
-    this.squeeze.show(sq, { mine, code: mine ? card?.code ?? null : null, handLabel: t(sq.hand) });
+    this.squeeze.show(sq, { mine, code: card?.code ?? null, handLabel: t(sq.hand) });
   }
 
   drawResult(st) {
@@ -451,21 +451,26 @@ export function applyEvent(st, name, data) {
       return { ...st, hands: { ...st.hands, [data.hand]: { cards, points } },
         shoe: { ...st.shoe, cards_left: typeof left === "number" ? left - 1 : left } };
     }
-    case "squeeze_started":
+    case "squeeze_started": {
+      const hand = st.hands[data.hand];
       if (!sameRound || st.phase !== "squeeze" || typeof data.remaining_ms !== "number") return null;
-      return { ...st, deadline: performance.now() + data.remaining_ms, squeeze: {
-        hand: data.hand, position: data.position, controller: data.controller_user_id,
-        controllerName: data.controller_name ?? "", progress: data.progress ?? 0, corner: data.corner ?? "br" } };
-    case "card_opened":
-    case "card_peek": {
+      if (!hand || !hand.cards[data.position] || !data.card) return null;
+      // Every screen at the table draws the real face under the controller's peel.
+      const cards = hand.cards.slice();
+      cards[data.position] = { code: data.card, faceDown: true };
+      return { ...st, hands: { ...st.hands, [data.hand]: { ...hand, cards } },
+        deadline: performance.now() + data.remaining_ms, squeeze: {
+          hand: data.hand, position: data.position, controller: data.controller_user_id,
+          controllerName: data.controller_name ?? "", progress: data.progress ?? 0, corner: data.corner ?? "br" } };
+    }
+    case "card_opened": {
       const hand = st.hands[data.hand];
       if (!sameRound || !hand || !hand.cards[data.position] || !data.card) return null;
-      const opened = name === "card_opened";
       const cards = hand.cards.slice();
-      cards[data.position] = { code: data.card, faceDown: !opened };
-      const points = opened && typeof data.points === "number" ? data.points : hand.points;
+      cards[data.position] = { code: data.card, faceDown: false };
+      const points = typeof data.points === "number" ? data.points : hand.points;
       const sq = st.squeeze;
-      const done = opened && sq && sq.hand === data.hand && sq.position === data.position;
+      const done = sq && sq.hand === data.hand && sq.position === data.position;
       return { ...st, hands: { ...st.hands, [data.hand]: { cards, points } }, squeeze: done ? null : sq };
     }
     default:
