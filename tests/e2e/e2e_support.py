@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import os
 import socket
 import subprocess
 import sys
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -25,7 +27,11 @@ SPEED = 2.0
 PASSWORD = "e2e-password"
 START_COINS = 1_000_000
 USERS = ("alice", "bob", "carol", "dave", "erin")
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+SCREENSHOTS = Path(
+    os.environ.get("BACCARAT_SCREENSHOTS") or Path(tempfile.gettempdir()) / "baccarat-screenshots"
+)
+"""Where the browser tests save their pictures: a temporary folder, so that ``pytest`` leaves
+the tree clean; ``BACCARAT_SCREENSHOTS=docs/screenshots`` refreshes the README's pictures."""
 DESKTOP = {"width": 1440, "height": 900}
 PHONE = {"width": 390, "height": 844}
 
@@ -105,7 +111,7 @@ def no_horizontal_overflow(page: Any) -> bool:
 
 
 def save_screenshot(page: Any, name: str) -> Path:
-    """Save a PNG under docs/screenshots/."""
+    """Save a PNG in ``SCREENSHOTS``."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     path = SCREENSHOTS / f"{name}.png"
     page.screenshot(path=str(path))
