@@ -9,6 +9,8 @@ from baccarat.bets import (
     LIMITS,
     Area,
     can_bet,
+    dealer_liability,
+    max_liability,
     parse_area,
     place_bet,
     remaining_limits,
@@ -113,3 +115,12 @@ def test_a_rejected_bet_changes_nothing_and_accepted_slips_keep_every_rule(
         assert all(0 < slip[a] <= LIMITS[a] for a in slip)
         assert not (slip.get("player") and slip.get("banker"))
         assert sum(slip.values()) * UNIT <= coins
+
+
+def test_the_dealers_liability_is_the_worse_outcome_not_the_sum() -> None:
+    assert dealer_liability(1_500, 3_000) == 1_500
+    assert dealer_liability(3_000, 1_500) == 1_500
+    assert dealer_liability(700, 700) == 0
+    assert dealer_liability(0, 0) == 0
+    # Seven seats at the limit on one side is the most a dealer can owe.
+    assert max_liability(100, 7) == 35_000 == dealer_liability(35_000, 0)

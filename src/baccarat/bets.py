@@ -115,6 +115,20 @@ def place_bet(slip: Slip, area: Area, chips: int, *, chip_unit: int, coins: int)
     return out
 
 
+def dealer_liability(player_coins: int, banker_coins: int) -> int:
+    """What the dealer pays in the worse of the two outcomes (Player wins, Banker wins).
+
+    The two sides offset each other: if Player wins the dealer pays the Player bets and
+    collects the Banker bets, and the other way round; a tie pushes both.
+    """
+    return max(player_coins - banker_coins, banker_coins - player_coins, 0)
+
+
+def max_liability(chip_unit: int, bettor_seats: int) -> int:
+    """The largest liability the limits allow: every bettor seat at the limit on one side."""
+    return bettor_seats * LIMITS["player"] * chip_unit
+
+
 def remaining_limits(slip: Slip) -> dict[Area, int]:
     """Chips still allowed on each area (0 on the area excluded by Player/Banker)."""
     out = {a: LIMITS[a] - slip.get(a, 0) for a in AREAS}

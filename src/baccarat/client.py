@@ -176,10 +176,14 @@ class Client:
         return answer
 
     async def watch(self, table_id: str) -> dict[str, Any]:
-        """Watch a table; return its first snapshot's view."""
-        self.table_id = table_id
+        """Watch a table; return its first snapshot's view (a refusal keeps the current one)."""
+        before = self.view
         self.view = None
-        await self.command("table.watch", table_id=table_id)
+        try:
+            await self.command("table.watch", table_id=table_id)
+        except CommandError:
+            self.view = before
+            raise
         return await self.wait_view()
 
     async def resync(self) -> dict[str, Any]:

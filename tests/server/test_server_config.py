@@ -56,6 +56,10 @@ def _broken(change: str) -> dict[str, Any]:
         data["rooms"].append({"id": "standard", "chip_unit": 500, "tables": ["z"]})
     elif change == "no_tables":
         room["tables"] = []
+    elif change == "bettor_floor":
+        room["bettor_floor"] = room["chip_unit"] - 1
+    elif change == "dealer_floor":
+        room["dealer_floor"] = 7 * 50 * room["chip_unit"] - 100
     return data
 
 
@@ -70,6 +74,8 @@ def _broken(change: str) -> dict[str, Any]:
         ("duplicate_table", "used twice"),
         ("duplicate_room", "used twice"),
         ("no_tables", "non-empty list"),
+        ("bettor_floor", "bettor_floor: must be at least one chip"),
+        ("dealer_floor", "dealer_floor: must be at least the largest liability"),
     ],
 )
 def test_broken_configuration_is_refused_with_reason(change: str, words: str) -> None:

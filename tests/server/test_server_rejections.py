@@ -139,6 +139,23 @@ async def test_the_lobby_lists_rooms_and_follows_the_tables(live: Live) -> None:
 
 
 @live_test()
+async def test_a_user_below_the_rooms_level_may_not_even_watch(live: Live) -> None:
+    _, token = await live.user("novice", level=49)
+    novice = await Client.connect(live.base, token)
+    with pytest.raises(CommandError) as err:
+        await novice.watch("t1")
+    assert err.value.code == "level_too_low"
+    assert novice.view is None
+    assert live.server.drivers["t1"].summary is not None
+    assert live.server.drivers["t1"].summary["watchers"] == 0
+    # One level more and the same command works.
+    live.store.set_level("novice", 50)
+    view = await novice.watch("t1")
+    assert view["table_id"] == "t1"
+    await novice.close()
+
+
+@live_test()
 async def test_resync_without_a_table_is_refused(live: Live) -> None:
     alice = await live.client("alice")
     with pytest.raises(CommandError) as err:

@@ -85,12 +85,46 @@ def test_a_player_or_banker_bet_the_dealer_could_not_cover_is_refused() -> None:
     g.sit(1, 0, coins=1_500)
     g.sit(2, 1)
     g.sit(3, 2)
+    g.sit(4, 3)
     g.bet(2, "player", 10)
-    g.bet(3, "banker", 5)
-    rejects(g, PlaceChip(3, "banker", 1), "dealer_cannot_cover")
+    g.bet(3, "player", 5)
+    details = rejects(g, PlaceChip(3, "player", 1), "dealer_cannot_cover")
+    assert details == {"dealer_coins": 1_500, "liability": 1_600}
     # The house books Tie and the Pairs, so they stay open.
     g.bet(3, "tie", 10)
-    assert g.view(1)["book"]["totals"]["player"] == {"chips": 10, "coins": 1_000}
+    assert g.view(1)["book"]["totals"]["player"] == {"chips": 15, "coins": 1_500}
+
+
+def test_the_cover_check_takes_the_worse_outcome_not_the_sum_of_both_sides() -> None:
+    g = Game(dealer_floor=1_000)
+    g.sit(1, 0, coins=1_500)
+    g.sit(2, 1)
+    g.sit(3, 2)
+    g.bet(2, "player", 15)
+    # Banker bets offset Player bets: if Player wins the dealer pays 15 and collects 15.
+    g.bet(3, "banker", 30)
+    assert g.table.round is not None and g.table.round.liability(100) == 1_500
+    details = rejects(g, PlaceChip(3, "banker", 1), "dealer_cannot_cover")
+    assert details["liability"] == 1_600
+    g.bet(2, "player", 1)
+    assert g.view(1)["book"]["totals"]["banker"]["coins"] == 3_000
+
+
+def test_bets_taken_back_that_leave_the_book_uncovered_call_the_round_off_at_the_close() -> None:
+    g = Game(dealer_floor=1_000)
+    g.sit(1, 0, coins=1_500)
+    g.sit(2, 1)
+    g.sit(3, 2)
+    g.bet(2, "player", 15)
+    g.bet(3, "banker", 10)
+    g.bet(2, "player", 10)
+    g.do(ClearBets(3))
+    g.to_deadline()
+    [cancelled] = g.of("round_cancelled")
+    assert cancelled.data["reason"] == "dealer_cannot_cover"
+    assert not g.of("betting_closed")
+    assert (g.coins(1), g.coins(2), g.coins(3)) == (1_500, 100_000, 100_000)
+    assert g.table.phase == "betting"
 
 
 def test_a_bettor_clears_their_own_bets_while_betting_is_open() -> None:
@@ -125,7 +159,9 @@ def test_standing_up_after_the_close_leaves_the_bets_in_play() -> None:
     g.bet(3, "banker", 1)
     g.to_deadline()
     events = g.stand(2)
-    assert [e.type for e in events] == ["seat_freed"]
+    # They controlled the Player hand (the largest stake, nobody on Player): it passes on.
+    assert [e.type for e in events] == ["seat_freed", "controllers", "squeeze_started"]
+    assert g.view(None)["controllers"] == {"player": 3, "banker": 3}
     assert events[0].data["coins"] == 100_000 - 200  # the stake is in escrow
     assert g.table.seats[1] is None
     g.open_all()
@@ -211,12 +247,36 @@ def test_a_bet_resets_the_idle_count() -> None:
     assert g.view(None)["seats"][2]["idle_rounds"] == 0
 
 
+def test_standing_up_and_sitting_again_keeps_the_idle_count() -> None:
+    g = started()
+    for _ in range(3):
+        g.bet(2, "player", 1)
+        g.to_deadline()
+        g.open_all()
+        g.until("betting")
+    assert g.view(None)["seats"][2]["idle_rounds"] == 3
+    g.stand(3)
+    g.sit(3, 5)
+    assert g.view(None)["seats"][5]["idle_rounds"] == 3
+    g.bet(2, "player", 1)
+    g.to_deadline()
+    assert g.view(None)["seats"][5]["idle_rounds"] == 4
+    g.open_all()
+    g.until("betting")
+    g.bet(2, "player", 1)
+    g.to_deadline()
+    assert [(e.data["user_id"], e.data["reason"]) for e in g.of("seat_freed")][-1] == (3, "idle")
+
+
 def test_set_coins_changes_a_seated_balance_but_never_below_the_stake() -> None:
     g = started()
     g.bet(2, "player", 10)
     rejects(g, SetCoins(2, 999), "coins_below_stake")
     rejects(g, SetCoins(2, -1), "bad_coins")
     rejects(g, SetCoins(1, 999), "dealer_cannot_cover")
+    g.bet(3, "banker", 4)
+    g.do(SetCoins(1, 600))
+    rejects(g, SetCoins(1, 599), "dealer_cannot_cover")
     rejects(g, SetCoins(9, 1), "not_seated")
     g.do(SetCoins(2, 5_000))
     assert g.coins(2) == 5_000

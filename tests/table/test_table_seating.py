@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
 from tablekit import Game, rejects, user
 
+from baccarat.errors import RuleViolation
 from baccarat.table import PlaceChip, Sit, StandUp
 
 
@@ -13,6 +15,14 @@ def test_users_below_the_room_level_cannot_sit() -> None:
     assert details["min_level"] == 50
     g.sit(1, 1, level=50)
     assert g.table.seat_of(1) == 1
+
+
+def test_entering_the_room_to_watch_or_sit_needs_the_level() -> None:
+    g = Game(min_level=55)
+    assert not g.table.can_enter(54) and g.table.can_enter(55)
+    with pytest.raises(RuleViolation) as err:
+        g.table.verify_entry(54)
+    assert err.value.code == "level_too_low" and err.value.details == {"min_level": 55}
 
 
 def test_a_bettor_needs_the_bettor_floor() -> None:

@@ -161,6 +161,41 @@ def test_a_disconnected_controller_still_controls_and_the_countdown_forces_the_c
     assert opened.data["forced"] is True and opened.data["card"] == "4D"
 
 
+def test_when_the_controller_stands_up_control_passes_at_once_to_the_next_bettor() -> None:
+    g = table_with_bets(NO_THIRD, {2: {"player": 5}, 3: {"player": 3}, 4: {"banker": 1}})
+    assert g.view(None)["squeeze"]["controller_user_id"] == 2
+    g.tick(8)
+    g.stand(2)
+    squeeze = g.view(None)["squeeze"]
+    assert (squeeze["hand"], squeeze["controller_user_id"]) == ("player", 3)
+    # The new controller gets a whole countdown at once.
+    assert g.table.next_deadline == g.now + 10
+    restarted = g.of("squeeze_started")[-1].data
+    assert (restarted["controller_user_id"], restarted["card"]) == (3, "4D")
+    assert g.of("controllers")[-1].data == {"round_id": "id2", "player": 3, "banker": 4}
+    assert not g.of("card_opened")
+    g.do(OpenCard(3, "player"))
+    assert g.of("card_opened")[-1].data["forced"] is False
+
+
+def test_a_controller_leaving_hands_over_their_hand_before_its_turn() -> None:
+    g = table_with_bets(NO_THIRD, {2: {"player": 1}, 3: {"banker": 2}, 4: {"banker": 1}})
+    g.stand(3)
+    assert g.view(None)["controllers"] == {"player": 2, "banker": 4}
+    g.do(OpenCard(2, "player"))
+    assert g.view(None)["squeeze"]["controller_user_id"] == 4
+
+
+def test_when_the_last_bettor_stands_up_mid_squeeze_the_cards_open_by_themselves() -> None:
+    g = table_with_bets(BANKER_THIRD, {2: {"player": 1}})
+    g.stand(2)
+    assert [e.data["forced"] for e in g.of("card_opened")] == [True, True, True]
+    assert g.table.phase == "result"
+    [settled] = g.of("round_settled")
+    # The bettor's stake stays in play and settles normally.
+    assert settled.data["settlement"]["deltas"]["2"] == 99
+
+
 def test_third_cards_are_dealt_face_down_and_squeezed_by_the_same_controller() -> None:
     g = table_with_bets(BANKER_THIRD, {2: {"player": 1}, 3: {"banker": 1}})
     g.open_all()

@@ -1,7 +1,7 @@
 """The server's rooms and tables, read from a TOML file and checked before anything starts.
 
 A configuration that breaks a rule (a ``chip_unit`` that is not a multiple of 100, a timer
-that is not a positive number, an unknown key, a duplicate id) raises ``InvalidInput`` with
+that is not a positive number, a floor that cannot work, an unknown key, a duplicate id) raises ``InvalidInput`` with
 the offending key named, and the server refuses to start.
 """
 
@@ -13,8 +13,9 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from baccarat.bets import LIMITS, max_liability
 from baccarat.errors import InvalidInput
-from baccarat.table.config import TableConfig
+from baccarat.table.config import SEATS, TableConfig
 
 TIMERS: dict[str, float] = {
     "betting": 15.0,
@@ -187,14 +188,30 @@ def _room(index: int, data: object, timers: dict[str, float]) -> RoomSettings:
     if not isinstance(tables, list) or not tables:
         raise _fail(f"{where}.tables", "must be a non-empty list of table ids.")
     table_ids = tuple(_text(f"{where}.tables", t) for t in tables)
+    # A bettor floor below one chip seats bettors who cannot bet; a dealer floor below the
+    # largest liability the limits allow seats a dealer who may not be able to pay.
+    bettor_floor = _int(f"{where}.bettor_floor", data.get("bettor_floor", 10 * chip_unit))
+    if bettor_floor < chip_unit:
+        raise _fail(
+            f"{where}.bettor_floor",
+            f"must be at least one chip ({chip_unit} coins), not {bettor_floor}.",
+        )
     # Decision (SPEC): the dealer floor defaults to the largest Player/Banker liability.
+    liability = max_liability(chip_unit, SEATS - 1)
+    dealer_floor = _int(f"{where}.dealer_floor", data.get("dealer_floor", liability))
+    if dealer_floor < liability:
+        raise _fail(
+            f"{where}.dealer_floor",
+            f"must be at least the largest liability the limits allow ({SEATS - 1} seats x "
+            f"{LIMITS['player']} chips x {chip_unit} = {liability} coins), not {dealer_floor}.",
+        )
     return RoomSettings(
         room_id=room_id,
         name=_text(f"{where}.name", data.get("name", room_id)),
         min_level=_int(f"{where}.min_level", data.get("min_level", 50)),
         chip_unit=chip_unit,
-        bettor_floor=_int(f"{where}.bettor_floor", data.get("bettor_floor", 10 * chip_unit)),
-        dealer_floor=_int(f"{where}.dealer_floor", data.get("dealer_floor", 7 * 50 * chip_unit)),
+        bettor_floor=bettor_floor,
+        dealer_floor=dealer_floor,
         table_ids=table_ids,
         timers=_timers(f"{where}.timers", data.get("timers", {}), timers),
     )

@@ -221,10 +221,17 @@ class TableDriver:
         """The table's snapshot for the user of ``conn`` (call only inside the task)."""
         return snapshot(self.table_id, self.seq, time.time(), view(self.table, conn.user_id, now))
 
-    def watch(self, conn: Connection, msg_id: str | int | None) -> Callable[[float], list[Event]]:
-        """A job that makes ``conn`` watch the table: ack (if asked), then a snapshot."""
+    def watch(
+        self, conn: Connection, msg_id: str | int | None, level: int | None = None
+    ) -> Callable[[float], list[Event]]:
+        """A job that makes ``conn`` watch the table: ack (if asked), then a snapshot.
+
+        With ``level``, a user below the room's level is refused (``level_too_low``).
+        """
 
         def run(now: float) -> list[Event]:
+            if level is not None:
+                self.table.verify_entry(level)
             self.hub.watch(conn, self.table_id)
             if msg_id is not None:
                 conn.send(_text(ack(msg_id)))

@@ -175,9 +175,10 @@ class Dispatcher:
         conn.send(dumps(ack(msg.id)))
 
     async def watch(self, conn: Connection, msg: Message) -> None:
-        """Watch a table: ack, then a snapshot, then its events."""
+        """Watch a table: ack, then a snapshot, then its events (entering needs the level)."""
         driver = self._driver(msg.fields["table_id"])
-        await driver.submit(driver.watch(conn, msg.id))
+        user = await asyncio.to_thread(self.server.store.get_user, conn.user_id)
+        await driver.submit(driver.watch(conn, msg.id, user.level))
 
     async def leave(self, conn: Connection, msg: Message) -> None:
         """Stop watching the table."""

@@ -5,7 +5,7 @@ fires timers with ``advance(now)``; both return :class:`Event` lists. ``view(tab
 user_id, now)`` projects what one viewer may see. :mod:`baccarat.table.events` lists
 every event.
 
-Refusal codes. ``InvalidInput``: ``user_mismatch``, ``bad_seat``, ``bad_coins``, ``bad_chip``,
+Refusal codes. ``InvalidInput``: ``user_mismatch``, ``bad_seat``, ``bad_coins``, ``bad_level``, ``bad_chip``,
 ``unknown_area``, ``bad_hand``, ``bad_progress``, ``bad_corner``, ``unknown_command``,
 ``bad_config``. ``RuleViolation``: ``level_too_low``, ``coins_below_floor``, ``seat_taken``,
 ``already_seated``, ``round_in_play``, ``not_seated``, ``dealer_cannot_bet``, ``not_betting``,

@@ -37,15 +37,22 @@ def check_chip(t: Table, c: PlaceChip, now: float) -> tuple[Occupant, Round, Are
     slip = rnd.slip(occ.user_id)
     verify_bet(slip, area, chip, chip_unit=t.config.chip_unit, coins=occ.coins)
     if area in DEALER_AREAS:
-        dealer = t.dealer
-        booked = (rnd.area_chips(*DEALER_AREAS) + chip) * t.config.chip_unit
-        if dealer is None or booked > dealer.coins:
-            raise RuleViolation(
-                "dealer_cannot_cover",
-                f"The dealer cannot cover {booked} coins on Player and Banker.",
-                dealer_coins=dealer.coins if dealer else 0,
-            )
+        verify_cover(t, rnd, {area: chip})
     return occ, rnd, area
+
+
+def verify_cover(t: Table, rnd: Round, extra: dict[Area, int]) -> None:
+    """Refuse chips the dealer could not pay in the worse outcome (Player or Banker wins)."""
+    dealer = t.dealer
+    owed = rnd.liability(t.config.chip_unit, extra)
+    if dealer is None or owed > dealer.coins:
+        raise RuleViolation(
+            "dealer_cannot_cover",
+            f"The dealer could not pay {owed} coins if that side won; the dealer has "
+            f"{dealer.coins if dealer else 0}.",
+            dealer_coins=dealer.coins if dealer else 0,
+            liability=owed,
+        )
 
 
 def place_chip(t: Table, c: PlaceChip, now: float) -> list[Event]:

@@ -192,6 +192,11 @@ def close_betting(t: Table, now: float) -> list[Event]:
         if t.round is not rnd:
             return events
     unit = t.config.chip_unit
+    dealer = t.dealer
+    if dealer is not None and rnd.liability(unit) > dealer.coins:
+        # Only bets taken back after others were placed can get here (each chip was checked):
+        # nothing is staked yet, so the round is called off rather than dealt uncovered.
+        return events + cancel_round(t, "dealer_cannot_cover", now)
     rnd.closed = True
     for uid, bettor in rnd.bettors.items():
         payer = t.occupant(uid)
@@ -210,14 +215,9 @@ def close_betting(t: Table, now: float) -> list[Event]:
             },
         )
     )
-    slips = {uid: b.slip for uid, b in rnd.bettors.items()}
-    levels = {uid: b.level for uid, b in rnd.bettors.items()}
-    order = {uid: b.order for uid, b in rnd.bettors.items()}
     for hand in HANDS:
-        rnd.controllers[hand] = choose_controller(hand, slips, levels, order)
-    events.append(
-        Event("controllers", {"round_id": rnd.round_id, **{h: rnd.controllers[h] for h in HANDS}})
-    )
+        rnd.controllers[hand] = _controller(t, rnd, hand)
+    events.append(_controllers_event(rnd))
     # P1 and B1 face up, P2 and B2 face down.
     first_four: tuple[tuple[Hand, bool], ...] = (
         ("player", False),
@@ -230,6 +230,47 @@ def close_betting(t: Table, now: float) -> list[Event]:
     t.phase = "squeeze"
     events += _next_squeeze(t, now)
     return events
+
+
+def _controller(t: Table, rnd: Round, hand: Hand) -> int | None:
+    """Who squeezes ``hand``: chosen among the round's bettors still seated at the table."""
+    present = {uid: b for uid, b in rnd.bettors.items() if t.occupant(uid) is not None}
+    slips = {uid: b.slip for uid, b in present.items()}
+    levels = {uid: b.level for uid, b in present.items()}
+    order = {uid: b.order for uid, b in present.items()}
+    return choose_controller(hand, slips, levels, order)
+
+
+def _controllers_event(rnd: Round) -> Event:
+    return Event(
+        "controllers", {"round_id": rnd.round_id, **{h: rnd.controllers[h] for h in HANDS}}
+    )
+
+
+def controller_left(t: Table, user_id: int, now: float) -> list[Event]:
+    """A controller left the table mid-squeeze: the next bettor by the same rule takes over.
+
+    The card under squeeze passes at once (with a fresh countdown, since the new controller
+    starts from nothing), or opens if nobody who bet is left at the table.
+    """
+    rnd = t.round
+    if rnd is None or not rnd.closed or rnd.settled:
+        return []
+    hands = [h for h in HANDS if rnd.controllers.get(h) == user_id]
+    if not hands:
+        return []
+    for hand in hands:
+        rnd.controllers[hand] = _controller(t, rnd, hand)
+    events = [_controllers_event(rnd)]
+    sq = rnd.squeeze
+    if t.phase != "squeeze" or sq is None or sq.hand not in hands:
+        return events
+    successor = rnd.controllers[sq.hand]
+    if successor is None:
+        return events + open_current(t, now, forced=True)
+    rnd.pending.insert(0, (sq.hand, sq.position))
+    rnd.squeeze = None
+    return events + _next_squeeze(t, now)
 
 
 def _deal(t: Table, rnd: Round, hand: Hand, face_down: bool) -> Event:
@@ -260,7 +301,7 @@ def _next_squeeze(t: Table, now: float) -> list[Event]:
             ref = rnd.pending.pop(0)
             controller = rnd.controllers.get(ref[0])
             if controller is None:
-                # Nobody bet: the card opens by itself.
+                # Nobody who bet is at the table: the card opens by itself.
                 events.append(_reveal(t, rnd, ref, forced=True))
                 continue
             name = rnd.bettors[controller].name

@@ -20,11 +20,15 @@ Public events (``to=None``), by type, with their data:
   bettor's total on the area, ``stake`` their whole stake in coins
 - ``bets_cleared`` {round_id, seat, user_id, reason}; reason is ``cleared`` or why they left
 - ``urged`` {round_id, dealer, seats, ready_at}
-- ``round_cancelled`` {round_id, reason}: before the close, so no coin moved
+- ``round_cancelled`` {round_id, reason}: before the close, so no coin moved; reason is
+  ``dealer_left``, ``no_bettors`` or ``dealer_cannot_cover`` (bets taken back left the
+  dealer unable to pay the worse outcome)
 - ``betting_closed`` {round_id, shoe_id, round_no, dealer, bets: [{user_id, seat, area,
   chips, coins, at}]}: the stakes leave the bettors' balances into escrow here; ``at`` is
   when the first chip landed on that area
-- ``controllers`` {round_id, player, banker}: who squeezes each hand (None: nobody bet)
+- ``controllers`` {round_id, player, banker}: who squeezes each hand (None: nobody bet);
+  sent again when a controller leaves the table and control passes to the next bettor by
+  the same rule (a card under squeeze then restarts with a ``squeeze_started``)
 - ``card_dealt`` {round_id, hand, position, face_down, card?, points?}: ``card`` and the
   hand's open ``points`` only when dealt face up
 - ``squeeze_started`` {round_id, hand, position, card, controller_user_id, controller_name,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from baccarat.bets import AREAS, Area
+from baccarat.bets import AREAS, Area, dealer_liability
 from baccarat.cards import Card
 from baccarat.rules import Hand, points
 from baccarat.table.squeeze import Squeeze
@@ -80,6 +80,13 @@ class Round:
     def area_chips(self, *areas: Area) -> int:
         """All bettors' chips on the given areas."""
         return sum(b.slip.get(a, 0) for b in self.bettors.values() for a in areas)
+
+    def liability(self, chip_unit: int, extra: dict[Area, int] | None = None) -> int:
+        """The dealer's payout in the worse outcome, with ``extra`` chips added to the book."""
+        added = extra or {}
+        player = self.area_chips("player") + added.get("player", 0)
+        banker = self.area_chips("banker") + added.get("banker", 0)
+        return dealer_liability(player * chip_unit, banker * chip_unit)
 
     def stakes(self, chip_unit: int) -> dict[int, dict[Area, int]]:
         """Coins per area per bettor, for settlement."""

@@ -11,7 +11,7 @@ import uuid
 from collections.abc import Callable
 from typing import Any, Literal
 
-from baccarat.bets import DEALER_AREAS, Area, stake_coins
+from baccarat.bets import Area, stake_coins
 from baccarat.errors import InvalidInput, RuleViolation
 from baccarat.shoe import Shoe
 from baccarat.table import betting, dealing
@@ -69,6 +69,8 @@ class Table:
         self.last_result: dict[str, Any] | None = None
         self.last_urge_at: float | None = None
         self.rounds_settled = 0
+        self.idle_counts: dict[int, int] = {}
+        """Idle rounds of bettors who left, so standing up and sitting again keeps the count."""
 
     # ----------------------------------------------------------------- queries
 
@@ -127,6 +129,25 @@ class Table:
             return False
         return True
 
+    def verify_entry(self, level: int) -> None:
+        """Refuse a user below the room's level: entering, to watch or to sit, needs it."""
+        if isinstance(level, bool) or not isinstance(level, int):
+            raise InvalidInput("bad_level", f"A level is a whole number, not {level!r}.")
+        if level < self.config.min_level:
+            raise RuleViolation(
+                "level_too_low",
+                f"This room is for level {self.config.min_level} and above; you are level {level}.",
+                min_level=self.config.min_level,
+            )
+
+    def can_enter(self, level: int) -> bool:
+        """Whether a user of ``level`` may enter this table's room."""
+        try:
+            self.verify_entry(level)
+        except (InvalidInput, RuleViolation):
+            return False
+        return True
+
     def urge_ready_at(self) -> float | None:
         """When the dealer may urge again, or None if they never have."""
         if self.last_urge_at is None:
@@ -179,12 +200,7 @@ class Table:
             raise InvalidInput(
                 "bad_coins", f"A balance is a whole number of coins, not {user.coins!r}."
             )
-        if user.level < self.config.min_level:
-            raise RuleViolation(
-                "level_too_low",
-                f"This room is for level {self.config.min_level} and above; you are level {user.level}.",
-                min_level=self.config.min_level,
-            )
+        self.verify_entry(user.level)
         if self.seats[c.seat] is not None:
             raise RuleViolation("seat_taken", f"Seat {c.seat} is taken.", seat=c.seat)
         current = self.occupant(c.user_id)
@@ -230,6 +246,8 @@ class Table:
             occ = current
         else:
             occ = Occupant(user.user_id, user.name, user.level, user.coins, c.seat)
+            if c.seat != DEALER_SEAT:
+                occ.idle_rounds = self.idle_counts.pop(user.user_id, 0)
             # Sitting while a round is being dealt: that round is not theirs.
             occ.waiting_next_round = self.round is not None and self.round.closed
         self.seats[c.seat] = occ
@@ -276,11 +294,11 @@ class Table:
         rnd = self.round
         if rnd is not None and not rnd.settled:
             if occ.is_dealer:
-                booked = rnd.area_chips(*DEALER_AREAS) * self.config.chip_unit
-                if coins < booked:
+                owed = rnd.liability(self.config.chip_unit)
+                if coins < owed:
                     raise RuleViolation(
                         "dealer_cannot_cover",
-                        f"The dealer books {booked} coins on Player and Banker this round.",
+                        f"The dealer could pay out {owed} coins on Player and Banker this round.",
                     )
             elif not rnd.closed:
                 staked = stake_coins(rnd.slip(occ.user_id), self.config.chip_unit)
@@ -319,11 +337,15 @@ class Table:
                 {"seat": occ.seat, "user_id": occ.user_id, "reason": reason, "coins": occ.coins},
             )
         )
+        if not occ.is_dealer and occ.idle_rounds:
+            self.idle_counts[occ.user_id] = occ.idle_rounds
         if open_betting:
             if occ.is_dealer:
                 events += dealing.cancel_round(self, "dealer_left", now)
             elif not self.bettors():
                 events += dealing.cancel_round(self, "no_bettors", now)
+        else:
+            events += dealing.controller_left(self, occ.user_id, now)
         return events
 
     # ----------------------------------------------------------------- timers
