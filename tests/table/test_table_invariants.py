@@ -59,7 +59,6 @@ def test_long_random_games_exercise_every_rule() -> None:
         rejections += m.rejections
     for kind in (
         "round_settled",
-        "round_cancelled",
         "dealer_leaving",
         "shoe_ended",
         "squeeze_started",

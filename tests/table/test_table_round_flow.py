@@ -128,15 +128,38 @@ def test_a_dealer_below_the_floor_leaves_and_the_table_waits_for_a_dealer() -> N
     assert g.of("waiting")[-1].data["dealer_needed"] is True
 
 
-def test_the_dealer_leaving_during_betting_cancels_the_round_and_returns_the_bets() -> None:
-    g = seated(Game())
+def test_a_dealer_standing_up_during_betting_leaves_after_the_settlement() -> None:
+    g = seated(Game(["2S", "3H", "4D", "4C"]))  # Banker wins
     g.bet(2, "player", 5)
-    events = g.stand(1)
-    cancelled = g.of("round_cancelled", events)
-    assert cancelled[0].data == {"round_id": "id2", "reason": "dealer_left"}
-    assert g.table.phase == "waiting" and g.table.round is None
-    assert g.coins(2) == 100_000
-    assert not g.of("betting_closed")
+    [leaving] = g.stand(1)
+    assert leaving.data == {"seat": 0, "user_id": 1, "reason": "stood_up"}
+    assert not g.of("round_cancelled")
+    # The round goes on: bettors keep betting, the book stays the dealer's.
+    g.bet(2, "player", 5)
+    rejects(g, StandUp(1), "already_leaving")
+    g.to_deadline()
+    g.open_all()
+    [settled] = g.of("round_settled")
+    assert settled.data["settlement"]["deltas"]["1"] == 1_000 - 10
+    [freed] = g.of("seat_freed")
+    assert freed.data["reason"] == "stood_up" and freed.data["user_id"] == 1
+    assert g.events.index(freed) > g.events.index(settled)
+    assert g.table.dealer is None
+
+
+def test_a_leaving_dealer_goes_at_once_when_the_last_bettor_leaves_during_betting() -> None:
+    g = seated(Game(), bettors=1)
+    g.bet(2, "player", 5)
+    g.stand(1)
+    events = g.stand(2)
+    assert [(e.type, e.data.get("reason")) for e in events] == [
+        ("bets_cleared", "stood_up"),
+        ("seat_freed", "stood_up"),
+        ("round_cancelled", "no_bettors"),
+        ("seat_freed", "stood_up"),
+        ("waiting", None),
+    ]
+    assert g.table.dealer is None
 
 
 def test_the_dealer_leaving_after_the_close_keeps_the_book_until_settlement() -> None:
@@ -221,14 +244,19 @@ def test_a_dealer_whose_grace_runs_out_mid_round_leaves_after_the_settlement() -
     assert [e.data["reason"] for e in g.of("seat_freed")] == ["disconnected"]
 
 
-def test_a_dealer_whose_grace_runs_out_during_betting_cancels_the_round() -> None:
-    g = Game(reconnect_grace_seconds=5)
+def test_a_dealer_whose_grace_runs_out_during_betting_leaves_after_the_settlement() -> None:
+    g = Game(["2S", "3H", "4D", "4C"], reconnect_grace_seconds=5)
     seated(g)
     g.bet(2, "player", 3)
     g.do(Disconnect(1))
     g.tick(5)
-    assert g.of("round_cancelled")[0].data["reason"] == "dealer_left"
-    assert g.table.dealer is None and g.table.phase == "waiting"
+    assert g.of("dealer_leaving")[0].data["reason"] == "disconnected"
+    assert not g.of("round_cancelled")
+    g.to_deadline()
+    g.open_all()
+    assert len(g.of("round_settled")) == 1
+    assert [e.data["reason"] for e in g.of("seat_freed")] == ["disconnected"]
+    assert g.table.dealer is None
 
 
 def test_rejected_commands_raise_with_a_code_and_change_nothing_in_every_phase() -> None:

@@ -166,6 +166,10 @@ def cancel_round(t: Table, reason: str, now: float) -> list[Event]:
     assert t.round is not None and not t.round.closed
     events = [Event("round_cancelled", {"round_id": t.round.round_id, "reason": reason})]
     t.round = None
+    dealer = t.dealer
+    if dealer is not None and dealer.leaving is not None:
+        # The round the dealer waited for is off: they leave now.
+        events += t.free_seat(dealer, dealer.leaving, now)
     events += wait(t)
     events += maybe_start(t, now)
     return events

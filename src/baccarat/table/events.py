@@ -8,8 +8,9 @@ Public events (``to=None``), by type, with their data:
   moving to the dealer seat), ``idle``, ``below_floor``, ``dealer_below_floor`` or
   ``disconnected``; ``coins`` is the balance the table kept, stakes in escrow excluded
 - ``dealer_leaving`` {seat, user_id, reason}: the dealer stood up (or lost the connection)
-  after betting closed; they keep the seat and their book until the round settles, then a
-  ``seat_freed`` with that reason follows the ``round_settled``
+  during a round, betting included; they keep the seat and their book until the round
+  settles, then a ``seat_freed`` with that reason follows the ``round_settled`` (or the
+  ``round_cancelled``, if the last bettor left during betting)
 - ``disconnected`` {seat, user_id, grace_until}, ``reconnected`` {seat, user_id},
   ``coins_set`` {seat, user_id, coins}
 - ``waiting`` {dealer_needed, bettor_needed}
@@ -21,7 +22,7 @@ Public events (``to=None``), by type, with their data:
 - ``bets_cleared`` {round_id, seat, user_id, reason}; reason is ``cleared`` or why they left
 - ``urged`` {round_id, dealer, seats, ready_at}
 - ``round_cancelled`` {round_id, reason}: before the close, so no coin moved; reason is
-  ``dealer_left``, ``no_bettors`` or ``dealer_cannot_cover`` (bets taken back left the
+  ``no_bettors`` or ``dealer_cannot_cover`` (bets taken back left the
   dealer unable to pay the worse outcome)
 - ``betting_closed`` {round_id, shoe_id, round_no, dealer, bets: [{user_id, seat, area,
   chips, coins, at}]}: the stakes leave the bettors' balances into escrow here; ``at`` is

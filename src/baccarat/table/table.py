@@ -314,12 +314,13 @@ class Table:
     def free_seat(self, occ: Occupant, reason: str, now: float) -> list[Event]:
         """Take ``occ`` out of their seat; open-betting bets go back, bets in play stay.
 
-        A dealer leaving while their book is in play (betting closed, not yet settled)
-        keeps the seat until the round settles, then leaves.
+        A dealer leaves between rounds: one who stands up (or loses the connection) while a
+        round runs, betting included, keeps the seat and the book until it settles, so
+        seeing the book never lets a dealer call a round off.
         """
         events: list[Event] = []
         rnd = self.round
-        if occ.is_dealer and rnd is not None and rnd.closed and not rnd.settled:
+        if occ.is_dealer and rnd is not None and not rnd.settled:
             occ.leaving = reason
             occ.grace_until = None
             return [
@@ -340,9 +341,7 @@ class Table:
         if not occ.is_dealer and occ.idle_rounds:
             self.idle_counts[occ.user_id] = occ.idle_rounds
         if open_betting:
-            if occ.is_dealer:
-                events += dealing.cancel_round(self, "dealer_left", now)
-            elif not self.bettors():
+            if not self.bettors():
                 events += dealing.cancel_round(self, "no_bettors", now)
         else:
             events += dealing.controller_left(self, occ.user_id, now)

@@ -32,6 +32,8 @@ const STRINGS = {
     sound_on: "音效開", sound_off: "音效關", no_tables: "目前沒有牌桌",
     bet_total: "本局押注", waiting_next: "等待下一局", your_turn_bet: "請下注",
     dealer_view: "荷官視角", net: "淨額", you: "您", round_voided: "本局作廢，星幣未變動",
+    leaving_after_round: "本局後離座", you_leave_after_round: "您將於本局結算後離開荷官位",
+    dealer_leaves_after_round: "荷官將於本局結算後離座",
   },
   en: {
     title: "Baccarat",
@@ -68,6 +70,8 @@ const STRINGS = {
     sound_off: "Sound off", no_tables: "No tables yet", bet_total: "Your bets",
     waiting_next: "Waiting for next round", your_turn_bet: "Place your bets",
     dealer_view: "Dealer view", net: "Net", you: "You", round_voided: "This round was voided; no coin moved",
+    leaving_after_round: "Leaves after this round", you_leave_after_round: "You leave the dealer seat once this round settles",
+    dealer_leaves_after_round: "The dealer leaves once this round settles",
   },
 };
 
@@ -103,6 +107,7 @@ const ERRORS = {
     no_bets: "沒有可清除的押注",
     dealer_cannot_cover: "荷官星幣不足以承擔更多押注",
     round_in_play: "牌局進行中，請於本局結束後再換座",
+    already_leaving: "您已申請離座，本局結算後離開",
     nothing_to_squeeze: "目前沒有可瞇的牌",
     already_seated_elsewhere: "您已在其他牌桌入座",
     player_and_banker: "同一局不能同時押莊和閒",
@@ -141,6 +146,7 @@ const ERRORS = {
     no_bets: "No bets to clear",
     dealer_cannot_cover: "The dealer cannot cover more bets",
     round_in_play: "A round is in play; change seats after it",
+    already_leaving: "You already leave once this round settles",
     nothing_to_squeeze: "No card to squeeze now",
     already_seated_elsewhere: "You already sit at another table",
     player_and_banker: "Player and Banker cannot both be bet in one round",

@@ -56,6 +56,7 @@ export function seatBox(st, seat, { onSit, canSit }) {
     seat === 0 ? null : h("div", { class: "seat-bets" },
       AREAS.filter((a) => bets[a]).map((a) => h("span", { class: `pill pill-${a}` }, `${t(a)} ${bets[a]}`))),
     occ.waiting ? h("div", { class: "seat-wait" }, t("waiting_next")) : null,
+    occ.leaving ? h("div", { class: "seat-leaving" }, t("leaving_after_round")) : null,
   );
   return box;
 }

@@ -30,6 +30,7 @@ function readSeat(s, i) {
     connected: s.connected !== false,
     waiting: Boolean(s.waiting_next_round),
     idle: s.idle_rounds ?? 0,
+    leaving: Boolean(s.leaving),
     bets: { ...(s.bets ?? {}) },
   };
 }

@@ -397,6 +397,9 @@ export class TableScreen {
     }
     if (name === "chip_placed" && data.seat !== st.me.seat) play("chip");
     if (name === "round_voided") this.app.toast(t("round_voided"), "error");
+    if (name === "dealer_leaving") {
+      this.app.toast(data.user_id === st.me.user_id ? t("you_leave_after_round") : t("dealer_leaves_after_round"));
+    }
     const next = applyEvent(st, name, data);
     if (!next) return false;
     if (next !== st) this.setState(next);
