@@ -3,9 +3,11 @@
 One interface, two back ends: ``LocalDirectory`` (one process, the default) and
 ``RedisDirectory`` (many nodes). Both keep the same promises:
 
-- a table is leased to at most one node at a time; each grant carries a fencing token
-  larger than every token granted for that table before, so a node that slept through
-  its lease's expiry can tell (its renewal is refused) and stop;
+- a table is leased to at most one node at a time; each grant carries a lease token
+  larger than the tokens granted for that table before, so a node that slept through its
+  lease's expiry can tell (its renewal is refused) and stop. The tokens live as long as the
+  directory does: what keeps a stale node's writes out of the ledger is the table's epoch
+  in the database (``baccarat.store.epochs``), not the token;
 - a user holds at most one seat claim in the whole system;
 - every node's lobby line for a table it leases reaches every node.
 
@@ -62,11 +64,11 @@ class Directory(Protocol):
     # -- table leases -----------------------------------------------------------------
 
     async def acquire(self, table_id: str, node_id: str, ttl: float) -> int | None:
-        """Lease a table for ``ttl`` seconds; the fencing token, or None if another node
+        """Lease a table for ``ttl`` seconds; the lease token, or None if another node
         holds it.
 
         The node already holding the lease gets a new, larger token (a restarted node
-        takes its tables straight back, and its earlier self is fenced off)."""
+        takes its tables straight back, and its earlier self can no longer renew)."""
         ...
 
     async def renew(self, table_id: str, node_id: str, token: int) -> bool:

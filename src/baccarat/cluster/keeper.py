@@ -55,7 +55,7 @@ class Keeper:
         self.on_seat_lost = on_seat_lost
         self.ttl = ttl
         self.held: dict[str, int] = {}
-        """Each table this node runs, with its lease's fencing token."""
+        """Each table this node runs, with its lease token."""
         self._valid_until: dict[str, float] = {}
         self._task: asyncio.Task[None] | None = None
         self._lock = asyncio.Lock()

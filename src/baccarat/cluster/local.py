@@ -83,7 +83,7 @@ class LocalDirectory:
         return lease
 
     async def acquire(self, table_id: str, node_id: str, ttl: float) -> int | None:
-        """Lease a table; the fencing token, or None if another node holds it."""
+        """Lease a table; the lease token, or None if another node holds it."""
         lease = self._lease(table_id)
         if lease is not None and lease.node_id != node_id:
             return None

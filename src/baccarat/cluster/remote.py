@@ -107,7 +107,7 @@ class RedisDirectory:
     # -- table leases -----------------------------------------------------------------
 
     async def acquire(self, table_id: str, node_id: str, ttl: float) -> int | None:
-        """Lease a table; the fencing token, or None if another node holds it."""
+        """Lease a table; the lease token, or None if another node holds it."""
         token = await self._acquire(
             keys=[self._key("lease", table_id), self._key("fence", table_id)],
             args=[node_id, _ms(ttl)],

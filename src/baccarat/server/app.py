@@ -75,6 +75,7 @@ class Server:
         self.queue_limit = queue_limit
         self.command_rate = config.server.command_rate if command_rate is None else command_rate
         self.shutdown_grace = shutdown_grace
+        self.node_id = node_id
         self.hub = Hub() if directory is None else NodeHub()
         self.metrics = Metrics()
         self.drivers: dict[str, TableDriver] = {}
@@ -102,21 +103,33 @@ class Server:
     # -- lifecycle --------------------------------------------------------------------
 
     async def start(self) -> None:
-        """Return stakes of rounds a crash left open, then start every table's task.
+        """Take every table (raising its epoch, returning the stakes of rounds a crash left
+        open), then start each table's task.
 
         As one node of many: start the tables whose lease this node gets (now and later)."""
         if self.node is not None:
             await self.node.start()
             log.info("node running", extra={"tables": len(self.drivers)})
             return
+        for table_id in self.config.table_room():
+            await self._take(table_id)
+        # Rounds of tables no longer in the rooms file: nobody will ever settle them.
         voided = await asyncio.to_thread(self.store.void_unfinished)
         if voided:
             log.warning("voided unfinished rounds", extra={"rounds": voided})
-        for table_id in self.config.table_room():
-            self._start_table(table_id)
         log.info("tables running", extra={"tables": len(self.drivers)})
 
-    def _start_table(self, table_id: str) -> None:
+    async def _take(self, table_id: str) -> int:
+        # One transaction raises the table's epoch and voids the rounds it left in escrow:
+        # from here on the database refuses the writes of whoever ran it before.
+        taken = await asyncio.to_thread(self.store.take_table, table_id, self.node_id)
+        if taken.voided:
+            log.warning("voided unfinished rounds", extra={"rounds": taken.voided})
+        log.info("table taken", extra={"table_id": table_id, "epoch": taken.epoch})
+        self._start_table(table_id, taken.epoch)
+        return taken.epoch
+
+    def _start_table(self, table_id: str, epoch: int) -> None:
         room = self.config.table_room()[table_id]
         table = Table(table_config(room, table_id).scaled(self.speed), Shoe.fresh)
         driver = TableDriver(
@@ -127,6 +140,7 @@ class Server:
             hub=self.hub,
             store=self.store,
             metrics=self.metrics,
+            epoch=epoch,
         )
         self.drivers[table_id] = driver
         driver.start()
@@ -136,11 +150,8 @@ class Server:
         # No other node runs the table now: a round it left in escrow is over.
         if not self.accepting:
             raise RuleViolation("table_closed", "The node is shutting down.")
-        voided = await asyncio.to_thread(self.store.void_unfinished, [table_id])
-        if voided:
-            log.warning("voided unfinished rounds", extra={"rounds": voided})
         log.info("table lease gained", extra={"table_id": table_id, "token": token})
-        self._start_table(table_id)
+        await self._take(table_id)
 
     async def _lost(self, table_id: str) -> None:
         # Another node runs the table now (or this node is leaving): stop it here at once.

@@ -58,6 +58,7 @@ class TableDriver:
         hub: Hub,
         store: Store,
         metrics: Metrics,
+        epoch: int = 0,
     ) -> None:
         self.table = table
         self.table_id = table_id
@@ -70,7 +71,7 @@ class TableDriver:
         self.jobs: asyncio.Queue[Job] = asyncio.Queue()
         self.task: asyncio.Task[None] | None = None
         self.accepting = True
-        self.ledger = TableLedger(table, table_id, store, metrics)
+        self.ledger = TableLedger(table, table_id, store, metrics, epoch)
         self.summary: dict[str, Any] | None = None
         self._squeeze: dict[str, SqueezeProgress] = {}
         self._squeeze_conn: dict[str, tuple[Connection, str | int]] = {}

@@ -5,6 +5,10 @@ transaction. A round nobody bet on is written the same way (an empty escrow, a s
 zeros), so history and the audit see every round dealt. When the ledger refuses (a balance
 changed outside the table, say), the round is voided: it plays out on the table but moves no
 coin, and the table's balances are put back to the ledger's.
+
+Every write carries the table's epoch this node holds (``baccarat.store.epochs``). Once
+another node has taken the table over, the database refuses them (``stale_epoch``): the new
+owner has already voided the round in escrow, so this node writes nothing more for it.
 """
 
 from __future__ import annotations
@@ -12,7 +16,7 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from baccarat.errors import BaccaratError
+from baccarat.errors import BaccaratError, Conflict
 from baccarat.server import facts
 from baccarat.server.metrics import Metrics
 from baccarat.store import Escrow, Settle, Store, Void
@@ -29,11 +33,17 @@ def voided(round_id: str, reason: str) -> Event:
 class TableLedger:
     """One table's writes through the store, in the order its events happened."""
 
-    def __init__(self, table: Table, table_id: str, store: Store, metrics: Metrics) -> None:
+    def __init__(
+        self, table: Table, table_id: str, store: Store, metrics: Metrics, epoch: int = 0
+    ) -> None:
         self.table = table
         self.table_id = table_id
         self.store = store
         self.metrics = metrics
+        self.epoch = epoch
+        """The table's epoch this node holds; every write carries it."""
+        self.fenced = False
+        """The database refused this node's epoch: another node runs the table now."""
         self.draining = False
         """Shutting down: take no new stakes."""
         self.open_round: str | None = None
@@ -78,11 +88,13 @@ class TableLedger:
             ev.data["round_no"],
             facts.dealer_id(ev.data),
             tuple(bets),
+            self.epoch,
         )
         try:
             await asyncio.wrap_future(self.store.submit(op))
         except Exception as exc:
             # Nothing moved (escrow is one transaction): the round plays out but settles nothing.
+            self._note_fenced(exc)
             log.warning(
                 "escrow refused; round voided",
                 extra={"table_id": self.table_id, "round_id": round_id, "error": str(exc)},
@@ -102,15 +114,28 @@ class TableLedger:
             return []
         deltas, commission, house = facts.settlement(ev.data)
         op = Settle(
-            round_id, tuple(ev.data["cards"]), dict(ev.data["outcome"]), deltas, commission, house
+            round_id,
+            tuple(ev.data["cards"]),
+            dict(ev.data["outcome"]),
+            deltas,
+            commission,
+            house,
+            self.epoch,
         )
         self.open_round = None
         try:
             await asyncio.wrap_future(self.store.submit(op))
-        except Exception:
+        except Exception as exc:
+            if self._note_fenced(exc):
+                # The node that took the table voided this round as it took it.
+                log.warning("settlement refused: table taken over", extra={"round_id": round_id})
+                self.metrics.rounds_voided.inc()
+                return [
+                    voided(round_id, "The table moved to another node; every stake was returned.")
+                ]
             # The ledger refused the payout: give every stake back rather than leave it held.
             log.exception("settlement refused; voiding", extra={"round_id": round_id})
-            await asyncio.wrap_future(self.store.submit(Void(round_id)))
+            await asyncio.wrap_future(self.store.submit(Void(round_id, self.epoch)))
             self.metrics.rounds_voided.inc()
             return [
                 voided(round_id, "The round could not be paid out; every stake was returned."),
@@ -136,6 +161,18 @@ class TableLedger:
         if self.open_round is None:
             return
         round_id, self.open_round = self.open_round, None
-        await asyncio.wrap_future(self.store.submit(Void(round_id)))
+        try:
+            await asyncio.wrap_future(self.store.submit(Void(round_id, self.epoch)))
+        except Exception as exc:
+            if not self._note_fenced(exc):
+                raise
+            # Taken over: the new owner voided the round in the same transaction.
+            return
         self.metrics.rounds_voided.inc()
         log.info(f"round voided at {why}", extra={"table_id": self.table_id, "round_id": round_id})
+
+    def _note_fenced(self, exc: BaseException) -> bool:
+        """Whether ``exc`` says another node holds the table now (and remember it)."""
+        if isinstance(exc, Conflict) and exc.code == "stale_epoch":
+            self.fenced = True
+        return self.fenced

@@ -4,6 +4,8 @@ A batch is applied in three steps: lock and read what it touches, check and simu
 operation in order in memory (a rejected operation changes nothing and does not disturb the
 others), then write all rows with a handful of bulk statements. Applying an operation whose
 key is already in the ledger is a replay: it returns the current balances and writes nothing.
+An operation that would move a table's coins is refused (``stale_epoch``) unless it carries
+the table's current epoch, read under a lock in the same transaction (``epochs``).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import sqlalchemy as sa
 
 from baccarat.bets import AREAS
 from baccarat.errors import BaccaratError, Conflict, InvalidInput, NotFound, RuleViolation
+from baccarat.store import epochs
 from baccarat.store import schema as s
 from baccarat.store.bulk import insert_rows, update_rows
 from baccarat.store.ops import Escrow, Grant, Op, Outcome, Settle, Void
@@ -26,6 +29,7 @@ from baccarat.store.records import HOUSE, MINT, Applied, escrow_wallet, user_wal
 
 @dataclass(slots=True)
 class _Round:
+    table_id: str
     status: str
     dealer_id: int
     escrow: int
@@ -49,22 +53,40 @@ def _round_ids(ops: Iterable[Op]) -> set[str]:
     return {op.round_id for op in ops if not isinstance(op, Grant)}
 
 
+def _tables(conn: sa.Connection, ops: Sequence[Op], rids: list[str]) -> set[str]:
+    # A round's table never changes, so it is read before any lock is taken: the epochs are
+    # locked first, the rounds next, the wallets last, in every transaction alike.
+    tables = {op.table_id for op in ops if isinstance(op, Escrow)}
+    if rids:
+        tables.update(
+            conn.scalars(sa.select(s.rounds.c.table_id).where(s.rounds.c.id.in_(rids)).distinct())
+        )
+    return tables
+
+
 def _load(
     conn: sa.Connection, ops: Sequence[Op]
-) -> tuple[set[str], dict[str, _Round], dict[int, int]]:
+) -> tuple[set[str], dict[str, int], dict[str, _Round], dict[int, int]]:
     keys = {op.key for op in ops}
     done = set(conn.scalars(sa.select(s.ledger_tx.c.key).where(s.ledger_tx.c.key.in_(keys))))
     rids = sorted(_round_ids(ops))
+    table_epochs = epochs.current(conn, _tables(conn, ops, rids), lock=True)
     rounds: dict[str, _Round] = {}
     if rids:
         rows = conn.execute(
-            sa.select(s.rounds.c.id, s.rounds.c.status, s.rounds.c.dealer_id, s.rounds.c.escrow)
+            sa.select(
+                s.rounds.c.id,
+                s.rounds.c.table_id,
+                s.rounds.c.status,
+                s.rounds.c.dealer_id,
+                s.rounds.c.escrow,
+            )
             .where(s.rounds.c.id.in_(rids))
             .order_by(s.rounds.c.id)
             .with_for_update()
         )
-        for rid, status, dealer, escrow in rows:
-            rounds[rid] = _Round(status, dealer, escrow, {})
+        for rid, table_id, status, dealer, escrow in rows:
+            rounds[rid] = _Round(table_id, status, dealer, escrow, {})
         if rounds:
             stake_rows = conn.execute(
                 sa.select(s.bets.c.round_id, s.bets.c.user_id, sa.func.sum(s.bets.c.coins))
@@ -94,7 +116,7 @@ def _load(
             .with_for_update()
         )
         coins = {uid: int(c) for uid, c in user_rows}
-    return done, rounds, coins
+    return done, table_epochs, rounds, coins
 
 
 def _need_user(coins: dict[int, int], uid: int) -> None:
@@ -147,10 +169,23 @@ class _Batch:
     """One batch being checked and simulated in memory."""
 
     def __init__(
-        self, done: set[str], rounds: dict[str, _Round], coins: dict[int, int], now: float
+        self,
+        done: set[str],
+        table_epochs: dict[str, int],
+        rounds: dict[str, _Round],
+        coins: dict[int, int],
+        now: float,
     ) -> None:
-        self.done, self.rounds, self.coins, self.now = done, rounds, coins, now
+        self.done, self.epochs, self.rounds, self.coins = done, table_epochs, rounds, coins
+        self.now = now
         self.w = _Writes()
+
+    def _fence(self, table_id: str, epoch: int) -> None:
+        # A replay moves nothing and is answered above; anything that moves coins must come
+        # from the holder of the table's current epoch.
+        now = self.epochs.get(table_id, 0)
+        if epoch != now:
+            raise epochs.stale(table_id, epoch, now)
 
     def _balances(self, uids: Iterable[int]) -> dict[int, int]:
         return {u: self.coins[u] for u in sorted(set(uids)) if u in self.coins}
@@ -165,6 +200,7 @@ class _Batch:
             r = self.rounds.get(op.round_id)
             users = [*r.stakes, r.dealer_id] if r else [b.user_id for b in op.bets]
             return Applied(op.key, self._balances(users), replayed=True)
+        self._fence(op.table_id, op.epoch)
         totals = _verify_bets(op, self.coins)
         pot = sum(totals.values())
         moves = {user_wallet(u): -t for u, t in totals.items()}
@@ -172,7 +208,7 @@ class _Batch:
         memo = f"table {op.table_id} shoe {op.shoe_id} round {op.round_no}"
         _post(self.w, op.key, "escrow", memo, self.now, moves)
         self._apply_coins(moves)
-        self.rounds[op.round_id] = _Round("escrowed", op.dealer_id, pot, totals)
+        self.rounds[op.round_id] = _Round(op.table_id, "escrowed", op.dealer_id, pot, totals)
         self.done.add(op.key)
         self.w.new_rounds.append(
             {
@@ -210,6 +246,7 @@ class _Batch:
         users = [*r.stakes, r.dealer_id]
         if r.status == "settled":
             return Applied(op.key, self._balances(users), replayed=True)
+        self._fence(r.table_id, op.epoch)
         if r.status == "voided":
             raise Conflict("round_voided", f"Round {op.round_id} was voided; it cannot be settled.")
         if sum(op.deltas.values()) + op.house != 0:
@@ -264,6 +301,7 @@ class _Batch:
             raise Conflict(
                 "round_settled", f"Round {op.round_id} was settled; it cannot be voided."
             )
+        self._fence(r.table_id, op.epoch)
         moves: dict[str, int] = {escrow_wallet(op.round_id): -r.escrow}
         moves.update({user_wallet(u): stake for u, stake in r.stakes.items()})
         _post(self.w, op.key, "void", f"round {op.round_id}", self.now, moves)

@@ -1,5 +1,9 @@
 """Ledger operations: each is one ledger transaction with an idempotency key.
 
+Every operation on a round carries the epoch of the round's table that its writer holds
+(``baccarat.store.epochs``); the database refuses it unless that epoch is the table's
+current one, so a node that lost its table can no longer move that table's coins.
+
 :mod:`baccarat.store.batch` applies them; the store's writer queues them for group commit.
 """
 
@@ -22,6 +26,8 @@ class Escrow:
     round_no: int
     dealer_id: int
     bets: tuple[BetRecord, ...]
+    epoch: int = 0
+    """The table's epoch the writer holds; refused unless it is the table's current one."""
 
     @property
     def key(self) -> str:
@@ -39,6 +45,8 @@ class Settle:
     deltas: dict[int, int]
     commission: dict[int, int]
     house: int
+    epoch: int = 0
+    """The table's epoch the writer holds; refused unless it is the table's current one."""
 
     @property
     def key(self) -> str:
@@ -51,6 +59,8 @@ class Void:
     """The round will never be settled: every stake goes back to its bettor."""
 
     round_id: str
+    epoch: int = 0
+    """The table's epoch the writer holds; refused unless it is the table's current one."""
 
     @property
     def key(self) -> str:

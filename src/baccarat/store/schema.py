@@ -107,3 +107,15 @@ round_results = sa.Table(
     sa.Column("delta", sa.BigInteger, nullable=False),
     sa.Column("commission", sa.BigInteger, nullable=False),
 )
+
+table_epochs = sa.Table(
+    "table_epochs",
+    metadata,
+    sa.Column("table_id", sa.String(64), primary_key=True),
+    sa.Column("epoch", sa.BigInteger, nullable=False),
+    sa.Column("node_id", sa.String(128), nullable=False),
+    sa.Column("taken_at", sa.Float, nullable=False),
+    sa.Column("seats", sa.JSON, nullable=True),
+)
+"""Each table's epoch: raised by every takeover; a table's escrow, settlement or void is
+refused unless it carries the current one. A table never taken has epoch 0 (no row)."""

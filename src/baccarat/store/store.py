@@ -19,7 +19,7 @@ from argon2 import PasswordHasher
 
 from baccarat.errors import Conflict, InvalidInput
 from baccarat.shoe import commitment, parse_seed
-from baccarat.store import accounts
+from baccarat.store import accounts, epochs
 from baccarat.store import schema as s
 from baccarat.store.audit import run_audit
 from baccarat.store.batch import apply_ops
@@ -37,7 +37,7 @@ from baccarat.store.records import (
 )
 from baccarat.store.rounds import load_round, load_rounds, load_shoe, user_round_ids
 from baccarat.store.url import default_db_url, driver_url
-from baccarat.store.writer import Writer
+from baccarat.store.writer import RETRIES, Writer
 
 
 class Store:
@@ -290,9 +290,11 @@ class Store:
         round_no: int,
         dealer_id: int,
         bets: Iterable[BetRecord],
+        *,
+        epoch: int = 0,
     ) -> Applied:
         """Betting closed: move every stake into the round's escrow, all or nothing."""
-        op = Escrow(round_id, table_id, shoe_id, round_no, dealer_id, tuple(bets))
+        op = Escrow(round_id, table_id, shoe_id, round_no, dealer_id, tuple(bets), epoch)
         return self.submit(op).result()
 
     def settle_round(
@@ -303,32 +305,39 @@ class Store:
         deltas: Mapping[int, int],
         commission: Mapping[int, int],
         house: int,
+        *,
+        epoch: int = 0,
     ) -> Applied:
         """Pay out a dealt round from its escrow; a repeat is a no-op that returns balances."""
-        op = Settle(round_id, tuple(cards), dict(outcome), dict(deltas), dict(commission), house)
+        op = Settle(
+            round_id, tuple(cards), dict(outcome), dict(deltas), dict(commission), house, epoch
+        )
         return self.submit(op).result()
 
     def settle_many(self, settlements: Sequence[Settle]) -> list[Outcome]:
         """Settle many rounds in one transaction; one outcome per round."""
         return self.apply_many(settlements)
 
-    def void_round(self, round_id: str) -> Applied:
+    def void_round(self, round_id: str, *, epoch: int = 0) -> Applied:
         """Return every stake of an escrowed round; refused once it is settled."""
-        return self.submit(Void(round_id)).result()
+        return self.submit(Void(round_id, epoch)).result()
 
     def void_unfinished(self, table_ids: Iterable[str] | None = None) -> list[str]:
         """Void every round left escrowed (after a crash); return the ids voided here.
 
-        With ``table_ids``, only those tables' rounds: a node sharing the database with
-        others must not void the rounds that another node is still dealing.
+        Each void carries its table's current epoch: this is the operator's (or the one
+        node's) word that nobody deals those tables now. With ``table_ids``, only those
+        tables' rounds.
         """
-        q = sa.select(s.rounds.c.id).where(s.rounds.c.status == "escrowed")
+        q = sa.select(s.rounds.c.id, s.rounds.c.table_id).where(s.rounds.c.status == "escrowed")
         if table_ids is not None:
             q = q.where(s.rounds.c.table_id.in_(list(table_ids)))
         with reading(self.engine) as conn:
-            ids = list(conn.scalars(q.order_by(s.rounds.c.id)))
+            found = list(conn.execute(q.order_by(s.rounds.c.id)))
+            current = epochs.current(conn, {t for _, t in found})
+        ids = [rid for rid, _ in found]
         # Queue them all at once so the writer voids them in one group commit.
-        futures = [self.submit(Void(rid)) for rid in ids]
+        futures = [self.submit(Void(rid, current[t])) for rid, t in found]
         voided = []
         for rid, fut in zip(ids, futures, strict=True):
             try:
@@ -337,6 +346,51 @@ class Store:
             except Conflict:
                 pass  # settled meanwhile by the writer that was still dealing it
         return voided
+
+    # Table epochs ---------------------------------------------------------------------
+
+    def take_table(self, table_id: str, node_id: str) -> epochs.Takeover:
+        """Take a table over: raise its epoch and void its unfinished rounds, in one
+        transaction; who sat there comes back too (their seats are kept for the grace)."""
+        for attempt in range(RETRIES):
+            try:
+                with self.engine.begin() as conn:
+                    epoch = epochs.raise_epoch(conn, table_id, node_id)
+                    rids = list(
+                        conn.scalars(
+                            sa.select(s.rounds.c.id)
+                            .where(s.rounds.c.table_id == table_id, s.rounds.c.status == "escrowed")
+                            .order_by(s.rounds.c.id)
+                        )
+                    )
+                    outcomes = apply_ops(conn, [Void(rid, epoch) for rid in rids])
+                    for out in outcomes:
+                        if not isinstance(out, Applied):
+                            raise out
+                    seats = epochs.seats_of(conn, table_id)
+                return epochs.Takeover(table_id, epoch, rids, seats)
+            except sa.exc.IntegrityError:
+                # Another node's first takeover of this table inserted the row first.
+                if attempt == RETRIES - 1:
+                    raise
+                time.sleep(0.01 * (attempt + 1))
+        raise AssertionError("unreachable")
+
+    def renew_epoch(self, table_id: str, node_id: str, held: int) -> int | None:
+        """Raise the epoch ``node_id`` holds (it kept the table though the directory forgot
+        its lease); the new epoch, or None if another node took the table meanwhile."""
+        with self.engine.begin() as conn:
+            return epochs.renew_epoch(conn, table_id, node_id, held)
+
+    def epoch_of(self, table_id: str) -> int:
+        """The table's current epoch (0 if it was never taken)."""
+        with reading(self.engine) as conn:
+            return epochs.current(conn, [table_id])[table_id]
+
+    def save_seats(self, table_id: str, epoch: int, seats: Mapping[int, int]) -> bool:
+        """Record who sits at the table (seat -> user id); False if ``epoch`` is stale."""
+        with self.engine.begin() as conn:
+            return epochs.save_seats(conn, table_id, epoch, seats)
 
     def get_round(self, round_id: str) -> RoundRecord:
         """One round's record."""

@@ -1,0 +1,47 @@
+"""A table whose epoch another node took: its late settlement is refused, nothing moves."""
+
+from __future__ import annotations
+
+import pytest
+from server_live import SLOW_SQUEEZE, Live, auto_open, is_event, live_test
+
+
+async def _late_settlement_is_refused(live: Live) -> None:
+    dealer = await live.client("dealer", 1_000_000)
+    bettor = await live.client("alice", 100_000)
+    start = {c.user_id: live.store.balance(c.user_id) for c in (dealer, bettor)}
+    await dealer.command("sit", table_id="t1", seat=0)
+    await bettor.command("sit", table_id="t1", seat=1)
+    await bettor.wait_for(is_event("betting_opened"))
+    await bettor.command("bet", area="banker", chip=5)
+    started = await bettor.wait_for(is_event("squeeze_started"))
+    round_id = started["data"]["round_id"]
+    assert live.store.get_round(round_id).status == "escrowed"
+    assert live.store.balance(bettor.user_id) == start[bettor.user_id] - 500
+
+    # Another node takes the table over while this one is mid-squeeze.
+    taken = live.store.take_table("t1", "elsewhere")
+    assert taken.voided == [round_id]
+
+    auto_open(bettor)
+    await bettor.command("open", hand=started["data"]["hand"])
+    voided = await bettor.wait_for(is_event("round_voided"))
+    assert voided["data"]["round_id"] == round_id
+    assert live.server.drivers["t1"].ledger.fenced
+    assert live.store.get_round(round_id).status == "voided"
+    assert {uid: live.store.balance(uid) for uid in start} == start
+    report = live.store.audit()
+    assert report.ok, report.problems
+    await dealer.close()
+    await bettor.close()
+
+
+@live_test(rooms=SLOW_SQUEEZE)
+async def test_a_settlement_after_another_node_took_the_table_is_refused(live: Live) -> None:
+    await _late_settlement_is_refused(live)
+
+
+@pytest.mark.postgres
+@live_test(postgres=True, rooms=SLOW_SQUEEZE)
+async def test_a_settlement_after_a_takeover_is_refused_by_postgresql(live: Live) -> None:
+    await _late_settlement_is_refused(live)
