@@ -8,6 +8,8 @@ from baccarat.bets import (
     AREAS,
     LIMITS,
     Area,
+    add_bets,
+    can_add_bets,
     can_bet,
     dealer_liability,
     max_liability,
@@ -15,6 +17,7 @@ from baccarat.bets import (
     place_bet,
     remaining_limits,
     verify_bet,
+    verify_bets,
     verify_chip,
 )
 from baccarat.errors import BaccaratError, InvalidInput, RuleViolation
@@ -124,3 +127,22 @@ def test_the_dealers_liability_is_the_worse_outcome_not_the_sum() -> None:
     assert dealer_liability(0, 0) == 0
     # Seven seats at the limit on one side is the most a dealer can owe.
     assert max_liability(100, 7) == 35_000 == dealer_liability(35_000, 0)
+
+
+def test_many_bets_are_taken_whole_or_refused_whole() -> None:
+    slip: dict[Area, int] = {"player": 5}
+    assert add_bets(slip, {"player": 5, "tie": 2}, chip_unit=UNIT, coins=1_200) == {
+        "player": 10,
+        "tie": 2,
+    }
+    assert slip == {"player": 5}
+    # The whole stake counts: each bet alone would fit in 1,100 coins, both together not.
+    assert not can_add_bets(slip, {"player": 5, "tie": 2}, chip_unit=UNIT, coins=1_100)
+    for added, code in (
+        ({"banker": 1}, "player_banker_exclusive"),
+        ({"tie": 11}, "over_limit"),
+        ({"player": 46}, "over_limit"),
+    ):
+        with pytest.raises(RuleViolation) as err:
+            verify_bets(slip, added, chip_unit=UNIT, coins=RICH)
+        assert err.value.code == code

@@ -2,6 +2,8 @@
 
 ``verify_bet`` raises the rule a bet breaks, ``can_bet`` answers yes or no (for greying out
 a button), ``place_bet`` checks and returns the new slip. A slip maps each area to chips.
+``verify_bets`` / ``can_add_bets`` / ``add_bets`` do the same for many bets taken as one
+(a rebet, a double).
 """
 
 from __future__ import annotations
@@ -127,6 +129,36 @@ def dealer_liability(player_coins: int, banker_coins: int) -> int:
 def max_liability(chip_unit: int, bettor_seats: int) -> int:
     """The largest liability the limits allow: every bettor seat at the limit on one side."""
     return bettor_seats * LIMITS["player"] * chip_unit
+
+
+def verify_bets(slip: Slip, added: Slip, *, chip_unit: int, coins: int) -> None:
+    """Raise the first rule that adding every bet of ``added`` to ``slip`` at once would break.
+
+    The bets are checked as one: each area's limit, Player/Banker exclusivity and the whole
+    stake against ``coins``, so a slip is either taken whole or refused whole.
+    """
+    current = dict(slip)
+    for area, chips in added.items():
+        verify_bet(current, area, chips, chip_unit=chip_unit, coins=coins)
+        current[area] = current.get(area, 0) + chips
+
+
+def can_add_bets(slip: Slip, added: Slip, *, chip_unit: int, coins: int) -> bool:
+    """Whether every bet of ``added`` may join ``slip`` at once."""
+    try:
+        verify_bets(slip, added, chip_unit=chip_unit, coins=coins)
+    except (InvalidInput, RuleViolation):
+        return False
+    return True
+
+
+def add_bets(slip: Slip, added: Slip, *, chip_unit: int, coins: int) -> dict[Area, int]:
+    """Check ``added`` as a whole and return the new slip (``slip`` is not changed)."""
+    verify_bets(slip, added, chip_unit=chip_unit, coins=coins)
+    out = dict(slip)
+    for area, chips in added.items():
+        out[area] = out.get(area, 0) + chips
+    return out
 
 
 def remaining_limits(slip: Slip) -> dict[Area, int]:

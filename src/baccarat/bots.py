@@ -3,9 +3,10 @@
 A bot picks a table (or is given one), takes the dealer seat when it is free, it may deal and
 it can afford the floor, else a free bettor seat. When betting opens it bets by its strategy:
 
-- ``flat``: the same chips on Banker every round;
+- ``flat``: the same chips on Banker every round (a rebet once it has bet here);
 - ``streak``: follows the last result (Banker after Banker, Player after Player);
-- ``random``: Player or Banker at random, sometimes a Tie or a Pair on the side.
+- ``random``: Player or Banker at random, sometimes a Tie or a Pair on the side, and now and
+  then a double or an undo of its last chip.
 
 When a bot controls a face-down card it sometimes squeezes it (a few peel moves) before
 opening. A dropped connection is retried; the seat waits for it during the reconnect grace.
@@ -79,6 +80,9 @@ class Bot:
         self.seat: int | None = None
         self.rounds_bet = 0
         self.squeezes = 0
+        self.rebets = 0
+        self.doubles = 0
+        self.undos = 0
 
     async def run(self, stop: asyncio.Event) -> None:
         """Play until ``stop`` is set, reconnecting after a drop."""
@@ -204,15 +208,41 @@ class Bot:
         # Bet early in the window, like a person who has decided already.
         await asyncio.sleep(self.rng.uniform(0, window * 0.3))
         history = client.view.get("history", []) if client.view else []
-        placed = False
+        if self.plan.strategy == "flat" and self.rounds_bet:
+            try:
+                await client.rebet()
+            except CommandError as exc:
+                log.debug("rebet refused: %s", exc.code)
+            else:
+                self.rebets += 1
+                self.rounds_bet += 1
+                return
+        placed = 0
         for area, chip in choose_bet(self.plan.strategy, history, self.rng):
             try:
                 await client.command("bet", area=area, chip=chip)
-                placed = True
+                placed += 1
             except CommandError as exc:
                 log.debug("bet refused: %s", exc.code)
+        if placed and self.plan.strategy == "random":
+            placed = await self._double_or_undo(client, placed)
         if placed:
             self.rounds_bet += 1
+
+    async def _double_or_undo(self, client: Client, placed: int) -> int:
+        """Sometimes double the slip or take the last chip back; the chips that remain."""
+        roll = self.rng.random()
+        try:
+            if roll < 0.1:
+                await client.double()
+                self.doubles += 1
+            elif roll < 0.2:
+                await client.undo()
+                self.undos += 1
+                return placed - 1
+        except CommandError as exc:
+            log.debug("double or undo refused: %s", exc.code)
+        return placed
 
     async def _urge_later(self, client: Client, data: dict[str, Any]) -> None:
         if self.rng.random() >= self.plan.urge_chance:

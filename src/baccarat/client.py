@@ -175,6 +175,18 @@ class Client:
             raise err
         return answer
 
+    async def rebet(self) -> dict[str, Any]:
+        """Place last round's bets again, whole or refused whole (``CommandError``)."""
+        return await self.command("rebet")
+
+    async def double(self) -> dict[str, Any]:
+        """Double every bet on one's slip, whole or refused whole."""
+        return await self.command("double")
+
+    async def undo(self) -> dict[str, Any]:
+        """Take back one's last chip, or one's last rebet or double."""
+        return await self.command("undo")
+
     async def watch(self, table_id: str) -> dict[str, Any]:
         """Watch a table; return its first snapshot's view (a refusal keeps the current one)."""
         before = self.view

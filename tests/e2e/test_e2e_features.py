@@ -119,3 +119,66 @@ def test_the_dealer_who_stands_up_during_betting_leaves_after_the_settlement(
     bettor.wait_for_selector(".seat[data-seat='0'].free", timeout=10_000)
     dealer.wait_for_selector(".table-screen[data-role='spectator']", timeout=10_000)
     assert not dealer.js_errors and not bettor.js_errors
+
+
+def my_slip(page: Any) -> dict[str, int]:
+    """The viewer's bets as the client holds them."""
+    return dict(page.evaluate("() => window.baccaratApp.snapshot.me.slip"))
+
+
+def click_and_wait_slip(page: Any, action: str, expected: dict[str, int]) -> None:
+    """Click a slip button and wait for the slip the server answers with."""
+    page.click(f".tray-buttons [data-action='{action}']")
+    page.wait_for_function(
+        """(want) => {
+          const slip = window.baccaratApp.snapshot?.me?.slip ?? {};
+          const have = Object.fromEntries(Object.entries(slip).filter(([, n]) => n));
+          return JSON.stringify(have) === JSON.stringify(want);
+        }""",
+        arg=expected,
+        timeout=5_000,
+    )
+
+
+def test_rebet_double_and_undo_from_the_tray(
+    server: Server, browser: Any, pages: list[Any]
+) -> None:
+    table = "standard-4"
+    dealer = open_page(browser, server, DESKTOP)
+    bettor = open_page(browser, server, DESKTOP)
+    pages += [dealer, bettor]
+    log_in(dealer, account(server, "rebetdealer"))
+    log_in(bettor, account(server, "rebetter"))
+    sit(dealer, table, 0)
+    sit(bettor, table, 1)
+    bettor.wait_for_selector(".table-screen[data-phase='betting'] .tray")
+    labels = bettor.evaluate(
+        "() => [...document.querySelectorAll('.tray-buttons .btn')].map((b) => b.textContent)"
+    )
+    assert labels[:4] == ["重複", "加倍", "撤銷", "清除"]
+    # Nothing to repeat yet, nothing to double or undo.
+    assert bettor.is_disabled("[data-action='rebet']")
+    assert bettor.is_disabled("[data-action='double']")
+    assert place_chip(bettor, 5, "player") == "ok"
+    click_and_wait_slip(bettor, "double", {"player": 10})
+    assert "10" in bettor.inner_text(".area[data-area='player'] .my-stack")
+    click_and_wait_slip(bettor, "undo", {"player": 5})
+    # The dealer's book follows without a snapshot.
+    dealer.wait_for_function(
+        "() => document.querySelector('.book-table')?.textContent.includes('500')"
+    )
+    open_every_squeeze(bettor)
+    english(bettor)
+    bettor.wait_for_selector(".table-screen[data-phase='betting'] .tray", timeout=30_000)
+    assert bettor.inner_text("[data-action='rebet']") == "Rebet"
+    assert bettor.get_attribute("[data-action='rebet']", "title") == "Player 5"
+    click_and_wait_slip(bettor, "rebet", {"player": 5})
+    assert bettor.is_disabled("[data-action='rebet']")
+    click_and_wait_slip(bettor, "double", {"player": 10})
+    click_and_wait_slip(bettor, "double", {"player": 20})
+    click_and_wait_slip(bettor, "double", {"player": 40})
+    # 80 would pass the Player limit: refused whole, the slip stays at 40.
+    bettor.click("[data-action='double']")
+    wait_toast(bettor, "Player limit is 50 chips")
+    assert my_slip(bettor) == {"player": 40}
+    assert not dealer.js_errors and not bettor.js_errors

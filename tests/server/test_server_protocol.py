@@ -26,6 +26,9 @@ VALID: list[dict[str, Any]] = [
     {"type": "squeeze", "id": 5, "hand": "player", "progress": 0.5, "corner": "tl"},
     {"type": "open", "id": 6, "hand": "banker"},
     {"type": "resync", "id": 7},
+    {"type": "rebet", "id": 8},
+    {"type": "double", "id": 9},
+    {"type": "undo", "id": 10},
 ]
 
 INVALID: list[tuple[Any, str]] = [
@@ -43,6 +46,7 @@ INVALID: list[tuple[Any, str]] = [
         "bad_message",
     ),
     ({"type": "open", "id": 1}, "bad_message"),
+    ({"type": "rebet", "id": 1, "area": "player"}, "bad_message"),
 ]
 
 

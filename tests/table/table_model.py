@@ -23,9 +23,11 @@ from baccarat.table import (
     ClearBets,
     Command,
     Disconnect,
+    Double,
     Event,
     OpenCard,
     PlaceChip,
+    Rebet,
     Reconnect,
     SetCoins,
     Sit,
@@ -33,6 +35,7 @@ from baccarat.table import (
     StandUp,
     Table,
     TableConfig,
+    Undo,
     Urge,
     UserInfo,
     view,
@@ -247,9 +250,12 @@ def random_step(
         m.sit(who, seat)
     elif kind < 0.13:
         m.do(StandUp(uid))
-    elif kind < 0.45:
+    elif kind < 0.42:
         seated = [o.user_id for o in table.bettors()] or [uid]
         m.do(PlaceChip(rng.choice(seated), rng.choice(AREAS), rng.choice(CHIPS)))
+    elif kind < 0.45:
+        seated = [o.user_id for o in table.bettors()] or [uid]
+        m.do(rng.choice((Rebet, Double, Undo))(rng.choice(seated)))
     elif kind < 0.48:
         m.do(ClearBets(uid))
     elif kind < 0.53:

@@ -65,6 +65,7 @@ def test_long_random_games_exercise_every_rule() -> None:
         "squeeze_progress",
         "urged",
         "bets_cleared",
+        "bets_changed",
     ):
         assert kinds[kind] > 0, kind
     for code in (

@@ -30,11 +30,14 @@ from baccarat.server.protocol import (
 )
 from baccarat.table import (
     ClearBets,
+    Double,
     OpenCard,
     PlaceChip,
+    Rebet,
     Sit,
     SqueezeProgress,
     StandUp,
+    Undo,
     Urge,
     UserInfo,
 )
@@ -113,6 +116,9 @@ class Dispatcher:
             "stand": self.seated(lambda uid, f: StandUp(uid)),
             "bet": self.seated(lambda uid, f: PlaceChip(uid, f["area"], f["chip"])),
             "clear": self.seated(lambda uid, f: ClearBets(uid)),
+            "rebet": self.seated(lambda uid, f: Rebet(uid)),
+            "double": self.seated(lambda uid, f: Double(uid)),
+            "undo": self.seated(lambda uid, f: Undo(uid)),
             "urge": self.seated(lambda uid, f: Urge(uid)),
             "open": self.seated(lambda uid, f: OpenCard(uid, f["hand"])),
             "squeeze": self.squeeze,

@@ -5,14 +5,15 @@ fires timers with ``advance(now)``; both return :class:`Event` lists. ``view(tab
 user_id, now)`` projects what one viewer may see. :mod:`baccarat.table.events` lists
 every event.
 
-Refusal codes. ``InvalidInput``: ``user_mismatch``, ``bad_seat``, ``bad_coins``, ``bad_level``, ``bad_chip``,
-``unknown_area``, ``bad_hand``, ``bad_progress``, ``bad_corner``, ``unknown_command``,
+Refusal codes. ``InvalidInput``: ``user_mismatch``, ``bad_seat``, ``bad_coins``, ``bad_level``,
+``bad_chip``, ``unknown_area``, ``bad_hand``, ``bad_progress``, ``bad_corner``, ``unknown_command``,
 ``bad_config``. ``RuleViolation``: ``level_too_low``, ``coins_below_floor``, ``seat_taken``,
 ``already_seated``, ``round_in_play``, ``not_seated``, ``dealer_cannot_bet``, ``not_betting``,
 ``betting_closed``, ``not_in_round``, ``player_banker_exclusive``, ``over_limit``,
 ``insufficient_coins``, ``dealer_cannot_cover``, ``no_bets``, ``not_dealer``,
 ``urge_cooling_down`` (details: ``seconds_left``), ``nothing_to_squeeze``, ``not_controller``,
-``already_leaving``, ``already_disconnected``, ``not_disconnected``, ``grace_expired``, ``coins_below_stake``.
+``already_leaving``, ``nothing_to_rebet``, ``already_bet``, ``already_disconnected``,
+``not_disconnected``, ``grace_expired``, ``coins_below_stake``.
 
 Money: a seated user's ``coins`` mirror the store. Stakes leave the balance when betting
 closes (escrow) and come back with the delta at settlement, so a user who stands up with
@@ -24,13 +25,16 @@ from baccarat.table.commands import (
     ClearBets,
     Command,
     Disconnect,
+    Double,
     OpenCard,
     PlaceChip,
+    Rebet,
     Reconnect,
     SetCoins,
     Sit,
     SqueezeProgress,
     StandUp,
+    Undo,
     Urge,
 )
 from baccarat.table.config import DEALER_SEAT, ROOMS, SEATS, RoomDefaults, TableConfig, UserInfo
@@ -46,10 +50,12 @@ __all__ = [
     "ClearBets",
     "Command",
     "Disconnect",
+    "Double",
     "Event",
     "OpenCard",
     "Phase",
     "PlaceChip",
+    "Rebet",
     "Reconnect",
     "RoomDefaults",
     "SetCoins",
@@ -58,6 +64,7 @@ __all__ = [
     "StandUp",
     "Table",
     "TableConfig",
+    "Undo",
     "Urge",
     "UserInfo",
     "view",

@@ -20,11 +20,9 @@ if TYPE_CHECKING:
     from baccarat.table.table import Table
 
 
-def check_chip(t: Table, c: PlaceChip, now: float) -> tuple[Occupant, Round, Area]:
-    """Raise the rule a chip breaks; return who bets, the round and the area."""
-    chip = verify_chip(c.chip)
-    area = parse_area(c.area)
-    occ = t.require_seat(c.user_id)
+def check_bettor(t: Table, user_id: int, now: float) -> tuple[Occupant, Round]:
+    """Raise why ``user_id`` may not bet now; return their seat and the open round."""
+    occ = t.require_seat(user_id)
     if occ.is_dealer:
         raise RuleViolation("dealer_cannot_bet", "The dealer books the bets and cannot bet.")
     rnd = t.round
@@ -34,6 +32,24 @@ def check_chip(t: Table, c: PlaceChip, now: float) -> tuple[Occupant, Round, Are
         raise RuleViolation("betting_closed", "Betting is closed for this round.")
     if occ.waiting_next_round:
         raise RuleViolation("not_in_round", "You sat down during this round; bet in the next.")
+    return occ, rnd
+
+
+def bettor_of(rnd: Round, occ: Occupant) -> Bettor:
+    """The occupant's part in the round, made on their first chip."""
+    bettor = rnd.bettors.get(occ.user_id)
+    if bettor is None:
+        bettor = Bettor(occ.user_id, occ.name, occ.level, occ.seat, rnd.next_order)
+        rnd.next_order += 1
+        rnd.bettors[occ.user_id] = bettor
+    return bettor
+
+
+def check_chip(t: Table, c: PlaceChip, now: float) -> tuple[Occupant, Round, Area]:
+    """Raise the rule a chip breaks; return who bets, the round and the area."""
+    chip = verify_chip(c.chip)
+    area = parse_area(c.area)
+    occ, rnd = check_bettor(t, c.user_id, now)
     slip = rnd.slip(occ.user_id)
     verify_bet(slip, area, chip, chip_unit=t.config.chip_unit, coins=occ.coins)
     if area in DEALER_AREAS:
@@ -58,13 +74,10 @@ def verify_cover(t: Table, rnd: Round, extra: dict[Area, int]) -> None:
 def place_chip(t: Table, c: PlaceChip, now: float) -> list[Event]:
     """Put one chip on an area for the bettor."""
     occ, rnd, area = check_chip(t, c, now)
-    bettor = rnd.bettors.get(occ.user_id)
-    if bettor is None:
-        bettor = Bettor(occ.user_id, occ.name, occ.level, occ.seat, rnd.next_order)
-        rnd.next_order += 1
-        rnd.bettors[occ.user_id] = bettor
+    bettor = bettor_of(rnd, occ)
     bettor.slip[area] = bettor.slip.get(area, 0) + c.chip
     bettor.placed_at.setdefault(area, now)
+    bettor.actions.append({area: c.chip})
     return [
         Event(
             "chip_placed",

@@ -44,6 +44,27 @@ class ClearBets:
 
 
 @dataclass(frozen=True, slots=True)
+class Rebet:
+    """Place again, as one, the bets of one's last round at this table."""
+
+    user_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class Double:
+    """Double every bet one has on the table this round, as one."""
+
+    user_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class Undo:
+    """Take back one's last chip, or one's last rebet or double as a whole."""
+
+    user_id: int
+
+
+@dataclass(frozen=True, slots=True)
 class Urge:
     """The dealer reminds every bettor who has not bet yet."""
 
@@ -95,6 +116,9 @@ Command = (
     | StandUp
     | PlaceChip
     | ClearBets
+    | Rebet
+    | Double
+    | Undo
     | Urge
     | SqueezeProgress
     | OpenCard

@@ -207,6 +207,7 @@ def close_betting(t: Table, now: float) -> list[Event]:
         assert payer is not None, "bets of a bettor who left were dropped"
         rnd.escrow[uid] = bettor.stake_chips() * unit
         payer.coins -= rnd.escrow[uid]
+        t.last_slips[uid] = dict(bettor.slip)
     events.append(
         Event(
             "betting_closed",

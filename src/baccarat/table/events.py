@@ -20,6 +20,9 @@ Public events (``to=None``), by type, with their data:
 - ``chip_placed`` {round_id, seat, user_id, area, chip, chips, stake}: ``chips`` is the
   bettor's total on the area, ``stake`` their whole stake in coins
 - ``bets_cleared`` {round_id, seat, user_id, reason}; reason is ``cleared`` or why they left
+- ``bets_changed`` {round_id, seat, user_id, action, bets, stake}: a rebet, double or undo
+  (``action``) changed the bettor's slip as one; ``bets`` is the whole slip now (chips per
+  area), ``stake`` the whole stake in coins
 - ``urged`` {round_id, dealer, seats, ready_at}
 - ``round_cancelled`` {round_id, reason}: before the close, so no coin moved; reason is
   ``no_bettors`` or ``dealer_cannot_cover`` (bets taken back left the

@@ -27,6 +27,8 @@ class Bettor:
     slip: dict[Area, int] = field(default_factory=dict)
     placed_at: dict[Area, float] = field(default_factory=dict)
     """The time of the first chip on each area."""
+    actions: list[dict[Area, int]] = field(default_factory=list)
+    """What each chip, rebet or double added, oldest first, so undo can take the last back."""
 
     def stake_chips(self) -> int:
         """All chips this bettor has on the table."""

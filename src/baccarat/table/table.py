@@ -14,18 +14,21 @@ from typing import Any, Literal
 from baccarat.bets import Area, stake_coins
 from baccarat.errors import InvalidInput, RuleViolation
 from baccarat.shoe import Shoe
-from baccarat.table import betting, dealing
+from baccarat.table import betting, dealing, rebet
 from baccarat.table.commands import (
     ClearBets,
     Command,
     Disconnect,
+    Double,
     OpenCard,
     PlaceChip,
+    Rebet,
     Reconnect,
     SetCoins,
     Sit,
     SqueezeProgress,
     StandUp,
+    Undo,
     Urge,
 )
 from baccarat.table.config import DEALER_SEAT, SEATS, TableConfig, UserInfo
@@ -69,6 +72,8 @@ class Table:
         self.last_result: dict[str, Any] | None = None
         self.last_urge_at: float | None = None
         self.rounds_settled = 0
+        self.last_slips: dict[int, dict[Area, int]] = {}
+        """Each user's bets in the last round they bet in here, for a rebet."""
         self.idle_counts: dict[int, int] = {}
         """Idle rounds of bettors who left, so standing up and sitting again keeps the count."""
 
@@ -167,6 +172,12 @@ class Table:
                 return betting.place_chip(self, command, now)
             case ClearBets():
                 return betting.clear_bets(self, command, now)
+            case Rebet():
+                return rebet.rebet(self, command, now)
+            case Double():
+                return rebet.double(self, command, now)
+            case Undo():
+                return rebet.undo(self, command, now)
             case Urge():
                 return betting.urge(self, command, now)
             case SqueezeProgress():

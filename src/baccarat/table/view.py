@@ -10,6 +10,7 @@ import copy
 from typing import Any
 
 from baccarat.bets import AREAS, CHIPS, LIMITS, Area, remaining_limits, stake_coins
+from baccarat.table import rebet
 from baccarat.table.book import book
 from baccarat.table.config import DEALER_SEAT
 from baccarat.table.dealing import HANDS
@@ -20,6 +21,10 @@ def _remaining_ms(deadline: float | None, now: float) -> int | None:
     if deadline is None:
         return None
     return max(0, round((deadline - now) * 1000))
+
+
+def _copy(slip: dict[Area, int] | None) -> dict[Area, int] | None:
+    return None if slip is None else dict(slip)
 
 
 def _hands(table: Table) -> dict[str, list[dict[str, Any]]]:
@@ -66,6 +71,10 @@ def _me(table: Table, viewer: int | None, now: float) -> dict[str, Any]:
             "remaining": None,
             "can_bet": False,
             "urge_ready_at": None,
+            "rebet": None,
+            "can_rebet": False,
+            "can_double": False,
+            "can_undo": False,
         }
     rnd = table.round
     slip: dict[Area, int] = rnd.slip(occ.user_id) if rnd is not None else {}
@@ -81,6 +90,10 @@ def _me(table: Table, viewer: int | None, now: float) -> dict[str, Any]:
         "can_bet": not is_dealer
         and any(table.can_bet(occ.user_id, area, CHIPS[0], now) for area in AREAS),
         "urge_ready_at": table.urge_ready_at() if is_dealer else None,
+        "rebet": None if is_dealer else _copy(table.last_slips.get(occ.user_id)),
+        "can_rebet": not is_dealer and rebet.can_rebet(table, occ.user_id, now),
+        "can_double": not is_dealer and rebet.can_double(table, occ.user_id, now),
+        "can_undo": not is_dealer and rebet.can_undo(table, occ.user_id, now),
     }
 
 

@@ -96,6 +96,7 @@ export function readView(snapshot, receivedAt, lobby) {
       stake: me.stake ?? 0,
       remaining: me.remaining ?? null,
       can_bet: Boolean(me.can_bet),
+      rebet: me.rebet ?? null,
       urgeReadyAt: local(me.urge_ready_at),
     },
     book: v.book ?? null,

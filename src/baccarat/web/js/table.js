@@ -209,9 +209,36 @@ export class TableScreen {
         h("div", { class: "tray-left" }, h("span", null, t("limits_left")),
           ...AREAS.map((a) => h("span", { class: `lim lim-${a}` }, `${t(a)} ${left[a]}`)))),
       h("div", { class: "tray-buttons" },
-        h("button", { class: "btn btn-clear", "data-action": "clear", onclick: () => this.clear() }, t("clear")),
+        ...this.slipButtons(st),
         h("button", { class: "btn btn-stand", onclick: () => this.app.stand() }, t("stand"))),
     ));
+  }
+
+  /**
+   * 重複 / 加倍 / 撤銷 / 清除: each one command the server takes whole or refuses whole. A button
+   * is greyed out when it could not do anything; any other refusal is said in words.
+   */
+  slipButtons(st) {
+    const open = st.phase === "betting";
+    const has = Object.values(st.me.slip || {}).some((n) => n > 0);
+    const last = st.me.rebet && Object.keys(st.me.rebet).length ? st.me.rebet : null;
+    const button = (action, enabled, title) => h("button", {
+      class: `btn btn-${action}`, "data-action": action, disabled: !(open && enabled), title,
+      onclick: () => this.slipAction(action),
+    }, t(action));
+    const lastText = last ? AREAS.filter((a) => last[a]).map((a) => `${t(a)} ${last[a]}`).join(" · ") : "";
+    return [
+      button("rebet", !has && last, lastText),
+      button("double", has),
+      button("undo", has),
+      button("clear", has),
+    ];
+  }
+
+  slipAction(action) {
+    this.app.send(action).then(() => {
+      if (action !== "undo" && action !== "clear") play("chip");
+    }, (err) => this.refuse(err));
   }
 
   /** Make `chip` the chip a tap on an area bets (remembered across visits). */
@@ -354,10 +381,6 @@ export class TableScreen {
     }, (err) => this.refuse(err, area));
   }
 
-  clear() {
-    this.app.send("clear").catch((err) => this.refuse(err));
-  }
-
   urge() {
     this.app.send("urge").then(() => this.app.toast(t("urge_sent")), (err) => this.refuse(err));
   }
@@ -431,6 +454,12 @@ export function applyEvent(st, name, data) {
       const mine = data.seat === st.me.seat;
       return { ...withSeatBets(st, data.seat, bets),
         me: mine ? withSlip(st, { ...st.me.slip, [data.area]: data.chips }, data.stake) : st.me };
+    }
+    case "bets_changed": {
+      if (!sameRound || !st.seats[data.seat]) return null;
+      const bets = { ...(data.bets ?? {}) };
+      const mine = data.seat === st.me.seat;
+      return { ...withSeatBets(st, data.seat, bets), me: mine ? withSlip(st, bets, data.stake) : st.me };
     }
     case "bets_cleared": {
       if (!sameRound || data.reason !== "cleared" || !st.seats[data.seat]) return null;
