@@ -20,6 +20,7 @@ COMMANDS: tuple[str, ...] = (
     "simulate",
     "serve",
     "bots",
+    "loadtest",
 )
 
 

@@ -1,0 +1,198 @@
+"""``baccarat loadtest``: how many full tables one server core carries, measured."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import shlex
+import sys
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table as RichTable
+
+from baccarat.loadtest import MODELS, P99_LIMIT_MS
+from baccarat.loadtest.curve import write_curve
+
+HELP = "run full tables of human-like clients against a server and measure its capacity"
+DEFAULT_STEPS = "50,100,200,300,500,750,1000,1500,2000"
+
+
+def _steps(text: str) -> list[int]:
+    try:
+        steps = [int(x) for x in text.split(",") if x.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a list of numbers") from None
+    if not steps or any(n < 1 for n in steps) or steps != sorted(set(steps)):
+        raise argparse.ArgumentTypeError("steps are increasing whole numbers >= 1")
+    return steps
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of ``loadtest``."""
+    parser.description = (
+        "Runs N full tables (a dealer, 7 bettors betting 2-4 chips a round, 1 spectator; "
+        "controllers peel at ~15 moves/s for 2-4 s a card) for each N of --tables, until the "
+        f"p99 delivery latency passes {P99_LIMIT_MS:g} ms or a client sees an error. Without "
+        "--url it starts its own server for each step (SQLite, default timers) pinned to one "
+        "core and runs the clients on another."
+    )
+    parser.add_argument(
+        "--tables",
+        type=_steps,
+        default=_steps(DEFAULT_STEPS),
+        metavar="N,N,...",
+        help=f"the steps: numbers of full tables (default {DEFAULT_STEPS})",
+    )
+    parser.add_argument(
+        "--model", choices=MODELS, default="browser", help="client model (default browser)"
+    )
+    parser.add_argument(
+        "--duration", type=float, default=30.0, help="seconds measured per step (default 30)"
+    )
+    parser.add_argument(
+        "--warmup", type=float, default=5.0, help="seconds of play before measuring (default 5)"
+    )
+    parser.add_argument(
+        "--raw",
+        action="store_true",
+        help="also run each step against a bare aiohttp server sending the same frames",
+    )
+    parser.add_argument("--url", help="a running server to load (default: start one per step)")
+    parser.add_argument("--db", help="its database URL (needed with --url, for the accounts)")
+    parser.add_argument("--p99-limit", type=float, default=P99_LIMIT_MS, help="ms (default 50)")
+    parser.add_argument("--keep-going", action="store_true", help="run every step")
+    parser.add_argument("--seed", type=int, help="random seed of the clients")
+    parser.add_argument("--workdir", type=Path, help="keep the database and server logs here")
+    parser.add_argument("--json", action="store_true", help="print the report as JSON")
+    parser.add_argument("--out", type=Path, help="write the JSON report to this file")
+    parser.add_argument("--curve", type=Path, help="write the capacity curve (SVG) here")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the steps; print a table (or JSON); exit 0 when the first step passed."""
+    try:
+        from baccarat.loadtest.runner import Options, Phase, Step
+    except ImportError as exc:
+        # The load generator's client library is an extra: ``pip install -e '.[loadtest]'``.
+        print(f"baccarat loadtest: {exc}; install the 'loadtest' extra", file=sys.stderr)
+        return 2
+    if args.url and not args.db:
+        print("baccarat loadtest: --url needs --db (the server's database)", file=sys.stderr)
+        return 2
+    if args.duration <= 0 or args.warmup < 0:
+        print("baccarat loadtest: --duration must be > 0, --warmup >= 0", file=sys.stderr)
+        return 2
+    opts = Options(
+        steps=args.tables,
+        model=args.model,
+        duration=args.duration,
+        warmup=args.warmup,
+        url=args.url,
+        db=args.db,
+        raw=args.raw,
+        workdir=args.workdir,
+        p99_limit_ms=args.p99_limit,
+        seed=args.seed,
+        keep_going=args.keep_going,
+    )
+    console = Console(stderr=True)
+    with Progress(
+        TextColumn("{task.description:<28}"),
+        BarColumn(),
+        TextColumn("{task.completed:>8.0f}/{task.total:<8.0f}"),
+        TimeRemainingColumn(),
+        console=console,
+        transient=True,
+    ) as bar:
+        state: dict[str, Any] = {"task": None, "step": ""}
+
+        def start(name: str, total: float) -> None:
+            if state["task"] is not None:
+                bar.remove_task(state["task"])
+            state["task"] = bar.add_task(f"{state['step']}{name}", total=total)
+
+        def advance(n: float) -> None:
+            if state["task"] is not None:
+                bar.advance(state["task"], n)
+
+        def announce(step: Step) -> None:
+            f = step.figures
+            console.print(
+                f"{step.server:>7} {step.tables:>5} tables: p99 {f['delivery']['p99_ms']} ms, "
+                f"{f['deliveries_per_s']} deliveries/s, CPU {f.get('server_cpu', '-')}, "
+                f"errors {sum(f['errors'].values())} -> {'pass' if step.passed else 'FAIL'}"
+            )
+
+        try:
+            report = asyncio.run(_main(opts, Phase(start, advance), announce))
+        except (OSError, RuntimeError) as exc:
+            print(f"baccarat loadtest: {exc}", file=sys.stderr)
+            return 1
+    report["command"] = "baccarat loadtest " + shlex.join(sys.argv[2:])
+    text = json.dumps(report, indent=2)
+    if args.out is not None:
+        args.out.write_text(text + "\n", encoding="utf-8")
+    if args.curve is not None:
+        write_curve(report, args.curve)
+    if args.json:
+        print(text)
+    else:
+        _print_table(report)
+    steps = [s for s in report["steps"] if s["server"] == "project"]
+    return 0 if steps and steps[0]["passed"] and report["audit"]["ok"] else 1
+
+
+async def _main(opts: Any, phase: Any, announce: Any) -> dict[str, Any]:
+    from baccarat.loadtest.runner import run as run_load
+
+    with contextlib.suppress(ImportError):
+        import uvloop
+
+        asyncio.set_event_loop_policy(uvloop.EventLoopPolicy())
+    return await run_load(opts, phase, announce)
+
+
+def _print_table(report: dict[str, Any]) -> None:
+    out = RichTable(title=f"baccarat loadtest ({report['model']} clients)")
+    for col in (
+        "server",
+        "tables",
+        "p50 ms",
+        "p99 ms",
+        "max ms",
+        "rtt p99 ms",
+        "deliveries/s",
+        "CPU",
+        "us/delivery",
+        "RSS MB",
+        "errors",
+        "load avg",
+        "",
+    ):
+        out.add_column(col, justify="right")
+    for s in report["steps"]:
+        d = s["delivery"]
+        out.add_row(
+            s["server"],
+            str(s["tables"]),
+            str(d["p50_ms"]),
+            str(d["p99_ms"]),
+            str(d["max_ms"]),
+            str(s["round_trip"]["p99_ms"]),
+            str(s["deliveries_per_s"]),
+            str(s.get("server_cpu", "-")),
+            str(s.get("cpu_us_per_delivery", "-")),
+            str(s.get("rss_mb", {}).get("playing", "-")),
+            str(sum(s["errors"].values())),
+            str(s["load_average"]),
+            "pass" if s["passed"] else "FAIL",
+        )
+    console = Console()
+    console.width = max(console.width, 150)
+    console.print(out)
+    console.print(f"audit: {'ok' if report['audit']['ok'] else report['audit']['problems']}")

@@ -1,0 +1,328 @@
+"""The load generator's clients: one picows connection per seat, acting like a person.
+
+Each full table has a dealer, seven bettors and a spectator. A bettor places 2 to 4 chips on
+Player or Banker at moments spread over the first 60% of each betting window; whoever
+controls a face-down card peels it at about 15 moves a second for 2 to 4 seconds, then opens
+it. Two client models:
+
+- ``minimal``: what the protocol needs and nothing else (no lobby once seated, no snapshots
+  asked for);
+- ``browser``: what the shipped browser client (``baccarat/web/js``) does: it subscribes to
+  the lobby when its socket opens and keeps the subscription at the table (``main.js``),
+  applies the events ``table.js`` applies in place, and asks for a snapshot (``resync``, 40 ms
+  debounce) after any other event.
+
+Frames are classified from their first bytes (the server writes ``type`` first and an
+event's name before its data), so most frames are never parsed; the few the clients act on
+are.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from picows import WSFrame, WSListener, WSMsgType, WSTransport, ws_connect
+
+from baccarat.loadtest import MODELS
+from baccarat.loadtest.accounts import Crew, Member
+from baccarat.loadtest.stats import Tally
+
+USER_HEADER = "X-Load-User"
+"""Tells the bare server (``raw``) who the client is; the real server ignores it."""
+
+IN_PLACE = frozenset(
+    {
+        "chip_placed",
+        "bets_cleared",
+        "urged",
+        "controllers",
+        "card_dealt",
+        "squeeze_started",
+        "squeeze_progress",
+        "card_opened",
+        "card_peek",
+        "urge",
+    }
+)
+"""Events the browser client applies to its state without asking for a snapshot (table.js)."""
+BROWSER_UNSUBSCRIBES = False
+"""Whether main.js sends ``lobby.unsubscribe`` when it enters a table."""
+RESYNC_DEBOUNCE = 0.04
+SQUEEZE_RATE = 15.0
+"""Peel moves per second while a controller squeezes."""
+CHIPS = (1, 2, 3, 5)
+PARSED = frozenset({"betting_opened", "chip_placed", "squeeze_started", "seat_freed"})
+
+_EVENT = b'{"type":"event"'
+_ACK = b'{"type":"ack","id":'
+
+
+def frame_kind(data: bytes) -> str:
+    """A frame's type, or its event's name for a table event, read from its first bytes."""
+    if data.startswith(_EVENT):
+        i = data.find(b'"event":"', 15) + 9
+        return data[i : data.find(b'"', i)].decode()
+    if data.startswith(b'{"type":"'):
+        return data[9 : data.find(b'"', 9)].decode()
+    return "other"
+
+
+@dataclass
+class TableBets:
+    """When each chip of the current round was sent, keyed as its ``chip_placed`` reads."""
+
+    sent: dict[tuple[int, str, int], float] = field(default_factory=dict)
+
+
+class Generator:
+    """Every client of the run, their shared counters, and the loop they run on."""
+
+    def __init__(self, url: str, model: str, tally: Tally, *, seed: int | None = None) -> None:
+        if model not in MODELS:
+            raise ValueError(f"unknown client model {model!r}")
+        self.url = url.rstrip("/")
+        self.ws_url = self.url.replace("http://", "ws://", 1) + "/ws"
+        self.model = model
+        self.tally = tally
+        self.rng = random.Random(seed)
+        self.clients: list[Client] = []
+        self.loop = asyncio.get_running_loop()
+
+    async def connect(
+        self, crews: list[Crew], *, concurrency: int = 64, progress: Callable[[int], None]
+    ) -> None:
+        """Open one socket per member and wait for every hello."""
+        gate = asyncio.Semaphore(concurrency)
+
+        async def one(member: Member, bets: TableBets, table_id: str) -> None:
+            async with gate:
+                client = Client(self, member, table_id, bets)
+                self.clients.append(client)
+                await ws_connect(
+                    lambda: client,
+                    self.ws_url,
+                    extra_headers=[
+                        ("Authorization", f"Bearer {member.token}"),
+                        (USER_HEADER, str(member.user_id)),
+                    ],
+                    websocket_handshake_timeout=60,
+                )
+                await client.hello
+                progress(1)
+
+        jobs = []
+        for crew in crews:
+            bets = TableBets()
+            jobs += [one(m, bets, crew.table_id) for m in crew.members]
+        await asyncio.gather(*jobs)
+
+    async def seat(
+        self, clients: list[Client], *, concurrency: int = 64, progress: Callable[[int], None]
+    ) -> None:
+        """Sit every dealer and bettor of ``clients``, make every spectator watch."""
+        gate = asyncio.Semaphore(concurrency)
+
+        async def one(client: Client) -> None:
+            async with gate:
+                await client.take_place()
+                progress(1)
+
+        await asyncio.gather(*(one(c) for c in clients))
+
+    def close(self) -> None:
+        """Close every socket."""
+        for client in self.clients:
+            client.close()
+
+
+class Client(WSListener):
+    """One member's socket and behaviour."""
+
+    def __init__(self, gen: Generator, member: Member, table_id: str, bets: TableBets) -> None:
+        self.gen = gen
+        self.tally = gen.tally
+        self.member = member
+        self.user_id = member.user_id
+        self.table_id = table_id
+        self.bets = bets
+        self.transport: WSTransport | None = None
+        self.hello: asyncio.Future[None] = gen.loop.create_future()
+        self.pending: dict[int, tuple[float, asyncio.Future[None] | None]] = {}
+        self.next_id = 0
+        self.closing = False
+        self.resync_at: asyncio.TimerHandle | None = None
+        self.slip: dict[str, int] = {}
+        self.round_id = ""
+
+    # -- picows callbacks --------------------------------------------------------------
+
+    def on_ws_connected(self, transport: WSTransport) -> None:
+        self.transport = transport
+
+    def on_ws_disconnected(self, transport: WSTransport) -> None:
+        if not self.closing:
+            self.tally.errors["connection_lost"] += 1
+        self.closing = True
+        if not self.hello.done():
+            self.hello.set_exception(ConnectionError("the server closed the socket"))
+
+    def on_ws_frame(self, transport: WSTransport, frame: WSFrame) -> None:
+        if frame.msg_type != WSMsgType.TEXT:
+            if frame.msg_type == WSMsgType.CLOSE and not self.closing:
+                self.tally.errors[f"closed:{frame.get_close_code()}"] += 1
+                self.closing = True
+                transport.send_close(frame.get_close_code())
+                transport.disconnect()
+            return
+        data = frame.get_payload_as_bytes()
+        kind = frame_kind(data)
+        self.tally.frame(kind, len(data))
+        if kind == "ack" or kind == "error":
+            self._answer(kind, data)
+        elif kind == "hello":
+            if not self.hello.done():
+                self.hello.set_result(None)
+        elif kind == "snapshot" and self.member.role == "bettor" and not self.round_id:
+            # Seated while betting is open: bet in what is left of the window, like a person.
+            view = json.loads(data).get("view") or {}
+            if view.get("phase") == "betting":
+                self.round_id = str(view.get("round_id") or "")
+                self._plan_bets(float(view.get("remaining_ms") or 0) / 1000)
+        elif kind in PARSED:
+            self._event(kind, json.loads(data)["data"])
+        elif kind == "round_settled" and self.member.role == "spectator" and self.tally.measuring:
+            self.tally.rounds += 1
+        if self.gen.model == "browser" and kind not in IN_PLACE and data.startswith(_EVENT):
+            self._resync_soon()
+
+    # -- commands ----------------------------------------------------------------------
+
+    def command(self, kind: str, fields: str = "", *, wait: bool = False) -> asyncio.Future[None]:
+        """Send a command (``fields`` is its JSON members after the id, with a leading comma)."""
+        self.next_id += 1
+        done: asyncio.Future[None] | None = self.gen.loop.create_future() if wait else None
+        self.pending[self.next_id] = (time.perf_counter(), done)
+        if self.transport is not None and not self.closing:
+            self.transport.send(
+                WSMsgType.TEXT, f'{{"type":"{kind}","id":{self.next_id}{fields}}}'.encode()
+            )
+            self.tally.sent += 1
+        elif done is not None:
+            done.set_exception(ConnectionError("not connected"))
+        return done if done is not None else self.gen.loop.create_future()
+
+    async def take_place(self) -> None:
+        """Subscribe to the lobby as the model does, then sit (or watch)."""
+        if self.gen.model == "browser":
+            await self.command("lobby.subscribe", wait=True)
+        if self.member.seat is None:
+            await self.command("table.watch", f',"table_id":"{self.table_id}"', wait=True)
+        else:
+            await self.command(
+                "sit", f',"table_id":"{self.table_id}","seat":{self.member.seat}', wait=True
+            )
+        if self.gen.model == "browser" and BROWSER_UNSUBSCRIBES:
+            await self.command("lobby.unsubscribe", wait=True)
+
+    def close(self) -> None:
+        """Close the socket (a normal close, not counted as an error)."""
+        self.closing = True
+        if self.resync_at is not None:
+            self.resync_at.cancel()
+        if self.transport is not None and not self.transport.is_disconnected:
+            self.transport.send_close()
+            self.transport.disconnect()
+
+    def _answer(self, kind: str, data: bytes) -> None:
+        if kind == "ack":
+            end = data.find(b",", len(_ACK))
+            if end < 0:
+                end = data.find(b"}", len(_ACK))
+            msg_id = int(data[len(_ACK) : end])
+            code = None
+        else:
+            msg = json.loads(data)
+            msg_id, code = msg.get("id"), str(msg.get("code"))
+        entry = self.pending.pop(msg_id, None) if isinstance(msg_id, int) else None
+        if code is not None:
+            self.tally.errors[code] += 1
+        if entry is None:
+            return
+        sent, done = entry
+        if self.tally.measuring:
+            self.tally.round_trip.append(time.perf_counter() - sent)
+        if done is not None and not done.done():
+            if code is None:
+                done.set_result(None)
+            else:
+                done.set_exception(RuntimeError(code))
+
+    # -- behaviour ---------------------------------------------------------------------
+
+    def _event(self, kind: str, data: dict[str, Any]) -> None:
+        if kind == "chip_placed":
+            if data["user_id"] != self.user_id and self.tally.measuring:
+                sent = self.bets.sent.get((data["user_id"], data["area"], data["chips"]))
+                if sent is not None:
+                    self.tally.delivery.append(time.perf_counter() - sent)
+        elif kind == "betting_opened":
+            self.round_id = str(data.get("round_id", ""))
+            if self.member.role == "dealer":
+                self.bets.sent.clear()
+            elif self.member.role == "bettor":
+                self._plan_bets(float(data.get("remaining_ms", 15000)) / 1000)
+        elif kind == "squeeze_started":
+            if data.get("controller_user_id") == self.user_id:
+                self._peel(str(data["hand"]), str(data.get("corner") or "br"))
+        elif kind == "seat_freed" and data.get("user_id") == self.user_id:
+            self.tally.errors[f"seat_freed:{data.get('reason')}"] += 1
+
+    def _plan_bets(self, window: float) -> None:
+        rng = self.gen.rng
+        self.slip = {}
+        area = rng.choice(("player", "banker"))
+        if window < 1.0:
+            return
+        for _ in range(rng.randint(2, 4)):
+            at = rng.uniform(0.3, window * 0.6)
+            self.gen.loop.call_later(at, self._bet, area, rng.choice(CHIPS))
+
+    def _bet(self, area: str, chip: int) -> None:
+        if self.closing:
+            return
+        chips = self.slip.get(area, 0) + chip
+        self.slip[area] = chips
+        self.bets.sent[(self.user_id, area, chips)] = time.perf_counter()
+        self.command("bet", f',"area":"{area}","chip":{chip}')
+
+    def _peel(self, hand: str, corner: str) -> None:
+        moves = max(1, round(self.gen.rng.uniform(2.0, 4.0) * SQUEEZE_RATE))
+        step = 1 / SQUEEZE_RATE
+
+        def move(i: int) -> None:
+            if self.closing:
+                return
+            if i >= moves:
+                self.command("open", f',"hand":"{hand}"')
+                return
+            progress = round(0.95 * (i + 1) / moves, 3)
+            self.command("squeeze", f',"hand":"{hand}","progress":{progress},"corner":"{corner}"')
+            self.gen.loop.call_later(step, move, i + 1)
+
+        self.gen.loop.call_later(step, move, 0)
+
+    def _resync_soon(self) -> None:
+        if self.resync_at is not None:
+            self.resync_at.cancel()
+        self.resync_at = self.gen.loop.call_later(RESYNC_DEBOUNCE, self._resync)
+
+    def _resync(self) -> None:
+        self.resync_at = None
+        if not self.closing:
+            self.command("resync")

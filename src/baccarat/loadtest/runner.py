@@ -1,0 +1,328 @@
+"""A capacity run: steps of N full tables, each measured, until latency or errors fail.
+
+With no ``url`` the run starts its own server for every step (``baccarat serve`` with exactly
+N tables and default timers, SQLite, pinned to one core) and runs the load generator on
+another core. With ``raw`` the same clients then play, at the same N, against the bare
+server of the same stack (``baccarat.loadtest.raw``), so each step states the project's
+cost per delivery against its stack's. With a ``url`` the clients join the first N tables of
+a running server (its database named by ``db``), and each step adds tables to the last.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import platform
+import tempfile
+import time
+import urllib.request
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from baccarat.loadtest import P99_LIMIT_MS
+from baccarat.loadtest.accounts import Crew, make_crews
+from baccarat.loadtest.clients import Generator
+from baccarat.loadtest.process import ServerProcess, cores, pin
+from baccarat.loadtest.stats import Tally
+from baccarat.store import open_store
+
+CLIENTS_PER_TABLE = 9
+
+
+@dataclass
+class Options:
+    """What to run."""
+
+    steps: list[int]
+    model: str = "browser"
+    duration: float = 30.0
+    warmup: float = 5.0
+    url: str | None = None
+    db: str | None = None
+    raw: bool = False
+    workdir: Path | None = None
+    p99_limit_ms: float = P99_LIMIT_MS
+    seed: int | None = None
+    keep_going: bool = False
+    """Run every step even after one failed."""
+
+
+@dataclass
+class Phase:
+    """Progress reporting: ``start(name, total)`` then ``advance(n)``."""
+
+    start: Callable[[str, float], None] = lambda name, total: None
+    advance: Callable[[float], None] = lambda n: None
+
+
+@dataclass
+class Step:
+    """The figures of one step against one server."""
+
+    server: str
+    tables: int
+    model: str
+    figures: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def passed(self) -> bool:
+        """p99 within the limit, something measured, and no error."""
+        f = self.figures
+        return bool(f.get("passed"))
+
+
+def rooms_toml(table_ids: list[str]) -> str:
+    """A rooms file with one room holding ``table_ids`` (default timers)."""
+    ids = ", ".join(f'"{t}"' for t in table_ids)
+    return (
+        "[server]\ncommand_rate = 50\n\n"
+        '[[rooms]]\nid = "load"\nname = "Load"\nmin_level = 50\nchip_unit = 100\n'
+        f"bettor_floor = 1000\ndealer_floor = 35000\ntables = [{ids}]\n"
+    )
+
+
+def machine() -> dict[str, Any]:
+    """The machine and its load when the run started."""
+    model = ""
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return {
+        "python": platform.python_version(),
+        "cpu": model,
+        "cores": os.cpu_count(),
+        "load_average": [round(x, 2) for x in os.getloadavg()],
+    }
+
+
+async def measure_step(
+    gen: Generator,
+    crews: list[Crew],
+    server: ServerProcess | None,
+    opts: Options,
+    phase: Phase,
+) -> dict[str, Any]:
+    """Connect and seat ``crews``, let play settle, then measure for ``opts.duration``."""
+    tally = gen.tally
+    rss_before = server.rss_mb() if server is not None else None
+    phase.start("connect", len(crews) * CLIENTS_PER_TABLE)
+    connected_at = time.monotonic()
+    await gen.connect(crews, progress=phase.advance)
+    connect_s = time.monotonic() - connected_at
+    rss_idle = server.rss_mb() if server is not None else None
+    phase.start("seat", len(crews) * CLIENTS_PER_TABLE)
+    await gen.seat(gen.clients[-len(crews) * CLIENTS_PER_TABLE :], progress=phase.advance)
+    phase.start("warm up", opts.warmup)
+    await _sleep_with(opts.warmup, phase)
+    load_avg = os.getloadavg()[0]
+    cpu0 = server.cpu_seconds() if server is not None else 0.0
+    tally.measuring = True
+    started = time.perf_counter()
+    phase.start("measure", opts.duration)
+    await _sleep_with(opts.duration, phase)
+    tally.measuring = False
+    elapsed = time.perf_counter() - started
+    cpu = (server.cpu_seconds() - cpu0) if server is not None else None
+    clients = len(gen.clients)
+    report = tally.report()
+    deliveries = report["frames"]
+    figures: dict[str, Any] = {
+        **report,
+        "clients": clients,
+        "seconds": round(elapsed, 2),
+        "connect_seconds": round(connect_s, 2),
+        "deliveries_per_s": round(deliveries / elapsed),
+        "load_average": round(load_avg, 2),
+        "per_client_round": tally.per_client_round(clients),
+    }
+    if server is not None and cpu is not None:
+        figures["server_cpu"] = round(cpu / elapsed, 3)
+        figures["cpu_us_per_delivery"] = round(cpu / max(1, deliveries) * 1e6, 2)
+        figures["rss_mb"] = {
+            "start": rss_before,
+            "connected": rss_idle,
+            "playing": round(server.rss_mb(), 1),
+        }
+    figures["passed"] = (
+        report["delivery"]["n"] > 0
+        and report["delivery"]["p99_ms"] <= opts.p99_limit_ms
+        and not report["errors"]
+    )
+    return figures
+
+
+async def _sleep_with(seconds: float, phase: Phase) -> None:
+    end = time.monotonic() + seconds
+    while (left := end - time.monotonic()) > 0:
+        await asyncio.sleep(min(0.5, left))
+        phase.advance(min(0.5, left))
+
+
+async def _step_against(
+    url: str, crews: list[Crew], server: ServerProcess | None, opts: Options, phase: Phase
+) -> dict[str, Any]:
+    gen = Generator(url, opts.model, Tally(), seed=opts.seed)
+    try:
+        return await measure_step(gen, crews, server, opts, phase)
+    finally:
+        gen.close()
+        await asyncio.sleep(0.2)
+
+
+def _serve_argv(db: str, rooms: Path) -> list[str]:
+    return [
+        "-m",
+        "baccarat",
+        "serve",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        "0",
+        "--db",
+        db,
+        "--rooms",
+        str(rooms),
+        "--log-level",
+        "warning",
+        "--no-allow-register",
+    ]
+
+
+def _raw_argv(sizes: dict[str, int]) -> list[str]:
+    return ["-m", "baccarat.loadtest.raw", "--port", "0", "--sizes", json.dumps(sizes)]
+
+
+async def run(opts: Options, phase: Phase, announce: Callable[[Step], None]) -> dict[str, Any]:
+    """Every step, in order; the report of the whole run."""
+    affinity = os.sched_getaffinity(0)
+    try:
+        return await _run(opts, phase, announce)
+    finally:
+        os.sched_setaffinity(0, affinity)
+
+
+async def _run(opts: Options, phase: Phase, announce: Callable[[Step], None]) -> dict[str, Any]:
+    work = opts.workdir or Path(tempfile.mkdtemp(prefix="baccarat-load-"))
+    work.mkdir(parents=True, exist_ok=True)
+    db = opts.db or f"sqlite:///{work / 'load.db'}"
+    report: dict[str, Any] = {
+        "command": "",
+        "machine": machine(),
+        "model": opts.model,
+        "duration": opts.duration,
+        "p99_limit_ms": opts.p99_limit_ms,
+        "database": db if opts.db else "sqlite (fresh file)",
+        "steps": [],
+    }
+    server_core, load_core = _cores()
+    if load_core is not None:
+        pin(0, load_core)
+    if opts.url is not None:
+        table_ids = _lobby_tables(opts.url)[: max(opts.steps)]
+    else:
+        table_ids = [f"load-{i}" for i in range(1, max(opts.steps) + 1)]
+    phase.start("accounts", 1)
+    with open_store(db) as store:
+        crews = make_crews(store, table_ids)
+    phase.advance(1)
+    shared: Generator | None = None
+    for n in opts.steps:
+        if n > len(crews):
+            break
+        if opts.url is not None:
+            # A running server: keep the earlier tables playing and add the new ones.
+            shared = shared or Generator(opts.url, opts.model, Tally(), seed=opts.seed)
+            fresh = crews[len(shared.clients) // CLIENTS_PER_TABLE : n]
+            shared.tally = Tally()
+            for client in shared.clients:
+                client.tally = shared.tally
+            figures = await measure_step(shared, fresh, None, opts, phase)
+            step = Step("project", n, opts.model, figures)
+        else:
+            step = await _project_step(crews[:n], db, work, server_core, opts, phase)
+        raw = None
+        if opts.raw and opts.url is None:
+            raw = await _raw_step(crews[:n], step, work, server_core, opts, phase)
+        for done in (step, raw):
+            if done is not None:
+                report["steps"].append(_step_json(done))
+                announce(done)
+        if not step.passed and not opts.keep_going:
+            break
+    if shared is not None:
+        shared.close()
+        await asyncio.sleep(0.2)
+    phase.start("audit", 1)
+    with open_store(db) as store:
+        audit = store.audit()
+    phase.advance(1)
+    report["audit"] = {"ok": audit.ok, "rounds": audit.rounds, "problems": audit.problems[:10]}
+    return report
+
+
+def _cores() -> tuple[int | None, int | None]:
+    mine = cores()
+    if len(mine) < 2:
+        return None, None
+    return mine[0], mine[1]
+
+
+async def _project_step(
+    crews: list[Crew],
+    db: str,
+    work: Path,
+    core: int | None,
+    opts: Options,
+    phase: Phase,
+) -> Step:
+    rooms = work / f"rooms-{len(crews)}.toml"
+    rooms.write_text(rooms_toml([c.table_id for c in crews]), encoding="utf-8")
+    phase.start("start server", 1)
+    server = ServerProcess(_serve_argv(db, rooms), core=core, log=work / f"serve-{len(crews)}.log")
+    try:
+        url = await asyncio.to_thread(server.wait_ready)
+        phase.advance(1)
+        figures = await _step_against(url, crews, server, opts, phase)
+    finally:
+        await asyncio.to_thread(server.stop)
+    return Step("project", len(crews), opts.model, figures)
+
+
+async def _raw_step(
+    crews: list[Crew], project: Step, work: Path, core: int | None, opts: Options, phase: Phase
+) -> Step:
+    sizes = {
+        kind: round(v["bytes"] / v["frames"])
+        for kind, v in project.figures.get("per_client_round", {}).items()
+        if v["frames"]
+    }
+    phase.start("start raw server", 1)
+    server = ServerProcess(_raw_argv(sizes), core=core, log=work / f"raw-{len(crews)}.log")
+    try:
+        url = await asyncio.to_thread(server.wait_ready)
+        phase.advance(1)
+        figures = await _step_against(url, crews, server, opts, phase)
+    finally:
+        await asyncio.to_thread(server.stop)
+    step = Step("raw", len(crews), opts.model, figures)
+    mine, bare = project.figures.get("cpu_us_per_delivery"), figures.get("cpu_us_per_delivery")
+    if mine and bare:
+        project.figures["vs_raw_cpu_per_delivery"] = round(mine / bare, 2)
+    return step
+
+
+def _lobby_tables(url: str) -> list[str]:
+    with urllib.request.urlopen(url.rstrip("/") + "/api/lobby", timeout=30) as resp:
+        lobby = json.load(resp)
+    return [str(t["table_id"]) for t in lobby["tables"]]
+
+
+def _step_json(step: Step) -> dict[str, Any]:
+    return {"server": step.server, "tables": step.tables, "model": step.model, **step.figures}

@@ -1,0 +1,126 @@
+"""``baccarat loadtest``: a short real run, and the parts it is made of."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from baccarat.loadtest.accounts import BETTORS, make_crews
+from baccarat.loadtest.clients import frame_kind
+from baccarat.loadtest.curve import curve_svg
+from baccarat.loadtest.runner import rooms_toml
+from baccarat.loadtest.stats import Tally, percentile, summary_ms
+from baccarat.server.config import load_rooms
+from baccarat.store import open_store
+
+
+def test_a_smoke_run_plays_measures_and_leaves_a_clean_ledger(tmp_path: Path) -> None:
+    out = tmp_path / "report.json"
+    curve = tmp_path / "curve.svg"
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "baccarat",
+            "loadtest",
+            "--tables",
+            "10",
+            "--duration",
+            "14",
+            "--warmup",
+            "4",
+            "--raw",
+            "--workdir",
+            str(tmp_path / "work"),
+            "--out",
+            str(out),
+            "--curve",
+            str(curve),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
+    assert out.exists(), done.stderr
+    report = json.loads(out.read_text())
+    assert report["audit"]["ok"], report["audit"]
+    assert report["audit"]["rounds"] > 0
+    project, raw = report["steps"]
+    assert (project["server"], raw["server"]) == ("project", "raw")
+    for step in (project, raw):
+        assert step["tables"] == 10
+        assert step["clients"] == 90
+        assert step["errors"] == {}
+        assert step["delivery"]["n"] > 0
+        assert step["round_trip"]["n"] > 0
+        assert step["frames"] > 0 and step["server_cpu"] > 0
+        assert "chip_placed" in step["per_client_round"]
+    assert project["rss_mb"]["playing"] > 0
+    assert "vs_raw_cpu_per_delivery" in project
+    assert curve.read_text().startswith("<svg")
+
+
+def test_accounts_are_real_users_with_ledger_grants(tmp_path: Path) -> None:
+    with open_store(f"sqlite:///{tmp_path / 'a.db'}") as store:
+        crews = make_crews(store, ["t-1", "t-2"], prefix="lt-")
+        assert [c.table_id for c in crews] == ["t-1", "t-2"]
+        roles = [m.role for m in crews[0].members]
+        assert roles == ["dealer", *["bettor"] * BETTORS, "spectator"]
+        assert [m.seat for m in crews[0].members] == [0, 1, 2, 3, 4, 5, 6, 7, None]
+        dealer = crews[1].members[0]
+        assert store.user_for_session(dealer.token) is not None
+        assert store.balance(dealer.user_id) > 0
+        assert store.balance(crews[1].members[-1].user_id) == 0
+        assert store.total_coins()["total"] == 0
+        assert store.audit().ok
+
+
+def test_frames_are_classified_by_their_first_bytes() -> None:
+    event = b'{"type":"event","table_id":"t","seq":3,"event":"chip_placed","data":{"event":"x"}}'
+    assert frame_kind(event) == "chip_placed"
+    assert frame_kind(b'{"type":"ack","id":4}') == "ack"
+    assert frame_kind(b'{"type":"lobby.table","table":{}}') == "lobby.table"
+    assert frame_kind(b"[1,2]") == "other"
+
+
+def test_percentiles_are_nearest_rank() -> None:
+    values = [i / 1000 for i in range(1, 101)]
+    assert percentile(values, 0.5) == 0.05
+    assert percentile(values, 0.99) == 0.099
+    assert summary_ms(values) == {"n": 100, "p50_ms": 50.0, "p99_ms": 99.0, "max_ms": 100.0}
+    assert summary_ms([])["n"] == 0
+
+
+def test_frames_count_only_while_measuring() -> None:
+    tally = Tally()
+    tally.frame("ack", 20)
+    tally.measuring = True
+    tally.frame("ack", 20)
+    tally.frame("chip_placed", 200)
+    tally.rounds = 2
+    per = tally.per_client_round(18)
+    assert per == {
+        "chip_placed": {"frames": 0.06, "bytes": 11},
+        "ack": {"frames": 0.06, "bytes": 1},
+    }
+
+
+def test_the_rooms_file_is_one_the_server_accepts(tmp_path: Path) -> None:
+    path = tmp_path / "rooms.toml"
+    path.write_text(rooms_toml(["load-1", "load-2"]))
+    config = load_rooms(path)
+    assert list(config.table_room()) == ["load-1", "load-2"]
+
+
+def test_the_curve_draws_both_servers() -> None:
+    step = {"delivery": {"p99_ms": 12.0}, "server_cpu": 0.4, "tables": 100}
+    report = {
+        "model": "browser",
+        "p99_limit_ms": 50.0,
+        "steps": [{**step, "server": "project"}, {**step, "server": "raw"}],
+    }
+    svg = curve_svg(report)
+    assert svg.count("<polyline") == 4
+    assert "project: p99" in svg and "raw: p99" in svg
