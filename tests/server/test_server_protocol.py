@@ -29,6 +29,9 @@ VALID: list[dict[str, Any]] = [
     {"type": "rebet", "id": 8},
     {"type": "double", "id": 9},
     {"type": "undo", "id": 10},
+    # JSON has one kind of number: an integral float is an integer, as in JSON Schema.
+    {"type": "sit", "id": 11.0, "table_id": "standard-1", "seat": 1.0},
+    {"type": "bet", "id": 12, "area": "player", "chip": 5.0},
 ]
 
 INVALID: list[tuple[Any, str]] = [
@@ -47,6 +50,9 @@ INVALID: list[tuple[Any, str]] = [
     ),
     ({"type": "open", "id": 1}, "bad_message"),
     ({"type": "rebet", "id": 1, "area": "player"}, "bad_message"),
+    ({"type": "bet", "id": 1, "area": "player", "chip": 5.5}, "bad_message"),
+    ({"type": "sit", "id": 1, "table_id": "t", "seat": 1.5}, "bad_message"),
+    ({"type": "sit", "id": 1, "table_id": "t", "seat": -0.5}, "bad_message"),
 ]
 
 
@@ -55,6 +61,9 @@ def test_valid_commands_parse_and_match_the_schema(message: dict[str, Any]) -> N
     parsed = parse_message(json.dumps(message))
     assert parsed.type == message["type"]
     assert parsed.id == message["id"]
+    # Integers come out as int, whichever way the number was written.
+    assert all(type(v) is int for k, v in parsed.fields.items() if k in ("seat", "chip"))
+    assert type(parsed.id) in (int, str)
     CLIENT.validate(message)
 
 
@@ -78,3 +87,12 @@ def test_an_oversized_frame_is_refused() -> None:
     with pytest.raises(InvalidInput) as err:
         parse_message(json.dumps({"type": "ping", "id": "x" * 5000}))
     assert err.value.code == "bad_message"
+
+
+def test_an_id_that_is_not_an_integer_or_a_short_text_is_refused_by_both() -> None:
+    for bad_id in (2.5, True, None, [1], "x" * 65, 2**53, -(2**64)):
+        message = {"type": "ping", "id": bad_id}
+        with pytest.raises(InvalidInput) as err:
+            parse_message(json.dumps(message))
+        assert (err.value.code, err.value.details.get("id")) == ("bad_message", None)
+        assert not CLIENT.is_valid(message)

@@ -35,10 +35,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--demo", action="store_true", help="demo accounts and bots")
     parser.add_argument("--speed", type=float, default=1.0, help="divide every timer by X")
     parser.add_argument(
-        "--allow-register",
+        "--register",
+        dest="allow_register",
         action=argparse.BooleanOptionalAction,
         default=None,
-        help="accept POST /api/register (default: the rooms file's [server] setting)",
+        help="accept POST /api/register, or not with --no-register "
+        "(default: the rooms file's [server] allow_register)",
+    )
+    # The spelling older docs used for --register.
+    parser.add_argument(
+        "--allow-register", dest="allow_register", action="store_true", help=argparse.SUPPRESS
     )
     parser.add_argument(
         "--origin",

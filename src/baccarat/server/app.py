@@ -31,6 +31,7 @@ from baccarat.server.hub import Hub
 from baccarat.server.lobby import lobby_message
 from baccarat.server.metrics import Metrics
 from baccarat.server.node import Node, NodeHub
+from baccarat.server.static import StaticFiles
 from baccarat.server.ws import SERVER, Dispatcher, websocket
 from baccarat.shoe import Shoe
 from baccarat.store import Store
@@ -273,20 +274,6 @@ class Server:
         return web.json_response(self.lobby())
 
 
-async def _static(request: web.Request) -> web.StreamResponse:
-    """The browser client's files; ``/`` is ``index.html``."""
-    root = web_root().resolve()
-    rel = request.match_info.get("path", "") or "index.html"
-    target = (root / rel).resolve()
-    if not target.is_relative_to(root):
-        raise web.HTTPNotFound()
-    if target.is_dir():
-        target = target / "index.html"
-    if not target.is_file():
-        raise web.HTTPNotFound()
-    return web.FileResponse(target, headers={"Cache-Control": "no-cache"})
-
-
 @web.middleware
 async def _log_requests(request: web.Request, handler: Any) -> web.StreamResponse:
     started = time.perf_counter()
@@ -326,7 +313,7 @@ def create_app(server: Server) -> web.Application:
     app.router.add_get("/healthz", server.healthz)
     app.router.add_get("/metrics", server.metrics_page)
     app.router.add_get("/ws", websocket)
-    app.router.add_get("/{path:.*}", _static)
+    app.router.add_get("/{path:.*}", StaticFiles(web_root()).serve)
 
     async def on_startup(app: web.Application) -> None:
         await server.start()

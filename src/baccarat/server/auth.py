@@ -7,7 +7,6 @@ in the JSON body. Login is rate limited per IP address and per username.
 from __future__ import annotations
 
 import asyncio
-import json
 import time
 from collections import defaultdict, deque
 from collections.abc import Callable
@@ -16,6 +15,7 @@ from typing import Any
 from aiohttp import web
 
 from baccarat.errors import BaccaratError, Conflict, InvalidInput
+from baccarat.server import wire
 from baccarat.server.config import ServerSettings
 from baccarat.store import Store, User
 
@@ -97,10 +97,9 @@ async def current_user(request: web.Request) -> tuple[User, str] | None:
 
 
 async def _body(request: web.Request) -> dict[str, Any]:
-    try:
-        data = await request.json()
-    except (ValueError, json.JSONDecodeError) as exc:
-        raise InvalidInput("bad_message", "The body is not valid JSON.") from exc
+    # Bytes, not ``request.json()``: JSON is UTF-8 whatever charset the header claims, and
+    # ``wire`` bounds nesting and refuses lone surrogates before anything reaches the store.
+    data = wire.loads(await request.read())
     if not isinstance(data, dict):
         raise InvalidInput("bad_message", "The body is a JSON object.")
     return data

@@ -2,6 +2,14 @@
 
 A table never waits for a client: ``send`` only puts text in the queue. A client whose
 queue is full cannot keep up; it is closed with code 4000 (``too_slow``) and may reconnect.
+The socket's reader waits instead (``wait_for_room``): a client that sends a burst of commands
+is read no faster than its answers are written, so its own burst cannot drop it.
+
+A writer that fails for any reason other than a gone client logs it and closes the socket
+with 1011: never a socket that stays open and answers nothing.
+
+The connection remembers the answers to its last ``ANSWERS_KEPT`` commands: a command whose
+``id`` was already answered is not run again; the first answer is sent again (``replay``).
 """
 
 from __future__ import annotations
@@ -9,21 +17,28 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections import OrderedDict
 from collections.abc import Callable
+from typing import Any
 
 from aiohttp import web
+
+from baccarat.server.wire import dumps
 
 log = logging.getLogger("baccarat.server")
 
 CLOSE_TOO_SLOW = 4000
 CLOSE_LOGGED_OUT = 4001
 CLOSE_GOING_AWAY = 1001
+CLOSE_INTERNAL_ERROR = 1011
 DEFAULT_QUEUE = 512
 """Messages a client may have waiting before it counts as too slow."""
 COMMAND_RATE = 50.0
 """Commands per second a client may send over time (squeeze moves are coalesced instead)."""
 BURST_SECONDS = 2.0
 """A client may send this many seconds' worth of commands at once."""
+ANSWERS_KEPT = 64
+"""Answered command ids a connection remembers, so a retried command runs once."""
 
 
 class Connection:
@@ -47,8 +62,18 @@ class Connection:
         self.lobby = False
         self.closed = False
         self._queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=queue_limit)
+        # The reader stops above the high mark and reads on once the writer is below the low.
+        self._high = max(1, queue_limit // 2)
+        self._low = queue_limit // 4
+        self._room = asyncio.Event()
+        self._room.set()
         self._on_drop = on_drop
         self._writer: asyncio.Task[None] | None = None
+        self._closing: asyncio.Task[None] | None = None
+        self._answers: OrderedDict[str | int, str | None] = OrderedDict()
+        """Command id -> its answer's text, or None while the command runs."""
+        self._repeats: dict[str | int, int] = {}
+        """Copies of a running command that wait for its answer."""
         self._rate = command_rate
         self._tokens = command_rate * BURST_SECONDS
         self._refilled: float | None = None
@@ -77,19 +102,65 @@ class Connection:
             self._queue.put_nowait(text)
         except asyncio.QueueFull:
             self.drop(CLOSE_TOO_SLOW, "too_slow")
+            return
+        if self._queue.qsize() >= self._high:
+            self._room.clear()
+
+    async def wait_for_room(self) -> None:
+        """Let the writer run; while the queue is over half full, wait until it drains."""
+        await asyncio.sleep(0)
+        if not self._room.is_set():
+            await self._room.wait()
+
+    def replay(self, msg_id: str | int) -> bool:
+        """Whether a command with this id was seen before (then it must not run again).
+
+        Its answer is sent again now, or, while the first copy still runs, once it comes.
+        Otherwise the id is remembered as running and ``answer`` will record its answer.
+        """
+        if msg_id in self._answers:
+            text = self._answers[msg_id]
+            if text is None:
+                self._repeats[msg_id] = self._repeats.get(msg_id, 0) + 1
+            else:
+                self.send(text)
+            return True
+        self._answers[msg_id] = None
+        while len(self._answers) > ANSWERS_KEPT:
+            old, _ = self._answers.popitem(last=False)
+            self._repeats.pop(old, None)
+        return False
+
+    def answer(self, message: dict[str, Any]) -> None:
+        """Send the answer (ack or error) to a command, and remember it if the command ran."""
+        text = dumps(message)
+        msg_id = message.get("id")
+        copies = 1
+        if msg_id is not None and msg_id in self._answers and self._answers[msg_id] is None:
+            self._answers[msg_id] = text
+            copies += self._repeats.pop(msg_id, 0)
+        for _ in range(copies):
+            self.send(text)
 
     def drop(self, code: int, reason: str) -> None:
         """Close the socket in the background without waiting for the client."""
         if self.closed:
             return
         self.closed = True
+        self._room.set()
         if self._on_drop is not None:
             self._on_drop(self, reason)
         if self._writer is not None:
             self._writer.cancel()
         task = asyncio.create_task(self._close(code, reason))
+        self._closing = task
         _BACKGROUND.add(task)
         task.add_done_callback(_BACKGROUND.discard)
+
+    async def wait_closed(self) -> None:
+        """Wait until the close that ``drop`` started is done (its code sent first)."""
+        if self._closing is not None:
+            await asyncio.shield(self._closing)
 
     async def _close(self, code: int, reason: str) -> None:
         try:
@@ -118,9 +189,15 @@ class Connection:
                 text = await self._queue.get()
                 if text is None:
                     return
+                if self._queue.qsize() <= self._low:
+                    self._room.set()
                 await self.ws.send_str(text)
         except (ConnectionError, RuntimeError):
             self.drop(CLOSE_GOING_AWAY, "gone")
+        except Exception:
+            # Never a silent death: the socket would stay open and answer nothing.
+            log.exception("socket writer failed; closing", extra={"user_id": self.user_id})
+            self.drop(CLOSE_INTERNAL_ERROR, "internal_error")
 
 
 _BACKGROUND: set[asyncio.Task[None]] = set()

@@ -146,9 +146,9 @@ class TableDriver:
             if job.conn is not None:
                 # The table's task answers the client itself, in order with the events.
                 if failure is None:
-                    job.conn.send(_text(ack(job.msg_id)))
+                    job.conn.answer(ack(job.msg_id))
                 else:
-                    job.conn.send(_text(refusal(job.msg_id, failure)))
+                    job.conn.answer(refusal(job.msg_id, failure))
                     self.metrics.errors.labels(failure.code).inc()
             if failure is None and job.after is not None:
                 job.after()
@@ -195,7 +195,7 @@ class TableDriver:
             raise RuleViolation("table_closed", "The table is closing; try again later.")
         replaced = self._squeeze_conn.get(cmd.hand)
         if replaced is not None:
-            replaced[0].send(_text(ack(replaced[1], coalesced=True)))
+            replaced[0].answer(ack(replaced[1], coalesced=True))
         self._squeeze[cmd.hand] = cmd
         self._squeeze_conn[cmd.hand] = (conn, msg_id)
         # Wake the task so it recomputes its deadline with the pending move.
@@ -212,10 +212,10 @@ class TableDriver:
             try:
                 events.extend(self.table.handle(cmd, now))
             except BaccaratError as exc:
-                conn.send(_text(refusal(msg_id, exc)))
+                conn.answer(refusal(msg_id, exc))
                 self.metrics.errors.labels(exc.code).inc()
             else:
-                conn.send(_text(ack(msg_id)))
+                conn.answer(ack(msg_id))
         return events
 
     def snapshot_for(self, conn: Connection, now: float) -> dict[str, Any]:
@@ -235,7 +235,7 @@ class TableDriver:
                 self.table.verify_entry(level)
             self.hub.watch(conn, self.table_id)
             if msg_id is not None:
-                conn.send(_text(ack(msg_id)))
+                conn.answer(ack(msg_id))
             conn.send(_text(self.snapshot_for(conn, now)))
             return []
 

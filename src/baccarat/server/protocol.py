@@ -3,17 +3,20 @@
 Pure: no I/O. ``parse_message`` checks a text frame against the same rules as
 ``docs/protocol/client.schema.json`` and returns a ``Message``, or raises ``InvalidInput``
 (``bad_message`` or ``unknown_command``) with the command's ``id`` when one could be read.
+
+JSON has one kind of number, and JSON Schema's ``integer`` is any number without a fraction:
+so ``5.0`` is the integer 5 wherever an integer is expected (a seat, a chip, an id).
 """
 
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import dataclass, field
 from typing import Any
 
 from baccarat.bets import AREAS, CHIPS
 from baccarat.errors import BaccaratError, InvalidInput
+from baccarat.server import wire
 from baccarat.table.commands import CORNERS
 
 VERSION = 1
@@ -26,6 +29,17 @@ HANDS = ("player", "banker")
 Checker = Any
 
 
+def integral(value: object) -> int | None:
+    """``value`` as an int when it is a JSON integer (``5`` or ``5.0``; never a bool), else None."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return None
+
+
 def _table_id(value: object) -> str:
     if not isinstance(value, str) or not 0 < len(value) <= 64:
         raise ValueError("a table id is a text of 1 to 64 characters")
@@ -33,9 +47,10 @@ def _table_id(value: object) -> str:
 
 
 def _seat(value: object) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 7:
+    seat = integral(value)
+    if seat is None or not 0 <= seat <= 7:
         raise ValueError("a seat is a whole number from 0 (dealer) to 7")
-    return value
+    return seat
 
 
 def _area(value: object) -> str:
@@ -45,9 +60,10 @@ def _area(value: object) -> str:
 
 
 def _chip(value: object) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value not in CHIPS:
+    chip = integral(value)
+    if chip is None or chip not in CHIPS:
         raise ValueError(f"a chip is one of {', '.join(map(str, CHIPS))}")
-    return value
+    return chip
 
 
 def _hand(value: object) -> str:
@@ -103,30 +119,32 @@ class Message:
     fields: dict[str, Any] = field(default_factory=dict)
 
 
+MAX_ID = 2**53 - 1
+"""Largest integer id (and smallest, negated): what every JSON reader holds exactly."""
+
+
 def _id(data: dict[str, Any]) -> str | int | None:
     value = data.get("id")
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int) or (isinstance(value, str) and len(value) <= 64):
-        return value
-    return None
+    if isinstance(value, str):
+        return value if len(value) <= 64 else None
+    number = integral(value)
+    return number if number is not None and abs(number) <= MAX_ID else None
 
 
 def parse_message(text: str | bytes) -> Message:
     """Read one text frame as a command, or raise ``InvalidInput`` naming what is wrong."""
     if len(text) > MAX_FRAME:
         raise InvalidInput("bad_message", f"A message is at most {MAX_FRAME} bytes.")
-    try:
-        data = json.loads(text)
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise InvalidInput("bad_message", "The message is not valid JSON.") from exc
+    data = wire.loads(text)
     if not isinstance(data, dict):
         raise InvalidInput("bad_message", "A message is a JSON object.")
     msg_id = _id(data)
     kind = data.get("type")
     if msg_id is None:
         raise InvalidInput(
-            "bad_message", "A command needs an 'id': a text of at most 64 characters or a number."
+            "bad_message",
+            "A command needs an 'id': a text of at most 64 characters or an integer"
+            " of at most 2**53 - 1 either way.",
         )
     if not isinstance(kind, str):
         raise InvalidInput("bad_message", "A command needs a 'type' text.", id=msg_id)
@@ -150,8 +168,8 @@ def parse_message(text: str | bytes) -> Message:
 
 
 def dumps(message: dict[str, Any]) -> str:
-    """Encode a server message (compact JSON, UTF-8 kept)."""
-    return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+    """Encode a server message (compact JSON, UTF-8 kept; always encodable, see ``wire``)."""
+    return wire.dumps(message)
 
 
 def ack(msg_id: str | int | None, **extra: Any) -> dict[str, Any]:

@@ -86,13 +86,19 @@ async def websocket(request: web.Request) -> web.StreamResponse:
             if msg.type == WSMsgType.TEXT:
                 await server.dispatch(conn, msg.data)
             elif msg.type == WSMsgType.BINARY:
-                conn.send(dumps(error(None, "bad_message", "Send JSON text frames.")))
+                conn.answer(error(None, "bad_message", "Send JSON text frames."))
             if conn.closed:
                 break
+            # Frames already buffered are read without a pause: let the writer send the
+            # answers (and wait while half the queue is unsent) before the next one.
+            await conn.wait_for_room()
     finally:
         server.metrics.clients.dec()
         server.hub.remove(conn)
-        if not conn.closed:
+        if conn.closed:
+            # Returning now would let aiohttp close with 1000 before the server's own code.
+            await conn.wait_closed()
+        else:
             await conn.finish()
     return ws
 
@@ -132,7 +138,7 @@ class Dispatcher:
             msg = parse_message(text)
         except InvalidInput as exc:
             metrics.errors.labels(exc.code).inc()
-            conn.send(dumps(refusal(exc.details.get("id"), exc)))
+            conn.answer(refusal(exc.details.get("id"), exc))
             return
         try:
             if msg.type != "squeeze" and not conn.allow(time.monotonic()):
@@ -140,14 +146,16 @@ class Dispatcher:
                 raise RuleViolation(
                     "rate_limited", "Too many commands; slow down and try again in a moment."
                 )
-            await self.handlers[msg.type](conn, msg)
+            # A retry of an answered command gets the first answer and runs nothing.
+            if not conn.replay(msg.id):
+                await self.handlers[msg.type](conn, msg)
         except BaccaratError as exc:
             metrics.errors.labels(exc.code).inc()
-            conn.send(dumps(refusal(msg.id, exc)))
+            conn.answer(refusal(msg.id, exc))
         except Exception:
             log.exception("command failed", extra={"command": msg.type})
             metrics.errors.labels("internal_error").inc()
-            conn.send(dumps(error(msg.id, "internal_error", "The command failed on the server.")))
+            conn.answer(error(msg.id, "internal_error", "The command failed on the server."))
         finally:
             metrics.latency.labels(msg.type).observe(time.perf_counter() - started)
 
@@ -167,18 +175,18 @@ class Dispatcher:
 
     async def ping(self, conn: Connection, msg: Message) -> None:
         """Answer with the server's clock."""
-        conn.send(dumps(ack(msg.id, server_time=time.time())))
+        conn.answer(ack(msg.id, server_time=time.time()))
 
     async def lobby_subscribe(self, conn: Connection, msg: Message) -> None:
         """Send the lobby now and every table change after."""
         self.server.hub.lobby_subscribers.add(conn)
-        conn.send(dumps(ack(msg.id)))
+        conn.answer(ack(msg.id))
         conn.send(dumps(self.server.lobby()))
 
     async def lobby_unsubscribe(self, conn: Connection, msg: Message) -> None:
         """Stop the lobby updates."""
         self.server.hub.lobby_subscribers.discard(conn)
-        conn.send(dumps(ack(msg.id)))
+        conn.answer(ack(msg.id))
 
     async def watch(self, conn: Connection, msg: Message) -> None:
         """Watch a table: ack, then a snapshot, then its events (entering needs the level)."""
@@ -189,7 +197,7 @@ class Dispatcher:
     async def leave(self, conn: Connection, msg: Message) -> None:
         """Stop watching the table."""
         self.server.hub.unwatch(conn)
-        conn.send(dumps(ack(msg.id)))
+        conn.answer(ack(msg.id))
 
     async def resync(self, conn: Connection, msg: Message) -> None:
         """A fresh snapshot of the watched table."""

@@ -1,0 +1,72 @@
+"""JSON on the wire: strict, bounded reading and writing that is always encodable.
+
+Everything a client sends (a WebSocket frame, a login or register body) is read here, so
+hostile text meets one guard:
+
+- The parser is orjson: strict RFC 8259 JSON, without Python recursion. It refuses
+  ``NaN``/``Infinity``, numbers that overflow a double, invalid UTF-8 and lone surrogates
+  (``"\\ud800"``), which would otherwise travel on and break an encoder later.
+- Nesting deeper than ``MAX_DEPTH`` is refused before anything walks the value (the protocol's
+  messages are flat objects; the standard library's parser recurses and fails at ~1000 levels).
+
+What the server sends is encoded by ``dumps``: its result always encodes as UTF-8, so a
+writer never meets text it cannot send.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import orjson
+
+from baccarat.errors import InvalidInput
+
+MAX_DEPTH = 16
+"""Deepest nesting of arrays and objects accepted (a protocol message has depth 1)."""
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def loads(data: str | bytes) -> Any:
+    """Parse one JSON text, or raise ``InvalidInput("bad_message")`` saying what is wrong."""
+    try:
+        value = orjson.loads(data)
+    except orjson.JSONDecodeError as exc:
+        raise InvalidInput("bad_message", f"The text is not valid JSON ({exc}).") from exc
+    if depth(value) > MAX_DEPTH:
+        raise InvalidInput(
+            "bad_message", f"The JSON nests deeper than {MAX_DEPTH} levels of arrays and objects."
+        )
+    return value
+
+
+def depth(value: Any) -> int:
+    """How deeply arrays and objects nest in ``value`` (a scalar is 0), without recursion."""
+    deepest = 0
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    while stack:
+        item, level = stack.pop()
+        if isinstance(item, dict):
+            item = item.values()
+        elif not isinstance(item, list):
+            continue
+        level += 1
+        deepest = max(deepest, level)
+        stack.extend((child, level) for child in item if isinstance(child, dict | list))
+    return deepest
+
+
+def dumps(message: Any) -> str:
+    """Encode a server message as compact JSON (UTF-8 kept) that always encodes as UTF-8.
+
+    A lone surrogate can only sit inside a JSON string (the syntax is ASCII); it becomes
+    U+FFFD, so the text stays valid JSON and the socket's writer can always send it.
+    """
+    text = json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        text = _SURROGATE.sub("\ufffd", text)
+    return text

@@ -1,0 +1,260 @@
+"""Hostile input for a live server: a probe socket, a log catcher, and corpora of bad frames.
+
+Shared by the regression tests, the fuzz test and ``bench/fuzz_protocol.py``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import aiohttp
+
+from baccarat.client import ws_url
+
+MARK = "~probe-"
+"""Prefix of the probe's own ping ids (fuzzed frames do not use it)."""
+
+
+@contextlib.contextmanager
+def logged_errors() -> Iterator[list[logging.LogRecord]]:
+    """Collect every log record at ERROR or above (tracebacks included) while inside."""
+    records: list[logging.LogRecord] = []
+
+    class Keep(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            records.append(record)
+
+    handler = Keep(logging.ERROR)
+    root = logging.getLogger()
+    root.addHandler(handler)
+    try:
+        yield records
+    finally:
+        root.removeHandler(handler)
+
+
+def describe(records: list[logging.LogRecord]) -> list[str]:
+    """The records as lines, for an assertion message."""
+    return [f"{r.name}: {r.getMessage()} {r.exc_info[1] if r.exc_info else ''}" for r in records]
+
+
+class Probe:
+    """A raw WebSocket that sends any frame and reads every answer (ack or error)."""
+
+    def __init__(self, http: aiohttp.ClientSession, ws: aiohttp.ClientWebSocketResponse) -> None:
+        self.http = http
+        self.ws = ws
+        self.marks = 0
+        self.answers: list[dict[str, Any]] = []
+        """Every answer to a frame that was not the probe's own ping."""
+        self.hello: dict[str, Any] = {}
+
+    @classmethod
+    async def open(cls, base: str, token: str) -> Probe:
+        """Connect with a bearer token; read the hello."""
+        http = aiohttp.ClientSession()
+        ws = await http.ws_connect(
+            ws_url(base), headers={"Authorization": f"Bearer {token}"}, max_msg_size=0
+        )
+        probe = cls(http, ws)
+        probe.hello = await ws.receive_json()
+        return probe
+
+    async def close(self) -> None:
+        """Close the socket and the session."""
+        await self.ws.close()
+        await self.http.close()
+
+    async def send(self, frame: str | bytes) -> None:
+        """Send a text frame (``str``) or a binary one (``bytes``)."""
+        if isinstance(frame, bytes):
+            await self.ws.send_bytes(frame)
+        else:
+            await self.ws.send_str(frame)
+
+    async def mark(self) -> list[dict[str, Any]]:
+        """Ping, read until the ping's ack, and return the answers read before it.
+
+        Raises ``ConnectionError`` if the socket closes first.
+        """
+        self.marks += 1
+        mark = f"{MARK}{self.marks}"
+        await self.ws.send_str(json.dumps({"type": "ping", "id": mark}))
+        got: list[dict[str, Any]] = []
+        while True:
+            msg = await self.ws.receive()
+            if msg.type != aiohttp.WSMsgType.TEXT:
+                raise ConnectionError(f"socket closed: {msg.type!r} {self.ws.close_code}")
+            data = json.loads(msg.data)
+            if data.get("type") not in ("ack", "error"):
+                continue
+            if data.get("id") == mark:
+                # The ping itself may be refused (rate_limited): an answer all the same.
+                self.answers.extend(got)
+                return got
+            got.append(data)
+
+    async def ask(self, frame: str | bytes) -> list[dict[str, Any]]:
+        """Send one frame, then mark: the answers the frame got."""
+        await self.send(frame)
+        return await self.mark()
+
+
+def nested(depth: int) -> str:
+    """``[[[...]]]``, ``depth`` levels."""
+    return "[" * depth + "]" * depth
+
+
+def _obj(**fields: Any) -> str:
+    return json.dumps(fields)
+
+
+CORPUS: list[str | bytes] = [
+    # Nesting, as a whole frame and inside a field.
+    nested(1000),
+    nested(100_000)[:4000],
+    '{"type":"ping","id":1,"x":' + nested(1000) + "}",
+    '{"type":"sit","id":2,"table_id":"t1","seat":' + nested(500) + "}",
+    "{" * 2000,
+    '{"a":' * 1000 + "1" + "}" * 1000,
+    # Lone surrogates in ids, field names and values (escapes: valid UTF-8 on the wire).
+    r'{"type":"ping","id":"\ud800"}',
+    r'{"type":"ping","id":3,"\udfff":1}',
+    r'{"type":"table.watch","id":4,"table_id":"\udbff"}',
+    r'{"type":"\ud800","id":5}',
+    r'{"type":"bet","id":6,"area":"\udc00","chip":1}',
+    r'{"type":"ping","id":"\ud83d\ude00"}',
+    # Not JSON, or JSON with what RFC 8259 does not allow.
+    '{"type":"ping","id":NaN}',
+    '{"type":"ping","id":Infinity}',
+    '{"type":"squeeze","id":7,"hand":"player","progress":NaN,"corner":"tl"}',
+    '{"type":"squeeze","id":8,"hand":"player","progress":-Infinity,"corner":"tl"}',
+    '{"type":"ping","id":1e400}',
+    '{"type":"ping","id":' + "9" * 5000 + "}",
+    '{"type":"ping","id":-' + "9" * 300 + "}",
+    "",
+    " ",
+    "null",
+    "[]",
+    '"ping"',
+    "{'type':'ping','id':1}",
+    '{"type":"ping","id":1}{"type":"ping","id":2}',
+    '{"type":"ping","id":1,}',
+    "\x00",
+    '{"type":"ping","id":"\x00"}',
+    # Huge, negative and wrong-typed numbers and fields.
+    _obj(type="sit", id=9, table_id="t1", seat=-1),
+    _obj(type="sit", id=10, table_id="t1", seat=2**64),
+    _obj(type="sit", id=11, table_id="t1", seat=1.5),
+    _obj(type="sit", id=12, table_id="t1", seat="1"),
+    _obj(type="sit", id=13, table_id="t1", seat=True),
+    _obj(type="sit", id=14, table_id=7, seat=1),
+    _obj(type="sit", id=15, table_id="", seat=1),
+    _obj(type="sit", id=16, table_id="x" * 65, seat=1),
+    _obj(type="bet", id=17, area="player", chip=-5),
+    _obj(type="bet", id=18, area="player", chip=10**30),
+    _obj(type="bet", id=19, area="player", chip=5.5),
+    _obj(type="bet", id=20, area=["player"], chip=5),
+    _obj(type="squeeze", id=21, hand="player", progress=1e308, corner="tl"),
+    _obj(type="squeeze", id=22, hand="player", progress=-0.0, corner="zz"),
+    _obj(type="ping", id=True),
+    _obj(type="ping", id=None),
+    _obj(type="ping", id=[1]),
+    _obj(type="ping", id={"a": 1}),
+    _obj(type="ping", id="x" * 65),
+    _obj(type="ping", id=-(2**63)),
+    _obj(type="ping", id=2.5),
+    _obj(type=None, id=23),
+    _obj(type=5, id=24),
+    _obj(type="ping" * 1000, id=25),
+    _obj(type="PING", id=26),
+    # Unknown fields and forged users.
+    _obj(type="ping", id=27, user_id=1),
+    _obj(type="stand", id=28, seat=0),
+    _obj(type="ping", id=29, **{"": 1}),
+    _obj(type="bet", id=30, area="player", chip=1, amount=10**9),
+    # Binary frames and oversized text frames (still under the socket's hard limit).
+    b"\x00\x01\x02",
+    b'{"type":"ping","id":31}',
+    b"",
+    "x" * 5000,
+    _obj(type="ping", id=32, pad="x" * 8000),
+]
+"""Frames that each must get one answer (an error with a code, or an ack) and break nothing."""
+
+BAD_PATHS: list[str] = [
+    "/%00",
+    "/index.html%00",
+    "/js/main.js%00.png",
+    "/" + "a" * 5000,
+    "/js/" + "b" * 300 + ".js",
+    "/..%2f..%2fpyproject.toml",
+    "/%2e%2e/%2e%2e/etc/passwd",
+    "/%ff%fe",
+    "/%ed%a0%80",
+    "/js/%c0%af",
+    "/\\..\\..\\etc\\passwd",
+    "//etc/passwd",
+    "/js//main.js%00",
+    "/%",
+    "/%zz",
+    "/index.html/",
+    "/js/main.js/..",
+    "/api/%00",
+    "/ws%00",
+    "/healthz%00",
+    "/?token=%ed%a0%80",
+    "/api/me?token=%ed%a0%80",
+    "/api/me?token=" + "t" * 5000,
+    "/api/lobby?%00=%00",
+]
+"""Request paths that must each be answered with a 4xx (or the page), never a 5xx."""
+
+
+def mutate(rng: random.Random, frame: str) -> str:
+    """A quick random change of a frame: cut, repeat, splice or flip characters."""
+    if not frame:
+        return rng.choice(["{", "[", '"', "\\u"])
+    i = rng.randrange(len(frame))
+    choice = rng.randrange(6)
+    if choice == 0:
+        return frame[:i]
+    if choice == 1:
+        return frame[:i] + frame[i:] * rng.randint(2, 5)
+    if choice == 2:
+        return frame[:i] + rng.choice(HOSTILE_BITS) + frame[i:]
+    if choice == 3:
+        return frame[:i] + chr(rng.randrange(0x20, 0x30000)) + frame[i + 1 :]
+    if choice == 4:
+        j = rng.randrange(len(frame))
+        return frame[: min(i, j)] + frame[max(i, j) :]
+    return frame[:i] + frame[i:][::-1]
+
+
+HOSTILE_BITS = [
+    r"\ud800",
+    r"\udfff",
+    r"\u0000",
+    "NaN",
+    "-Infinity",
+    "1e999",
+    "-1",
+    "9" * 400,
+    "[" * 40,
+    "{" * 40,
+    '"',
+    "\\",
+    ",",
+    ":",
+    "null",
+    "true",
+    "5.0",
+    '"id":',
+    '"type":"bet",',
+    '"user_id":1,',
+]
