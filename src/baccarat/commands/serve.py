@@ -42,9 +42,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="accept POST /api/register, or not with --no-register "
         "(default: the rooms file's [server] allow_register)",
     )
-    # The spelling older docs used for --register.
+    # The spellings of earlier versions, still accepted.
     parser.add_argument(
-        "--allow-register", dest="allow_register", action="store_true", help=argparse.SUPPRESS
+        "--allow-register",
+        dest="allow_register",
+        action="store_true",
+        default=None,
+        help=argparse.SUPPRESS,
+    )
+    parser.add_argument(
+        "--no-allow-register",
+        dest="allow_register",
+        action="store_false",
+        default=None,
+        help=argparse.SUPPRESS,
     )
     parser.add_argument(
         "--origin",

@@ -191,7 +191,7 @@ def _serve_argv(db: str, rooms: Path) -> list[str]:
         str(rooms),
         "--log-level",
         "warning",
-        "--no-allow-register",
+        "--no-register",
     ]
 
 
