@@ -63,6 +63,37 @@ async def _post(base_url: str, path: str, body: dict[str, Any]) -> dict[str, Any
         return data
 
 
+async def _get(base_url: str, path: str, token: str, query: dict[str, str]) -> dict[str, Any]:
+    headers = {"Authorization": f"Bearer {token}"}
+    async with (
+        aiohttp.ClientSession() as session,
+        session.get(base_url.rstrip("/") + path, params=query, headers=headers) as resp,
+    ):
+        data: dict[str, Any] = await resp.json(content_type=None)
+        if resp.status >= 400:
+            err = data.get("error", {})
+            raise HttpError(resp.status, err.get("code", "http_error"), err.get("message", ""))
+        return data
+
+
+async def my_rounds(
+    base_url: str, token: str, *, limit: int = 20, before: str | None = None
+) -> dict[str, Any]:
+    """One page of the logged-in user's rounds, newest first: ``{"rounds", "next"}``.
+
+    Pass the page's ``next`` as ``before`` for the following page (None after the last).
+    """
+    query = {"limit": str(limit)}
+    if before is not None:
+        query["before"] = before
+    return await _get(base_url, "/api/my/rounds", token, query)
+
+
+async def my_net(base_url: str, token: str, since: float) -> dict[str, Any]:
+    """The user's net coins, commission and rounds settled since ``since`` (epoch seconds)."""
+    return await _get(base_url, "/api/my/net", token, {"since": repr(float(since))})
+
+
 async def login(base_url: str, username: str, password: str) -> str:
     """Log in over HTTP; return the session token (for ``Client.connect``)."""
     data = await _post(base_url, "/api/login", {"username": username, "password": password})

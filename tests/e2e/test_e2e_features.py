@@ -20,6 +20,7 @@ from e2e_support import (
     needs_chromium,
     open_page,
     place_chip,
+    save_screenshot,
     sit,
 )
 from playwright.sync_api import Error as PlaywrightError
@@ -182,3 +183,50 @@ def test_rebet_double_and_undo_from_the_tray(
     wait_toast(bettor, "Player limit is 50 chips")
     assert my_slip(bettor) == {"player": 40}
     assert not dealer.js_errors and not bettor.js_errors
+
+
+def test_my_bets_lists_my_rounds_and_the_table_shows_the_days_total(
+    server: Server, browser: Any, pages: list[Any]
+) -> None:
+    table = "high-1"
+    dealer = open_page(browser, server, DESKTOP)
+    bettor = open_page(browser, server, DESKTOP)
+    pages += [dealer, bettor]
+    log_in(dealer, account(server, "histdealer"))
+    log_in(bettor, account(server, "histbettor"))
+    sit(dealer, table, 0)
+    sit(bettor, table, 1)
+    bettor.wait_for_selector(".table-screen[data-phase='betting'] .tray")
+    assert place_chip(bettor, 2, "banker") == "ok"
+    assert place_chip(bettor, 1, "tie") == "ok"
+    open_every_squeeze(bettor)
+    bettor.wait_for_selector(".table-screen[data-phase='result'] .result-banner:not([hidden])")
+    won = bettor.evaluate("() => window.baccaratApp.snapshot.result.settlement.deltas")
+    net = int(won[str(bettor.evaluate("() => window.baccaratApp.user.id"))])
+    # The day's and the session's totals on the table screen follow the settlement.
+    bettor.wait_for_function(
+        "(net) => document.querySelector('.top-info .tot-day')?.dataset.net === String(net)",
+        arg=net,
+        timeout=10_000,
+    )
+    assert bettor.inner_text(".top-info .tot-day").startswith("今日")
+    assert bettor.get_attribute(".top-info .tot-session", "data-net") == str(net)
+    bettor.click(".top-info [data-action='history']")
+    bettor.wait_for_selector(".history-screen .hist-round")
+    row = bettor.locator(".hist-round").first
+    assert row.locator(".hr-net").get_attribute("data-net") == str(net)
+    bets = row.locator(".hr-bets .pill").all_inner_texts()
+    assert bets == ["和 500", "莊 1,000"]
+    assert "High 1" in row.locator(".hr-table").inner_text()
+    assert row.locator(".hh-cards .card-svg").count() >= 4
+    assert "本靴結束後公開種子" in row.locator(".hr-shoe").inner_text()
+    save_screenshot(bettor, "history-desktop")
+    english(bettor)
+    bettor.wait_for_selector(".history-screen .hist-round .hr-bets .pill:text('Banker 1,000')")
+    row = bettor.locator(".hist-round").first
+    assert "The seed is revealed when the shoe ends" in row.locator(".hr-shoe").inner_text()
+    assert bettor.inner_text(".hist-totals .tot-day").startswith("Today")
+    # Back to the table the list was opened from, still seated.
+    bettor.click("[data-action='back']")
+    bettor.wait_for_selector(".table-screen .seat.me[data-seat='1']")
+    assert not bettor.js_errors and not dealer.js_errors

@@ -87,6 +87,44 @@ def test_history_lists_a_users_rounds_newest_first(
     assert store.history("b3") == []
 
 
+def test_a_users_rounds_come_in_pages_newest_first_with_their_shoes(
+    store: Store, users: dict[str, User], settle_args: Callable[..., Any]
+) -> None:
+    seed = new_seed()
+    store.record_shoe_start("s1", "t1", commitment(seed))
+    for rid in ("r1", "r2", "r3", "r4", "r5"):
+        _round(store, users, rid, settle_args)
+    b2 = users["b2"].user_id
+    first, shoes = store.user_rounds(b2, limit=2)
+    assert [r.round_id for r in first] == ["r5", "r4"]
+    assert shoes["s1"].seed is None
+    cursor = (first[-1].escrowed_at, first[-1].round_id)
+    # A round written meanwhile does not shift the next page.
+    _round(store, users, "r6", settle_args)
+    second, _ = store.user_rounds(b2, limit=2, before=cursor)
+    assert [r.round_id for r in second] == ["r3", "r2"]
+    last, _ = store.user_rounds(b2, limit=2, before=(second[-1].escrowed_at, "r2"))
+    assert [r.round_id for r in last] == ["r1"]
+    store.record_shoe_end("s1", seed.hex())
+    assert store.user_rounds(b2, limit=1)[1]["s1"].seed == seed.hex()
+    assert store.user_rounds(users["b3"].user_id) == ([], {})
+    with pytest.raises(InvalidInput):
+        store.user_rounds(b2, limit=0)
+
+
+def test_a_users_net_since_a_time_sums_their_settled_rounds(
+    store: Store, users: dict[str, User], settle_args: Callable[..., Any]
+) -> None:
+    start = time.time() - 1
+    _round(store, users, "r1", settle_args)
+    _round(store, users, "r2", settle_args)
+    store.escrow_round("r3", "t1", "s1", 3, users["dealer"].user_id, [])
+    store.void_round("r3")
+    assert store.user_net(users["b1"].user_id, start) == (2 * 396, 2 * 4, 2)
+    assert store.user_net(users["dealer"].user_id, start) == (-400, 0, 2)
+    assert store.user_net(users["b1"].user_id, time.time() + 60) == (0, 0, 0)
+
+
 def test_the_audit_passes_a_sound_ledger(
     store: Store, users: dict[str, User], settle_args: Callable[..., Any]
 ) -> None:

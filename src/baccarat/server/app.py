@@ -18,7 +18,7 @@ from aiohttp import web
 
 from baccarat.cluster import Directory
 from baccarat.errors import RuleViolation
-from baccarat.server import auth
+from baccarat.server import auth, mybets
 from baccarat.server.config import RoomsConfig, table_config
 from baccarat.server.connection import (
     CLOSE_GOING_AWAY,
@@ -310,6 +310,8 @@ def create_app(server: Server) -> web.Application:
     app.router.add_post("/api/logout", auth.logout)
     app.router.add_get("/api/me", auth.me)
     app.router.add_get("/api/lobby", server.lobby_page)
+    app.router.add_get("/api/my/rounds", mybets.my_rounds)
+    app.router.add_get("/api/my/net", mybets.my_net)
     app.router.add_get("/healthz", server.healthz)
     app.router.add_get("/metrics", server.metrics_page)
     app.router.add_get("/ws", websocket)

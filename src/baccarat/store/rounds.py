@@ -77,6 +77,56 @@ def user_round_ids(conn: sa.Connection, user_id: int, limit: int) -> list[str]:
     return list(conn.scalars(q))
 
 
+def user_round_page(
+    conn: sa.Connection, user_id: int, limit: int, before: tuple[float, str] | None
+) -> list[str]:
+    """One page of the rounds ``user_id`` bet in or dealt, newest first.
+
+    ``before`` is the (escrow time, round id) of the last round of the previous page: the
+    page starts right after it, so rounds written meanwhile never shift a page.
+    """
+    bet_in = sa.select(s.bets.c.round_id).where(s.bets.c.user_id == user_id)
+    q = sa.select(s.rounds.c.id).where(
+        sa.or_(s.rounds.c.dealer_id == user_id, s.rounds.c.id.in_(bet_in))
+    )
+    if before is not None:
+        at, rid = before
+        q = q.where(
+            sa.or_(
+                s.rounds.c.escrowed_at < at,
+                sa.and_(s.rounds.c.escrowed_at == at, s.rounds.c.id < rid),
+            )
+        )
+    q = q.order_by(s.rounds.c.escrowed_at.desc(), s.rounds.c.id.desc()).limit(limit)
+    return list(conn.scalars(q))
+
+
+def user_net(conn: sa.Connection, user_id: int, since: float) -> tuple[int, int, int]:
+    """(net coins, commission, rounds) of ``user_id``'s rounds settled at or after ``since``."""
+    row = conn.execute(
+        sa.select(
+            sa.func.coalesce(sa.func.sum(s.round_results.c.delta), 0),
+            sa.func.coalesce(sa.func.sum(s.round_results.c.commission), 0),
+            sa.func.count(),
+        )
+        .select_from(s.round_results.join(s.rounds, s.rounds.c.id == s.round_results.c.round_id))
+        .where(
+            s.round_results.c.user_id == user_id,
+            s.rounds.c.status == "settled",
+            s.rounds.c.closed_at >= since,
+        )
+    ).one()
+    return int(row[0]), int(row[1]), int(row[2])
+
+
+def load_shoes(conn: sa.Connection, shoe_ids: set[str]) -> dict[str, ShoeRecord]:
+    """The records of the known shoes among ``shoe_ids``."""
+    if not shoe_ids:
+        return {}
+    rows = conn.execute(sa.select(s.shoes).where(s.shoes.c.id.in_(sorted(shoe_ids))))
+    return {row.id: shoe_from_row(row) for row in rows}
+
+
 def shoe_from_row(row: Any) -> ShoeRecord:
     """A :class:`ShoeRecord` from a ``shoes`` row."""
     return ShoeRecord(row.id, row.table_id, row.commitment, row.seed, row.started_at, row.ended_at)

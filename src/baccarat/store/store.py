@@ -35,7 +35,15 @@ from baccarat.store.records import (
     ShoeRecord,
     User,
 )
-from baccarat.store.rounds import load_round, load_rounds, load_shoe, user_round_ids
+from baccarat.store.rounds import (
+    load_round,
+    load_rounds,
+    load_shoe,
+    load_shoes,
+    user_net,
+    user_round_ids,
+    user_round_page,
+)
 from baccarat.store.url import default_db_url, driver_url
 from baccarat.store.writer import RETRIES, Writer
 
@@ -404,6 +412,21 @@ class Store:
         with reading(self.engine) as conn:
             uid = accounts.find_user(conn, username).id
             return load_rounds(conn, user_round_ids(conn, uid, limit))
+
+    def user_rounds(
+        self, user_id: int, limit: int = 20, before: tuple[float, str] | None = None
+    ) -> tuple[list[RoundRecord], dict[str, ShoeRecord]]:
+        """One page of a user's rounds (bet in or dealt), newest first, with their shoes."""
+        if isinstance(limit, bool) or not isinstance(limit, int) or limit <= 0:
+            raise InvalidInput("bad_limit", f"A limit is a whole number above 0, not {limit!r}.")
+        with reading(self.engine) as conn:
+            records = load_rounds(conn, user_round_page(conn, user_id, limit, before))
+            return records, load_shoes(conn, {r.shoe_id for r in records})
+
+    def user_net(self, user_id: int, since: float) -> tuple[int, int, int]:
+        """(net coins, commission, rounds) of a user's rounds settled since ``since``."""
+        with reading(self.engine) as conn:
+            return user_net(conn, user_id, since)
 
     def audit(self) -> AuditReport:
         """Check the ledger and recompute every settled round (see docs/storage.md)."""

@@ -34,6 +34,9 @@ const STRINGS = {
     dealer_view: "荷官視角", net: "淨額", you: "您", round_voided: "本局作廢，星幣未變動",
     leaving_after_round: "本局後離座", you_leave_after_round: "您將於本局結算後離開荷官位",
     dealer_leaves_after_round: "荷官將於本局結算後離座",
+    my_bets: "投注紀錄", back: "返回", load_more: "載入更多", no_rounds_yet: "還沒有牌局紀錄",
+    seed_after_shoe: "本靴結束後公開種子，可驗證整靴牌序", status_escrowed: "進行中", status_voided: "作廢，星幣退回",
+    total_day: "今日", total_session: "本次", rounds_n: "{n} 局", round_no: "第 {n} 局", bettor: "投注者",
   },
   en: {
     title: "Baccarat",
@@ -72,6 +75,10 @@ const STRINGS = {
     dealer_view: "Dealer view", net: "Net", you: "You", round_voided: "This round was voided; no coin moved",
     leaving_after_round: "Leaves after this round", you_leave_after_round: "You leave the dealer seat once this round settles",
     dealer_leaves_after_round: "The dealer leaves once this round settles",
+    my_bets: "My bets", back: "Back", load_more: "Load more", no_rounds_yet: "No rounds yet",
+    seed_after_shoe: "The seed is revealed when the shoe ends, to verify every card", status_escrowed: "In play",
+    status_voided: "Voided, stakes returned", total_day: "Today", total_session: "Session", rounds_n: "{n} rounds",
+    round_no: "Round {n}", bettor: "Bettor",
   },
 };
 

@@ -145,6 +145,7 @@ export function lobbyScreen(app) {
       h("div", { class: "brand" }, chipSVG(10, "百"), h("b", null, t("title")), h("span", null, t("lobby"))),
       h("div", { class: "me-box" }, h("span", { class: "me-name" }, u.display_name || u.name || ""),
         h("span", { class: "lv" }, `Lv ${u.level ?? 0}`), h("span", { class: "coins" }, `${fmt(u.coins ?? 0)} ${t("coins")}`)),
+      h("button", { class: "btn btn-ghost btn-history", "data-action": "history", onclick: () => app.showHistory() }, t("my_bets")),
       app.toolbar(),
       h("button", { class: "btn btn-ghost", onclick: () => app.logout() }, t("logout"))),
     h("main", { class: "rooms" }, rooms.length ? rooms : h("p", { class: "muted" }, "…")));

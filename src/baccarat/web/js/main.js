@@ -6,6 +6,7 @@ import { api, Connection } from "./net.js";
 import { readView } from "./state.js";
 import { loginScreen, lobbyScreen } from "./lobby.js";
 import { TableScreen } from "./table.js";
+import { historyScreen, fetchTotals, sessionStart } from "./history.js";
 import { isMuted, setMuted, play } from "./sound.js";
 import { soundIcon } from "./icons.js";
 
@@ -30,6 +31,8 @@ const app = {
   snapshot: null,
   seq: -1,
   resyncTimer: null,
+  totals: null, // the day's and the session's net: {day, session} from /api/my/net
+  returnTo: null, // the table to go back to from My bets
   resyncs: 0, // snapshots asked for since the page loaded (the browser tests read it)
   resyncCauses: {}, // the events that asked for them, by name
 
@@ -97,6 +100,33 @@ const app = {
     app.screen = "lobby";
     if (location.hash) history.replaceState(null, "", location.pathname);
     mount(root, lobbyScreen(app));
+  },
+
+  /** My bets (投注紀錄); a table being watched is left and watched again on the way back. */
+  showHistory() {
+    app.returnTo = app.tableId ?? null;
+    if (app.tableId) app.send("table.leave").catch(() => {});
+    app.tableId = null;
+    leaveTableScreen();
+    app.screen = "history";
+    history.replaceState(null, "", "#/history");
+    mount(root, historyScreen(app));
+  },
+
+  /** Leave My bets: back to the table it was opened from, else the lobby. */
+  back() {
+    const to = app.returnTo ?? (app.seat ? app.seat.table_id : null);
+    app.returnTo = null;
+    if (to) app.watch(to);
+    else app.showLobby();
+  },
+
+  /** Ask the server for the day's and the session's totals and redraw them. */
+  refreshTotals() {
+    fetchTotals().then((totals) => {
+      app.totals = totals;
+      if (app.table?.st) app.table.drawTop(app.table.st);
+    }, () => {});
   },
 
   goLobby() {
@@ -195,6 +225,7 @@ function onSnapshot(msg) {
     app.screen = "table";
     app.table = new TableScreen(app);
     mount(root, app.table.el);
+    app.refreshTotals();
   }
   app.table.setState(st);
 }
@@ -209,6 +240,9 @@ function onEvent(msg) {
       scheduleResync("gap");
       return;
     }
+  }
+  if (msg.event === "round_settled" && String(app.user?.id) in (msg.data?.settlement?.deltas ?? {})) {
+    app.refreshTotals();
   }
   // Frequent events are applied to the state in place; the others bring a fresh snapshot.
   const handled = app.table.onEvent(msg.event, msg.data || {}, Boolean(msg.private));
@@ -226,6 +260,7 @@ function onMessage(msg) {
       } else {
         const m = location.hash.match(/^#\/table\/(.+)$/);
         if (m) app.watch(decodeURIComponent(m[1]));
+        else if (location.hash === "#/history") app.showHistory();
         else app.showLobby();
       }
       break;
@@ -258,6 +293,7 @@ function onMessage(msg) {
 onLang(() => {
   if (app.screen === "login") app.showLogin();
   else if (app.screen === "lobby") app.showLobby();
+  else if (app.screen === "history") mount(root, historyScreen(app));
   else if (app.screen === "table" && app.snapshot) {
     app.table.destroy();
     app.table = new TableScreen(app);
@@ -270,6 +306,7 @@ onLang(() => {
 
 async function boot() {
   setLang(getLang());
+  sessionStart();
   if (!localStorage.getItem(SESSION_MARK)) {
     app.showLogin();
     return;

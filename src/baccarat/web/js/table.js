@@ -9,6 +9,7 @@ import { SqueezeView } from "./squeeze.js";
 import { draggable, flyChip } from "./chipdrag.js";
 import { RoadsPanel } from "./roadspanel.js";
 import { play } from "./sound.js";
+import { totalsLine } from "./history.js";
 
 const BET_EARLY_MS = 300; // the betting countdown ends this much before the server closes
 
@@ -95,6 +96,9 @@ export class TableScreen {
         `${t("shoe")} ${st.shoe.commitment ? st.shoe.commitment.slice(0, 8) : "—"}`),
       st.me.role === "dealer" ? h("span", { class: "ti-role" }, t("dealer_view")) : null,
       st.me.role === "spectator" ? h("span", { class: "ti-role" }, t("watching")) : null,
+      totalsLine(this.app.totals),
+      h("button", { class: "btn btn-ghost btn-small btn-history", "data-action": "history",
+        onclick: () => this.app.showHistory() }, t("my_bets")),
     );
   }
 

@@ -1,0 +1,140 @@
+// My bets (投注紀錄): the logged-in user's rounds, newest first, a page at a time, and the
+// day's and this session's totals. Reads GET /api/my/rounds and GET /api/my/net.
+
+import { h, add, fmt, signed } from "./dom.js";
+import { t, getLang } from "./i18n.js";
+import { api } from "./net.js";
+import { cardFace } from "./cards.js";
+import { AREAS } from "./state.js";
+import { seedMatches } from "./fair.js";
+
+const PAGE = 20;
+const SESSION_KEY = "baccarat.session_start";
+
+/** When this browser tab's session began (seconds): kept across reloads of the tab. */
+export function sessionStart() {
+  let at = Number(sessionStorage.getItem(SESSION_KEY));
+  if (!Number.isFinite(at) || at <= 0) {
+    at = Date.now() / 1000;
+    sessionStorage.setItem(SESSION_KEY, String(at));
+  }
+  return at;
+}
+
+/** The local midnight that began today (seconds). */
+export function dayStart() {
+  const d = new Date();
+  d.setHours(0, 0, 0, 0);
+  return d.getTime() / 1000;
+}
+
+/** The day's and the session's totals: {day: {net, commission, rounds}, session: {...}}. */
+export async function fetchTotals() {
+  const [day, session] = await Promise.all([
+    api(`/api/my/net?since=${dayStart()}`),
+    api(`/api/my/net?since=${sessionStart()}`),
+  ]);
+  return { day, session };
+}
+
+/** The totals as a small line: 今日 +1,200 · 本次 −300. */
+export function totalsLine(totals) {
+  if (!totals) return null;
+  const part = (key, v) => h("span", { class: `tot tot-${key} ${v.net > 0 ? "up" : v.net < 0 ? "down" : ""}`,
+    "data-net": v.net, title: t("rounds_n", { n: v.rounds }) }, `${t(`total_${key}`)} ${signed(v.net)}`);
+  return h("span", { class: "my-totals" }, part("day", totals.day), part("session", totals.session));
+}
+
+function when(seconds) {
+  return new Date(seconds * 1000).toLocaleString(getLang() === "en" ? "en-GB" : "zh-TW", {
+    month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit",
+  });
+}
+
+function miniHand(name, hand) {
+  return h("span", { class: `hh hh-${name}` }, h("b", null, `${t(name)} ${hand?.points ?? ""}`),
+    h("span", { class: "hh-cards" }, (hand?.cards ?? []).map((c) => cardFace(c))));
+}
+
+function seedBox(shoe) {
+  if (!shoe) return null;
+  if (!shoe.seed) return h("div", { class: "hr-shoe pending" }, t("seed_after_shoe"));
+  const result = h("span", { class: "verify-result" });
+  return h("div", { class: "hr-shoe" },
+    h("span", null, `${t("seed")} `), h("code", { class: "seed", title: shoe.seed }, `${shoe.seed.slice(0, 16)}…`),
+    h("button", { class: "btn btn-small btn-verify", onclick: async () => {
+      let ok = false;
+      try {
+        ok = await seedMatches(shoe.seed, shoe.commitment);
+      } catch {
+        ok = false;
+      }
+      result.textContent = ok ? `✔ ${t("verify_ok")}` : `✘ ${t("verify_bad")}`;
+      result.className = `verify-result ${ok ? "ok" : "bad"}`;
+    } }, t("verify")),
+    h("button", { class: "btn btn-small", onclick: async (ev) => {
+      try {
+        await navigator.clipboard.writeText(shoe.verify);
+        ev.target.textContent = t("copied");
+      } catch {
+        ev.target.textContent = "—";
+      }
+    } }, t("copy")),
+    result,
+    h("details", { class: "fair-cmd" }, h("summary", null, t("verify_cmd")), h("code", { class: "cmd" }, shoe.verify)));
+}
+
+function roundRow(r, tableName) {
+  const o = r.outcome ?? {};
+  const net = r.net;
+  const status = r.status === "settled" ? null : t(`status_${r.status}`);
+  return h("article", { class: "hist-round", "data-round": r.round_id, "data-winner": r.winner ?? "" },
+    h("header", null,
+      h("b", { class: "hr-table" }, tableName(r.table_id)),
+      h("span", { class: "hr-no" }, t("round_no", { n: r.round_no })),
+      h("span", { class: "hr-role" }, r.role === "dealer" ? t("dealer") : t("bettor")),
+      h("time", { class: "hr-time" }, when(r.time))),
+    h("div", { class: "hr-body" },
+      h("div", { class: "hr-hands" }, miniHand("player", o.player), miniHand("banker", o.banker),
+        r.winner ? h("span", { class: `pill pill-${r.winner === "tie" ? "tie" : r.winner} hr-winner` },
+          r.winner === "tie" ? t("result_tie") : t("result_win", { hand: t(r.winner) })) : null),
+      h("div", { class: "hr-bets" }, AREAS.filter((a) => r.bets[a]).map((a) =>
+        h("span", { class: `pill pill-${a}`, "data-area": a }, `${t(a)} ${fmt(r.bets[a])}`)),
+      r.role === "bettor" && !r.stake ? h("span", { class: "muted" }, "—") : null),
+      h("div", { class: `hr-net ${net > 0 ? "up" : net < 0 ? "down" : ""}`, "data-net": net ?? "" },
+        status ?? signed(net ?? 0),
+        r.commission ? h("small", null, ` (${t("commission", { n: fmt(r.commission) })})`) : null)),
+    seedBox(r.shoe));
+}
+
+/** The My bets screen. `app.back()` leaves it. */
+export function historyScreen(app) {
+  const list = h("div", { class: "hist-list" });
+  const more = h("button", { class: "btn btn-more", "data-action": "more", hidden: true }, t("load_more"));
+  const totals = h("div", { class: "hist-totals" });
+  const empty = h("p", { class: "muted hist-empty", hidden: true }, t("no_rounds_yet"));
+  const tableName = (id) => app.lobby?.tables?.find((tb) => tb.table_id === id)?.name ?? id;
+  let next = null;
+  const load = async () => {
+    more.disabled = true;
+    try {
+      const q = `limit=${PAGE}${next ? `&before=${encodeURIComponent(next)}` : ""}`;
+      const page = await api(`/api/my/rounds?${q}`);
+      add(list, page.rounds.map((r) => roundRow(r, tableName)));
+      next = page.next;
+      empty.hidden = list.childElementCount > 0;
+    } catch (err) {
+      app.toast(err?.message || t("offline"), "error");
+    }
+    more.hidden = !next;
+    more.disabled = false;
+  };
+  more.addEventListener("click", load);
+  fetchTotals().then((tt) => add(totals, totalsLine(tt)), () => {});
+  load();
+  return h("div", { class: "screen history-screen" },
+    h("header", { class: "topbar" },
+      h("button", { class: "btn btn-ghost btn-back", "data-action": "back", onclick: () => app.back() }, `‹ ${t("back")}`),
+      h("h2", { class: "hist-title" }, t("my_bets")), app.toolbar()),
+    h("main", { class: "hist-main" }, totals, list, empty, more));
+}
