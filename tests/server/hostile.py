@@ -5,16 +5,23 @@ Shared by the regression tests, the fuzz test and ``bench/fuzz_protocol.py``.
 
 from __future__ import annotations
 
+import asyncio
+import base64
 import contextlib
 import json
 import logging
+import os
 import random
+import struct
 from collections.abc import Iterator
 from typing import Any
+from urllib.parse import urlsplit
 
 import aiohttp
 
 from baccarat.client import ws_url
+from baccarat.errors import InvalidInput
+from baccarat.server.protocol import parse_message
 
 MARK = "~probe-"
 """Prefix of the probe's own ping ids (fuzzed frames do not use it)."""
@@ -53,6 +60,8 @@ class Probe:
         self.answers: list[dict[str, Any]] = []
         """Every answer to a frame that was not the probe's own ping."""
         self.hello: dict[str, Any] = {}
+        self.close_code: int | None = None
+        """The code the server closed the socket with, once it did."""
 
     @classmethod
     async def open(cls, base: str, token: str) -> Probe:
@@ -77,6 +86,11 @@ class Probe:
         else:
             await self.ws.send_str(frame)
 
+    def _closed(self, msg: aiohttp.WSMessage) -> None:
+        code = msg.data if msg.type == aiohttp.WSMsgType.CLOSE else self.ws.close_code
+        self.close_code = code
+        raise ConnectionError(f"socket closed: {msg.type!r} {code}")
+
     async def mark(self) -> list[dict[str, Any]]:
         """Ping, read until the ping's ack, and return the answers read before it.
 
@@ -89,7 +103,7 @@ class Probe:
         while True:
             msg = await self.ws.receive()
             if msg.type != aiohttp.WSMsgType.TEXT:
-                raise ConnectionError(f"socket closed: {msg.type!r} {self.ws.close_code}")
+                self._closed(msg)
             data = json.loads(msg.data)
             if data.get("type") not in ("ack", "error"):
                 continue
@@ -100,9 +114,72 @@ class Probe:
             got.append(data)
 
     async def ask(self, frame: str | bytes) -> list[dict[str, Any]]:
-        """Send one frame, then mark: the answers the frame got."""
+        """Send one frame, then mark: the answers the frame got.
+
+        A squeeze move is answered when it reaches the table (up to 50 ms later), so for a
+        frame that reads as one, the answer with its id is awaited past the mark.
+        """
         await self.send(frame)
-        return await self.mark()
+        got = await self.mark()
+        late = _squeeze_id(frame)
+        if late is None or any(a.get("id") == late[0] for a in got):
+            return got
+        while True:
+            msg = await self.ws.receive()
+            if msg.type != aiohttp.WSMsgType.TEXT:
+                self._closed(msg)
+            data = json.loads(msg.data)
+            if data.get("type") in ("ack", "error"):
+                got.append(data)
+                self.answers.append(data)
+                if data.get("id") == late[0]:
+                    return got
+
+
+def _squeeze_id(frame: str | bytes) -> tuple[str | int] | None:
+    """The id of a frame the server reads as a squeeze move, or None."""
+    try:
+        msg = parse_message(frame) if isinstance(frame, str) else None
+    except InvalidInput:
+        return None
+    return (msg.id,) if msg is not None and msg.type == "squeeze" else None
+
+
+async def oversized_frame_close_code(base: str, token: str, size: int = 1_000_000) -> int:
+    """Announce a text frame of ``size`` bytes on a raw socket; return the server's close code.
+
+    Only the frame's header is sent: the server refuses the frame from its length alone, so
+    the answer does not depend on how much of a megabyte the network carried first.
+    """
+    url = urlsplit(base)
+    reader, writer = await asyncio.open_connection(url.hostname, url.port)
+    try:
+        key = base64.b64encode(os.urandom(16)).decode()
+        writer.write(
+            (
+                f"GET /ws HTTP/1.1\r\nHost: {url.netloc}\r\nUpgrade: websocket\r\n"
+                f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+                f"Sec-WebSocket-Version: 13\r\nAuthorization: Bearer {token}\r\n\r\n"
+            ).encode()
+        )
+        head = await reader.readuntil(b"\r\n\r\n")
+        assert head.startswith(b"HTTP/1.1 101"), head
+        # FIN + text, masked, 64-bit length (RFC 6455 section 5.2), then the mask.
+        writer.write(struct.pack("!BBQ", 0x81, 0x80 | 127, size) + os.urandom(4))
+        while True:
+            first, second = await reader.readexactly(2)
+            length = second & 0x7F
+            if length == 126:
+                (length,) = struct.unpack("!H", await reader.readexactly(2))
+            elif length == 127:
+                (length,) = struct.unpack("!Q", await reader.readexactly(8))
+            payload = await reader.readexactly(length)
+            if first & 0x0F == 0x8:
+                return int(struct.unpack("!H", payload[:2])[0])
+    finally:
+        writer.close()
+        with contextlib.suppress(ConnectionError):
+            await writer.wait_closed()
 
 
 def nested(depth: int) -> str:

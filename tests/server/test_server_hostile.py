@@ -13,10 +13,17 @@ from typing import Any
 
 import aiohttp
 import pytest
-from hostile import BAD_PATHS, Probe, describe, logged_errors, nested
+from hostile import (
+    BAD_PATHS,
+    Probe,
+    describe,
+    logged_errors,
+    nested,
+    oversized_frame_close_code,
+)
 from server_live import Live, live_test
 
-from baccarat.client import Client, CommandError, ws_url
+from baccarat.client import Client, CommandError
 
 DEEP = nested(1000)
 
@@ -224,13 +231,7 @@ async def test_a_retried_ping_gets_the_first_ack_with_its_clock(live: Live) -> N
 @live_test()
 async def test_the_socket_limit_closes_with_1009_and_the_server_serves_on(live: Live) -> None:
     _, token = await live.user("alice")
-    async with aiohttp.ClientSession() as http:
-        ws = await http.ws_connect(ws_url(live.base), headers={"Authorization": f"Bearer {token}"})
-        await ws.receive_json()
-        await ws.send_str(json.dumps({"type": "ping", "id": 1, "pad": "x" * 1_000_000}))
-        msg = await ws.receive()
-        assert msg.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED)
-        assert ws.close_code == 1009
+    assert await oversized_frame_close_code(live.base, token) == 1009
     probe = await Probe.open(live.base, token)
     assert await probe.ask(json.dumps({"type": "ping", "id": 2})) != []
     await probe.close()
