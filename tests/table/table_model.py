@@ -13,7 +13,7 @@ import json
 import random
 from collections import Counter
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from baccarat.bets import LIMITS
 from baccarat.cards import deck
@@ -24,7 +24,6 @@ from baccarat.table import (
     Command,
     Disconnect,
     Double,
-    Event,
     OpenCard,
     PlaceChip,
     Rebet,
@@ -39,7 +38,18 @@ from baccarat.table import (
     Urge,
     UserInfo,
     view,
+    wire,
 )
+from baccarat.table.events import (
+    BettingClosed,
+    Event,
+    RoundSettled,
+    SeatFreed,
+    SqueezeStarted,
+    recipient,
+)
+
+E = TypeVar("E")
 
 AREAS = ("player", "banker", "tie", "player_pair", "banker_pair")
 CHIPS = (1, 2, 3, 5, 10)
@@ -119,23 +129,21 @@ class Model:
         """Keep the ledger from the events, as the store would."""
         self.log += events
         for ev in events:
-            self.kinds[ev.type] += 1
-            if ev.type == "betting_closed":
-                stake = 0
-                for bet in ev.data["bets"]:
-                    self.wallets[bet["user_id"]] -= bet["coins"]
-                    stake += bet["coins"]
-                self.escrow[ev.data["round_id"]] = stake
-                self.closed.append(ev.data["round_id"])
-            elif ev.type == "round_settled":
-                rid = ev.data["round_id"]
-                self.settled[rid] += 1
-                for bet in ev.data["bets"]:
-                    self.wallets[bet["user_id"]] += bet["coins"]
-                for uid, delta in ev.data["settlement"]["deltas"].items():
-                    self.wallets[int(uid)] += delta
-                self.house += ev.data["settlement"]["house"]
-                del self.escrow[rid]
+            self.kinds[ev.kind] += 1
+            match ev:
+                case BettingClosed(round_id=rid, bets=bets):
+                    for bet in bets:
+                        self.wallets[bet.user_id] -= bet.coins
+                    self.escrow[rid] = sum(bet.coins for bet in bets)
+                    self.closed.append(rid)
+                case RoundSettled(round_id=rid, bets=bets, settlement=s):
+                    self.settled[rid] += 1
+                    for bet in bets:
+                        self.wallets[bet.user_id] += bet.coins
+                    for uid, delta in s.deltas.items():
+                        self.wallets[uid] += delta
+                    self.house += s.house
+                    del self.escrow[rid]
         self.check(events)
 
     def snapshot(self) -> Any:
@@ -143,13 +151,13 @@ class Model:
         viewers = [None, *(o.user_id for o in self.table.seats if o is not None)]
         return [self.table.next_deadline, *(view(self.table, v, self.now) for v in viewers)]
 
-    def last(self, kind: str) -> dict[str, Any]:
-        """The data of the latest event of one type."""
-        return next(e.data for e in reversed(self.log) if e.type == kind)
+    def last(self, kind: type[E]) -> E:
+        """The latest event of one class."""
+        return next(e for e in reversed(self.log) if isinstance(e, kind))
 
     def freed(self) -> Counter[str]:
         """How often seats were freed, by reason."""
-        return Counter(e.data["reason"] for e in self.log if e.type == "seat_freed")
+        return Counter(e.reason for e in self.log if isinstance(e, SeatFreed))
 
     # -- checking -------------------------------------------------------------------
 
@@ -188,15 +196,15 @@ class Model:
         assert rnd is not None
         sq = rnd.squeeze
         peeled = (sq.hand, sq.position) if sq is not None else None
-        for ev in events:
-            assert ev.type != "card_peek", "a face-down card is never told to one viewer"
-            if "card" in ev.data and "position" in ev.data:
-                ref = (ev.data["hand"], ev.data["position"])
-                if ev.data.get("round_id") == rnd.round_id and ref in rnd.face_down:
-                    assert ev.type == "squeeze_started" and ref == peeled, (
-                        f"{ev.type} names face-down {ref} outside its squeeze"
+        sent = [wire.event_data(ev, self.now) for ev in events]
+        for ev, data in zip(events, sent, strict=True):
+            if "card" in data and "position" in data:
+                ref = (data["hand"], data["position"])
+                if data.get("round_id") == rnd.round_id and ref in rnd.face_down:
+                    assert isinstance(ev, SqueezeStarted) and ref == peeled, (
+                        f"{ev.kind} names face-down {ref} outside its squeeze"
                     )
-                    assert ev.to is None, "the squeezed card goes to every viewer"
+                    assert recipient(ev) is None, "the squeezed card goes to every viewer"
         viewers = [None, *(o.user_id for o in self.table.seats if o is not None)]
         seen = {viewer: view(self.table, viewer, self.now) for viewer in viewers}
         for viewer, v in seen.items():
@@ -215,7 +223,7 @@ class Model:
         secrets = {f'"{rnd.card(ref)}"' for ref in rnd.face_down if ref != peeled}
         secrets |= {f'"{card}"' for card in undealt}
         told = json.dumps(
-            [e.data for e in events if e.data.get("round_id") == rnd.round_id]
+            [data for data in sent if data.get("round_id") == rnd.round_id]
             + [v for v in seen.values()]
         )
         leaked = [s for s in secrets if s in told]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, TypeVar
 
 from baccarat.cards import deck, parse_cards
 from baccarat.shoe import Shoe
@@ -20,6 +20,8 @@ from baccarat.table import (
     UserInfo,
     view,
 )
+
+E = TypeVar("E")
 
 PADDING = [str(c) for c in deck()] * 2
 """Enough ordinary cards after the ones a test names, so the shoe never runs dry."""
@@ -110,9 +112,9 @@ class Game:
         """What ``uid`` sees now."""
         return view(self.table, uid, self.now)
 
-    def of(self, kind: str, events: Iterable[Event] | None = None) -> list[Event]:
-        """The events of one type."""
-        return [e for e in (self.events if events is None else events) if e.type == kind]
+    def of(self, kind: type[E], events: Iterable[Event] | None = None) -> list[E]:
+        """The events of one class."""
+        return [e for e in (self.events if events is None else events) if isinstance(e, kind)]
 
     def coins(self, uid: int) -> int:
         """A seated user's balance at the table."""

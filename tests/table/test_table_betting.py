@@ -5,6 +5,16 @@ from __future__ import annotations
 from tablekit import Game, rejects
 
 from baccarat.table import ClearBets, PlaceChip, SetCoins, Urge
+from baccarat.table.events import (
+    Bet,
+    BettingClosed,
+    ChipPlaced,
+    RoundCancelled,
+    RoundSettled,
+    SeatFreed,
+    Urged,
+    recipient,
+)
 
 
 def started(**settings: object) -> Game:
@@ -25,7 +35,7 @@ def test_chips_are_the_five_denominations_and_areas_the_five_areas() -> None:
     for chip in (1, 2, 3, 5, 10):
         g.do(PlaceChip(2, "player", chip))
     assert g.view(2)["me"]["bets"] == {"player": 21}
-    assert g.of("chip_placed")[-1].data["chips"] == 21
+    assert g.of(ChipPlaced)[-1].chips == 21
 
 
 def test_the_dealer_cannot_bet() -> None:
@@ -120,9 +130,9 @@ def test_bets_taken_back_that_leave_the_book_uncovered_call_the_round_off_at_the
     g.bet(2, "player", 10)
     g.do(ClearBets(3))
     g.to_deadline()
-    [cancelled] = g.of("round_cancelled")
-    assert cancelled.data["reason"] == "dealer_cannot_cover"
-    assert not g.of("betting_closed")
+    [cancelled] = g.of(RoundCancelled)
+    assert cancelled.reason == "dealer_cannot_cover"
+    assert not g.of(BettingClosed)
     assert (g.coins(1), g.coins(2), g.coins(3)) == (1_500, 100_000, 100_000)
     assert g.table.phase == "betting"
 
@@ -144,10 +154,10 @@ def test_standing_up_during_betting_gives_the_bets_back() -> None:
     g = started()
     g.bet(2, "player", 5)
     events = g.stand(2)
-    assert [e.type for e in events] == ["bets_cleared", "seat_freed"]
-    assert events[1].data["coins"] == 100_000  # no coin moved before the close
+    assert [e.kind for e in events] == ["bets_cleared", "seat_freed"]
+    assert events[1].coins == 100_000  # no coin moved before the close
     g.to_deadline()
-    assert all(b["user_id"] != 2 for b in g.of("betting_closed")[0].data["bets"])
+    assert all(b["user_id"] != 2 for b in g.of(BettingClosed)[0].bets)
 
 
 def test_standing_up_after_the_close_leaves_the_bets_in_play() -> None:
@@ -160,16 +170,16 @@ def test_standing_up_after_the_close_leaves_the_bets_in_play() -> None:
     g.to_deadline()
     events = g.stand(2)
     # They controlled the Player hand (the largest stake, nobody on Player): it passes on.
-    assert [e.type for e in events] == ["seat_freed", "controllers", "squeeze_started"]
+    assert [e.kind for e in events] == ["seat_freed", "controllers", "squeeze_started"]
     assert g.view(None)["controllers"] == {"player": 3, "banker": 3}
-    assert events[0].data["coins"] == 100_000 - 200  # the stake is in escrow
+    assert events[0].coins == 100_000 - 200  # the stake is in escrow
     assert g.table.seats[1] is None
     g.open_all()
-    [settled] = g.of("round_settled")
-    assert settled.data["outcome"]["winner"] == "tie"
-    assert settled.data["settlement"]["deltas"]["2"] == 1_600 - 16
-    [mine] = [r for r in settled.data["results"] if r["user_id"] == 2]
-    assert mine["seat"] is None and mine["areas"] == {"tie": 1_600}
+    [settled] = g.of(RoundSettled)
+    assert settled.outcome.winner == "tie"
+    assert settled.settlement.deltas[2] == 1_600 - 16
+    [mine] = [r for r in settled.results if r.user_id == 2]
+    assert mine.seat is None and mine.areas == {"tie": 1_600}
 
 
 def test_stakes_go_into_escrow_when_betting_closes() -> None:
@@ -178,10 +188,8 @@ def test_stakes_go_into_escrow_when_betting_closes() -> None:
     assert g.coins(2) == 100_000
     g.to_deadline()
     assert g.coins(2) == 100_000 - 700
-    [closed] = g.of("betting_closed")
-    assert closed.data["bets"] == [
-        {"user_id": 2, "seat": 1, "area": "player", "chips": 7, "coins": 700, "at": 1000.0}
-    ]
+    [closed] = g.of(BettingClosed)
+    assert closed.bets == (Bet(user_id=2, seat=1, area="player", chips=7, coins=700, at=1000.0),)
 
 
 def test_only_the_dealer_urges() -> None:
@@ -195,11 +203,9 @@ def test_an_urge_reminds_every_bettor_who_has_not_bet() -> None:
     g.sit(4, 3)
     g.bet(3, "player", 1)
     events = g.do(Urge(1))
-    public = [e for e in events if e.to is None]
-    private = [e for e in events if e.to is not None]
-    assert [e.type for e in public] == ["urged"]
-    assert public[0].data["seats"] == [1, 3]
-    assert sorted((e.type, e.to) for e in private) == [("urge", 2), ("urge", 4)]
+    [urged, *private] = events
+    assert isinstance(urged, Urged) and urged.seats == (1, 3)
+    assert sorted((e.kind, recipient(e)) for e in private) == [("urge", 2), ("urge", 4)]
 
 
 def test_the_urge_button_cools_down() -> None:
@@ -211,7 +217,7 @@ def test_the_urge_button_cools_down() -> None:
     assert g.view(1)["me"]["urge_ready_at"] == 1010
     g.now += 6
     g.do(Urge(1))
-    assert len(g.of("urged")) == 2
+    assert len(g.of(Urged)) == 2
 
 
 def test_urging_needs_open_betting() -> None:
@@ -230,8 +236,8 @@ def test_five_rounds_in_a_row_without_a_bet_frees_the_seat() -> None:
         if round_no < 5:
             assert idle is not None and idle["idle_rounds"] == round_no
         g.until("betting")
-    freed = g.of("seat_freed")
-    assert [(e.data["user_id"], e.data["reason"]) for e in freed] == [(3, "idle")]
+    freed = g.of(SeatFreed)
+    assert [(e.user_id, e.reason) for e in freed] == [(3, "idle")]
     assert g.view(None)["seats"][1]["idle_rounds"] == 0
 
 
@@ -265,7 +271,7 @@ def test_standing_up_and_sitting_again_keeps_the_idle_count() -> None:
     g.until("betting")
     g.bet(2, "player", 1)
     g.to_deadline()
-    assert [(e.data["user_id"], e.data["reason"]) for e in g.of("seat_freed")][-1] == (3, "idle")
+    assert [(e.user_id, e.reason) for e in g.of(SeatFreed)][-1] == (3, "idle")
 
 
 def test_set_coins_changes_a_seated_balance_but_never_below_the_stake() -> None:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from tablekit import Game, rejects
 
-from baccarat.table import Double, PlaceChip, Rebet, SetCoins, Undo
+from baccarat.table import Double, PlaceChip, Rebet, SetCoins, Undo, wire
+from baccarat.table.events import BetsChanged
 
 
 def after_one_round(**settings: object) -> Game:
@@ -27,8 +28,8 @@ def test_rebet_places_last_rounds_bets_again_as_one_command() -> None:
     assert g.view(2)["me"]["rebet"] == {"player": 7, "tie": 2}
     assert g.view(2)["me"]["can_rebet"] is True
     [changed] = g.do(Rebet(2))
-    assert changed.type == "bets_changed"
-    assert changed.data == {
+    assert changed.kind == "bets_changed"
+    assert wire.event_data(changed, g.now) == {
         "round_id": g.table.round.round_id if g.table.round else None,
         "seat": 1,
         "user_id": 2,
@@ -77,8 +78,9 @@ def test_double_doubles_every_area_or_nothing() -> None:
     assert g.view(None)["seats"][1]["bets"] == {"player": 20, "banker_pair": 6}
     g.do(Undo(2))  # the last chip: 1 of the 6 (a 5 and a 1)
     [changed] = g.do(Double(2))
-    assert changed.data["bets"] == {"player": 40, "banker_pair": 10}
-    assert changed.data["stake"] == 5_000
+    assert isinstance(changed, BetsChanged)
+    assert changed.bets == {"player": 40, "banker_pair": 10}
+    assert changed.stake == 5_000
 
 
 def test_undo_takes_back_the_last_chip_or_the_last_rebet_or_double_whole() -> None:
@@ -92,7 +94,8 @@ def test_undo_takes_back_the_last_chip_or_the_last_rebet_or_double_whole() -> No
     g.do(Undo(2))
     assert g.view(2)["me"]["bets"] == {"player": 7, "tie": 2}
     [changed] = g.do(Undo(2))
-    assert changed.data["bets"] == {} and changed.data["stake"] == 0
+    assert isinstance(changed, BetsChanged)
+    assert changed.bets == {} and changed.stake == 0
     assert 2 not in g.table.round.bettors if g.table.round else False
     rejects(g, Undo(2), "no_bets")
 

@@ -6,6 +6,17 @@ from tablekit import Game, rejects, shoe
 
 from baccarat.shoe import Shoe, commitment
 from baccarat.table import Disconnect, PlaceChip, Reconnect, StandUp, Table, TableConfig
+from baccarat.table.events import (
+    BettingClosed,
+    BettingOpened,
+    DealerLeaving,
+    RoundCancelled,
+    RoundSettled,
+    SeatFreed,
+    ShoeEnded,
+    ShoeStarted,
+    Waiting,
+)
 
 
 def seated(g: Game, bettors: int = 2, **coins: int) -> Game:
@@ -46,16 +57,16 @@ def test_round_flow_follows_the_timers() -> None:
     assert g.table.next_deadline == settled_at + 5
     g.to_deadline()
     assert g.table.phase == "betting" and g.table.next_deadline == settled_at + 5 + 15
-    assert g.of("betting_opened")[-1].data["round_no"] == 2
+    assert g.of(BettingOpened)[-1].round_no == 2
 
 
 def test_each_round_settles_exactly_once() -> None:
     g = seated(Game())
     for _ in range(4):
         play_round(g)
-    ids = [e.data["round_id"] for e in g.of("round_settled")]
+    ids = [e.round_id for e in g.of(RoundSettled)]
     assert len(ids) == 4 and len(set(ids)) == 4
-    closed = [e.data["round_id"] for e in g.of("betting_closed")]
+    closed = [e.round_id for e in g.of(BettingClosed)]
     assert closed == ids
     assert g.table.rounds_settled == 4
 
@@ -67,26 +78,21 @@ def test_a_new_shoe_after_rounds_per_shoe_with_a_shuffle_and_the_seed_revealed()
     g = Game(rounds_per_shoe=3)
     g.table = table
     seated(g)
-    first = g.of("shoe_started")[0].data
-    assert first["commitment"] == commitment(seeds[0])
+    first = g.of(ShoeStarted)[0]
+    assert first.commitment == commitment(seeds[0])
     for _ in range(3):
         play_round(g)
     assert g.table.phase == "shuffling"
-    [ended] = g.of("shoe_ended")
-    assert ended.data == {
-        "shoe_id": first["shoe_id"],
-        "commitment": commitment(seeds[0]),
-        "seed": seeds[0].hex(),
-    }
+    [ended] = g.of(ShoeEnded)
+    assert ended == ShoeEnded(first.shoe_id, commitment(seeds[0]), seeds[0].hex())
     view = g.view(None)
     assert view["shoe"] is None and view["last_shoe"]["seed"] == seeds[0].hex()
     assert len(view["history"]) == 3
     g.to_deadline()
     assert g.table.phase == "betting"
-    second = g.of("shoe_started")[1].data
-    assert second["commitment"] == commitment(seeds[1])
+    assert g.of(ShoeStarted)[1].commitment == commitment(seeds[1])
     assert g.view(None)["history"] == []
-    assert g.of("betting_opened")[-1].data["round_no"] == 1
+    assert g.of(BettingOpened)[-1].round_no == 1
 
 
 def test_the_shoe_also_ends_when_fewer_than_min_cards_remain() -> None:
@@ -97,7 +103,7 @@ def test_the_shoe_also_ends_when_fewer_than_min_cards_remain() -> None:
     seated(g)
     play_round(g)
     assert g.table.rounds_in_shoe == 1 < g.config.rounds_per_shoe
-    assert g.of("shoe_ended") and g.table.phase == "shuffling"
+    assert g.of(ShoeEnded) and g.table.phase == "shuffling"
 
 
 def test_history_keeps_this_shoes_results_as_road_marks() -> None:
@@ -114,7 +120,7 @@ def test_a_bettor_below_the_floor_after_settlement_loses_the_seat() -> None:
     # Player 6, Banker 7: Banker wins.
     g = seated(Game(["2S", "3H", "4D", "4C"]), bettor=1_500)
     play_round(g, {2: {"player": 6}, 3: {"banker": 1}})
-    freed = [(e.data["user_id"], e.data["reason"]) for e in g.of("seat_freed")]
+    freed = [(e.user_id, e.reason) for e in g.of(SeatFreed)]
     assert freed == [(2, "below_floor")]
     assert g.table.seat_of(3) == 2
 
@@ -122,27 +128,27 @@ def test_a_bettor_below_the_floor_after_settlement_loses_the_seat() -> None:
 def test_a_dealer_below_the_floor_leaves_and_the_table_waits_for_a_dealer() -> None:
     g = seated(Game(["2S", "3H", "4D", "4C"]), dealer=35_000)
     play_round(g, {2: {"banker": 1}})
-    freed = [(e.data["user_id"], e.data["reason"]) for e in g.of("seat_freed")]
+    freed = [(e.user_id, e.reason) for e in g.of(SeatFreed)]
     assert freed == [(1, "dealer_below_floor")]
     assert g.table.phase == "waiting" and g.table.dealer is None
-    assert g.of("waiting")[-1].data["dealer_needed"] is True
+    assert g.of(Waiting)[-1].dealer_needed is True
 
 
 def test_a_dealer_standing_up_during_betting_leaves_after_the_settlement() -> None:
     g = seated(Game(["2S", "3H", "4D", "4C"]))  # Banker wins
     g.bet(2, "player", 5)
     [leaving] = g.stand(1)
-    assert leaving.data == {"seat": 0, "user_id": 1, "reason": "stood_up"}
-    assert not g.of("round_cancelled")
+    assert leaving == DealerLeaving(seat=0, user_id=1, reason="stood_up")
+    assert not g.of(RoundCancelled)
     # The round goes on: bettors keep betting, the book stays the dealer's.
     g.bet(2, "player", 5)
     rejects(g, StandUp(1), "already_leaving")
     g.to_deadline()
     g.open_all()
-    [settled] = g.of("round_settled")
-    assert settled.data["settlement"]["deltas"]["1"] == 1_000 - 10
-    [freed] = g.of("seat_freed")
-    assert freed.data["reason"] == "stood_up" and freed.data["user_id"] == 1
+    [settled] = g.of(RoundSettled)
+    assert settled.settlement.deltas[1] == 1_000 - 10
+    [freed] = g.of(SeatFreed)
+    assert freed.reason == "stood_up" and freed.user_id == 1
     assert g.events.index(freed) > g.events.index(settled)
     assert g.table.dealer is None
 
@@ -152,7 +158,7 @@ def test_a_leaving_dealer_goes_at_once_when_the_last_bettor_leaves_during_bettin
     g.bet(2, "player", 5)
     g.stand(1)
     events = g.stand(2)
-    assert [(e.type, e.data.get("reason")) for e in events] == [
+    assert [(e.kind, getattr(e, "reason", None)) for e in events] == [
         ("bets_cleared", "stood_up"),
         ("seat_freed", "stood_up"),
         ("round_cancelled", "no_bettors"),
@@ -167,15 +173,15 @@ def test_the_dealer_leaving_after_the_close_keeps_the_book_until_settlement() ->
     g.bet(2, "player", 5)
     g.to_deadline()
     [leaving] = g.stand(1)
-    assert leaving.type == "dealer_leaving" and leaving.data["reason"] == "stood_up"
+    assert leaving.kind == "dealer_leaving" and leaving.reason == "stood_up"
     assert g.table.seat_of(1) == 0 and g.view(None)["seats"][0]["leaving"] is True
     rejects(g, StandUp(1), "already_leaving")
     g.open_all()
-    [settled] = g.of("round_settled")
-    assert settled.data["dealer"] == 1
-    assert settled.data["settlement"]["deltas"]["1"] == 500 - 5
-    [freed] = g.of("seat_freed")
-    assert freed.data == {"seat": 0, "user_id": 1, "reason": "stood_up", "coins": 100_495}
+    [settled] = g.of(RoundSettled)
+    assert settled.dealer == 1
+    assert settled.settlement.deltas[1] == 500 - 5
+    [freed] = g.of(SeatFreed)
+    assert freed == SeatFreed(seat=0, user_id=1, reason="stood_up", coins=100_495)
     assert g.events.index(freed) > g.events.index(settled)
     assert g.table.dealer is None
     g.to_deadline()
@@ -211,7 +217,7 @@ def test_a_disconnected_bettor_loses_the_seat_when_the_grace_runs_out() -> None:
     g.do(Disconnect(2))
     assert g.table.next_deadline == g.now + 5
     events = g.tick(5)
-    assert [(e.type, e.data.get("reason")) for e in events] == [
+    assert [(e.kind, e.reason) for e in events] == [
         ("bets_cleared", "disconnected"),
         ("seat_freed", "disconnected"),
     ]
@@ -227,8 +233,8 @@ def test_bets_in_play_of_a_bettor_whose_grace_ran_out_still_settle() -> None:
     assert g.table.seat_of(2) is None
     while g.table.phase == "squeeze":
         g.to_deadline()
-    [settled] = g.of("round_settled")
-    assert settled.data["settlement"]["deltas"]["2"] == 300 - 3
+    [settled] = g.of(RoundSettled)
+    assert settled.settlement.deltas[2] == 300 - 3
 
 
 def test_a_dealer_whose_grace_runs_out_mid_round_leaves_after_the_settlement() -> None:
@@ -238,10 +244,10 @@ def test_a_dealer_whose_grace_runs_out_mid_round_leaves_after_the_settlement() -
     g.to_deadline()
     g.do(Disconnect(1))
     g.tick(5)
-    assert g.of("dealer_leaving")[0].data["reason"] == "disconnected"
+    assert g.of(DealerLeaving)[0].reason == "disconnected"
     assert g.table.seat_of(1) == 0
     g.open_all()
-    assert [e.data["reason"] for e in g.of("seat_freed")] == ["disconnected"]
+    assert [e.reason for e in g.of(SeatFreed)] == ["disconnected"]
 
 
 def test_a_dealer_whose_grace_runs_out_during_betting_leaves_after_the_settlement() -> None:
@@ -250,12 +256,12 @@ def test_a_dealer_whose_grace_runs_out_during_betting_leaves_after_the_settlemen
     g.bet(2, "player", 3)
     g.do(Disconnect(1))
     g.tick(5)
-    assert g.of("dealer_leaving")[0].data["reason"] == "disconnected"
-    assert not g.of("round_cancelled")
+    assert g.of(DealerLeaving)[0].reason == "disconnected"
+    assert not g.of(RoundCancelled)
     g.to_deadline()
     g.open_all()
-    assert len(g.of("round_settled")) == 1
-    assert [e.data["reason"] for e in g.of("seat_freed")] == ["disconnected"]
+    assert len(g.of(RoundSettled)) == 1
+    assert [e.reason for e in g.of(SeatFreed)] == ["disconnected"]
     assert g.table.dealer is None
 
 
@@ -263,7 +269,7 @@ def test_rejected_commands_raise_with_a_code_and_change_nothing_in_every_phase()
     g = seated(Game())
     g.bet(2, "player", 1)
     phases = []
-    while len(g.of("betting_opened")) < 3:
+    while len(g.of(BettingOpened)) < 3:
         phases.append(g.table.phase)
         rejects(g, PlaceChip(1, "player", 1), "dealer_cannot_bet")
         rejects(g, PlaceChip(9, "player", 1), "not_seated")
@@ -275,4 +281,4 @@ def test_rejected_commands_raise_with_a_code_and_change_nothing_in_every_phase()
 
 def test_shoe_without_a_seed_reports_a_null_commitment() -> None:
     g = seated(Game(["2S", "3H", "4D", "4C"]))
-    assert g.of("shoe_started")[0].data["commitment"] is None
+    assert g.of(ShoeStarted)[0].commitment is None

@@ -7,6 +7,7 @@ from tablekit import Game, rejects, user
 
 from baccarat.errors import RuleViolation
 from baccarat.table import PlaceChip, Sit, StandUp
+from baccarat.table.events import BettingOpened, RoundCancelled, ShoeStarted
 
 
 def test_users_below_the_room_level_cannot_sit() -> None:
@@ -79,7 +80,7 @@ def test_without_a_dealer_and_a_bettor_the_table_waits() -> None:
     assert g.table.phase == "waiting" and g.table.next_deadline is None
     g.sit(3, 0)
     assert g.table.phase == "betting"
-    assert g.of("shoe_started") and g.of("betting_opened")
+    assert g.of(ShoeStarted) and g.of(BettingOpened)
 
 
 def test_a_dealer_alone_waits_for_a_bettor() -> None:
@@ -96,7 +97,7 @@ def test_the_last_bettor_leaving_during_betting_cancels_the_round() -> None:
     g.sit(2, 1)
     g.bet(2, "player", 3)
     g.stand(2)
-    assert g.of("round_cancelled")[0].data["reason"] == "no_bettors"
+    assert g.of(RoundCancelled)[0].reason == "no_bettors"
     assert g.table.phase == "waiting" and g.table.round is None
 
 
@@ -136,8 +137,8 @@ def test_a_bettor_may_move_to_the_free_dealer_seat_between_rounds() -> None:
     g.sit(2, 2)
     assert g.table.phase == "waiting"
     events = g.do(Sit(1, user(1), 0))
-    assert [e.type for e in events[:2]] == ["seat_freed", "seated"]
-    assert events[0].data["reason"] == "moved"
+    assert [e.kind for e in events[:2]] == ["seat_freed", "seated"]
+    assert events[0].reason == "moved"
     assert g.table.seat_of(1) == 0 and g.table.seats[1] is None
     assert g.table.phase == "betting"
 

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import json
+
 from tablekit import Game
 
 from baccarat.cards import parse_cards
 from baccarat.rules import deal
 from baccarat.settlement import settle
+from baccarat.table import wire
+from baccarat.table.events import RoundSettled
 
 
 def test_worked_example_of_the_spec_through_the_table() -> None:
@@ -20,10 +24,10 @@ def test_worked_example_of_the_spec_through_the_table() -> None:
     g.bet(c, "player", 1)
     g.to_deadline()
     g.open_all()
-    [settled] = g.of("round_settled")
-    assert settled.data["outcome"]["winner"] == "player"
-    assert settled.data["settlement"]["deltas"] == {"1": 99, "2": -200, "3": 99}
-    assert settled.data["settlement"]["house"] == 2
+    [settled] = g.of(RoundSettled)
+    assert settled.outcome.winner == "player"
+    assert settled.settlement.deltas == {1: 99, 2: -200, 3: 99}
+    assert settled.settlement.house == 2
     assert (g.coins(a), g.coins(b), g.coins(c)) == (35_099, 9_800, 10_099)
 
 
@@ -40,16 +44,18 @@ def test_a_settled_round_replays_from_its_record() -> None:
     g.bet(4, "banker_pair", 3)
     g.to_deadline()
     g.open_all()
-    [record] = g.of("round_settled")
-    cards = iter(parse_cards(record.data["cards"]))
+    [record] = g.of(RoundSettled)
+    # The record as it is written: the wire's JSON, read back.
+    data = json.loads(json.dumps(wire.event_data(record, g.now)))
+    cards = iter(parse_cards(data["cards"]))
     outcome = deal(lambda: next(cards))
     stakes: dict[int, dict[str, int]] = {}
-    for bet in record.data["bets"]:
+    for bet in data["bets"]:
         stakes.setdefault(bet["user_id"], {})[bet["area"]] = bet["coins"]
-    again = settle(outcome, record.data["dealer"], stakes)  # type: ignore[arg-type]
-    assert outcome.to_dict() == record.data["outcome"]
-    assert {str(k): v for k, v in again.deltas.items()} == record.data["settlement"]["deltas"]
-    assert again.house == record.data["settlement"]["house"]
+    again = settle(outcome, data["dealer"], stakes)  # type: ignore[arg-type]
+    assert outcome.to_dict() == data["outcome"]
+    assert {str(k): v for k, v in again.deltas.items()} == data["settlement"]["deltas"]
+    assert again.house == data["settlement"]["house"]
     assert sum(again.deltas.values()) + again.house == 0
 
 
@@ -71,6 +77,7 @@ def test_a_round_with_no_bets_settles_to_nothing() -> None:
     g.sit(1, 0)
     g.sit(2, 1)
     g.to_deadline()
-    [record] = g.of("round_settled")
-    assert record.data["bets"] == []
-    assert record.data["settlement"] == {"deltas": {"1": 0}, "commission": {}, "house": 0}
+    [record] = g.of(RoundSettled)
+    assert record.bets == ()
+    s = record.settlement
+    assert (s.deltas, s.commission, s.house) == ({1: 0}, {}, 0)

@@ -9,6 +9,7 @@ from table_model import AREAS, CHIPS, CORNERS, Model
 
 from baccarat.shoe import Shoe, commitment, shuffled_cards
 from baccarat.table import OpenCard, PlaceChip, SqueezeProgress, TableConfig, Urge
+from baccarat.table.events import RoundSettled, ShoeEnded
 
 DEALER = 1
 BETTORS = list(range(2, 9))
@@ -83,16 +84,16 @@ def test_one_full_shoe_of_seventy_eight_rounds_replays_from_its_revealed_seed() 
     cards: list[str] = []
     for round_no in range(1, 79):
         play_round(m, rng)
-        settled = m.last("round_settled")
-        assert settled["round_no"] == round_no
-        cards += settled["cards"]
+        settled = m.last(RoundSettled)
+        assert settled.round_no == round_no
+        cards += [str(c) for c in settled.cards]
         if round_no < 78:
             assert len(m.table.history) == round_no
     assert m.table.phase == "betting" and m.kinds["shoe_ended"] == 1
-    ended = m.last("shoe_ended")
-    assert ended["commitment"] == commitment(seed) and ended["seed"] == seed.hex()
+    ended = m.last(ShoeEnded)
+    assert ended.commitment == commitment(seed) and ended.seed == seed.hex()
     # Anyone can recompute every card dealt from the revealed seed.
-    replay = [str(c) for c in shuffled_cards(bytes.fromhex(ended["seed"]))]
+    replay = [str(c) for c in shuffled_cards(bytes.fromhex(ended.seed))]
     assert cards == replay[: len(cards)]
     assert m.table.history == []
     m.finish()

@@ -6,7 +6,15 @@ import json
 
 from tablekit import Game, rejects
 
-from baccarat.table import Disconnect, OpenCard, SqueezeProgress
+from baccarat.table import Disconnect, OpenCard, SqueezeProgress, wire
+from baccarat.table.events import (
+    CardDealt,
+    CardOpened,
+    Controllers,
+    RoundSettled,
+    SqueezeStarted,
+    recipient,
+)
 from baccarat.table.squeeze import choose_controller
 
 # P1 2S, B1 3H, P2 4D (face down), B2 4C (face down): Player 6 stands, Banker 7 stands.
@@ -54,15 +62,15 @@ def test_controller_ties_go_to_the_higher_level_then_to_the_first_bet() -> None:
 def test_with_no_bets_at_all_the_cards_open_by_themselves() -> None:
     g = table_with_bets(NO_THIRD, {})
     assert g.table.phase == "result"
-    assert [e.data["forced"] for e in g.of("card_opened")] == [True, True]
-    assert not g.of("squeeze_started")
-    assert len(g.of("round_settled")) == 1
+    assert [e.forced for e in g.of(CardOpened)] == [True, True]
+    assert not g.of(SqueezeStarted)
+    assert len(g.of(RoundSettled)) == 1
 
 
 def test_the_second_cards_are_squeezed_players_first_each_in_its_own_window() -> None:
     g = table_with_bets(NO_THIRD, {2: {"player": 1}, 3: {"banker": 1}})
-    dealt = g.of("card_dealt")
-    assert [(e.data["hand"], e.data["face_down"]) for e in dealt] == [
+    dealt = g.of(CardDealt)
+    assert [(e.hand, e.face_down) for e in dealt] == [
         ("player", False),
         ("banker", False),
         ("player", True),
@@ -74,7 +82,7 @@ def test_the_second_cards_are_squeezed_players_first_each_in_its_own_window() ->
     assert g.view(None)["squeeze"]["hand"] == "banker"
     assert g.table.next_deadline == g.now + 10
     g.to_deadline()
-    assert [e.data["forced"] for e in g.of("card_opened")] == [True, True]
+    assert [e.forced for e in g.of(CardOpened)] == [True, True]
     assert g.table.phase == "result"
 
 
@@ -87,7 +95,7 @@ def test_only_the_controller_squeezes_or_opens() -> None:
     g.do(OpenCard(2, "player"))
     rejects(g, OpenCard(2, "player"), "nothing_to_squeeze")
     g.do(OpenCard(3, "banker"))
-    assert [e.data["forced"] for e in g.of("card_opened")] == [False, False]
+    assert [e.forced for e in g.of(CardOpened)] == [False, False]
 
 
 def test_squeeze_input_is_checked() -> None:
@@ -101,8 +109,8 @@ def test_squeeze_input_is_checked() -> None:
 def test_every_screen_sees_the_peel_move() -> None:
     g = table_with_bets(NO_THIRD, {2: {"player": 1}})
     [event] = g.do(SqueezeProgress(2, "player", 0.4, "tr"))
-    assert event.to is None
-    assert event.data == {
+    assert recipient(event) is None
+    assert wire.event_data(event, g.now) == {
         "round_id": "id2",
         "hand": "player",
         "position": 1,
@@ -115,9 +123,9 @@ def test_every_screen_sees_the_peel_move() -> None:
 
 def test_a_face_down_card_is_shown_to_every_viewer_when_its_squeeze_starts() -> None:
     g = table_with_bets(NO_THIRD, {2: {"player": 1}, 3: {"banker": 1}})
-    [started] = g.of("squeeze_started")
-    assert started.to is None and started.data["card"] == "4D"
-    assert not [e for e in g.events if e.to is not None], "nothing private about the cards"
+    [started] = g.of(SqueezeStarted)
+    assert recipient(started) is None and str(started.card) == "4D"
+    assert not [e for e in g.events if recipient(e) is not None], "nothing private about cards"
     for viewer in (None, 1, 2, 3, 4, 5):
         seen = g.view(viewer)
         assert seen["hands"]["player"][1] == {"face_down": True, "card": "4D"}
@@ -125,7 +133,7 @@ def test_a_face_down_card_is_shown_to_every_viewer_when_its_squeeze_starts() -> 
         # The Banker's face-down card waits for its own turn, hidden from everyone.
         assert seen["hands"]["banker"][1] == {"face_down": True}
         assert '"4C"' not in json.dumps(seen)
-    assert '"4C"' not in json.dumps([e.data for e in g.events])
+    assert '"4C"' not in json.dumps([wire.event_data(e, g.now) for e in g.events])
     g.do(OpenCard(2, "player"))
     for viewer in (None, 1, 2, 3):
         assert g.view(viewer)["hands"]["banker"][1] == {"face_down": True, "card": "4C"}
@@ -140,13 +148,13 @@ def test_no_card_is_named_while_betting_is_open() -> None:
     for viewer in (None, 1, 2):
         seen = g.view(viewer)
         assert seen["hands"] == {"player": [], "banker": []} and seen["squeeze"] is None
-    assert not [e for e in g.events if "card" in e.data]
+    assert not [e for e in g.events if "card" in wire.event_data(e, g.now)]
 
 
 def test_a_peel_may_start_from_a_long_side() -> None:
     g = table_with_bets(NO_THIRD, {2: {"player": 1}})
     [event] = g.do(SqueezeProgress(2, "player", 0.3, "l"))
-    assert event.data["corner"] == "l"
+    assert event.corner == "l"
     assert g.view(None)["squeeze"]["corner"] == "l"
 
 
@@ -155,10 +163,10 @@ def test_a_disconnected_controller_still_controls_and_the_countdown_forces_the_c
     g.do(Disconnect(2))
     assert g.view(None)["squeeze"]["controller_user_id"] == 2
     g.tick(9.9)
-    assert not g.of("card_opened")
+    assert not g.of(CardOpened)
     g.tick(0.1)
-    [opened] = g.of("card_opened")
-    assert opened.data["forced"] is True and opened.data["card"] == "4D"
+    [opened] = g.of(CardOpened)
+    assert opened.forced is True and str(opened.card) == "4D"
 
 
 def test_when_the_controller_stands_up_control_passes_at_once_to_the_next_bettor() -> None:
@@ -170,12 +178,12 @@ def test_when_the_controller_stands_up_control_passes_at_once_to_the_next_bettor
     assert (squeeze["hand"], squeeze["controller_user_id"]) == ("player", 3)
     # The new controller gets a whole countdown at once.
     assert g.table.next_deadline == g.now + 10
-    restarted = g.of("squeeze_started")[-1].data
-    assert (restarted["controller_user_id"], restarted["card"]) == (3, "4D")
-    assert g.of("controllers")[-1].data == {"round_id": "id2", "player": 3, "banker": 4}
-    assert not g.of("card_opened")
+    restarted = g.of(SqueezeStarted)[-1]
+    assert (restarted.controller_user_id, str(restarted.card)) == (3, "4D")
+    assert g.of(Controllers)[-1] == Controllers("id2", player=3, banker=4)
+    assert not g.of(CardOpened)
     g.do(OpenCard(3, "player"))
-    assert g.of("card_opened")[-1].data["forced"] is False
+    assert g.of(CardOpened)[-1].forced is False
 
 
 def test_a_controller_leaving_hands_over_their_hand_before_its_turn() -> None:
@@ -189,34 +197,29 @@ def test_a_controller_leaving_hands_over_their_hand_before_its_turn() -> None:
 def test_when_the_last_bettor_stands_up_mid_squeeze_the_cards_open_by_themselves() -> None:
     g = table_with_bets(BANKER_THIRD, {2: {"player": 1}})
     g.stand(2)
-    assert [e.data["forced"] for e in g.of("card_opened")] == [True, True, True]
+    assert [e.forced for e in g.of(CardOpened)] == [True, True, True]
     assert g.table.phase == "result"
-    [settled] = g.of("round_settled")
+    [settled] = g.of(RoundSettled)
     # The bettor's stake stays in play and settles normally.
-    assert settled.data["settlement"]["deltas"]["2"] == 99
+    assert settled.settlement.deltas[2] == 99
 
 
 def test_third_cards_are_dealt_face_down_and_squeezed_by_the_same_controller() -> None:
     g = table_with_bets(BANKER_THIRD, {2: {"player": 1}, 3: {"banker": 1}})
     g.open_all()
-    third = g.of("card_dealt")[4:]
-    assert [(e.data["hand"], e.data["position"], e.data["face_down"]) for e in third] == [
-        ("banker", 2, True)
-    ]
-    squeezes = [
-        (e.data["hand"], e.data["position"], e.data["controller_user_id"])
-        for e in g.of("squeeze_started")
-    ]
+    third = g.of(CardDealt)[4:]
+    assert [(e.hand, e.position, e.face_down) for e in third] == [("banker", 2, True)]
+    squeezes = [(e.hand, e.position, e.controller_user_id) for e in g.of(SqueezeStarted)]
     assert squeezes == [("player", 1, 2), ("banker", 1, 3), ("banker", 2, 3)]
-    [settled] = g.of("round_settled")
-    assert settled.data["cards"] == BANKER_THIRD
+    [settled] = g.of(RoundSettled)
+    assert [str(c) for c in settled.cards] == BANKER_THIRD
 
 
 def test_the_players_third_card_comes_before_the_bankers() -> None:
     g = table_with_bets(PLAYER_THIRD, {2: {"player": 1}, 3: {"banker": 1}})
     g.open_all()
-    squeezes = [(e.data["hand"], e.data["position"]) for e in g.of("squeeze_started")]
+    squeezes = [(e.hand, e.position) for e in g.of(SqueezeStarted)]
     assert squeezes == [("player", 1), ("banker", 1), ("player", 2)]
-    [settled] = g.of("round_settled")
-    assert settled.data["cards"] == PLAYER_THIRD
-    assert settled.data["outcome"]["winner"] == "tie"
+    [settled] = g.of(RoundSettled)
+    assert [str(c) for c in settled.cards] == PLAYER_THIRD
+    assert settled.outcome.winner == "tie"

@@ -24,7 +24,8 @@ from baccarat.server.ledger import TableLedger
 from baccarat.server.metrics import Metrics
 from baccarat.server.protocol import ack, dumps, event, refusal, snapshot
 from baccarat.store import Store
-from baccarat.table import Event, SqueezeProgress, Table, view
+from baccarat.table import Event, SqueezeProgress, Table, view, wire
+from baccarat.table.events import recipient
 
 log = logging.getLogger("baccarat.server")
 
@@ -246,13 +247,14 @@ class TableDriver:
     def _publish(self, events: list[Event]) -> None:
         now = self.loop.time()
         for ev in events:
-            data = _with_time_left(ev.data, now)
-            if ev.to is None:
+            kind, data = wire.event_wire(ev, now)
+            to = recipient(ev)
+            if to is None:
                 self.seq += 1
-                n = self.hub.to_table(self.table_id, event(self.table_id, self.seq, ev.type, data))
+                n = self.hub.to_table(self.table_id, event(self.table_id, self.seq, kind, data))
             else:
-                msg = event(self.table_id, self.seq, ev.type, data, private=True)
-                n = self.hub.to_user_at(ev.to, self.table_id, msg)
+                msg = event(self.table_id, self.seq, kind, data, private=True)
+                n = self.hub.to_user_at(to, self.table_id, msg)
             self.metrics.deliveries.inc(n)
 
     def _after_change(self) -> None:
@@ -298,19 +300,6 @@ def _STOP(now: float) -> list[Event]:
 
 def _NOTHING(now: float) -> list[Event]:
     return []
-
-
-CLOCK_FIELDS = {"deadline": "remaining_ms", "grace_until": "grace_ms", "ready_at": "ready_in_ms"}
-"""Times on this process's clock, and the field that tells a client the time left instead."""
-
-
-def _with_time_left(data: dict[str, Any], now: float) -> dict[str, Any]:
-    extra = {
-        left: max(0, round((data[at] - now) * 1000))
-        for at, left in CLOCK_FIELDS.items()
-        if isinstance(data.get(at), int | float)
-    }
-    return {**data, **extra} if extra else data
 
 
 def _text(message: dict[str, Any]) -> str:

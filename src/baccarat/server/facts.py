@@ -1,6 +1,7 @@
 """What the server reads off the pure table and its events: seats, lobby lines, ledger records.
 
-Kept in one place so the driver does not depend on the shape of the table's internals.
+Kept in one place so the driver does not depend on the shape of the table's internals;
+the JSON of a value comes from :mod:`baccarat.table.wire`.
 """
 
 from __future__ import annotations
@@ -8,7 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 from baccarat.store import BetRecord
-from baccarat.table import Table
+from baccarat.table import Table, wire
+from baccarat.table.events import BettingClosed
 
 BEADS = 12
 """How many of the last results a lobby line shows."""
@@ -21,15 +23,6 @@ def seated(table: Table) -> dict[int, int]:
         if occupant is not None:
             out[occupant.user_id] = seat
     return out
-
-
-def _bead(entry: dict[str, Any]) -> dict[str, Any]:
-    return {
-        "winner": entry["winner"],
-        "points": int(entry["points"]),
-        "player_pair": bool(entry["player_pair"]),
-        "banker_pair": bool(entry["banker_pair"]),
-    }
 
 
 def lobby_table(
@@ -48,35 +41,13 @@ def lobby_table(
         "watchers": watchers,
         "phase": table.phase,
         "shoe_round": table.round.round_no if table.round is not None else table.rounds_in_shoe,
-        "beads": [_bead(b) for b in table.history[-BEADS:]],
+        "beads": [wire.mark(m) for m in table.history[-BEADS:]],
     }
 
 
-def bet_records(data: dict[str, Any]) -> list[BetRecord]:
+def bet_records(ev: BettingClosed) -> tuple[BetRecord, ...]:
     """The ledger's bet records from a ``betting_closed`` event."""
-    return [
-        BetRecord(
-            user_id=int(b["user_id"]),
-            area=str(b["area"]),
-            chips=int(b["chips"]),
-            coins=int(b["coins"]),
-            at=float(b["at"]),
-        )
-        for b in data.get("bets", [])
-    ]
-
-
-def dealer_id(data: dict[str, Any]) -> int:
-    """The dealer's user id from a ``betting_closed`` event."""
-    dealer = data["dealer"]
-    if isinstance(dealer, dict):
-        return int(dealer["user_id"])
-    return int(dealer)
-
-
-def settlement(data: dict[str, Any]) -> tuple[dict[int, int], dict[int, int], int]:
-    """(deltas, commission, house) from a ``round_settled`` event."""
-    s = data["settlement"]
-    deltas = {int(k): int(v) for k, v in s["deltas"].items()}
-    commission = {int(k): int(v) for k, v in s.get("commission", {}).items()}
-    return deltas, commission, int(s["house"])
+    return tuple(
+        BetRecord(user_id=b.user_id, area=b.area, chips=b.chips, coins=b.coins, at=b.at)
+        for b in ev.bets
+    )

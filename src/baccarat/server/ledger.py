@@ -20,14 +20,17 @@ from baccarat.errors import BaccaratError, Conflict
 from baccarat.server import facts
 from baccarat.server.metrics import Metrics
 from baccarat.store import Escrow, Settle, Store, Void
-from baccarat.table import Event, SetCoins, Table
+from baccarat.table import SetCoins, Table, wire
+from baccarat.table.events import (
+    BettingClosed,
+    Event,
+    RoundSettled,
+    RoundVoided,
+    ShoeEnded,
+    ShoeStarted,
+)
 
 log = logging.getLogger("baccarat.server")
-
-
-def voided(round_id: str, reason: str) -> Event:
-    """The server's own event: this round moves no coin."""
-    return Event("round_voided", {"round_id": round_id, "reason": reason})
 
 
 class TableLedger:
@@ -55,41 +58,30 @@ class TableLedger:
         out: list[Event] = []
         for ev in events:
             out.append(ev)
-            if ev.type == "shoe_started":
-                await asyncio.to_thread(
-                    self.store.record_shoe_start,
-                    ev.data["shoe_id"],
-                    self.table_id,
-                    ev.data["commitment"],
-                )
-            elif ev.type == "shoe_ended":
-                await asyncio.to_thread(
-                    self.store.record_shoe_end, ev.data["shoe_id"], ev.data["seed"]
-                )
-            elif ev.type == "betting_closed":
-                out.extend(await self._escrow(ev))
-            elif ev.type == "round_settled":
-                out.extend(await self._settle(ev))
+            match ev:
+                # A shoe without a seed (a fixed test shoe) has no commitment to record.
+                case ShoeStarted(shoe_id=shoe_id, commitment=str() as commitment):
+                    await asyncio.to_thread(
+                        self.store.record_shoe_start, shoe_id, self.table_id, commitment
+                    )
+                case ShoeEnded(shoe_id=shoe_id, seed=str() as seed):
+                    await asyncio.to_thread(self.store.record_shoe_end, shoe_id, seed)
+                case BettingClosed():
+                    out.extend(await self._escrow(ev))
+                case RoundSettled():
+                    out.extend(await self._settle(ev))
         return out
 
-    async def _escrow(self, ev: Event) -> list[Event]:
-        round_id = ev.data["round_id"]
-        bets = facts.bet_records(ev.data)
+    async def _escrow(self, ev: BettingClosed) -> list[Event]:
+        round_id = ev.round_id
+        bets = facts.bet_records(ev)
         if self.draining:
             if not bets:
                 # Nothing to hold, and a round opened now would only delay the shutdown.
                 return []
             self.voided.add(round_id)
-            return [voided(round_id, "The server is shutting down; no stake was taken.")]
-        op = Escrow(
-            round_id,
-            self.table_id,
-            ev.data["shoe_id"],
-            ev.data["round_no"],
-            facts.dealer_id(ev.data),
-            tuple(bets),
-            self.epoch,
-        )
+            return [RoundVoided(round_id, "The server is shutting down; no stake was taken.")]
+        op = Escrow(round_id, self.table_id, ev.shoe_id, ev.round_no, ev.dealer, bets, self.epoch)
         try:
             await asyncio.wrap_future(self.store.submit(op))
         except Exception as exc:
@@ -101,25 +93,27 @@ class TableLedger:
             )
             self.voided.add(round_id)
             self.metrics.rounds_voided.inc()
-            return [voided(round_id, "The stakes could not be taken; this round settles nothing.")]
+            return [
+                RoundVoided(round_id, "The stakes could not be taken; this round settles nothing.")
+            ]
         self.open_round = round_id
         return []
 
-    async def _settle(self, ev: Event) -> list[Event]:
-        round_id = ev.data["round_id"]
+    async def _settle(self, ev: RoundSettled) -> list[Event]:
+        round_id = ev.round_id
         if round_id in self.voided:
             self.voided.discard(round_id)
             return await self._reload_coins()
         if self.open_round != round_id:
             return []
-        deltas, commission, house = facts.settlement(ev.data)
+        s = ev.settlement
         op = Settle(
             round_id,
-            tuple(ev.data["cards"]),
-            dict(ev.data["outcome"]),
-            deltas,
-            commission,
-            house,
+            tuple(wire.card(c) for c in ev.cards),
+            wire.outcome(ev.outcome),
+            dict(s.deltas),
+            dict(s.commission),
+            s.house,
             self.epoch,
         )
         self.open_round = None
@@ -131,14 +125,16 @@ class TableLedger:
                 log.warning("settlement refused: table taken over", extra={"round_id": round_id})
                 self.metrics.rounds_voided.inc()
                 return [
-                    voided(round_id, "The table moved to another node; every stake was returned.")
+                    RoundVoided(
+                        round_id, "The table moved to another node; every stake was returned."
+                    )
                 ]
             # The ledger refused the payout: give every stake back rather than leave it held.
             log.exception("settlement refused; voiding", extra={"round_id": round_id})
             await asyncio.wrap_future(self.store.submit(Void(round_id, self.epoch)))
             self.metrics.rounds_voided.inc()
             return [
-                voided(round_id, "The round could not be paid out; every stake was returned."),
+                RoundVoided(round_id, "The round could not be paid out; every stake was returned."),
                 *await self._reload_coins(),
             ]
         self.metrics.rounds.labels(self.table_id).inc()

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from baccarat.bets import DEALER_AREAS, Area, parse_area, stake_coins, verify_bet, verify_chip
 from baccarat.errors import RuleViolation
 from baccarat.table.commands import ClearBets, PlaceChip, Urge
-from baccarat.table.events import Event
+from baccarat.table.events import BetsCleared, BettorUrged, ChipPlaced, Event, Urged
 from baccarat.table.round import Bettor, Round
 from baccarat.table.seats import Occupant
 
@@ -79,17 +79,14 @@ def place_chip(t: Table, c: PlaceChip, now: float) -> list[Event]:
     bettor.placed_at.setdefault(area, now)
     bettor.actions.append({area: c.chip})
     return [
-        Event(
-            "chip_placed",
-            {
-                "round_id": rnd.round_id,
-                "seat": occ.seat,
-                "user_id": occ.user_id,
-                "area": area,
-                "chip": c.chip,
-                "chips": bettor.slip[area],
-                "stake": stake_coins(bettor.slip, t.config.chip_unit),
-            },
+        ChipPlaced(
+            round_id=rnd.round_id,
+            seat=occ.seat,
+            user_id=occ.user_id,
+            area=area,
+            chip=c.chip,
+            chips=bettor.slip[area],
+            stake=stake_coins(bettor.slip, t.config.chip_unit),
         )
     ]
 
@@ -109,13 +106,10 @@ def clear_bets(t: Table, c: ClearBets, now: float) -> list[Event]:
     return [drop_bets(t, rnd, occ, "cleared")]
 
 
-def drop_bets(t: Table, rnd: Round, occ: Occupant, reason: str) -> Event:
+def drop_bets(t: Table, rnd: Round, occ: Occupant, reason: str) -> BetsCleared:
     """Remove a bettor's bets from an open round (cleared, or the bettor left)."""
     del rnd.bettors[occ.user_id]
-    return Event(
-        "bets_cleared",
-        {"round_id": rnd.round_id, "seat": occ.seat, "user_id": occ.user_id, "reason": reason},
-    )
+    return BetsCleared(rnd.round_id, occ.seat, occ.user_id, reason)
 
 
 def urge(t: Table, c: Urge, now: float) -> list[Event]:
@@ -136,25 +130,17 @@ def urge(t: Table, c: Urge, now: float) -> list[Event]:
             f"The urge button is cooling down for {math.ceil(left)} more seconds.",
             seconds_left=left,
         )
+    deadline = t.deadline
+    assert deadline is not None, "betting is open, so it has a deadline"
     t.last_urge_at = now
     targets = [o for o in t.bettors() if not o.waiting_next_round and not rnd.slip(o.user_id)]
-    events = [
-        Event(
-            "urged",
-            {
-                "round_id": rnd.round_id,
-                "dealer": occ.user_id,
-                "seats": [o.seat for o in targets],
-                "ready_at": t.urge_ready_at(),
-            },
+    events: list[Event] = [
+        Urged(
+            round_id=rnd.round_id,
+            dealer=occ.user_id,
+            seats=tuple(o.seat for o in targets),
+            ready_at=now + t.config.urge_cooldown_seconds,
         )
     ]
-    events += [
-        Event(
-            "urge",
-            {"round_id": rnd.round_id, "dealer": occ.user_id, "deadline": t.deadline},
-            to=o.user_id,
-        )
-        for o in targets
-    ]
+    events += [BettorUrged(o.user_id, rnd.round_id, occ.user_id, deadline) for o in targets]
     return events

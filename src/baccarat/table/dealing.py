@@ -7,14 +7,31 @@ it caused. Cards are dealt one at a time with :func:`baccarat.rules.next_draw`.
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from baccarat.errors import InvalidInput, RuleViolation
+from baccarat.roads.marks import RoundMark
 from baccarat.rules import Hand, Outcome, next_draw
 from baccarat.settlement import settle
 from baccarat.table.commands import CORNERS, OpenCard, SqueezeProgress
-from baccarat.table.events import Event
-from baccarat.table.round import CardRef, Round
+from baccarat.table.events import (
+    BettingClosed,
+    BettingOpened,
+    CardDealt,
+    CardOpened,
+    Controllers,
+    Event,
+    RoundCancelled,
+    RoundSettled,
+    SeatResult,
+    ShoeEnded,
+    ShoeStarted,
+    Shuffling,
+    SqueezeMoved,
+    SqueezeStarted,
+    Waiting,
+)
+from baccarat.table.round import CardRef, Round, RoundResult
 from baccarat.table.seats import Occupant
 from baccarat.table.squeeze import Squeeze, choose_controller
 
@@ -59,18 +76,7 @@ def squeeze_progress(t: Table, c: SqueezeProgress, now: float) -> list[Event]:
     rnd, sq = _current_squeeze(t, c.user_id, c.hand, now)
     sq.progress = float(p)
     sq.corner = c.corner
-    return [
-        Event(
-            "squeeze_progress",
-            {
-                "round_id": rnd.round_id,
-                "hand": sq.hand,
-                "position": sq.position,
-                "progress": sq.progress,
-                "corner": sq.corner,
-            },
-        )
-    ]
+    return [SqueezeMoved(rnd.round_id, sq.hand, sq.position, sq.progress, sq.corner)]
 
 
 def open_card(t: Table, c: OpenCard, now: float) -> list[Event]:
@@ -91,35 +97,24 @@ def _new_shoe(t: Table) -> list[Event]:
     t.rounds_in_shoe = 0
     t.history = []
     t.last_result = None
-    return [Event("shoe_started", {"shoe_id": t.shoe_id, "commitment": t.shoe.commitment})]
+    return [ShoeStarted(t.shoe_id, t.shoe.commitment)]
 
 
 def _end_shoe(t: Table, now: float) -> list[Event]:
-    assert t.shoe is not None
+    assert t.shoe is not None and t.shoe_id is not None
     seed = t.shoe.seed
-    t.last_shoe = {
-        "shoe_id": t.shoe_id,
-        "commitment": t.shoe.commitment,
-        "seed": seed.hex() if seed is not None else None,
-    }
-    events = [Event("shoe_ended", dict(t.last_shoe))]
+    t.last_shoe = ShoeEnded(t.shoe_id, t.shoe.commitment, seed.hex() if seed is not None else None)
     t.shoe = None
     t.phase = "shuffling"
     t.deadline = now + t.config.shuffle_seconds
-    events.append(Event("shuffling", {"deadline": t.deadline}))
-    return events
+    return [t.last_shoe, Shuffling(t.deadline)]
 
 
 def wait(t: Table) -> list[Event]:
     """Enter the waiting phase and say what the table waits for."""
     t.phase = "waiting"
     t.deadline = None
-    return [
-        Event(
-            "waiting",
-            {"dealer_needed": t.dealer is None, "bettor_needed": not t.bettors()},
-        )
-    ]
+    return [Waiting(dealer_needed=t.dealer is None, bettor_needed=not t.bettors())]
 
 
 def maybe_start(t: Table, now: float) -> list[Event]:
@@ -147,16 +142,7 @@ def maybe_start(t: Table, now: float) -> list[Event]:
     t.phase = "betting"
     t.deadline = now + t.config.betting_seconds
     events.append(
-        Event(
-            "betting_opened",
-            {
-                "round_id": t.round.round_id,
-                "shoe_id": t.shoe_id,
-                "round_no": t.round.round_no,
-                "dealer": dealer.user_id,
-                "deadline": t.deadline,
-            },
-        )
+        BettingOpened(t.round.round_id, t.shoe_id, t.round.round_no, dealer.user_id, t.deadline)
     )
     return events
 
@@ -164,7 +150,7 @@ def maybe_start(t: Table, now: float) -> list[Event]:
 def cancel_round(t: Table, reason: str, now: float) -> list[Event]:
     """Call off a round whose betting is open: nothing was staked, nothing moves."""
     assert t.round is not None and not t.round.closed
-    events = [Event("round_cancelled", {"round_id": t.round.round_id, "reason": reason})]
+    events: list[Event] = [RoundCancelled(t.round.round_id, reason)]
     t.round = None
     dealer = t.dealer
     if dealer is not None and dealer.leaving is not None:
@@ -209,16 +195,7 @@ def close_betting(t: Table, now: float) -> list[Event]:
         payer.coins -= rnd.escrow[uid]
         t.last_slips[uid] = dict(bettor.slip)
     events.append(
-        Event(
-            "betting_closed",
-            {
-                "round_id": rnd.round_id,
-                "shoe_id": rnd.shoe_id,
-                "round_no": rnd.round_no,
-                "dealer": rnd.dealer_id,
-                "bets": rnd.bet_list(unit),
-            },
-        )
+        BettingClosed(rnd.round_id, rnd.shoe_id, rnd.round_no, rnd.dealer_id, rnd.bet_list(unit))
     )
     for hand in HANDS:
         rnd.controllers[hand] = _controller(t, rnd, hand)
@@ -246,10 +223,8 @@ def _controller(t: Table, rnd: Round, hand: Hand) -> int | None:
     return choose_controller(hand, slips, levels, order)
 
 
-def _controllers_event(rnd: Round) -> Event:
-    return Event(
-        "controllers", {"round_id": rnd.round_id, **{h: rnd.controllers[h] for h in HANDS}}
-    )
+def _controllers_event(rnd: Round) -> Controllers:
+    return Controllers(rnd.round_id, rnd.controllers["player"], rnd.controllers["banker"])
 
 
 def controller_left(t: Table, user_id: int, now: float) -> list[Event]:
@@ -266,7 +241,7 @@ def controller_left(t: Table, user_id: int, now: float) -> list[Event]:
         return []
     for hand in hands:
         rnd.controllers[hand] = _controller(t, rnd, hand)
-    events = [_controllers_event(rnd)]
+    events: list[Event] = [_controllers_event(rnd)]
     sq = rnd.squeeze
     if t.phase != "squeeze" or sq is None or sq.hand not in hands:
         return events
@@ -278,22 +253,19 @@ def controller_left(t: Table, user_id: int, now: float) -> list[Event]:
     return events + _next_squeeze(t, now)
 
 
-def _deal(t: Table, rnd: Round, hand: Hand, face_down: bool) -> Event:
+def _deal(t: Table, rnd: Round, hand: Hand, face_down: bool) -> CardDealt:
     assert t.shoe is not None
     cards = rnd.hand(hand)
     cards.append(t.shoe.draw())
     ref: CardRef = (hand, len(cards) - 1)
     rnd.dealt.append(ref)
-    data: dict[str, Any] = {"round_id": rnd.round_id, "hand": hand, "position": ref[1]}
     if face_down:
         rnd.face_down.add(ref)
         rnd.pending.append(ref)
-        data["face_down"] = True
-    else:
-        data["face_down"] = False
-        data["card"] = str(cards[-1])
-        data["points"] = rnd.open_points(hand)
-    return Event("card_dealt", data)
+        return CardDealt(rnd.round_id, hand, ref[1], face_down=True)
+    return CardDealt(
+        rnd.round_id, hand, ref[1], face_down=False, card=cards[-1], points=rnd.open_points(hand)
+    )
 
 
 def _next_squeeze(t: Table, now: float) -> list[Event]:
@@ -311,13 +283,19 @@ def _next_squeeze(t: Table, now: float) -> list[Event]:
                 continue
             name = rnd.bettors[controller].name
             deadline = now + t.config.squeeze_seconds
-            card = str(rnd.card(ref))
-            rnd.squeeze = Squeeze(ref[0], ref[1], card, controller, name, deadline)
+            sq = rnd.squeeze = Squeeze(ref[0], ref[1], rnd.card(ref), controller, name, deadline)
             t.deadline = deadline
             events.append(
-                Event(
-                    "squeeze_started",
-                    {"round_id": rnd.round_id, **rnd.squeeze.public()},
+                SqueezeStarted(
+                    rnd.round_id,
+                    sq.hand,
+                    sq.position,
+                    sq.card,
+                    sq.controller,
+                    sq.controller_name,
+                    sq.progress,
+                    sq.corner,
+                    sq.deadline,
                 )
             )
             return events
@@ -327,19 +305,9 @@ def _next_squeeze(t: Table, now: float) -> list[Event]:
         events.append(_deal(t, rnd, hand, face_down=True))
 
 
-def _reveal(t: Table, rnd: Round, ref: CardRef, forced: bool) -> Event:
+def _reveal(t: Table, rnd: Round, ref: CardRef, forced: bool) -> CardOpened:
     rnd.face_down.discard(ref)
-    return Event(
-        "card_opened",
-        {
-            "round_id": rnd.round_id,
-            "hand": ref[0],
-            "position": ref[1],
-            "card": str(rnd.card(ref)),
-            "points": rnd.open_points(ref[0]),
-            "forced": forced,
-        },
-    )
+    return CardOpened(rnd.round_id, ref[0], ref[1], rnd.card(ref), rnd.open_points(ref[0]), forced)
 
 
 def open_current(t: Table, now: float, forced: bool) -> list[Event]:
@@ -365,51 +333,31 @@ def _settle(t: Table, now: float) -> list[Event]:
         occ = t.occupant(uid)
         if occ is not None:
             occ.coins += rnd.escrow.get(uid, 0) + delta
-    t.history.append(
-        {
-            "winner": outcome.winner,
-            "points": outcome.winner_points,
-            "player_pair": outcome.player_pair,
-            "banker_pair": outcome.banker_pair,
-        }
-    )
-    results = [
-        {
-            "user_id": uid,
-            "seat": t.seat_of(uid),
-            "role": "dealer" if uid == rnd.dealer_id else "bettor",
-            "stake": rnd.escrow.get(uid, 0),
-            "areas": dict(result.results.get(uid, {})),
-            "commission": result.commission.get(uid, 0),
-            "delta": delta,
-        }
+    t.history.append(RoundMark.from_outcome(outcome))
+    results = tuple(
+        SeatResult(
+            user_id=uid,
+            seat=t.seat_of(uid),
+            role="dealer" if uid == rnd.dealer_id else "bettor",
+            stake=rnd.escrow.get(uid, 0),
+            areas=dict(result.results.get(uid, {})),
+            commission=result.commission.get(uid, 0),
+            delta=delta,
+        )
         for uid, delta in result.deltas.items()
-    ]
-    settlement = {
-        "deltas": {str(k): v for k, v in result.deltas.items()},
-        "commission": {str(k): v for k, v in result.commission.items()},
-        "house": result.house,
-    }
-    t.last_result = {
-        "round_id": rnd.round_id,
-        "round_no": rnd.round_no,
-        "outcome": outcome.to_dict(),
-        "settlement": settlement,
-    }
-    events = [
-        Event(
-            "round_settled",
-            {
-                "round_id": rnd.round_id,
-                "shoe_id": rnd.shoe_id,
-                "round_no": rnd.round_no,
-                "dealer": rnd.dealer_id,
-                "bets": rnd.bet_list(unit),
-                "cards": rnd.cards_in_order(),
-                "outcome": outcome.to_dict(),
-                "settlement": settlement,
-                "results": results,
-            },
+    )
+    t.last_result = RoundResult(rnd.round_id, rnd.round_no, outcome, result)
+    events: list[Event] = [
+        RoundSettled(
+            round_id=rnd.round_id,
+            shoe_id=rnd.shoe_id,
+            round_no=rnd.round_no,
+            dealer=rnd.dealer_id,
+            bets=rnd.bet_list(unit),
+            cards=rnd.cards_in_order(),
+            outcome=outcome,
+            settlement=result,
+            results=results,
         )
     ]
     t.phase = "result"
@@ -438,7 +386,7 @@ def end_result(t: Table, now: float) -> list[Event]:
 
 def end_shuffle(t: Table, now: float) -> list[Event]:
     """After the shuffle: start the new shoe and, with a quorum, a round."""
-    events = _new_shoe(t)
+    events: list[Event] = _new_shoe(t)
     t.phase = "waiting"
     t.deadline = None
     if not t.has_quorum():

@@ -1,75 +1,447 @@
-"""What a table tells the world: events with JSON-ready data.
+"""What a table tells the world: one frozen class per event, holding values, not JSON.
 
-Public events (``to=None``), by type, with their data:
-
-- ``seated`` {seat, user_id, name, level, coins, connected, waiting_next_round, idle_rounds,
-  leaving}
-- ``seat_freed`` {seat, user_id, reason, coins}; reason is ``stood_up``, ``moved`` (a bettor
-  moving to the dealer seat), ``idle``, ``below_floor``, ``dealer_below_floor`` or
-  ``disconnected``; ``coins`` is the balance the table kept, stakes in escrow excluded
-- ``dealer_leaving`` {seat, user_id, reason}: the dealer stood up (or lost the connection)
-  during a round, betting included; they keep the seat and their book until the round
-  settles, then a ``seat_freed`` with that reason follows the ``round_settled`` (or the
-  ``round_cancelled``, if the last bettor left during betting)
-- ``disconnected`` {seat, user_id, grace_until}, ``reconnected`` {seat, user_id},
-  ``coins_set`` {seat, user_id, coins}
-- ``waiting`` {dealer_needed, bettor_needed}
-- ``shoe_started`` {shoe_id, commitment}, ``shoe_ended`` {shoe_id, commitment, seed},
-  ``shuffling`` {deadline}
-- ``betting_opened`` {round_id, shoe_id, round_no, dealer, deadline}
-- ``chip_placed`` {round_id, seat, user_id, area, chip, chips, stake}: ``chips`` is the
-  bettor's total on the area, ``stake`` their whole stake in coins
-- ``bets_cleared`` {round_id, seat, user_id, reason}; reason is ``cleared`` or why they left
-- ``bets_changed`` {round_id, seat, user_id, action, bets, stake}: a rebet, double or undo
-  (``action``) changed the bettor's slip as one; ``bets`` is the whole slip now (chips per
-  area), ``stake`` the whole stake in coins
-- ``urged`` {round_id, dealer, seats, ready_at}
-- ``round_cancelled`` {round_id, reason}: before the close, so no coin moved; reason is
-  ``no_bettors`` or ``dealer_cannot_cover`` (bets taken back left the
-  dealer unable to pay the worse outcome)
-- ``betting_closed`` {round_id, shoe_id, round_no, dealer, bets: [{user_id, seat, area,
-  chips, coins, at}]}: the stakes leave the bettors' balances into escrow here; ``at`` is
-  when the first chip landed on that area
-- ``controllers`` {round_id, player, banker}: who squeezes each hand (None: nobody bet);
-  sent again when a controller leaves the table and control passes to the next bettor by
-  the same rule (a card under squeeze then restarts with a ``squeeze_started``)
-- ``card_dealt`` {round_id, hand, position, face_down, card?, points?}: ``card`` and the
-  hand's open ``points`` only when dealt face up
-- ``squeeze_started`` {round_id, hand, position, card, controller_user_id, controller_name,
-  progress, corner, deadline}: ``card`` is the face-down card about to be peeled; betting
-  is closed and the card is dealt, so every screen at the table draws the same face under
-  the controller's peel (a face-down card waiting for its turn stays hidden from everyone)
-- ``squeeze_progress`` {round_id, hand, position, progress, corner}
-- ``card_opened`` {round_id, hand, position, card, points, forced}
-- ``round_settled`` {round_id, shoe_id, round_no, dealer, bets, cards, outcome, settlement:
-  {deltas, commission, house}, results: [{user_id, seat, role, stake, areas, commission,
-  delta}]}: user ids are text keys in ``deltas`` and ``commission``; each bettor gets back
-  their escrowed stake plus their delta
-
-Private events (``to=user_id``):
-
-- ``urge`` {round_id, dealer, deadline}: to each bettor who has not bet yet
+Every event is public (it goes to everyone watching) except :class:`BettorUrged`, which
+carries the one user it goes to in ``to``. :data:`Event` is the
+union of them all; consumers ``match`` on the class. :mod:`baccarat.table.wire` turns an
+event into the protocol's ``event`` name and ``data`` object: each class's ``kind`` is the
+wire name and its fields (``to`` excepted) are the data's keys.
 
 Positions count from 0 within a hand: the face-down second card is position 1. ``corner``
-is where the peel starts: a corner (``tl``, ``tr``, ``bl``, ``br``) or a side (``l``, ``r``,
-``t``, ``b``).
+is where a peel starts: a corner (``tl``, ``tr``, ``bl``, ``br``) or a side (``l``, ``r``,
+``t``, ``b``). Times (``deadline``, ``grace_until``, ``ready_at``) are on the driver's clock.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import ClassVar, Literal
+
+from baccarat.bets import Area
+from baccarat.cards import Card
+from baccarat.rules import Hand, Outcome
+from baccarat.settlement import Settlement
+
+Role = Literal["dealer", "bettor"]
 
 
 @dataclass(frozen=True, slots=True)
-class Event:
-    """One thing that happened. ``to=None`` goes to everyone watching, else to that user only."""
+class Bet:
+    """One bettor's chips on one area; ``at`` is when the first chip landed there."""
 
-    type: str
-    data: dict[str, Any] = field(default_factory=dict)
-    to: int | None = None
+    user_id: int
+    seat: int
+    area: Area
+    chips: int
+    coins: int
+    at: float
 
-    @property
-    def private(self) -> bool:
-        """Whether only one user may see this event."""
-        return self.to is not None
+
+@dataclass(frozen=True, slots=True)
+class SeatResult:
+    """What one seat made of a settled round; bettors get back ``stake`` plus ``delta``."""
+
+    user_id: int
+    seat: int | None
+    role: Role
+    stake: int
+    areas: Mapping[Area, int]
+    """The gross result per area, before commission."""
+    commission: int
+    delta: int
+
+
+# -- seats --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Seated:
+    """A user took a seat (or a bettor moved to the dealer seat)."""
+
+    kind: ClassVar[str] = "seated"
+    seat: int
+    user_id: int
+    name: str
+    level: int
+    coins: int
+    connected: bool
+    waiting_next_round: bool
+    idle_rounds: int
+    leaving: bool
+
+
+@dataclass(frozen=True, slots=True)
+class SeatFreed:
+    """A seat is free again; ``coins`` is the balance the table kept (escrow excluded).
+
+    ``reason``: ``stood_up``, ``moved`` (a bettor moving to the dealer seat), ``idle``,
+    ``below_floor``, ``dealer_below_floor`` or ``disconnected``.
+    """
+
+    kind: ClassVar[str] = "seat_freed"
+    seat: int
+    user_id: int
+    reason: str
+    coins: int
+
+
+@dataclass(frozen=True, slots=True)
+class DealerLeaving:
+    """The dealer left during a round: they keep the seat and book until it settles.
+
+    The ``seat_freed`` with the same reason follows the ``round_settled`` (or the
+    ``round_cancelled``, if the last bettor left during betting).
+    """
+
+    kind: ClassVar[str] = "dealer_leaving"
+    seat: int
+    user_id: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Disconnected:
+    """A seated user's last connection dropped; the seat is kept until ``grace_until``."""
+
+    kind: ClassVar[str] = "disconnected"
+    seat: int
+    user_id: int
+    grace_until: float
+
+
+@dataclass(frozen=True, slots=True)
+class Reconnected:
+    """A disconnected user is back within the grace."""
+
+    kind: ClassVar[str] = "reconnected"
+    seat: int
+    user_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class CoinsSet:
+    """A seated user's balance was set from outside the table (a grant, a voided round)."""
+
+    kind: ClassVar[str] = "coins_set"
+    seat: int
+    user_id: int
+    coins: int
+
+
+# -- shoes and phases ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Waiting:
+    """The table waits for a dealer, a bettor, or both."""
+
+    kind: ClassVar[str] = "waiting"
+    dealer_needed: bool
+    bettor_needed: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ShoeStarted:
+    """A new shoe, with the commitment to its seed (None for a shoe without one)."""
+
+    kind: ClassVar[str] = "shoe_started"
+    shoe_id: str
+    commitment: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class ShoeEnded:
+    """A shoe is done; its seed (hex) is revealed. The table keeps it as ``last_shoe``."""
+
+    kind: ClassVar[str] = "shoe_ended"
+    shoe_id: str
+    commitment: str | None
+    seed: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Shuffling:
+    """The dealer shuffles a new shoe until ``deadline``."""
+
+    kind: ClassVar[str] = "shuffling"
+    deadline: float
+
+
+# -- betting ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class BettingOpened:
+    """A round opens for betting until ``deadline``."""
+
+    kind: ClassVar[str] = "betting_opened"
+    round_id: str
+    shoe_id: str
+    round_no: int
+    dealer: int
+    deadline: float
+
+
+@dataclass(frozen=True, slots=True)
+class ChipPlaced:
+    """A chip landed: ``chips`` is the bettor's total on the area, ``stake`` their whole stake."""
+
+    kind: ClassVar[str] = "chip_placed"
+    round_id: str
+    seat: int
+    user_id: int
+    area: Area
+    chip: int
+    chips: int
+    stake: int
+
+
+@dataclass(frozen=True, slots=True)
+class BetsCleared:
+    """A bettor's chips went back: ``reason`` is ``cleared`` or why they left."""
+
+    kind: ClassVar[str] = "bets_cleared"
+    round_id: str
+    seat: int
+    user_id: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class BetsChanged:
+    """A rebet, double or undo (``action``) changed a bettor's slip as one.
+
+    ``bets`` is the whole slip now (chips per area), ``stake`` the whole stake in coins.
+    """
+
+    kind: ClassVar[str] = "bets_changed"
+    round_id: str
+    seat: int
+    user_id: int
+    action: str
+    bets: Mapping[Area, int]
+    stake: int
+
+
+@dataclass(frozen=True, slots=True)
+class Urged:
+    """The dealer urged the bettors at ``seats``; they may urge again at ``ready_at``."""
+
+    kind: ClassVar[str] = "urged"
+    round_id: str
+    dealer: int
+    seats: tuple[int, ...]
+    ready_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class RoundCancelled:
+    """A round called off before betting closed: no coin moved.
+
+    ``reason``: ``no_bettors``, or ``dealer_cannot_cover`` (bets taken back left the dealer
+    unable to pay the worse outcome).
+    """
+
+    kind: ClassVar[str] = "round_cancelled"
+    round_id: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class BettingClosed:
+    """Betting closed: the stakes leave the bettors' balances into escrow."""
+
+    kind: ClassVar[str] = "betting_closed"
+    round_id: str
+    shoe_id: str
+    round_no: int
+    dealer: int
+    bets: tuple[Bet, ...]
+
+
+# -- the deal -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Controllers:
+    """Who squeezes each hand's face-down cards (None: nobody bet).
+
+    Sent again when a controller leaves the table and control passes to the next bettor by
+    the same rule (a card under squeeze then restarts with a ``squeeze_started``).
+    """
+
+    kind: ClassVar[str] = "controllers"
+    round_id: str
+    player: int | None
+    banker: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class CardDealt:
+    """A card left the shoe; ``card`` and the hand's open ``points`` only when face up."""
+
+    kind: ClassVar[str] = "card_dealt"
+    round_id: str
+    hand: Hand
+    position: int
+    face_down: bool
+    card: Card | None = None
+    points: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SqueezeStarted:
+    """A face-down card's squeeze begins; it opens by itself at ``deadline``.
+
+    ``card`` is the card about to be peeled: betting is closed and the card is dealt, so
+    every screen at the table draws the same face under the controller's peel (a face-down
+    card waiting for its turn stays hidden from everyone).
+    """
+
+    kind: ClassVar[str] = "squeeze_started"
+    round_id: str
+    hand: Hand
+    position: int
+    card: Card
+    controller_user_id: int
+    controller_name: str
+    progress: float
+    corner: str | None
+    deadline: float
+
+
+@dataclass(frozen=True, slots=True)
+class SqueezeMoved:
+    """The controller peeled the card to ``progress`` from ``corner``."""
+
+    kind: ClassVar[str] = "squeeze_progress"
+    round_id: str
+    hand: Hand
+    position: int
+    progress: float
+    corner: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class CardOpened:
+    """A face-down card turned over (``forced``: by the countdown or because nobody bet)."""
+
+    kind: ClassVar[str] = "card_opened"
+    round_id: str
+    hand: Hand
+    position: int
+    card: Card
+    points: int
+    forced: bool
+
+
+@dataclass(frozen=True, slots=True)
+class RoundSettled:
+    """The round's result and every coin it moves; each bettor gets stake plus delta."""
+
+    kind: ClassVar[str] = "round_settled"
+    round_id: str
+    shoe_id: str
+    round_no: int
+    dealer: int
+    bets: tuple[Bet, ...]
+    cards: tuple[Card, ...]
+    """In dealing order."""
+    outcome: Outcome
+    settlement: Settlement[int]
+    results: tuple[SeatResult, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RoundVoided:
+    """The server's own event: the ledger refused the round, so it moves no coin."""
+
+    kind: ClassVar[str] = "round_voided"
+    round_id: str
+    reason: str
+
+
+# -- private ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class BettorUrged:
+    """The dealer's urge, to one bettor who has not bet yet."""
+
+    kind: ClassVar[str] = "urge"
+    to: int
+    round_id: str
+    dealer: int
+    deadline: float
+
+
+PrivateEvent = BettorUrged
+"""An event for one user only (its ``to``)."""
+
+PublicEvent = (
+    Seated
+    | SeatFreed
+    | DealerLeaving
+    | Disconnected
+    | Reconnected
+    | CoinsSet
+    | Waiting
+    | ShoeStarted
+    | ShoeEnded
+    | Shuffling
+    | BettingOpened
+    | ChipPlaced
+    | BetsCleared
+    | BetsChanged
+    | Urged
+    | RoundCancelled
+    | BettingClosed
+    | Controllers
+    | CardDealt
+    | SqueezeStarted
+    | SqueezeMoved
+    | CardOpened
+    | RoundSettled
+    | RoundVoided
+)
+"""An event for everyone watching the table."""
+
+Event = PublicEvent | PrivateEvent
+"""Anything a table (or its server) tells the world."""
+
+EVENTS: tuple[type[PublicEvent] | type[PrivateEvent], ...] = (
+    Seated,
+    SeatFreed,
+    DealerLeaving,
+    Disconnected,
+    Reconnected,
+    CoinsSet,
+    Waiting,
+    ShoeStarted,
+    ShoeEnded,
+    Shuffling,
+    BettingOpened,
+    ChipPlaced,
+    BetsCleared,
+    BetsChanged,
+    Urged,
+    RoundCancelled,
+    BettingClosed,
+    Controllers,
+    CardDealt,
+    SqueezeStarted,
+    SqueezeMoved,
+    CardOpened,
+    RoundSettled,
+    RoundVoided,
+    BettorUrged,
+)
+"""Every event class, for the wire module and the schema tests."""
+
+
+def recipient(event: Event) -> int | None:
+    """The one user a private event goes to; None for a public event."""
+    match event:
+        case BettorUrged(to=to):
+            return to
+    return None

@@ -19,7 +19,7 @@ from baccarat.bets import DEALER_AREAS, Area, stake_coins, verify_bets
 from baccarat.errors import InvalidInput, RuleViolation
 from baccarat.table.betting import bettor_of, check_bettor, verify_cover
 from baccarat.table.commands import Double, Rebet, Undo
-from baccarat.table.events import Event
+from baccarat.table.events import BetsChanged, Event
 from baccarat.table.round import Round
 from baccarat.table.seats import Occupant
 
@@ -89,18 +89,10 @@ def can_undo(t: Table, user_id: int, now: float) -> bool:
     return _can(verify_undo, t, user_id, now)
 
 
-def _changed(t: Table, rnd: Round, occ: Occupant, action: str) -> Event:
+def _changed(t: Table, rnd: Round, occ: Occupant, action: str) -> BetsChanged:
     slip = rnd.slip(occ.user_id)
-    return Event(
-        "bets_changed",
-        {
-            "round_id": rnd.round_id,
-            "seat": occ.seat,
-            "user_id": occ.user_id,
-            "action": action,
-            "bets": slip,
-            "stake": stake_coins(slip, t.config.chip_unit),
-        },
+    return BetsChanged(
+        rnd.round_id, occ.seat, occ.user_id, action, slip, stake_coins(slip, t.config.chip_unit)
     )
 
 

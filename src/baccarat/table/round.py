@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 from baccarat.bets import AREAS, Area, dealer_liability
 from baccarat.cards import Card
-from baccarat.rules import Hand, points
+from baccarat.rules import Hand, Outcome, points
+from baccarat.settlement import Settlement
+from baccarat.table.events import Bet
 from baccarat.table.squeeze import Squeeze
 
 CardRef = tuple[Hand, int]
@@ -98,24 +99,27 @@ class Round:
             if b.stake_chips()
         }
 
-    def bet_list(self, chip_unit: int) -> list[dict[str, Any]]:
+    def bet_list(self, chip_unit: int) -> tuple[Bet, ...]:
         """Every bet, one entry per bettor and area, in the order they were made."""
         out = [
-            {
-                "user_id": b.user_id,
-                "seat": b.seat,
-                "area": area,
-                "chips": b.slip[area],
-                "coins": b.slip[area] * chip_unit,
-                "at": b.placed_at[area],
-            }
+            Bet(b.user_id, b.seat, area, b.slip[area], b.slip[area] * chip_unit, b.placed_at[area])
             for b in self.bettors.values()
             for area in AREAS
             if b.slip.get(area)
         ]
-        out.sort(key=lambda e: (e["at"], e["seat"]))
-        return out
+        out.sort(key=lambda e: (e.at, e.seat))
+        return tuple(out)
 
-    def cards_in_order(self) -> list[str]:
-        """The cards in dealing order, in notation."""
-        return [str(self.card(ref)) for ref in self.dealt]
+    def cards_in_order(self) -> tuple[Card, ...]:
+        """The cards in dealing order."""
+        return tuple(self.card(ref) for ref in self.dealt)
+
+
+@dataclass(frozen=True, slots=True)
+class RoundResult:
+    """A settled round's result, which the table shows until the next shoe."""
+
+    round_id: str
+    round_no: int
+    outcome: Outcome
+    settlement: Settlement[int]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from baccarat.table.config import DEALER_SEAT
 
@@ -31,17 +30,3 @@ class Occupant:
     def is_dealer(self) -> bool:
         """Whether this occupant holds the dealer seat."""
         return self.seat == DEALER_SEAT
-
-    def public(self) -> dict[str, Any]:
-        """The occupant as every screen may see them (bets are added by the view)."""
-        return {
-            "seat": self.seat,
-            "user_id": self.user_id,
-            "name": self.name,
-            "level": self.level,
-            "coins": self.coins,
-            "connected": self.connected,
-            "waiting_next_round": self.waiting_next_round,
-            "idle_rounds": self.idle_rounds,
-            "leaving": self.leaving is not None,
-        }

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from baccarat.bets import Area
+from baccarat.cards import Card
 from baccarat.rules import Hand
 
 
@@ -14,31 +14,18 @@ from baccarat.rules import Hand
 class Squeeze:
     """One face-down card being peeled by its controller until it opens or time runs out.
 
-    ``card`` is the card's notation: betting is closed and the card is dealt, so every
-    screen at the table may draw the real face under the controller's peel.
+    ``card`` is the card itself: betting is closed and the card is dealt, so every screen at
+    the table may draw the real face under the controller's peel.
     """
 
     hand: Hand
     position: int
-    card: str
+    card: Card
     controller: int
     controller_name: str
     deadline: float
     progress: float = 0.0
     corner: str | None = None
-
-    def public(self) -> dict[str, Any]:
-        """The squeeze as every screen at the table sees it, the card under the peel included."""
-        return {
-            "hand": self.hand,
-            "position": self.position,
-            "card": self.card,
-            "controller_user_id": self.controller,
-            "controller_name": self.controller_name,
-            "progress": self.progress,
-            "corner": self.corner,
-            "deadline": self.deadline,
-        }
 
 
 def choose_controller(

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Callable
-from typing import Any, Literal
+from typing import Literal
 
 from baccarat.bets import Area, stake_coins
 from baccarat.errors import InvalidInput, RuleViolation
+from baccarat.roads.marks import RoundMark
 from baccarat.shoe import Shoe
 from baccarat.table import betting, dealing, rebet
 from baccarat.table.commands import (
@@ -32,8 +33,17 @@ from baccarat.table.commands import (
     Urge,
 )
 from baccarat.table.config import DEALER_SEAT, SEATS, TableConfig, UserInfo
-from baccarat.table.events import Event
-from baccarat.table.round import Round
+from baccarat.table.events import (
+    CoinsSet,
+    DealerLeaving,
+    Disconnected,
+    Event,
+    Reconnected,
+    Seated,
+    SeatFreed,
+    ShoeEnded,
+)
+from baccarat.table.round import Round, RoundResult
 from baccarat.table.seats import Occupant
 
 Phase = Literal["waiting", "shuffling", "betting", "squeeze", "result"]
@@ -41,6 +51,21 @@ Phase = Literal["waiting", "shuffling", "betting", "squeeze", "result"]
 
 def _uuid_hex() -> str:
     return uuid.uuid4().hex
+
+
+def seated(occ: Occupant) -> Seated:
+    """The event of ``occ`` sitting down, as every screen may see them."""
+    return Seated(
+        seat=occ.seat,
+        user_id=occ.user_id,
+        name=occ.name,
+        level=occ.level,
+        coins=occ.coins,
+        connected=occ.connected,
+        waiting_next_round=occ.waiting_next_round,
+        idle_rounds=occ.idle_rounds,
+        leaving=occ.leaving is not None,
+    )
 
 
 class Table:
@@ -65,11 +90,11 @@ class Table:
         """Rounds settled from the current shoe."""
         self.round: Round | None = None
         """The round from the opening of betting to the end of its result display."""
-        self.history: list[dict[str, Any]] = []
-        """The current shoe's results, oldest first, as road marks."""
-        self.last_shoe: dict[str, Any] | None = None
+        self.history: list[RoundMark] = []
+        """The current shoe's results, oldest first."""
+        self.last_shoe: ShoeEnded | None = None
         """The previous shoe's id, commitment and revealed seed."""
-        self.last_result: dict[str, Any] | None = None
+        self.last_result: RoundResult | None = None
         self.last_urge_at: float | None = None
         self.rounds_settled = 0
         self.last_slips: dict[int, dict[Area, int]] = {}
@@ -241,17 +266,7 @@ class Table:
         events: list[Event] = []
         if current is not None:
             self.seats[current.seat] = None
-            events.append(
-                Event(
-                    "seat_freed",
-                    {
-                        "seat": current.seat,
-                        "user_id": current.user_id,
-                        "reason": "moved",
-                        "coins": current.coins,
-                    },
-                )
-            )
+            events.append(SeatFreed(current.seat, current.user_id, "moved", current.coins))
             current.seat = DEALER_SEAT
             current.idle_rounds = 0
             occ = current
@@ -262,7 +277,7 @@ class Table:
             # Sitting while a round is being dealt: that round is not theirs.
             occ.waiting_next_round = self.round is not None and self.round.closed
         self.seats[c.seat] = occ
-        events.append(Event("seated", occ.public()))
+        events.append(seated(occ))
         events += dealing.maybe_start(self, now)
         return events
 
@@ -278,14 +293,10 @@ class Table:
         occ = self.require_seat(c.user_id)
         if not occ.connected:
             raise RuleViolation("already_disconnected", "You are already marked disconnected.")
+        grace_until = now + self.config.reconnect_grace_seconds
         occ.connected = False
-        occ.grace_until = now + self.config.reconnect_grace_seconds
-        return [
-            Event(
-                "disconnected",
-                {"seat": occ.seat, "user_id": occ.user_id, "grace_until": occ.grace_until},
-            )
-        ]
+        occ.grace_until = grace_until
+        return [Disconnected(occ.seat, occ.user_id, grace_until)]
 
     def _reconnect(self, c: Reconnect, now: float) -> list[Event]:
         occ = self.require_seat(c.user_id)
@@ -295,7 +306,7 @@ class Table:
             raise RuleViolation("grace_expired", "The reconnect grace ran out; the seat is lost.")
         occ.connected = True
         occ.grace_until = None
-        return [Event("reconnected", {"seat": occ.seat, "user_id": occ.user_id})]
+        return [Reconnected(occ.seat, occ.user_id)]
 
     def _set_coins(self, c: SetCoins, now: float) -> list[Event]:
         occ = self.require_seat(c.user_id)
@@ -318,7 +329,7 @@ class Table:
                         "coins_below_stake", f"You have {staked} coins on the table this round."
                     )
         occ.coins = coins
-        return [Event("coins_set", {"seat": occ.seat, "user_id": occ.user_id, "coins": coins})]
+        return [CoinsSet(occ.seat, occ.user_id, coins)]
 
     # ----------------------------------------------------------------- seats
 
@@ -334,21 +345,12 @@ class Table:
         if occ.is_dealer and rnd is not None and not rnd.settled:
             occ.leaving = reason
             occ.grace_until = None
-            return [
-                Event(
-                    "dealer_leaving", {"seat": occ.seat, "user_id": occ.user_id, "reason": reason}
-                )
-            ]
+            return [DealerLeaving(occ.seat, occ.user_id, reason)]
         open_betting = rnd is not None and not rnd.closed
         if rnd is not None and open_betting and occ.user_id in rnd.bettors:
             events.append(betting.drop_bets(self, rnd, occ, reason))
         self.seats[occ.seat] = None
-        events.append(
-            Event(
-                "seat_freed",
-                {"seat": occ.seat, "user_id": occ.user_id, "reason": reason, "coins": occ.coins},
-            )
-        )
+        events.append(SeatFreed(occ.seat, occ.user_id, reason, occ.coins))
         if not occ.is_dealer and occ.idle_rounds:
             self.idle_counts[occ.user_id] = occ.idle_rounds
         if open_betting:

@@ -6,21 +6,14 @@ squeezed, and then to every viewer of the table alike (betting is closed, the ca
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from baccarat.bets import AREAS, CHIPS, LIMITS, Area, remaining_limits, stake_coins
-from baccarat.table import rebet
+from baccarat.table import rebet, wire
 from baccarat.table.book import book
 from baccarat.table.config import DEALER_SEAT
 from baccarat.table.dealing import HANDS
 from baccarat.table.table import Table
-
-
-def _remaining_ms(deadline: float | None, now: float) -> int | None:
-    if deadline is None:
-        return None
-    return max(0, round((deadline - now) * 1000))
 
 
 def _copy(slip: dict[Area, int] | None) -> dict[Area, int] | None:
@@ -36,11 +29,11 @@ def _hands(table: Table) -> dict[str, list[dict[str, Any]]]:
     for hand in HANDS:
         for pos, card in enumerate(rnd.hand(hand)):
             if (hand, pos) not in rnd.face_down:
-                out[hand].append({"card": str(card)})
+                out[hand].append({"card": wire.card(card)})
                 continue
             entry: dict[str, Any] = {"face_down": True}
             if sq is not None and (sq.hand, sq.position) == (hand, pos):
-                entry["card"] = str(card)
+                entry["card"] = wire.card(card)
             out[hand].append(entry)
     return out
 
@@ -52,7 +45,7 @@ def _seats(table: Table) -> list[dict[str, Any] | None]:
         if occ is None:
             out.append(None)
             continue
-        entry = occ.public()
+        entry: dict[str, Any] = dict(wire.occupant(occ))
         entry["bets"] = rnd.slip(occ.user_id) if rnd is not None else {}
         out.append(entry)
     return out
@@ -97,6 +90,18 @@ def _me(table: Table, viewer: int | None, now: float) -> dict[str, Any]:
     }
 
 
+def _result(table: Table) -> dict[str, Any] | None:
+    res = table.last_result
+    if res is None:
+        return None
+    return {
+        "round_id": res.round_id,
+        "round_no": res.round_no,
+        "outcome": wire.outcome(res.outcome),
+        "settlement": wire.settlement(res.settlement),
+    }
+
+
 def view(table: Table, user_id: int | None, now: float) -> dict[str, Any]:
     """The table as ``user_id`` sees it (a spectator when None or not seated)."""
     cfg = table.config
@@ -121,7 +126,7 @@ def view(table: Table, user_id: int | None, now: float) -> dict[str, Any]:
         },
         "phase": table.phase,
         "deadline": table.deadline,
-        "remaining_ms": _remaining_ms(table.deadline, now),
+        "remaining_ms": wire.time_left(table.deadline, now),
         "round_id": rnd.round_id if rnd is not None else None,
         "round_no": rnd.round_no if rnd is not None else table.rounds_in_shoe,
         "dealer": rnd.dealer_id if rnd is not None else None,
@@ -133,13 +138,15 @@ def view(table: Table, user_id: int | None, now: float) -> dict[str, Any]:
             "round_no": table.rounds_in_shoe,
             "cards_left": shoe.remaining,
         },
-        "last_shoe": dict(table.last_shoe) if table.last_shoe is not None else None,
+        "last_shoe": None if table.last_shoe is None else wire.event_data(table.last_shoe, now),
         "seats": _seats(table),
         "hands": _hands(table),
-        "squeeze": rnd.squeeze.public() if rnd is not None and rnd.squeeze is not None else None,
+        "squeeze": wire.squeeze(rnd.squeeze)
+        if rnd is not None and rnd.squeeze is not None
+        else None,
         "controllers": {h: rnd.controllers.get(h) if rnd is not None else None for h in HANDS},
-        "result": copy.deepcopy(table.last_result),
-        "history": [dict(m) for m in table.history],
+        "result": _result(table),
+        "history": [wire.mark(m) for m in table.history],
         "me": me,
         "book": None,
     }
