@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import copy
 import itertools
 import json
 from collections.abc import AsyncIterator, Callable
@@ -304,7 +305,8 @@ class Client:
         if kind == "snapshot":
             # One watched table per connection: a snapshot names it (``sit`` watches too).
             self.table_id = msg["table_id"]
-            self.view = msg["view"]
+            # A copy: the view changes with later events, the recorded frame must not.
+            self.view = copy.deepcopy(msg["view"])
             self.seq = int(msg["seq"])
             self._resyncing = False
         elif kind == "event" and msg.get("table_id") == self.table_id:
