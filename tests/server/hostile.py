@@ -293,8 +293,25 @@ BAD_PATHS: list[str] = [
 """Request paths that must each be answered with a 4xx (or the page), never a 5xx."""
 
 
+MUTATED_MAX = 12_000
+"""Characters a mutated frame keeps: it stays under the socket's 16 KiB hard limit."""
+
+
 def mutate(rng: random.Random, frame: str) -> str:
-    """A quick random change of a frame: cut, repeat, splice or flip characters."""
+    """A quick random change of a frame: cut, repeat, splice or flip characters.
+
+    The result is sendable text (no lone surrogate: those are sent as ``\\udXXX`` escapes)
+    of at most ``MUTATED_MAX`` characters.
+    """
+    return _mutate(rng, frame)[:MUTATED_MAX]
+
+
+def _char(rng: random.Random) -> str:
+    point = rng.randrange(0x20, 0x30000)
+    return chr(point + 0x800 if 0xD800 <= point < 0xE000 else point)
+
+
+def _mutate(rng: random.Random, frame: str) -> str:
     if not frame:
         return rng.choice(["{", "[", '"', "\\u"])
     i = rng.randrange(len(frame))
@@ -306,7 +323,7 @@ def mutate(rng: random.Random, frame: str) -> str:
     if choice == 2:
         return frame[:i] + rng.choice(HOSTILE_BITS) + frame[i:]
     if choice == 3:
-        return frame[:i] + chr(rng.randrange(0x20, 0x30000)) + frame[i + 1 :]
+        return frame[:i] + _char(rng) + frame[i + 1 :]
     if choice == 4:
         j = rng.randrange(len(frame))
         return frame[: min(i, j)] + frame[max(i, j) :]

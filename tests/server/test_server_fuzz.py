@@ -124,81 +124,93 @@ def _one_answer(answers: list[dict[str, Any]], frame: str | bytes) -> None:
         assert isinstance(answer["message"], str) and answer["message"], (shown, answer)
 
 
-def _ledger(live: Live) -> tuple[dict[str, int], dict[int, int]]:
-    return live.store.total_coins(), {u.user_id: u.coins for u in live.store.list_users()}
+def _ledger(live: Live, users: set[int]) -> tuple[int, int, int, dict[int, int]]:
+    """The house, escrow and ledger total, and the balances of ``users``.
+
+    A fuzzed register body may open an account (minting its start coins): that account is
+    not one of ``users``, and the ledger's total stays 0.
+    """
+    totals = live.store.total_coins()
+    balances = {u.user_id: u.coins for u in live.store.list_users() if u.user_id in users}
+    return totals["house"], totals["escrow"], totals["total"], balances
 
 
 def test_fuzzed_frames_and_requests_get_answers_and_move_no_coin(tmp_path: Path) -> None:
     with logged_errors() as errors, live_on_a_thread(tmp_path, command_rate=1e9) as (live, call):
         # One socket may watch but not sit (no coins); the other may sit, even as the dealer.
         # Neither can ever make a round: a round needs a dealer and a bettor.
-        _, watcher_token = call(live.user("watcher", coins=0))
-        _, sitter_token = call(live.user("sitter", coins=100_000))
-        before = _ledger(live)
+        watcher, watcher_token = call(live.user("watcher", coins=0))
+        sitter, sitter_token = call(live.user("sitter", coins=100_000))
+        users = {watcher.user_id, sitter.user_id}
+        before = _ledger(live, users)
+        assert before[2] == 0
         probes = [call(Probe.open(live.base, t)) for t in (watcher_token, sitter_token)]
-        for frame in CORPUS:
+        try:
+            _fuzz(live, call, probes, watcher_token)
+        finally:
             for probe in probes:
-                _one_answer(call(probe.ask(frame)), frame)
-
-        @settings(
-            max_examples=300,
-            deadline=None,
-            database=None,
-            suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-        )
-        @given(frame=FRAMES, which=st.sampled_from([0, 1]))
-        def fuzz_frame(frame: str | bytes, which: int) -> None:
-            _one_answer(call(probes[which].ask(frame)), frame)
-
-        fuzz_frame()
-
-        async def get(path: str) -> int:
-            async with aiohttp.ClientSession() as http:
-                url = URL(live.base + path, encoded=True)
-                async with http.get(url, allow_redirects=False) as resp:
-                    return resp.status
-
-        async def post(path: str, body: bytes, content_type: str) -> int:
-            async with (
-                aiohttp.ClientSession() as http,
-                http.post(
-                    live.base + path, data=body, headers={"Content-Type": content_type}
-                ) as resp,
-            ):
-                return resp.status
-
-        @settings(max_examples=60, deadline=None, database=None)
-        @given(path=PATHS)
-        def fuzz_path(path: str) -> None:
-            assert call(get(path)) < 500, path[:200]
-
-        @settings(max_examples=60, deadline=None, database=None)
-        @given(
-            path=st.sampled_from(["/api/login", "/api/register", "/api/logout"]),
-            body=BODIES,
-            content_type=st.sampled_from(
-                ["application/json", "text/plain", "application/json; charset=nope", ""]
-            ),
-        )
-        def fuzz_body(path: str, body: bytes, content_type: str) -> None:
-            assert call(post(path, body, content_type)) < 500, (path, body[:200])
-
-        fuzz_path()
-        fuzz_body()
-        for path in BAD_PATHS:
-            assert call(get(path)) < 500, path[:200]
-
-        # A frame over the socket's hard limit closes that socket with 1009, nothing more.
-        assert call(oversized_frame_close_code(live.base, watcher_token)) == 1009
-
-        # Both sockets still answer, and no coin moved.
-        for probe in probes:
-            assert call(probe.ask(json.dumps({"type": "ping", "id": "after"})))[0]["type"] in (
-                "ack",
-                "error",
-            )
-            call(probe.close())
-        assert _ledger(live) == before
+                call(probe.close())
+        assert _ledger(live, users) == before
         report = live.store.audit()
         assert report.ok, report.problems
     assert errors == [], describe(errors)
+
+
+def _fuzz(live: Live, call: Call[Any], probes: list[Probe], watcher_token: str) -> None:
+    for frame in CORPUS:
+        for probe in probes:
+            _one_answer(call(probe.ask(frame)), frame)
+
+    @settings(
+        max_examples=300,
+        deadline=None,
+        database=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+    )
+    @given(frame=FRAMES, which=st.sampled_from([0, 1]))
+    def fuzz_frame(frame: str | bytes, which: int) -> None:
+        _one_answer(call(probes[which].ask(frame)), frame)
+
+    fuzz_frame()
+
+    async def get(path: str) -> int:
+        async with aiohttp.ClientSession() as http:
+            url = URL(live.base + path, encoded=True)
+            async with http.get(url, allow_redirects=False) as resp:
+                return resp.status
+
+    async def post(path: str, body: bytes, content_type: str) -> int:
+        async with (
+            aiohttp.ClientSession() as http,
+            http.post(live.base + path, data=body, headers={"Content-Type": content_type}) as resp,
+        ):
+            return resp.status
+
+    @settings(max_examples=60, deadline=None, database=None)
+    @given(path=PATHS)
+    def fuzz_path(path: str) -> None:
+        assert call(get(path)) < 500, path[:200]
+
+    @settings(max_examples=60, deadline=None, database=None)
+    @given(
+        path=st.sampled_from(["/api/login", "/api/register", "/api/logout"]),
+        body=BODIES,
+        content_type=st.sampled_from(
+            ["application/json", "text/plain", "application/json; charset=nope", ""]
+        ),
+    )
+    def fuzz_body(path: str, body: bytes, content_type: str) -> None:
+        assert call(post(path, body, content_type)) < 500, (path, body[:200])
+
+    fuzz_path()
+    fuzz_body()
+    for path in BAD_PATHS:
+        assert call(get(path)) < 500, path[:200]
+
+    # A frame over the socket's hard limit closes that socket with 1009, nothing more.
+    assert call(oversized_frame_close_code(live.base, watcher_token)) == 1009
+
+    # Both sockets still answer.
+    for probe in probes:
+        answers = call(probe.ask(json.dumps({"type": "ping", "id": "after"})))
+        assert answers[0]["type"] in ("ack", "error")
