@@ -24,6 +24,7 @@ import random
 import subprocess
 import sys
 import time
+import urllib.parse
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "server")
 
 from hostile import (
     BAD_PATHS,
+    BAD_QUERIES,
     CORPUS,
     HOSTILE_BITS,
     Probe,
@@ -181,7 +183,7 @@ async def _check_batch(probe: Probe, batch: list[str | bytes], tally: Tally) -> 
     tally.frames += len(batch)
 
 
-async def _http(base: str, rng: random.Random, tally: Tally) -> None:
+async def _http(base: str, token: str, rng: random.Random, tally: Tally) -> None:
     async with aiohttp.ClientSession() as http:
         path = rng.choice(BAD_PATHS) if rng.random() < 0.5 else "/" + mutate(rng, "js/main.js")
         quoted = "".join(
@@ -193,6 +195,13 @@ async def _http(base: str, rng: random.Random, tally: Tally) -> None:
             tally.http[resp.status] += 1
             if resp.status >= 500:
                 tally.failures.append({"http": "GET", "path": quoted[:300], "status": resp.status})
+        extra = urllib.parse.quote(mutate(rng, rng.choice(HOSTILE_BITS)), safe="")
+        query = rng.choice(BAD_QUERIES).replace("=", "=" + extra, rng.random() < 0.5)
+        headers = {"Authorization": f"Bearer {token}"}
+        async with http.get(URL(base + query, encoded=True), headers=headers) as resp:
+            tally.http[resp.status] += 1
+            if resp.status >= 500:
+                tally.failures.append({"http": "GET", "path": query[:300], "status": resp.status})
         body = frame(rng)
         data = body if isinstance(body, bytes) else body.encode("utf-8", "surrogatepass")
         target = rng.choice(["/api/login", "/api/register"])
@@ -225,7 +234,7 @@ async def _worker(
             sent += len(batch)
             batches += 1
             if batches % 10 == 0:
-                await _http(base, rng, tally)
+                await _http(base, token, rng, tally)
             if batches % 500 == 0:
                 code = await oversized_frame_close_code(base, token)
                 tally.oversized += 1

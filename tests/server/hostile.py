@@ -292,6 +292,21 @@ BAD_PATHS: list[str] = [
 ]
 """Request paths that must each be answered with a 4xx (or the page), never a 5xx."""
 
+BAD_QUERIES: list[str] = [
+    "/api/my/rounds?limit=%C2%B2",
+    "/api/my/rounds?limit=" + "9" * 5000,
+    "/api/my/rounds?limit=-1",
+    "/api/my/rounds?before=1.0:%ED%A0%80",
+    "/api/my/rounds?before=nan:x",
+    "/api/my/rounds?before=1e999:x",
+    "/api/my/rounds?before=" + "1" * 5000 + ":x",
+    "/api/my/net?since=" + "9" * 5000,
+    "/api/my/net?since=%ED%A0%80",
+    "/api/my/net?since=-inf",
+    "/api/me?token=%00",
+]
+"""Query strings of the logged-in API that must each be a 4xx (or a page), never a 5xx."""
+
 
 MUTATED_MAX = 12_000
 """Characters a mutated frame keeps: it stays under the socket's 16 KiB hard limit."""

@@ -20,6 +20,7 @@ from typing import Any, TypeVar
 import aiohttp
 from hostile import (
     BAD_PATHS,
+    BAD_QUERIES,
     CORPUS,
     Probe,
     describe,
@@ -77,6 +78,20 @@ FRAMES: st.SearchStrategy[str | bytes] = st.one_of(
 )
 PATHS = st.text(max_size=300).map(lambda t: "/" + urllib.parse.quote(t, safe="/%?=&.")) | (
     st.sampled_from(BAD_PATHS)
+)
+QUERY_VALUES = (
+    st.text(max_size=40)
+    | st.sampled_from(
+        ["²", "9" * 5000, "1e400", "nan", "-1", "0", "1:x", "1e308:\x00", "%ED%A0%80"]
+    )
+    | st.integers().map(str)
+    | st.floats().map(repr)
+)
+API_GETS = st.builds(
+    lambda path, name, value: f"{path}?{name}=" + urllib.parse.quote(value, safe="%"),
+    st.sampled_from(["/api/my/rounds", "/api/my/net", "/api/me", "/api/lobby", "/healthz"]),
+    st.sampled_from(["limit", "before", "since", "token", ""]),
+    QUERY_VALUES,
 )
 BODIES = st.one_of(
     st.binary(max_size=200),
@@ -173,10 +188,11 @@ def _fuzz(live: Live, call: Call[Any], probes: list[Probe], watcher_token: str) 
 
     fuzz_frame()
 
-    async def get(path: str) -> int:
+    async def get(path: str, token: str | None = None) -> int:
+        headers = {} if token is None else {"Authorization": f"Bearer {token}"}
         async with aiohttp.ClientSession() as http:
             url = URL(live.base + path, encoded=True)
-            async with http.get(url, allow_redirects=False) as resp:
+            async with http.get(url, allow_redirects=False, headers=headers) as resp:
                 return resp.status
 
     async def post(path: str, body: bytes, content_type: str) -> int:
@@ -202,10 +218,18 @@ def _fuzz(live: Live, call: Call[Any], probes: list[Probe], watcher_token: str) 
     def fuzz_body(path: str, body: bytes, content_type: str) -> None:
         assert call(post(path, body, content_type)) < 500, (path, body[:200])
 
+    @settings(max_examples=60, deadline=None, database=None)
+    @given(path=API_GETS)
+    def fuzz_api_query(path: str) -> None:
+        assert call(get(path, watcher_token)) < 500, path[:200]
+
     fuzz_path()
+    fuzz_api_query()
     fuzz_body()
     for path in BAD_PATHS:
         assert call(get(path)) < 500, path[:200]
+    for path in BAD_QUERIES:
+        assert call(get(path, watcher_token)) < 500, path[:200]
 
     # A frame over the socket's hard limit closes that socket with 1009, nothing more.
     assert call(oversized_frame_close_code(live.base, watcher_token)) == 1009

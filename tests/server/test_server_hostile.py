@@ -15,6 +15,7 @@ import aiohttp
 import pytest
 from hostile import (
     BAD_PATHS,
+    BAD_QUERIES,
     Probe,
     describe,
     logged_errors,
@@ -22,6 +23,7 @@ from hostile import (
     oversized_frame_close_code,
 )
 from server_live import Live, live_test
+from yarl import URL
 
 from baccarat.client import Client, CommandError
 
@@ -119,6 +121,22 @@ async def test_bad_static_paths_are_a_4xx_never_a_5xx(live: Live) -> None:
             # The client's own files are still served.
             for path in ("/", "/index.html", "/js/main.js"):
                 assert (await http.get(live.base + path)).status == 200, path
+    assert errors == [], describe(errors)
+
+
+@live_test()
+async def test_hostile_query_strings_of_the_logged_in_api_are_a_4xx(live: Live) -> None:
+    _, token = await live.user("alice")
+    headers = {"Authorization": f"Bearer {token}"}
+    with logged_errors() as errors:
+        async with aiohttp.ClientSession() as http:
+            for path in BAD_QUERIES:
+                url = URL(live.base + path, encoded=True)
+                async with http.get(url, headers=headers) as resp:
+                    assert resp.status < 500, (path[:60], resp.status)
+            async with http.get(live.base + "/api/my/rounds?limit=%C2%B2", headers=headers) as resp:
+                assert resp.status == 400
+                assert (await resp.json())["error"]["code"] == "bad_limit"
     assert errors == [], describe(errors)
 
 

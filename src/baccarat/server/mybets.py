@@ -83,7 +83,8 @@ def parse_limit(text: str | None) -> int:
     """Read ``limit`` (1 to 100, 20 when absent), or raise ``bad_limit``."""
     if text is None:
         return PAGE
-    if not text.isdigit() or not 1 <= int(text) <= MAX_PAGE:
+    # ASCII digits only: str.isdigit() also takes "²", which int() refuses.
+    if not (text.isascii() and text.isdigit()) or len(text) > 3 or not 1 <= int(text) <= MAX_PAGE:
         raise InvalidInput("bad_limit", f"'limit' is a whole number from 1 to {MAX_PAGE}.")
     return int(text)
 
