@@ -1,7 +1,8 @@
 """Bots on the protocol's client: they sit, bet within the rules, squeeze, and deal.
 
 A bot picks a table (or is given one), takes the dealer seat when it is free, it may deal and
-it can afford the floor, else a free bettor seat. When betting opens it bets by its strategy:
+it can afford the floor, else a free bettor seat (and then lines up for the dealer seat). When
+betting opens it bets by its strategy:
 
 - ``flat``: the same chips on Banker every round (a rebet once it has bet here);
 - ``streak``: follows the last result (Banker after Banker, Player after Player);
@@ -81,6 +82,7 @@ class Bot:
         self.rounds_bet = 0
         self.squeezes = 0
         self.rebets = 0
+        self.queued = False
         self.doubles = 0
         self.undos = 0
 
@@ -163,10 +165,15 @@ class Bot:
             try:
                 await client.command("sit", table_id=table_id, seat=seat)
             except CommandError as exc:
-                if exc.code in ("seat_taken", "already_seated"):
+                if exc.code in ("seat_taken", "already_seated", "dealer_queue"):
                     continue
                 raise
             self.seat = seat
+            if seat != 0 and self.plan.may_deal and coins >= view["limits"]["dealer_floor"]:
+                # The dealer seat is taken: line up for it (上莊排隊).
+                with contextlib.suppress(CommandError):
+                    await client.join_queue()
+                    self.queued = True
             return
         raise CommandError("no_seat", f"No seat free at {table_id}.")
 

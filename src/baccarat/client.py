@@ -219,6 +219,14 @@ class Client:
         """Take back one's last chip, or one's last rebet or double."""
         return await self.command("undo")
 
+    async def join_queue(self) -> dict[str, Any]:
+        """Line up for the dealer seat of the table one sits at or watches (上莊排隊)."""
+        return await self.command("queue.join")
+
+    async def leave_queue(self) -> dict[str, Any]:
+        """Leave the dealer queue."""
+        return await self.command("queue.leave")
+
     async def watch(self, table_id: str) -> dict[str, Any]:
         """Watch a table; return its first snapshot's view (a refusal keeps the current one)."""
         before = self.view

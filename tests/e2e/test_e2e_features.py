@@ -230,3 +230,39 @@ def test_my_bets_lists_my_rounds_and_the_table_shows_the_days_total(
     bettor.click("[data-action='back']")
     bettor.wait_for_selector(".table-screen .seat.me[data-seat='1']")
     assert not bettor.js_errors and not dealer.js_errors
+
+
+def test_a_watcher_queues_for_the_dealer_seat_and_takes_it_when_it_frees(
+    server: Server, browser: Any, pages: list[Any]
+) -> None:
+    table = "high-2"
+    dealer = open_page(browser, server, DESKTOP)
+    bettor = open_page(browser, server, DESKTOP)
+    watcher = open_page(browser, server, DESKTOP)
+    pages += [dealer, bettor, watcher]
+    log_in(dealer, account(server, "qdealer"))
+    log_in(bettor, account(server, "qbettor"))
+    log_in(watcher, account(server, "qwatcher"))
+    english(watcher)
+    sit(dealer, table, 0)
+    sit(bettor, table, 1)
+    watcher.click(f".table-card[data-table='{table}'] .btn-watch")
+    watcher.wait_for_selector(".table-screen .dealer-queue [data-action='queue-join']")
+    assert "Nobody waiting" in watcher.inner_text(".dealer-queue")
+    watcher.click("[data-action='queue-join']")
+    watcher.wait_for_selector(".dealer-queue .dq-pos:text('You are #1')")
+    # Every screen shows the line: the dealer's and the bettor's, in Chinese.
+    for page in (dealer, bettor):
+        page.wait_for_selector(".dealer-queue .dq-list li:text('1. qwatcher')")
+        assert "上莊排隊" in page.inner_text(".dealer-queue")
+    assert "連莊 " in dealer.inner_text(".dealer-queue .dq-streak")
+    save_screenshot(bettor, "queue-desktop")
+    bettor.wait_for_selector(".table-screen[data-phase='betting'] .tray", timeout=30_000)
+    assert place_chip(bettor, 1, "banker") == "ok"
+    dealer.click(".dealer-bar .btn-stand")
+    open_every_squeeze(bettor)
+    # After the settlement the first in line takes the dealer seat: the dealer's screen is theirs.
+    watcher.wait_for_selector(".table-screen[data-role='dealer']", timeout=30_000)
+    bettor.wait_for_selector(".seat[data-seat='0'] .seat-name:text('qwatcher')")
+    watcher.wait_for_selector(".dealer-queue .dq-empty:text('Nobody waiting')")
+    assert not watcher.js_errors and not bettor.js_errors and not dealer.js_errors

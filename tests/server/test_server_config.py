@@ -56,6 +56,8 @@ def _broken(change: str) -> dict[str, Any]:
         data["rooms"].append({"id": "standard", "chip_unit": 500, "tables": ["z"]})
     elif change == "no_tables":
         room["tables"] = []
+    elif change == "dealer_round_limit":
+        room["dealer_round_limit"] = 0
     elif change == "bettor_floor":
         room["bettor_floor"] = room["chip_unit"] - 1
     elif change == "dealer_floor":
@@ -74,6 +76,7 @@ def _broken(change: str) -> dict[str, Any]:
         ("duplicate_table", "used twice"),
         ("duplicate_room", "used twice"),
         ("no_tables", "non-empty list"),
+        ("dealer_round_limit", "dealer_round_limit: must be a whole number >= 1"),
         ("bettor_floor", "bettor_floor: must be at least one chip"),
         ("dealer_floor", "dealer_floor: must be at least the largest liability"),
     ],

@@ -30,6 +30,7 @@ TOP_LEVEL = {
     "controllers",
     "result",
     "history",
+    "dealer_queue",
     "me",
     "book",
 }

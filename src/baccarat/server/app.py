@@ -17,7 +17,7 @@ from typing import Any
 from aiohttp import web
 
 from baccarat.cluster import Directory
-from baccarat.errors import RuleViolation
+from baccarat.errors import BaccaratError, RuleViolation
 from baccarat.server import auth, mybets
 from baccarat.server.config import RoomsConfig, table_config
 from baccarat.server.connection import (
@@ -35,7 +35,8 @@ from baccarat.server.static import StaticFiles
 from baccarat.server.ws import SERVER, Dispatcher, websocket
 from baccarat.shoe import Shoe
 from baccarat.store import Store
-from baccarat.table import Disconnect, Reconnect, Table
+from baccarat.table import DEALER_SEAT, Disconnect, LeaveQueue, Reconnect, Table
+from baccarat.table.queue import position as queue_position
 
 log = logging.getLogger("baccarat.server")
 
@@ -86,6 +87,7 @@ class Server:
         self._background: set[asyncio.Task[Any]] = set()
         self.hub.on_last_close = self._last_close
         self.hub.on_watch_change = self._watch_change
+        self.hub.on_unwatch = self._unwatched
         self.node: Node | None = None
         """With a shared directory: this server as one node of many."""
         if directory is not None:
@@ -143,6 +145,7 @@ class Server:
             metrics=self.metrics,
             epoch=epoch,
         )
+        driver.on_dealer_turn = lambda uid: self._spawn(self._dealer_turn(table_id, uid))
         self.drivers[table_id] = driver
         driver.start()
         self.metrics.tables.set(len(self.drivers))
@@ -226,6 +229,31 @@ class Server:
     async def _quiet_job(self, driver: TableDriver, run: Any) -> None:
         with contextlib.suppress(Exception):
             await driver.submit(run)
+
+    async def _dealer_turn(self, table_id: str, user_id: int) -> None:
+        """Seat the first in the dealer queue who only watches, or take them out of the line."""
+        reason: str | None = None
+        if not any(c.watching == table_id for c in self.hub.by_user.get(user_id, ())):
+            reason = "away"
+        else:
+            try:
+                await self.dispatch.take_seat(user_id, table_id, DEALER_SEAT)
+            except BaccaratError as exc:
+                reason = exc.code
+        if reason is not None:
+            await self._quiet(table_id, LeaveQueue(user_id, reason))
+
+    def _unwatched(self, conn: Connection, table_id: str) -> None:
+        """A user who no longer watches a table (nor sits there) leaves its dealer queue."""
+        driver = self.drivers.get(table_id)
+        uid = conn.user_id
+        if driver is None or not self.accepting or queue_position(driver.table, uid) is None:
+            return
+        if self.hub.seats.get(uid, ("",))[0] == table_id:
+            return
+        if any(c.watching == table_id for c in self.hub.by_user.get(uid, ())):
+            return
+        self._spawn(self._quiet(table_id, LeaveQueue(uid, "away")))
 
     def _watch_change(self, table_id: str) -> None:
         driver = self.drivers.get(table_id)

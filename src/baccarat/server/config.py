@@ -44,6 +44,7 @@ ROOM_KEYS = {
     "dealer_floor",
     "tables",
     "timers",
+    "dealer_round_limit",
 }
 TOP_KEYS = {"server", "rooms", "timers"}
 
@@ -75,6 +76,8 @@ class RoomSettings:
     dealer_floor: int
     table_ids: tuple[str, ...]
     timers: dict[str, float] = field(default_factory=lambda: dict(TIMERS))
+    dealer_round_limit: int = 10
+    """Rounds in a row one dealer may deal while someone waits in the dealer queue (連莊上限)."""
 
 
 @dataclass(frozen=True)
@@ -103,6 +106,7 @@ def table_config(room: RoomSettings, table_id: str) -> TableConfig:
         bettor_floor=room.bettor_floor,
         dealer_floor=room.dealer_floor,
         min_level=room.min_level,
+        dealer_round_limit=room.dealer_round_limit,
         **timers,
     )
 
@@ -214,6 +218,9 @@ def _room(index: int, data: object, timers: dict[str, float]) -> RoomSettings:
         dealer_floor=dealer_floor,
         table_ids=table_ids,
         timers=_timers(f"{where}.timers", data.get("timers", {}), timers),
+        dealer_round_limit=_int(
+            f"{where}.dealer_round_limit", data.get("dealer_round_limit", 10), minimum=1
+        ),
     )
 
 

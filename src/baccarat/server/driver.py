@@ -25,7 +25,7 @@ from baccarat.server.metrics import Metrics
 from baccarat.server.protocol import ack, dumps, event, refusal, snapshot
 from baccarat.store import Store
 from baccarat.table import Event, SqueezeProgress, Table, view, wire
-from baccarat.table.events import recipient
+from baccarat.table.events import DealerTurn, recipient
 
 log = logging.getLogger("baccarat.server")
 
@@ -74,6 +74,8 @@ class TableDriver:
         self.accepting = True
         self.ledger = TableLedger(table, table_id, store, metrics, epoch)
         self.summary: dict[str, Any] | None = None
+        self.on_dealer_turn: Callable[[int], None] | None = None
+        """Called with the user of each ``dealer_turn`` event: the server seats them."""
         self._squeeze: dict[str, SqueezeProgress] = {}
         self._squeeze_conn: dict[str, tuple[Connection, str | int]] = {}
         self._squeeze_last: dict[str, float] = {}
@@ -247,6 +249,8 @@ class TableDriver:
     def _publish(self, events: list[Event]) -> None:
         now = self.loop.time()
         for ev in events:
+            if isinstance(ev, DealerTurn) and self.on_dealer_turn is not None:
+                self.on_dealer_turn(ev.user_id)
             kind, data = wire.event_wire(ev, now)
             to = recipient(ev)
             if to is None:

@@ -42,6 +42,7 @@ def lobby_table(
         "phase": table.phase,
         "shoe_round": table.round.round_no if table.round is not None else table.rounds_in_shoe,
         "beads": [wire.mark(m) for m in table.history[-BEADS:]],
+        "queue": len(table.queue),
     }
 
 

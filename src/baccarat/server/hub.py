@@ -33,6 +33,8 @@ class Hub:
         """Users with a ``sit`` in flight, so two tables cannot seat them at once."""
         self.on_last_close: Callable[[int], None] | None = None
         self.on_watch_change: Callable[[str], None] | None = None
+        self.on_unwatch: Callable[[Connection, str], None] | None = None
+        """Called when a connection stops watching a table (left, watches another, closed)."""
 
     def add(self, conn: Connection) -> bool:
         """Register a connection; True when it is the user's first one."""
@@ -75,6 +77,8 @@ class Hub:
         self.watchers[table_id].discard(conn)
         if self.on_watch_change is not None:
             self.on_watch_change(table_id)
+        if self.on_unwatch is not None:
+            self.on_unwatch(conn, table_id)
 
     def online(self, user_id: int) -> bool:
         """Whether the user has at least one open connection."""

@@ -19,6 +19,7 @@ def room_json(config: RoomsConfig) -> list[dict[str, Any]]:
             "chip_unit": r.chip_unit,
             "bettor_floor": r.bettor_floor,
             "dealer_floor": r.dealer_floor,
+            "dealer_round_limit": r.dealer_round_limit,
             "limits": dict(LIMITS),
             "chips": list(CHIPS),
         }

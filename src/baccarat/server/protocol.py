@@ -105,6 +105,8 @@ COMMANDS: dict[str, dict[str, Checker]] = {
     "squeeze": {"hand": _hand, "progress": _progress, "corner": _corner},
     "open": {"hand": _hand},
     "resync": {},
+    "queue.join": {},
+    "queue.leave": {},
     "ping": {},
 }
 """Every command of protocol v1 and the fields it carries."""

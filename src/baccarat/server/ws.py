@@ -31,6 +31,8 @@ from baccarat.server.protocol import (
 from baccarat.table import (
     ClearBets,
     Double,
+    JoinQueue,
+    LeaveQueue,
     OpenCard,
     PlaceChip,
     Rebet,
@@ -128,6 +130,8 @@ class Dispatcher:
             "urge": self.seated(lambda uid, f: Urge(uid)),
             "open": self.seated(lambda uid, f: OpenCard(uid, f["hand"])),
             "squeeze": self.squeeze,
+            "queue.join": self.queue_join,
+            "queue.leave": self.queue_leave,
         }
 
     async def __call__(self, conn: Connection, text: str) -> None:
@@ -211,9 +215,33 @@ class Dispatcher:
         hub = self.server.hub
         table_id = msg.fields["table_id"]
         driver = self._driver(table_id)
+
+        def after() -> None:
+            hub.watch(conn, table_id)
+            conn.send(dumps(driver.snapshot_for(conn, driver.loop.time())))
+
+        await self.take_seat(
+            conn.user_id, table_id, msg.fields["seat"], conn=conn, msg_id=msg.id, after=after
+        )
+
+    async def take_seat(
+        self,
+        uid: int,
+        table_id: str,
+        seat: int,
+        *,
+        conn: Connection | None = None,
+        msg_id: str | int | None = None,
+        after: Callable[[], None] | None = None,
+    ) -> None:
+        """Seat ``uid`` with a fresh balance, keeping the one-seat rule.
+
+        With ``conn`` the table answers the command itself; without, a refusal is raised.
+        """
+        hub = self.server.hub
+        driver = self._driver(table_id)
         if driver.ledger.draining:
             raise RuleViolation("table_closed", "The server is shutting down; no new seats.")
-        uid = conn.user_id
         where = hub.seats.get(uid)
         if (where is not None and where[0] != table_id) or uid in hub.sitting:
             raise RuleViolation(
@@ -224,29 +252,47 @@ class Dispatcher:
         hub.sitting.add(uid)
         try:
             # The directory keeps the one-seat rule across nodes; the hub, within this one.
-            if node is not None and not await node.claim_seat(uid, table_id, msg.fields["seat"]):
+            if node is not None and not await node.claim_seat(uid, table_id, seat):
                 raise RuleViolation(
                     "already_seated_elsewhere",
                     "You already hold a seat at another table; stand up there first.",
                 )
             user = await asyncio.to_thread(self.server.store.get_user, uid)
             info = UserInfo(uid, user.display_name, user.level, user.coins)
-
-            def after() -> None:
-                hub.watch(conn, table_id)
-                conn.send(dumps(driver.snapshot_for(conn, driver.loop.time())))
-
             await driver.submit(
-                driver.command(Sit(uid, info, msg.fields["seat"])),
-                conn=conn,
-                msg_id=msg.id,
-                after=after,
+                driver.command(Sit(uid, info, seat)), conn=conn, msg_id=msg_id, after=after
             )
         finally:
             hub.sitting.discard(uid)
             if node is not None and hub.seats.get(uid, ("",))[0] != table_id:
                 # The table did not seat the user: give the claim back.
                 await node.release_seat(uid, table_id)
+
+    def _here(self, conn: Connection) -> TableDriver:
+        """The table the user sits at, else the one this connection watches."""
+        where = self.server.hub.seats.get(conn.user_id)
+        table_id = where[0] if where is not None else conn.watching
+        if table_id is None:
+            raise RuleViolation("not_watching", "Watch a table first (table.watch).")
+        return self._driver(table_id)
+
+    async def queue_join(self, conn: Connection, msg: Message) -> None:
+        """Line up for the dealer seat of the table one sits at or watches."""
+        driver = self._here(conn)
+        where = self.server.hub.seats.get(conn.user_id)
+        if where is not None and where[0] != driver.table_id:
+            raise RuleViolation(
+                "already_seated_elsewhere",
+                "You hold a seat at another table; stand up there first.",
+            )
+        user = await asyncio.to_thread(self.server.store.get_user, conn.user_id)
+        info = UserInfo(user.user_id, user.display_name, user.level, user.coins)
+        await driver.submit(driver.command(JoinQueue(conn.user_id, info)), conn=conn, msg_id=msg.id)
+
+    async def queue_leave(self, conn: Connection, msg: Message) -> None:
+        """Leave the dealer queue of the table one sits at or watches."""
+        driver = self._here(conn)
+        await driver.submit(driver.command(LeaveQueue(conn.user_id)), conn=conn, msg_id=msg.id)
 
     def seated(self, build: Callable[[int, dict[str, Any]], Any]) -> Handler:
         """A handler for a command at the table where the user sits."""

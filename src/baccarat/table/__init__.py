@@ -13,7 +13,8 @@ Refusal codes. ``InvalidInput``: ``user_mismatch``, ``bad_seat``, ``bad_coins``,
 ``insufficient_coins``, ``dealer_cannot_cover``, ``no_bets``, ``not_dealer``,
 ``urge_cooling_down`` (details: ``seconds_left``), ``nothing_to_squeeze``, ``not_controller``,
 ``already_leaving``, ``nothing_to_rebet``, ``already_bet``, ``already_disconnected``,
-``not_disconnected``, ``grace_expired``, ``coins_below_stake``.
+``not_disconnected``, ``grace_expired``, ``coins_below_stake``, ``already_dealer``,
+``already_queued``, ``queue_full``, ``not_queued``, ``dealer_queue``.
 
 Money: a seated user's ``coins`` mirror the store. Stakes leave the balance when betting
 closes (escrow) and come back with the delta at settlement, so a user who stands up with
@@ -27,6 +28,8 @@ from baccarat.table.commands import (
     Command,
     Disconnect,
     Double,
+    JoinQueue,
+    LeaveQueue,
     OpenCard,
     PlaceChip,
     Rebet,
@@ -53,6 +56,8 @@ __all__ = [
     "Disconnect",
     "Double",
     "Event",
+    "JoinQueue",
+    "LeaveQueue",
     "OpenCard",
     "Phase",
     "PlaceChip",

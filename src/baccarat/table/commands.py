@@ -90,6 +90,22 @@ class OpenCard:
 
 
 @dataclass(frozen=True, slots=True)
+class JoinQueue:
+    """Line up for the dealer seat (上莊排隊), seated here or watching."""
+
+    user_id: int
+    user: UserInfo
+
+
+@dataclass(frozen=True, slots=True)
+class LeaveQueue:
+    """Leave the dealer queue; ``reason`` says why when the server takes a user out."""
+
+    user_id: int
+    reason: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Disconnect:
     """The user's connection dropped; the seat is kept for the reconnect grace."""
 
@@ -122,6 +138,8 @@ Command = (
     | Urge
     | SqueezeProgress
     | OpenCard
+    | JoinQueue
+    | LeaveQueue
     | Disconnect
     | Reconnect
     | SetCoins

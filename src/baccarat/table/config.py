@@ -75,6 +75,8 @@ class TableConfig:
     reconnect_grace_seconds: float = 60.0
     urge_cooldown_seconds: float = 10.0
     idle_rounds_limit: int = 5
+    dealer_round_limit: int = 10
+    """Rounds in a row one dealer may deal while someone waits in the dealer queue (連莊上限)."""
     rounds_per_shoe: int = ROUNDS_PER_SHOE
     min_cards: int = MIN_CARDS_TO_DEAL
 
@@ -86,7 +88,7 @@ class TableConfig:
                 raise InvalidInput(
                     "bad_config", f"{name} must be a whole number of at least 0, not {value!r}."
                 )
-        for name in ("idle_rounds_limit", "rounds_per_shoe"):
+        for name in ("idle_rounds_limit", "dealer_round_limit", "rounds_per_shoe"):
             value = getattr(self, name)
             if not _whole(value) or value < 1:
                 raise InvalidInput(

@@ -13,6 +13,7 @@ from baccarat.errors import InvalidInput, RuleViolation
 from baccarat.roads.marks import RoundMark
 from baccarat.rules import Hand, Outcome, next_draw
 from baccarat.settlement import settle
+from baccarat.table import queue
 from baccarat.table.commands import CORNERS, OpenCard, SqueezeProgress
 from baccarat.table.events import (
     BettingClosed,
@@ -366,19 +367,24 @@ def _settle(t: Table, now: float) -> list[Event]:
         if occ.coins < t.config.bettor_floor:
             events += t.free_seat(occ, "below_floor", now)
     dealer = t.dealer
+    if dealer is not None:
+        dealer.dealer_rounds += 1
     if dealer is not None and dealer.leaving is not None:
         events += t.free_seat(dealer, dealer.leaving, now)
     elif dealer is not None and dealer.coins < t.config.dealer_floor:
         events += t.free_seat(dealer, "dealer_below_floor", now)
+    elif dealer is not None and queue.over_limit(t):
+        events += t.free_seat(dealer, "dealer_limit", now)
     return events
 
 
 def end_result(t: Table, now: float) -> list[Event]:
     """After the result: end the shoe if it is done, else the next round."""
     t.round = None
+    called = queue.call_dealer(t, now)
     if _shoe_done(t):
-        return _end_shoe(t, now)
-    events = wait(t) if not t.has_quorum() else []
+        return called + _end_shoe(t, now)
+    events = called + (wait(t) if not t.has_quorum() else [])
     t.phase = "waiting"
     t.deadline = None
     return events + maybe_start(t, now)

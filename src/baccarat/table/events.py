@@ -68,6 +68,8 @@ class Seated:
     waiting_next_round: bool
     idle_rounds: int
     leaving: bool
+    dealer_rounds: int
+    """Rounds dealt in a row from the dealer seat (連莊)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,7 +77,8 @@ class SeatFreed:
     """A seat is free again; ``coins`` is the balance the table kept (escrow excluded).
 
     ``reason``: ``stood_up``, ``moved`` (a bettor moving to the dealer seat), ``idle``,
-    ``below_floor``, ``dealer_below_floor`` or ``disconnected``.
+    ``below_floor``, ``dealer_below_floor``, ``dealer_limit`` (連莊上限 reached while others
+    wait in the dealer queue) or ``disconnected``.
     """
 
     kind: ClassVar[str] = "seat_freed"
@@ -126,6 +129,41 @@ class CoinsSet:
     seat: int
     user_id: int
     coins: int
+
+
+@dataclass(frozen=True, slots=True)
+class Queued:
+    """One user waiting in the dealer queue."""
+
+    user_id: int
+    name: str
+    level: int
+
+
+@dataclass(frozen=True, slots=True)
+class DealerQueueChanged:
+    """The dealer queue (上莊排隊) changed; ``queue`` is the whole line, first in line first.
+
+    ``change``: ``joined``, ``left`` (``reason`` set when the table or the server took the
+    user out: ``coins_below_floor``, ``away``, or the code that refused them the seat) or
+    ``promoted`` (they took the dealer seat).
+    """
+
+    kind: ClassVar[str] = "dealer_queue"
+    queue: tuple[Queued, ...]
+    user_id: int
+    change: str
+    reason: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class DealerTurn:
+    """The dealer seat is free and the first in line only watches: the server seats them
+    with a fresh balance, or takes them out of the line."""
+
+    kind: ClassVar[str] = "dealer_turn"
+    user_id: int
+    name: str
 
 
 # -- shoes and phases ---------------------------------------------------------------------
@@ -385,6 +423,8 @@ PublicEvent = (
     | Disconnected
     | Reconnected
     | CoinsSet
+    | DealerQueueChanged
+    | DealerTurn
     | Waiting
     | ShoeStarted
     | ShoeEnded
@@ -416,6 +456,8 @@ EVENTS: tuple[type[PublicEvent] | type[PrivateEvent], ...] = (
     Disconnected,
     Reconnected,
     CoinsSet,
+    DealerQueueChanged,
+    DealerTurn,
     Waiting,
     ShoeStarted,
     ShoeEnded,

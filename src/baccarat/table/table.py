@@ -15,12 +15,14 @@ from baccarat.bets import Area, stake_coins
 from baccarat.errors import InvalidInput, RuleViolation
 from baccarat.roads.marks import RoundMark
 from baccarat.shoe import Shoe
-from baccarat.table import betting, dealing, rebet
+from baccarat.table import betting, dealing, queue, rebet
 from baccarat.table.commands import (
     ClearBets,
     Command,
     Disconnect,
     Double,
+    JoinQueue,
+    LeaveQueue,
     OpenCard,
     PlaceChip,
     Rebet,
@@ -38,6 +40,7 @@ from baccarat.table.events import (
     DealerLeaving,
     Disconnected,
     Event,
+    Queued,
     Reconnected,
     Seated,
     SeatFreed,
@@ -65,6 +68,7 @@ def seated(occ: Occupant) -> Seated:
         waiting_next_round=occ.waiting_next_round,
         idle_rounds=occ.idle_rounds,
         leaving=occ.leaving is not None,
+        dealer_rounds=occ.dealer_rounds,
     )
 
 
@@ -99,6 +103,10 @@ class Table:
         self.rounds_settled = 0
         self.last_slips: dict[int, dict[Area, int]] = {}
         """Each user's bets in the last round they bet in here, for a rebet."""
+        self.queue: list[Queued] = []
+        """The dealer queue, first in line first."""
+        self.dealer_called: int | None = None
+        """The watcher called to take the free dealer seat, until they sit or leave the line."""
         self.idle_counts: dict[int, int] = {}
         """Idle rounds of bettors who left, so standing up and sitting again keeps the count."""
 
@@ -209,6 +217,10 @@ class Table:
                 return dealing.squeeze_progress(self, command, now)
             case OpenCard():
                 return dealing.open_card(self, command, now)
+            case JoinQueue():
+                return queue.join(self, command, now)
+            case LeaveQueue():
+                return queue.leave(self, command, now)
             case Disconnect():
                 return self._disconnect(command, now)
             case Reconnect():
@@ -239,6 +251,8 @@ class Table:
         self.verify_entry(user.level)
         if self.seats[c.seat] is not None:
             raise RuleViolation("seat_taken", f"Seat {c.seat} is taken.", seat=c.seat)
+        if c.seat == DEALER_SEAT:
+            queue.verify_dealer_seat(self, c.user_id)
         current = self.occupant(c.user_id)
         if current is not None:
             if c.seat != DEALER_SEAT or current.is_dealer:
@@ -263,21 +277,30 @@ class Table:
                 coins=coins,
             )
         # Checked: now act.
-        events: list[Event] = []
         if current is not None:
-            self.seats[current.seat] = None
-            events.append(SeatFreed(current.seat, current.user_id, "moved", current.coins))
-            current.seat = DEALER_SEAT
-            current.idle_rounds = 0
-            occ = current
-        else:
-            occ = Occupant(user.user_id, user.name, user.level, user.coins, c.seat)
-            if c.seat != DEALER_SEAT:
-                occ.idle_rounds = self.idle_counts.pop(user.user_id, 0)
-            # Sitting while a round is being dealt: that round is not theirs.
-            occ.waiting_next_round = self.round is not None and self.round.closed
+            return self.move_to_dealer(current, now)
+        occ = Occupant(user.user_id, user.name, user.level, user.coins, c.seat)
+        if c.seat != DEALER_SEAT:
+            occ.idle_rounds = self.idle_counts.pop(user.user_id, 0)
+        # Sitting while a round is being dealt: that round is not theirs.
+        occ.waiting_next_round = self.round is not None and self.round.closed
         self.seats[c.seat] = occ
+        events: list[Event] = [seated(occ)]
+        if occ.is_dealer:
+            events += queue.seated_as_dealer(self, occ.user_id)
+        events += dealing.maybe_start(self, now)
+        return events
+
+    def move_to_dealer(self, occ: Occupant, now: float) -> list[Event]:
+        """Move a seated bettor to the free dealer seat (checked by the caller)."""
+        self.seats[occ.seat] = None
+        events: list[Event] = [SeatFreed(occ.seat, occ.user_id, "moved", occ.coins)]
+        occ.seat = DEALER_SEAT
+        occ.idle_rounds = 0
+        occ.dealer_rounds = 0
+        self.seats[DEALER_SEAT] = occ
         events.append(seated(occ))
+        events += queue.seated_as_dealer(self, occ.user_id)
         events += dealing.maybe_start(self, now)
         return events
 
@@ -358,6 +381,8 @@ class Table:
                 events += dealing.cancel_round(self, "no_bettors", now)
         else:
             events += dealing.controller_left(self, occ.user_id, now)
+        if occ.is_dealer:
+            events += queue.call_dealer(self, now)
         return events
 
     # ----------------------------------------------------------------- timers

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from baccarat.bets import AREAS, CHIPS, LIMITS, Area, remaining_limits, stake_coins
-from baccarat.table import rebet, wire
+from baccarat.table import queue, rebet, wire
 from baccarat.table.book import book
 from baccarat.table.config import DEALER_SEAT
 from baccarat.table.dealing import HANDS
@@ -107,6 +107,7 @@ def view(table: Table, user_id: int | None, now: float) -> dict[str, Any]:
     cfg = table.config
     rnd = table.round
     me = _me(table, user_id, now)
+    me["queue_position"] = None if user_id is None else queue.position(table, user_id)
     shoe = table.shoe
     out: dict[str, Any] = {
         "table_id": cfg.table_id,
@@ -118,6 +119,7 @@ def view(table: Table, user_id: int | None, now: float) -> dict[str, Any]:
             "bettor_floor": cfg.bettor_floor,
             "dealer_floor": cfg.dealer_floor,
             "min_level": cfg.min_level,
+            "dealer_round_limit": cfg.dealer_round_limit,
         },
         "timers": {
             "betting_seconds": cfg.betting_seconds,
@@ -147,6 +149,7 @@ def view(table: Table, user_id: int | None, now: float) -> dict[str, Any]:
         "controllers": {h: rnd.controllers.get(h) if rnd is not None else None for h in HANDS},
         "result": _result(table),
         "history": [wire.mark(m) for m in table.history],
+        "dealer_queue": queue.public(table),
         "me": me,
         "book": None,
     }

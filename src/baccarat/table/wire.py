@@ -24,6 +24,7 @@ from baccarat.table.events import (
     CardDealt,
     Disconnected,
     Event,
+    Queued,
     SeatResult,
     Shuffling,
     SqueezeStarted,
@@ -98,6 +99,7 @@ def occupant(o: Occupant) -> JsonObject:
         "waiting_next_round": o.waiting_next_round,
         "idle_rounds": o.idle_rounds,
         "leaving": o.leaving is not None,
+        "dealer_rounds": o.dealer_rounds,
     }
 
 
@@ -126,7 +128,7 @@ def _value(value: object) -> Json:
             return outcome(value)
         case Settlement():
             return settlement(value)
-        case Bet() | SeatResult():
+        case Bet() | SeatResult() | Queued():
             return {f.name: _value(getattr(value, f.name)) for f in fields(value)}
         case tuple() | list():
             return [_value(v) for v in value]

@@ -109,6 +109,7 @@ function tableCard(app, table, room) {
       h("div", { class: "tc-info" },
         h("div", null, t("round_of", { n: table.shoe_round ?? 0 })),
         h("div", null, t("seats_free", { n: free })),
+        table.queue ? h("div", { class: "tc-queue" }, `${t("dealer_queue")} ${table.queue}`) : null,
         h("div", { class: "muted watchers" }, eyeIcon(), ` ${table.watchers ?? 0}`))),
     h("div", { class: "tc-seats" }, h("div", { class: "tc-dealer" }, seatDot(0)),
       h("div", { class: "tc-bettors" }, [1, 2, 3, 4, 5, 6, 7].map(seatDot))),

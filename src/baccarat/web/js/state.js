@@ -31,6 +31,7 @@ function readSeat(s, i) {
     waiting: Boolean(s.waiting_next_round),
     idle: s.idle_rounds ?? 0,
     leaving: Boolean(s.leaving),
+    dealerRounds: s.dealer_rounds ?? 0,
     bets: { ...(s.bets ?? {}) },
   };
 }
@@ -60,6 +61,7 @@ export function readView(snapshot, receivedAt, lobby) {
       bettor_floor: limits.bettor_floor ?? roomInfo.bettor_floor,
       dealer_floor: limits.dealer_floor ?? roomInfo.dealer_floor,
       min_level: limits.min_level ?? roomInfo.min_level,
+      dealer_round_limit: limits.dealer_round_limit ?? roomInfo.dealer_round_limit ?? 10,
       chips: v.chips ?? [1, 2, 3, 5, 10],
     },
     timers: v.timers ?? {},
@@ -87,6 +89,7 @@ export function readView(snapshot, receivedAt, lobby) {
     controllers: v.controllers ?? {},
     result,
     history: v.history ?? [],
+    queue: v.dealer_queue ?? [],
     me: {
       user_id: me.user_id ?? null,
       seat: me.seat ?? null,
@@ -97,6 +100,7 @@ export function readView(snapshot, receivedAt, lobby) {
       remaining: me.remaining ?? null,
       can_bet: Boolean(me.can_bet),
       rebet: me.rebet ?? null,
+      queuePos: me.queue_position ?? null,
       urgeReadyAt: local(me.urge_ready_at),
     },
     book: v.book ?? null,

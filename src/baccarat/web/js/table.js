@@ -43,6 +43,7 @@ export class TableScreen {
     this.handsRow = h("div", { class: "hands-row" }, this.shoeEl, this.handP, this.center, this.handB);
     this.areasRow = h("div", { class: "areas" });
     this.seatsRow = h("div", { class: "seats" });
+    this.queueEl = h("div", { class: "dealer-queue" });
     this.resultEl = h("div", { class: "result-banner", hidden: true });
     this.noticeEl = h("div", { class: "notice", hidden: true });
     this.urgeEl = h("div", { class: "urge-banner", hidden: true, role: "alert" }, t("urged"));
@@ -51,7 +52,7 @@ export class TableScreen {
       onOpen: (hand) => this.app.send("open", { hand }).catch((err) => this.refuse(err)),
     });
     this.felt = h("div", { class: "felt" },
-      h("div", { class: "felt-inner" }, this.dealerRail, this.handsRow, this.areasRow, this.seatsRow),
+      h("div", { class: "felt-inner" }, this.dealerRail, this.queueEl, this.handsRow, this.areasRow, this.seatsRow),
       this.noticeEl, this.urgeEl, this.squeeze.el);
     this.bookSlot = h("div", { class: "book-slot" });
     this.controls = h("div", { class: "controls" });
@@ -76,6 +77,7 @@ export class TableScreen {
     this.el.classList.toggle("dealer-view", role === "dealer");
     this.drawTop(st);
     this.drawSeats(st);
+    this.drawQueue(st);
     this.drawHands(st, prev);
     this.drawAreas(st);
     this.drawControls(st);
@@ -119,6 +121,25 @@ export class TableScreen {
       this.coinShown.set(key, occ.coins);
       if (from !== undefined && from !== occ.coins) rollNumber(el, from, occ.coins);
     }
+  }
+
+  /** The dealer queue (上莊排隊) on every screen: who waits, my place, join or leave. */
+  drawQueue(st) {
+    const pos = st.me.queuePos;
+    const dealer = st.seats[0];
+    const names = st.queue.map((w, i) => h("li", { class: w.user_id === st.me.user_id ? "me" : null,
+      "data-user": w.user_id }, `${i + 1}. ${w.name}`));
+    const canJoin = pos === null && st.me.role !== "dealer";
+    mount(this.queueEl,
+      h("span", { class: "dq-title" }, t("dealer_queue"), h("b", { class: "dq-count" }, ` ${st.queue.length}`)),
+      dealer ? h("span", { class: "dq-streak", title: t("dealer_limit_hint") },
+        t("dealer_streak", { n: dealer.dealerRounds, max: st.room.dealer_round_limit })) : null,
+      names.length ? h("ol", { class: "dq-list" }, names) : h("span", { class: "dq-empty" }, t("queue_empty")),
+      pos !== null ? h("span", { class: "dq-pos" }, t("queue_pos", { n: pos })) : null,
+      canJoin ? h("button", { class: "btn btn-small btn-queue", "data-action": "queue-join",
+        onclick: () => this.app.send("queue.join").catch((err) => this.refuse(err)) }, t("join_queue")) : null,
+      pos !== null ? h("button", { class: "btn btn-small btn-queue", "data-action": "queue-leave",
+        onclick: () => this.app.send("queue.leave").catch((err) => this.refuse(err)) }, t("leave_queue")) : null);
   }
 
   drawHands(st, prev) {
@@ -474,6 +495,11 @@ export function applyEvent(st, name, data) {
       if (!sameRound) return null;
       if (st.me.role !== "dealer" || typeof data.ready_in_ms !== "number") return st;
       return { ...st, me: { ...st.me, urgeReadyAt: performance.now() + data.ready_in_ms } };
+    case "dealer_queue": {
+      const queue = data.queue ?? [];
+      const at = queue.findIndex((w) => w.user_id === st.me.user_id);
+      return { ...st, queue, me: { ...st.me, queuePos: at < 0 ? null : at + 1 } };
+    }
     case "controllers":
       if (!sameRound) return null;
       return { ...st, controllers: { player: data.player ?? null, banker: data.banker ?? null } };
