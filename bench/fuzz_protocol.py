@@ -36,12 +36,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "server")
 from hostile import (
     BAD_PATHS,
     BAD_QUERIES,
+    BAD_RAW_REQUESTS,
     CORPUS,
     HOSTILE_BITS,
     Probe,
     mutate,
     nested,
     oversized_frame_close_code,
+    raw_status,
 )
 from served import served
 
@@ -202,6 +204,12 @@ async def _http(base: str, token: str, rng: random.Random, tally: Tally) -> None
             tally.http[resp.status] += 1
             if resp.status >= 500:
                 tally.failures.append({"http": "GET", "path": query[:300], "status": resp.status})
+        raw = rng.choice(BAD_RAW_REQUESTS)
+        status = await raw_status(base, raw)
+        if status is not None:
+            tally.http[status] += 1
+            if status >= 500:
+                tally.failures.append({"http": "raw", "request": repr(raw[:300]), "status": status})
         body = frame(rng)
         data = body if isinstance(body, bytes) else body.encode("utf-8", "surrogatepass")
         target = rng.choice(["/api/login", "/api/register"])

@@ -182,6 +182,48 @@ async def oversized_frame_close_code(base: str, token: str, size: int = 1_000_00
             await writer.wait_closed()
 
 
+BAD_RAW_REQUESTS: list[bytes] = [
+    b"GET /api/\xed\xa0\x80 HTTP/1.1\r\nHost: x\r\n\r\n",
+    b"GET /api/lobby?x=\xff HTTP/1.1\r\nHost: x\r\n\r\n",
+    b"GET /\xff HTTP/1.1\r\nHost: x\r\n\r\n",
+    b"GET /api/me HTTP/1.1\r\nHost: x\r\nCookie: baccarat_session=\xed\xa0\x80\r\n\r\n",
+    b"GET /api/me HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \xed\xa0\x80\r\n\r\n",
+    b"POST /api/logout HTTP/1.1\r\nHost: x\r\nCookie: baccarat_session=\xff\r\n"
+    b"Content-Length: 0\r\n\r\n",
+    b"POST /api/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json; charset=\xff\r\n"
+    b'Content-Length: 5\r\n\r\n{"a":',
+    b"POST /api/login HTTP/1.1\r\nHost: x\r\nContent-Length: -1\r\n\r\n",
+    b"POST /api/login HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n",
+    b"POST /api/login HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n",
+    b"GET / HTTP/1.1\r\nHost: x\r\nX-Long: " + b"a" * 100_000 + b"\r\n\r\n",
+    b"GET /" + b"a" * 100_000 + b" HTTP/1.1\r\nHost: x\r\n\r\n",
+    b"G\x00T / HTTP/1.1\r\nHost: x\r\n\r\n",
+    b"GET / HTTP/9.9\r\nHost: x\r\n\r\n",
+    b"GET /ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+    b"Sec-WebSocket-Key: !!\r\nSec-WebSocket-Version: 99\r\n\r\n",
+    b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03",
+]
+"""Raw requests no HTTP client would send: none may get a 5xx (a 4xx, or a closed
+connection; a logout with a bad cookie is still a 200)."""
+
+
+async def raw_status(base: str, request: bytes) -> int | None:
+    """Send ``request`` as bytes; the status of the answer, or None if none came."""
+    url = urlsplit(base)
+    reader, writer = await asyncio.open_connection(url.hostname, url.port)
+    try:
+        writer.write(request)
+        line = await reader.readline()
+    except ConnectionError:
+        return None
+    finally:
+        writer.close()
+        with contextlib.suppress(ConnectionError):
+            await writer.wait_closed()
+    parts = line.split()
+    return int(parts[1]) if len(parts) >= 2 and parts[1].isdigit() else None
+
+
 def nested(depth: int) -> str:
     """``[[[...]]]``, ``depth`` levels."""
     return "[" * depth + "]" * depth

@@ -21,6 +21,7 @@ import aiohttp
 from hostile import (
     BAD_PATHS,
     BAD_QUERIES,
+    BAD_RAW_REQUESTS,
     CORPUS,
     Probe,
     describe,
@@ -28,6 +29,7 @@ from hostile import (
     mutate,
     nested,
     oversized_frame_close_code,
+    raw_status,
 )
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -230,6 +232,9 @@ def _fuzz(live: Live, call: Call[Any], probes: list[Probe], watcher_token: str) 
         assert call(get(path)) < 500, path[:200]
     for path in BAD_QUERIES:
         assert call(get(path, watcher_token)) < 500, path[:200]
+    for request in BAD_RAW_REQUESTS:
+        status = call(raw_status(live.base, request))
+        assert status is None or status < 500, (request[:200], status)
 
     # A frame over the socket's hard limit closes that socket with 1009, nothing more.
     assert call(oversized_frame_close_code(live.base, watcher_token)) == 1009

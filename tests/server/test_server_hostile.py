@@ -16,11 +16,13 @@ import pytest
 from hostile import (
     BAD_PATHS,
     BAD_QUERIES,
+    BAD_RAW_REQUESTS,
     Probe,
     describe,
     logged_errors,
     nested,
     oversized_frame_close_code,
+    raw_status,
 )
 from server_live import Live, live_test
 from yarl import URL
@@ -137,6 +139,18 @@ async def test_hostile_query_strings_of_the_logged_in_api_are_a_4xx(live: Live) 
             async with http.get(live.base + "/api/my/rounds?limit=%C2%B2", headers=headers) as resp:
                 assert resp.status == 400
                 assert (await resp.json())["error"]["code"] == "bad_limit"
+    assert errors == [], describe(errors)
+
+
+@live_test()
+async def test_raw_malformed_requests_are_a_4xx_and_log_no_error(live: Live) -> None:
+    with logged_errors() as errors:
+        for request in BAD_RAW_REQUESTS:
+            status = await raw_status(live.base, request)
+            assert status is None or status < 500, (request[:60], status)
+        # Raw bytes in a session cookie or bearer token name no session.
+        assert await raw_status(live.base, BAD_RAW_REQUESTS[3]) == 401
+        assert await raw_status(live.base, BAD_RAW_REQUESTS[4]) == 401
     assert errors == [], describe(errors)
 
 

@@ -29,6 +29,7 @@ from baccarat.server.driver import TableDriver
 from baccarat.server.headers import add_security_headers
 from baccarat.server.hub import Hub
 from baccarat.server.lobby import lobby_message
+from baccarat.server.logs import quiet_bad_requests
 from baccarat.server.metrics import Metrics
 from baccarat.server.node import Node, NodeHub
 from baccarat.server.static import StaticFiles
@@ -321,6 +322,7 @@ async def _log_requests(request: web.Request, handler: Any) -> web.StreamRespons
 
 def create_app(server: Server) -> web.Application:
     """The aiohttp application serving ``server``."""
+    quiet_bad_requests()
     app = web.Application(middlewares=[_log_requests], client_max_size=64 * 1024)
     app[SERVER] = server
     app[auth.STORE] = server.store

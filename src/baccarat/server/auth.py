@@ -79,17 +79,18 @@ def request_token(request: web.Request) -> str | None:
     """The session token a request carries: bearer header, then cookie, then ``?token=``."""
     header = request.headers.get("Authorization", "")
     if header.lower().startswith("bearer "):
-        return header[7:].strip() or None
-    cookie = request.cookies.get(COOKIE)
-    if cookie:
-        return cookie
-    return request.query.get("token") or None
+        token = header[7:].strip()
+    else:
+        token = request.cookies.get(COOKIE) or request.query.get("token") or ""
+    # A token is short ASCII; anything else (raw bytes in a header arrive as lone
+    # surrogates) names no session and must not reach the hash.
+    return token if token and len(token) <= 256 and token.isascii() else None
 
 
 async def current_user(request: web.Request) -> tuple[User, str] | None:
     """The logged-in user of a request and its token, or None."""
     token = request_token(request)
-    if token is None or len(token) > 256:
+    if token is None:
         return None
     store: Store = request.app[STORE]
     user = await asyncio.to_thread(store.user_for_session, token)
