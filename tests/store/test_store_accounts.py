@@ -6,6 +6,7 @@ import pytest
 
 from baccarat.errors import Conflict, InvalidInput, NotFound, RuleViolation
 from baccarat.store import Store
+from baccarat.store.accounts import password_hasher
 
 
 def test_a_new_user_starts_with_the_given_level_and_coins(store: Store) -> None:
@@ -125,9 +126,114 @@ def test_a_session_for_an_unknown_user_is_refused(store: Store) -> None:
         store.create_session(999)
 
 
-@pytest.mark.parametrize("display", ["", "   ", "x" * 65])
+@pytest.mark.parametrize("display", ["", "   ", "x" * 33, "x" * 65])
 def test_a_blank_or_long_display_name_is_refused(store: Store, display: str) -> None:
     with pytest.raises(InvalidInput) as err:
         store.create_user("Mei", "pw", display_name=display)
     assert err.value.code == "bad_display_name"
     assert store.list_users() == []
+
+
+@pytest.mark.parametrize("typed", ["sam", "SAM", "ſam", "ｓａｍ", "Ｓam"])
+def test_every_form_of_a_username_with_the_same_canonical_key_finds_one_account(
+    store: Store, typed: str
+) -> None:
+    store.create_user("Sam", "pw")
+    assert store.get_user_by_name(typed).username == "Sam"
+    assert store.authenticate(typed, "pw") is not None
+
+
+@pytest.mark.parametrize("name", ["ſam", "ｓａｍ", "sam\u200b", "s\u0430m", "\ud800"])
+def test_a_username_outside_the_ascii_set_is_refused_at_registration(
+    store: Store, name: str
+) -> None:
+    with pytest.raises(InvalidInput) as err:
+        store.create_user(name, "pw")
+    assert err.value.code == "bad_username"
+    assert store.list_users() == []
+
+
+@pytest.mark.parametrize(
+    ("display", "shown"),
+    [
+        ("  Mei   Lin ", "Mei Lin"),  # spaces trimmed and collapsed
+        ("Mei\u3000Lin", "Mei Lin"),  # an ideographic space is a space
+        ("ＭＥＩ", "MEI"),  # full width folded to ASCII (NFKC)
+        ("Zoe\u0308", "Zoë"),  # composed (NFKC output is NFC)
+        ("王小明", "王小明"),
+        ("Tom & Jerry's", "Tom & Jerry's"),
+    ],
+)
+def test_a_display_name_is_stored_normalised(store: Store, display: str, shown: str) -> None:
+    assert store.create_user("Mei", "pw", display_name=display).display_name == shown
+
+
+@pytest.mark.parametrize(
+    "display",
+    [
+        "Mei\nLin",  # control characters
+        "Mei\x00",
+        "\u202eieM",  # a bidi override
+        "Mei\u2066Lin\u2069",  # a bidi isolate
+        "Me\u200bi",  # zero-width space
+        "Me\u200di",  # zero-width joiner
+        "Mei\ufe0f",  # a variation selector
+        "Mei\u00ad",  # a soft hyphen
+        "\u3164",  # a Hangul filler (blank)
+        "\u2800",  # Braille blank
+        "<b>Mei</b>",  # markup
+        "Mei\ud800",  # a lone surrogate
+        "e\u0301\u0302\u0303\u0304\u0305",  # stacked combining marks
+    ],
+)
+def test_a_display_name_with_control_invisible_or_markup_characters_is_refused(
+    store: Store, display: str
+) -> None:
+    with pytest.raises(InvalidInput) as err:
+        store.create_user("Mei", "pw", display_name=display)
+    assert err.value.code == "bad_display_name"
+    assert err.value.message.startswith("A display name")
+    assert store.list_users() == []
+
+
+@pytest.mark.parametrize("copy", ["mei lin", "MEI LIN", "Mei  Lin", "ＭＥＩ ＬＩＮ"])
+def test_display_names_are_unique_under_case_folding(store: Store, copy: str) -> None:
+    store.create_user("Mei", "pw", display_name="Mei Lin")
+    with pytest.raises(Conflict) as err:
+        store.create_user("impostor", "pw", display_name=copy)
+    assert err.value.code == "display_name_taken"
+    assert [u.username for u in store.list_users()] == ["Mei"]
+
+
+def test_a_username_that_is_someones_display_name_needs_another_display_name(
+    store: Store,
+) -> None:
+    store.create_user("first", "pw", display_name="Straße")
+    with pytest.raises(Conflict) as err:
+        store.create_user("STRASSE", "pw")
+    assert err.value.code == "display_name_taken"
+    assert store.create_user("STRASSE", "pw", display_name="Mr S").display_name == "Mr S"
+
+
+def test_a_hash_with_older_parameters_verifies_and_is_replaced_at_login(store: Store) -> None:
+    from argon2 import PasswordHasher
+
+    old = PasswordHasher(time_cost=1, memory_cost=2048, parallelism=2)
+    user = store.create_user("Mei", "pw")
+    with store.engine.begin() as conn:
+        conn.exec_driver_sql(
+            "UPDATE users SET password_hash = %s WHERE id = %s"
+            if store.backend == "postgresql"
+            else "UPDATE users SET password_hash = ? WHERE id = ?",
+            (old.hash("secret"), user.user_id),
+        )
+    upgraded = type(store)(store.url, hasher=password_hasher())
+    try:
+        assert upgraded.authenticate("mei", "wrong") is None
+        assert upgraded.authenticate("mei", "secret") is not None
+        with store.engine.connect() as conn:
+            stored = conn.exec_driver_sql("SELECT password_hash FROM users").scalar_one()
+        assert stored.startswith("$argon2id$v=19$m=19456,t=2,p=1$")
+        assert upgraded.authenticate("mei", "secret") is not None
+    finally:
+        upgraded.close()

@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 import sqlalchemy as sa
+from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.config import Config
 from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
 
-from baccarat.errors import InvalidInput
+from baccarat.errors import Conflict, InvalidInput
 from baccarat.store import Store, default_db_url, open_store
-from baccarat.store.engine import MIGRATIONS
+from baccarat.store.engine import MIGRATIONS, make_engine
 from baccarat.store.schema import metadata
 from baccarat.store.url import driver_url
 
@@ -68,3 +71,50 @@ def test_the_migrations_have_a_single_head() -> None:
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS))
     assert len(ScriptDirectory.from_config(cfg).get_heads()) == 1
+
+
+def test_upgrading_gives_existing_accounts_canonical_keys_and_unique_clean_display_names(
+    db_url: str,
+) -> None:
+    # A database as the first revision left it, with display names the new rules refuse
+    # or that collide once folded.
+    engine = make_engine(db_url)
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "0001")
+        for name, display in [
+            ("mei", "Mei"),
+            ("mei2", "MEI"),
+            ("eve", "e\u202eve"),
+            ("sam", "<b>Sam</b>"),
+            ("strasse", "Straße"),
+            ("strasse2", "STRASSE"),
+        ]:
+            conn.execute(
+                sa.text(
+                    "INSERT INTO users (username, username_key, password_hash, display_name,"
+                    " level, coins, created_at) VALUES (:u, :k, 'x', :d, 50, 0, :t)"
+                ),
+                {"u": name, "k": name.casefold(), "d": display, "t": time.time()},
+            )
+    engine.dispose()
+    store = open_store(db_url)
+    try:
+        shown = {u.username: u.display_name for u in store.list_users()}
+        assert shown == {
+            "mei": "Mei",
+            "mei2": "MEI 2",
+            "eve": "eve",
+            "sam": "sam",
+            "strasse": "Straße",
+            "strasse2": "STRASSE 2",
+        }
+        # The new rule holds from now on: a folded copy of a migrated name is refused.
+        with pytest.raises(Conflict) as err:
+            store.create_user("other", "pw", display_name="mei 2")
+        assert err.value.code == "display_name_taken"
+        assert store.get_user_by_name("ſtrasse").username == "strasse"
+    finally:
+        store.close()

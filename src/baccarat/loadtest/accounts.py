@@ -14,11 +14,12 @@ import time
 from dataclasses import dataclass
 
 import sqlalchemy as sa
-from argon2 import PasswordHasher
 
+from baccarat.names import display_key
+from baccarat.names import username_key as name_key
 from baccarat.store import Store
 from baccarat.store import schema as s
-from baccarat.store.accounts import SESSION_TTL, name_key, token_hash
+from baccarat.store.accounts import SESSION_TTL, password_hasher, token_hash
 from baccarat.store.batch import apply_ops
 from baccarat.store.bulk import insert_rows
 from baccarat.store.ops import Grant
@@ -67,7 +68,7 @@ def make_crews(store: Store, table_ids: list[str], *, prefix: str | None = None)
     """
     prefix = prefix or f"lt{secrets.token_hex(3)}-"
     password = secrets.token_urlsafe(12)
-    pw_hash = PasswordHasher().hash(password)
+    pw_hash = password_hasher().hash(password)
     plans = [(t, _plan(prefix, t, i)) for i, t in enumerate(table_ids)]
     flat = [(t, *p) for t, plan in plans for p in plan]
     members: dict[str, Member] = {}
@@ -90,6 +91,7 @@ def _create_chunk(
                     "username_key": name_key(name),
                     "password_hash": pw_hash,
                     "display_name": name,
+                    "display_key": display_key(name),
                     "level": LEVEL,
                     "coins": 0,
                     "created_at": now,

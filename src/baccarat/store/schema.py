@@ -20,6 +20,7 @@ users = sa.Table(
     sa.Column("username_key", sa.String(64), nullable=False, unique=True),
     sa.Column("password_hash", sa.Text, nullable=False),
     sa.Column("display_name", sa.String(64), nullable=False),
+    sa.Column("display_key", sa.String(128), nullable=False, unique=True),
     sa.Column("level", sa.Integer, nullable=False),
     sa.Column("coins", sa.BigInteger, nullable=False),
     sa.Column("created_at", sa.Float, nullable=False),

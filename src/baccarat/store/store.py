@@ -17,6 +17,7 @@ from typing import Any
 import sqlalchemy as sa
 from argon2 import PasswordHasher
 
+from baccarat import names
 from baccarat.errors import Conflict, InvalidInput
 from baccarat.shoe import commitment, parse_seed
 from baccarat.store import accounts, epochs
@@ -54,7 +55,7 @@ class Store:
     def __init__(self, url: str, *, hasher: PasswordHasher | None = None) -> None:
         self.url = url
         self.engine = make_engine(url)
-        self._hasher = hasher or PasswordHasher()
+        self._hasher = hasher or accounts.password_hasher()
         migrate(self.engine)
         self._writer = Writer(self.engine)
 
@@ -91,14 +92,17 @@ class Store:
         coins: int = 0,
     ) -> User:
         """Create an account; its opening ``coins`` come from the mint."""
-        accounts.verify_username(username)
+        names.verify_username(username)
         accounts.verify_password(password)
         accounts.verify_level(level)
         if isinstance(coins, bool) or not isinstance(coins, int) or coins < 0:
             raise InvalidInput(
                 "bad_amount", f"Opening coins must be a whole number >= 0, not {coins!r}."
             )
-        display = accounts.verify_display_name(username if display_name is None else display_name)
+        display = names.verify_display_name(username if display_name is None else display_name)
+        # A taken name is refused before the (deliberately slow) password hash is spent.
+        with reading(self.engine) as conn:
+            accounts.check_names_free(conn, username, display)
         pw_hash = self._hasher.hash(password)
         try:
             with self.engine.begin() as conn:
@@ -110,13 +114,16 @@ class Store:
                         raise out
                 return accounts.load_user(conn, uid)
         except sa.exc.IntegrityError:
-            raise Conflict("name_taken", f"The name {username!r} is already taken.") from None
+            # Another writer took a name between the check and the insert: say which.
+            with reading(self.engine) as conn:
+                accounts.check_names_free(conn, username, display)
+            raise Conflict("name_taken", f"The name {username!a} is already taken.") from None
 
     def authenticate(self, username: str, password: str) -> User | None:
         """The user if the password matches, else None."""
         with reading(self.engine) as conn:
             row = conn.execute(
-                sa.select(s.users).where(s.users.c.username_key == accounts.name_key(str(username)))
+                sa.select(s.users).where(s.users.c.username_key == names.username_key(username))
             ).first()
         ok = accounts.check_password(self._hasher, row.password_hash if row else None, password)
         if row is None or not ok:
