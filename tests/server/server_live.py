@@ -25,7 +25,13 @@ TEST_LIMIT = 120.0
 FAST_HASH = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
 
 ROOMS: dict[str, Any] = {
-    "server": {"start_coins": 50_000, "login_attempts": 3, "login_attempts_per_ip": 1000},
+    "server": {
+        "start_coins": 50_000,
+        "login_attempts": 3,
+        "login_attempts_per_ip": 1000,
+        "register_per_ip": 1000,
+        "register_per_hour": 1000,
+    },
     "rooms": [
         {
             "id": "standard",

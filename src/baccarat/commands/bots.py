@@ -128,7 +128,7 @@ async def _token(url: str, name: str, password: str, may_register: bool) -> str:
         try:
             return await login(url, name, password)
         except HttpError as exc:
-            if exc.code == "rate_limited":
+            if exc.code in ("rate_limited", "server_busy"):
                 await asyncio.sleep(5.0)
                 continue
             if exc.code != "bad_credentials" or not may_register:
@@ -136,7 +136,7 @@ async def _token(url: str, name: str, password: str, may_register: bool) -> str:
         try:
             return await register(url, name, password)
         except HttpError as exc:
-            if exc.code == "rate_limited":
+            if exc.code in ("rate_limited", "server_busy"):
                 await asyncio.sleep(5.0)
                 continue
             raise

@@ -6,9 +6,12 @@ import argparse
 import asyncio
 import contextlib
 import logging
+import os
 import signal
 import socket
 import sys
+from dataclasses import replace
+from typing import Any
 
 from aiohttp import web
 
@@ -16,7 +19,8 @@ from baccarat.cluster import RedisDirectory
 from baccarat.cluster.remote import DEFAULT_PREFIX
 from baccarat.errors import BaccaratError
 from baccarat.server import Server, create_app, load_rooms
-from baccarat.server.config import RoomsConfig
+from baccarat.server.app import create_metrics_app
+from baccarat.server.config import RoomsConfig, listen_address, split_address
 from baccarat.server.demo import demo_layout, ensure_accounts, start_demo
 from baccarat.server.logs import setup_logging
 from baccarat.store import Store, default_db_url, open_store
@@ -64,6 +68,23 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="ORIGIN",
         help="another browser origin allowed to open sockets (repeatable)",
     )
+    parser.add_argument(
+        "--register-per-ip",
+        type=int,
+        metavar="N",
+        help="registrations per hour from one address (default: the rooms file's, else 5)",
+    )
+    parser.add_argument(
+        "--register-per-hour",
+        type=int,
+        metavar="N",
+        help="registrations per hour from all addresses (default: the rooms file's, else 100)",
+    )
+    parser.add_argument(
+        "--metrics-listen",
+        metavar="HOST:PORT",
+        help="serve /metrics on this address only the operator reaches (such as 127.0.0.1:9100)",
+    )
     parser.add_argument("--log-level", default="info", help="debug, info, warning, error")
     parser.add_argument(
         "--redis",
@@ -85,7 +106,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Start the server; return 0 after a clean shutdown, 2 on a configuration error."""
     try:
-        config = load_rooms(args.rooms)
+        config = _with_flags(load_rooms(args.rooms), args)
         if not args.speed > 0:
             raise BaccaratError("bad_config", f"--speed must be positive, not {args.speed}.")
         config.table_configs(args.speed)
@@ -106,6 +127,22 @@ def run(args: argparse.Namespace) -> int:
         return asyncio.run(_serve(args, config, store, url))
     finally:
         store.close()
+
+
+def _with_flags(config: RoomsConfig, args: argparse.Namespace) -> RoomsConfig:
+    """The rooms file's ``[server]`` section with the command line's overrides."""
+    changes: dict[str, Any] = {}
+    for flag in ("register_per_ip", "register_per_hour"):
+        value = getattr(args, flag)
+        if value is not None:
+            if value < 1:
+                raise BaccaratError(
+                    "bad_config", f"--{flag.replace('_', '-')} must be at least 1, not {value}."
+                )
+            changes[flag] = value
+    if args.metrics_listen is not None:
+        changes["metrics_listen"] = listen_address("--metrics-listen", args.metrics_listen)
+    return replace(config, server=replace(config.server, **changes))
 
 
 def _install_uvloop() -> None:
@@ -142,6 +179,7 @@ async def _serve(args: argparse.Namespace, config: RoomsConfig, store: Store, ur
         directory=directory,
         node_id=args.node_id or f"{socket.gethostname()}:{args.port}",
         public_url=args.public_url or f"http://{shown}:{args.port}",
+        metrics_token=os.environ.get("BACCARAT_METRICS_TOKEN"),
     )
     runner = web.AppRunner(create_app(server), shutdown_timeout=5.0, access_log=None)
     await runner.setup()
@@ -149,7 +187,15 @@ async def _serve(args: argparse.Namespace, config: RoomsConfig, store: Store, ur
     await site.start()
     port = _bound_port(runner, args.port)
     base = f"http://{shown}:{port}"
+    metrics_runner = None
+    if config.server.metrics_listen:
+        metrics_runner = web.AppRunner(create_metrics_app(server), access_log=None)
+        await metrics_runner.setup()
+        host, mport = split_address(config.server.metrics_listen)
+        await web.TCPSite(metrics_runner, host, mport).start()
     print(f"database: {url}", flush=True)
+    if metrics_runner is not None:
+        print(f"metrics:  http://{config.server.metrics_listen}/metrics", flush=True)
     if server.node is not None:
         print(f"node:     {server.node.node_id} at {server.node.public_url}", flush=True)
     print(f"open:     {base}/", flush=True)
@@ -168,6 +214,8 @@ async def _serve(args: argparse.Namespace, config: RoomsConfig, store: Store, ur
             await demo.close()
     # Runs the app's shutdown (sockets close) and frees the rest.
     await runner.cleanup()
+    if metrics_runner is not None:
+        await metrics_runner.cleanup()
     if directory is not None:
         await directory.close()
     log.info("stopped")

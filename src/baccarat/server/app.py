@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hmac
 import logging
 import time
 from importlib import resources
@@ -28,10 +29,12 @@ from baccarat.server.connection import (
 from baccarat.server.driver import TableDriver
 from baccarat.server.headers import add_security_headers
 from baccarat.server.hub import Hub
+from baccarat.server.limits import AuthLimits
 from baccarat.server.lobby import lobby_message
 from baccarat.server.logs import quiet_bad_requests
 from baccarat.server.metrics import Metrics
 from baccarat.server.node import Node, NodeHub
+from baccarat.server.passwords import PasswordPool
 from baccarat.server.static import StaticFiles
 from baccarat.server.ws import SERVER, Dispatcher, websocket
 from baccarat.shoe import Shoe
@@ -67,6 +70,7 @@ class Server:
         directory: Directory | None = None,
         node_id: str = "local",
         public_url: str = "",
+        metrics_token: str | None = None,
     ) -> None:
         self.store = store
         self.config = config
@@ -81,6 +85,11 @@ class Server:
         self.node_id = node_id
         self.hub = Hub() if directory is None else NodeHub()
         self.metrics = Metrics()
+        self.metrics_token = metrics_token or None
+        """With a token, ``/metrics`` on the public listener answers its bearer only."""
+        settings = config.server
+        self.passwords = PasswordPool(settings.password_hash_workers, settings.password_hash_queue)
+        self.metrics.watch_passwords(self.passwords)
         self.drivers: dict[str, TableDriver] = {}
         self.dispatch = Dispatcher(self)
         self.accepting = True
@@ -194,6 +203,7 @@ class Server:
             conn.drop(CLOSE_GOING_AWAY, "shutting_down")
         for task in list(self._background):
             task.cancel()
+        self.passwords.close()
         # Let the close frames go out.
         await asyncio.sleep(0.05)
 
@@ -295,8 +305,27 @@ class Server:
         return web.json_response(body, status=200 if ok else 503)
 
     async def metrics_page(self, request: web.Request) -> web.Response:
-        """GET /metrics: Prometheus text format."""
+        """GET /metrics: Prometheus text format (see :func:`create_metrics_app`)."""
         return web.Response(body=self.metrics.render(), content_type="text/plain")
+
+    async def public_metrics(self, request: web.Request) -> web.Response:
+        """GET /metrics on the public listener: only with the operator's bearer token."""
+        if self.metrics_token is None:
+            return auth.fail(
+                404,
+                "not_found",
+                "Metrics are not served here; the operator reads them with a token or on a "
+                "listener of their own.",
+            )
+        given = request.headers.get("Authorization", "")
+        if not hmac.compare_digest(given.encode(), f"Bearer {self.metrics_token}".encode()):
+            return auth.fail(
+                401,
+                "not_authenticated",
+                "Send the metrics token as 'Authorization: Bearer TOKEN'.",
+                **{"WWW-Authenticate": 'Bearer realm="metrics"'},
+            )
+        return await self.metrics_page(request)
 
     async def lobby_page(self, request: web.Request) -> web.Response:
         """GET /api/lobby: the lobby without a socket."""
@@ -328,11 +357,9 @@ def create_app(server: Server) -> web.Application:
     app[auth.STORE] = server.store
     app[auth.SETTINGS] = server.config.server
     app[auth.ALLOW_REGISTER] = server.allow_register
-    settings = server.config.server
-    app[auth.LIMITERS] = (
-        auth.RateLimiter(settings.login_attempts_per_ip),
-        auth.RateLimiter(settings.login_attempts),
-    )
+    app[auth.ORIGINS] = server.origins
+    app[auth.LIMITS] = AuthLimits.from_settings(server.config.server)
+    app[auth.PASSWORDS] = server.passwords
     app[auth.ON_LOGOUT] = server.logged_out
 
     app.router.add_post("/api/register", auth.register)
@@ -343,7 +370,7 @@ def create_app(server: Server) -> web.Application:
     app.router.add_get("/api/my/rounds", mybets.my_rounds)
     app.router.add_get("/api/my/net", mybets.my_net)
     app.router.add_get("/healthz", server.healthz)
-    app.router.add_get("/metrics", server.metrics_page)
+    app.router.add_get("/metrics", server.public_metrics)
     app.router.add_get("/ws", websocket)
     app.router.add_get("/{path:.*}", StaticFiles(web_root()).serve)
 
@@ -356,4 +383,11 @@ def create_app(server: Server) -> web.Application:
     app.on_response_prepare.append(add_security_headers)
     app.on_startup.append(on_startup)
     app.on_shutdown.append(on_shutdown)
+    return app
+
+
+def create_metrics_app(server: Server) -> web.Application:
+    """An application serving only ``GET /metrics``, for a listener only the operator reaches."""
+    app = web.Application()
+    app.router.add_get("/metrics", server.metrics_page)
     return app

@@ -1,27 +1,30 @@
 """Accounts over HTTP: register, login, logout, me; sessions by cookie or bearer token.
 
 The session token goes to a browser as an HttpOnly SameSite=Lax cookie and to other clients
-in the JSON body. Login is rate limited per IP address and per username.
+in the JSON body. Every POST checks the browser's Origin like the WebSocket does, and login
+and register take ``application/json`` only, so another site can neither log a visitor into
+an account of its choosing nor register one from a form. Logins and registrations are rate
+limited (``baccarat.server.limits``) and their password work runs on its own small, bounded
+pool (``baccarat.server.passwords``).
 """
 
 from __future__ import annotations
 
 import asyncio
-import time
-from collections import defaultdict, deque
 from collections.abc import Callable
 from typing import Any
 
 from aiohttp import web
 
+from baccarat import names
 from baccarat.errors import BaccaratError, Conflict, InvalidInput
 from baccarat.server import wire
 from baccarat.server.config import ServerSettings
+from baccarat.server.limits import AuthLimits
+from baccarat.server.passwords import RETRY_AFTER, PasswordPool, PasswordsBusy
 from baccarat.store import Store, User
 
 COOKIE = "baccarat_session"
-WINDOW = 60.0
-"""The rate limit counts attempts over this many seconds."""
 MIN_PASSWORD = 6
 
 
@@ -41,38 +44,6 @@ def fail(status: int, code: str, message: str, **headers: str) -> web.Response:
     return web.json_response(
         {"error": {"code": code, "message": message}}, status=status, headers=headers or None
     )
-
-
-class RateLimiter:
-    """At most ``limit`` attempts per key within ``window`` seconds."""
-
-    def __init__(
-        self, limit: int, window: float = WINDOW, clock: Callable[[], float] = time.monotonic
-    ) -> None:
-        self.limit = limit
-        self.window = window
-        self.clock = clock
-        self._hits: dict[str, deque[float]] = defaultdict(deque)
-
-    def retry_after(self, *keys: str) -> float:
-        """Seconds to wait if any key is over the limit, else 0 (and the attempt counts)."""
-        now = self.clock()
-        wait = 0.0
-        for key in keys:
-            hits = self._hits[key]
-            while hits and hits[0] <= now - self.window:
-                hits.popleft()
-            if len(hits) >= self.limit:
-                wait = max(wait, hits[0] + self.window - now)
-        if wait > 0:
-            return wait
-        for key in keys:
-            self._hits[key].append(now)
-        if len(self._hits) > 100_000:
-            # Forget idle keys so a flood of names cannot grow memory without bound.
-            for key in [k for k, v in self._hits.items() if not v]:
-                del self._hits[key]
-        return 0.0
 
 
 def request_token(request: web.Request) -> str | None:
@@ -106,6 +77,24 @@ async def _body(request: web.Request) -> dict[str, Any]:
     return data
 
 
+def refuse_cross_site(request: web.Request, *, json_only: bool) -> web.Response | None:
+    """The answer to a POST another site may have sent, or None when it may go on.
+
+    A form on another site can post ``text/plain`` or urlencoded bodies without asking the
+    browser's permission, and the browser keeps any cookie the answer sets; ``application/
+    json`` needs a CORS preflight this server never grants. The Origin rule is the
+    WebSocket's (:func:`origin_allowed`)."""
+    if not origin_allowed(request, request.app[ORIGINS]):
+        return fail(403, "bad_origin", "Requests from this origin are refused.")
+    if json_only and request.content_type != "application/json":
+        return fail(
+            415,
+            "unsupported_media_type",
+            "Send the body as application/json (Content-Type: application/json).",
+        )
+    return None
+
+
 def _credentials(data: dict[str, Any]) -> tuple[str, str]:
     username, password = data.get("username"), data.get("password")
     if not isinstance(username, str) or not isinstance(password, str):
@@ -132,70 +121,104 @@ def _error(exc: BaccaratError) -> web.Response:
     return fail(status, exc.code, exc.message)
 
 
+def _busy(exc: PasswordsBusy) -> web.Response:
+    return fail(503, exc.code, exc.message, **{"Retry-After": str(RETRY_AFTER)})
+
+
+def _limited(wait: float, message: str) -> web.Response:
+    seconds = max(1, round(wait))
+    return fail(
+        429, "rate_limited", f"{message} Try again in {seconds} s.", **{"Retry-After": str(seconds)}
+    )
+
+
+def _address(request: web.Request) -> str:
+    return request.remote or "unknown"
+
+
+def _registration(data: dict[str, Any]) -> tuple[str, str, str | None]:
+    username, password = _credentials(data)
+    names.verify_username(username)
+    if len(password) < MIN_PASSWORD:
+        raise InvalidInput("bad_password", f"A password needs at least {MIN_PASSWORD} characters.")
+    display = data.get("display_name")
+    if display is not None:
+        display = names.verify_display_name(display)
+    return username, password, display
+
+
 async def register(request: web.Request) -> web.Response:
     """POST /api/register: create an account and log it in."""
+    refused = refuse_cross_site(request, json_only=True)
+    if refused is not None:
+        return refused
     settings = request.app[SETTINGS]
     if not request.app[ALLOW_REGISTER]:
         return fail(403, "registration_closed", "This server does not accept new accounts.")
     store: Store = request.app[STORE]
     try:
-        data = await _body(request)
-        username, password = _credentials(data)
-        if len(password) < MIN_PASSWORD:
-            raise InvalidInput(
-                "bad_password", f"A password needs at least {MIN_PASSWORD} characters."
-            )
-        display = data.get("display_name")
-        if display is not None and (not isinstance(display, str) or not 0 < len(display) <= 32):
-            raise InvalidInput("bad_message", "A display name is 1 to 32 characters of text.")
-        wait = request.app[LIMITERS][0].retry_after(f"ip:{request.remote}")
+        username, password, display = _registration(await _body(request))
+        # Only well-formed requests count: a typo costs nobody one of the few registrations.
+        wait = request.app[LIMITS].register(_address(request))
         if wait:
-            return _limited(wait)
-        user = await asyncio.to_thread(
-            store.create_user,
-            username,
-            password,
-            display_name=display,
-            level=settings.start_level,
-            coins=settings.start_coins,
+            return _limited(wait, "Too many new accounts from here.")
+        user = await request.app[PASSWORDS].run(
+            lambda: store.create_user(
+                username,
+                password,
+                display_name=display,
+                level=settings.start_level,
+                coins=settings.start_coins,
+            )
         )
         token = await asyncio.to_thread(store.create_session, user.user_id)
+    except PasswordsBusy as exc:
+        return _busy(exc)
     except BaccaratError as exc:
         return _error(exc)
     return _logged_in(request, user, token, 201)
 
 
-def _limited(wait: float) -> web.Response:
-    return fail(
-        429,
-        "rate_limited",
-        "Too many attempts; wait a minute and try again.",
-        **{"Retry-After": str(max(1, round(wait)))},
-    )
-
-
 async def login(request: web.Request) -> web.Response:
     """POST /api/login: check the password, open a session."""
+    refused = refuse_cross_site(request, json_only=True)
+    if refused is not None:
+        return refused
     store: Store = request.app[STORE]
     try:
         username, password = _credentials(await _body(request))
     except BaccaratError as exc:
         return _error(exc)
-    by_ip, by_name = request.app[LIMITERS]
-    wait = max(
-        by_ip.retry_after(f"ip:{request.remote}"), by_name.retry_after(username.lower()[:64])
-    )
+    limits = request.app[LIMITS]
+    address = _address(request)
+    wait = limits.login_address(address)
     if wait:
-        return _limited(wait)
-    user = await asyncio.to_thread(store.authenticate, username, password)
+        return _limited(wait, "Too many logins from here.")
+    if not names.could_be_username(username):
+        # No account has such a name: nothing to look up, no password to hash.
+        return _bad_credentials()
+    wait = limits.login_name(names.username_key(username), address)
+    if wait:
+        return _limited(wait, "Too many logins for this name.")
+    try:
+        user = await request.app[PASSWORDS].run(store.authenticate, username, password)
+    except PasswordsBusy as exc:
+        return _busy(exc)
     if user is None:
-        return fail(401, "bad_credentials", "The username or the password is wrong.")
+        return _bad_credentials()
     token = await asyncio.to_thread(store.create_session, user.user_id)
     return _logged_in(request, user, token, 200)
 
 
+def _bad_credentials() -> web.Response:
+    return fail(401, "bad_credentials", "The username or the password is wrong.")
+
+
 async def logout(request: web.Request) -> web.Response:
     """POST /api/logout: end the session and close its sockets."""
+    refused = refuse_cross_site(request, json_only=False)
+    if refused is not None:
+        return refused
     store: Store = request.app[STORE]
     token = request_token(request)
     if token is not None:
@@ -229,6 +252,8 @@ def origin_allowed(request: web.Request, extra: tuple[str, ...]) -> bool:
 STORE = web.AppKey("store", Store)
 SETTINGS = web.AppKey("settings", ServerSettings)
 ALLOW_REGISTER = web.AppKey("allow_register", bool)
-LIMITERS = web.AppKey("limiters", tuple[RateLimiter, RateLimiter])
-"""Login attempts per IP address and per username."""
+ORIGINS = web.AppKey("origins", tuple[str, ...])
+"""Browser origins allowed besides the server's own (``--origin``)."""
+LIMITS = web.AppKey("limits", AuthLimits)
+PASSWORDS = web.AppKey("passwords", PasswordPool)
 ON_LOGOUT: web.AppKey[Callable[[str], None]] = web.AppKey("on_logout")

@@ -33,6 +33,12 @@ SERVER_KEYS = {
     "start_coins",
     "login_attempts",
     "login_attempts_per_ip",
+    "login_attempts_per_name",
+    "register_per_ip",
+    "register_per_hour",
+    "password_hash_workers",
+    "password_hash_queue",
+    "metrics_listen",
     "command_rate",
 }
 ROOM_KEYS = {
@@ -51,15 +57,29 @@ TOP_KEYS = {"server", "rooms", "timers"}
 
 @dataclass(frozen=True)
 class ServerSettings:
-    """The ``[server]`` section: registration and login policy."""
+    """The ``[server]`` section: registration and login policy, password hashing, metrics."""
 
     allow_register: bool = True
     start_level: int = 50
     start_coins: int = 100_000
     login_attempts: int = 10
-    """Login attempts per minute and username."""
+    """Login attempts per minute for one username from one IP address."""
     login_attempts_per_ip: int = 60
-    """Login and register attempts per minute and IP address (many bots share one)."""
+    """Login attempts per minute from one IP address, whatever the names (bots share one)."""
+    login_attempts_per_name: int = 100
+    """Login attempts per minute for one username from all addresses together (a ceiling
+    looser than ``login_attempts``, so one address cannot lock an owner out)."""
+    register_per_ip: int = 5
+    """Registrations per hour from one IP address."""
+    register_per_hour: int = 100
+    """Registrations per hour from all addresses together."""
+    password_hash_workers: int = 2
+    """Threads that hash and check passwords (each hash holds 19 MiB while it runs)."""
+    password_hash_queue: int = 16
+    """Password checks that may wait for a thread; past that a login or registration is
+    answered 503 with Retry-After."""
+    metrics_listen: str = ""
+    """``HOST:PORT`` of a second listener that serves only ``/metrics`` ("" for none)."""
     command_rate: float = 50.0
     """Commands per second one socket may send (bursts of two seconds' worth)."""
 
@@ -168,8 +188,41 @@ def _server(data: object) -> ServerSettings:
         login_attempts_per_ip=_int(
             "server.login_attempts_per_ip", data.get("login_attempts_per_ip", 60), minimum=1
         ),
+        login_attempts_per_name=_int(
+            "server.login_attempts_per_name", data.get("login_attempts_per_name", 100), minimum=1
+        ),
+        register_per_ip=_int("server.register_per_ip", data.get("register_per_ip", 5), minimum=1),
+        register_per_hour=_int(
+            "server.register_per_hour", data.get("register_per_hour", 100), minimum=1
+        ),
+        password_hash_workers=_int(
+            "server.password_hash_workers", data.get("password_hash_workers", 2), minimum=1
+        ),
+        password_hash_queue=_int(
+            "server.password_hash_queue", data.get("password_hash_queue", 16), minimum=0
+        ),
+        metrics_listen=listen_address(
+            "server.metrics_listen", data.get("metrics_listen", ""), empty=True
+        ),
         command_rate=_positive("server.command_rate", data.get("command_rate", 50.0)),
     )
+
+
+def listen_address(where: str, value: object, *, empty: bool = False) -> str:
+    """Check a ``HOST:PORT`` to listen on (``[::1]:PORT`` for IPv6); return it."""
+    if empty and value == "":
+        return ""
+    if isinstance(value, str):
+        host, sep, port = value.rpartition(":")
+        if sep and host and port.isdigit() and 0 < int(port) < 65536:
+            return value
+    raise _fail(where, f"must be HOST:PORT (such as 127.0.0.1:9100), not {value!r}.")
+
+
+def split_address(value: str) -> tuple[str, int]:
+    """``HOST:PORT`` (checked by :func:`listen_address`) as a host and a port."""
+    host, _, port = value.rpartition(":")
+    return host.strip("[]"), int(port)
 
 
 def _room(index: int, data: object, timers: dict[str, float]) -> RoomSettings:

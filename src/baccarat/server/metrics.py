@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+
+if TYPE_CHECKING:
+    from baccarat.server.passwords import PasswordPool
 
 
 class Metrics:
@@ -41,6 +46,21 @@ class Metrics:
         self.deliveries = Counter(
             "baccarat_messages_queued", "Messages queued to clients", registry=self.registry
         )
+
+    def watch_passwords(self, pool: PasswordPool) -> None:
+        """Report the password pool's jobs and refusals."""
+        jobs = Gauge(
+            "baccarat_password_jobs",
+            "Password checks running or waiting for a thread",
+            registry=self.registry,
+        )
+        jobs.set_function(lambda: pool.jobs)
+        refused = Gauge(
+            "baccarat_password_jobs_refused",
+            "Logins and registrations answered 503 because the password queue was full",
+            registry=self.registry,
+        )
+        refused.set_function(lambda: pool.refused)
 
     def render(self) -> bytes:
         """The metrics in the Prometheus text format."""

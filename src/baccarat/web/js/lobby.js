@@ -16,6 +16,10 @@ export function loginScreen(app) {
     maxlength: 32, placeholder: t("username") });
   const pass = h("input", { name: "password", type: "password", autocomplete: "current-password",
     required: true, placeholder: t("password") });
+  // Only a new account chooses a display name (the username when left empty).
+  const display = h("input", { name: "display_name", autocomplete: "nickname", maxlength: 32,
+    placeholder: t("display_name_hint") });
+  const displayRow = h("label", { class: "display-name-row" }, h("span", null, t("display_name")), display);
   const submit = h("button", { class: "btn btn-gold", type: "submit" }, t("login"));
   const switcher = h("button", { class: "btn-link", type: "button" });
   const swText = h("span");
@@ -26,6 +30,7 @@ export function loginScreen(app) {
     switcher.textContent = t(m === "login" ? "register" : "login");
     pass.autocomplete = m === "login" ? "current-password" : "new-password";
     pass.minLength = m === "login" ? 1 : 6;
+    displayRow.hidden = m === "login";
   };
   switcher.onclick = () => setMode(mode === "login" ? "register" : "login");
   setMode("login");
@@ -34,7 +39,7 @@ export function loginScreen(app) {
     msg.textContent = "";
     submit.disabled = true;
     try {
-      await app.authenticate(mode, user.value.trim(), pass.value);
+      await app.authenticate(mode, user.value.trim(), pass.value, display.value.trim());
     } catch (err) {
       msg.textContent = errorText(err);
       if (err?.code === "registration_closed") {
@@ -47,6 +52,7 @@ export function loginScreen(app) {
   } },
     h("label", null, h("span", null, t("username")), user),
     h("label", null, h("span", null, t("password")), pass),
+    displayRow,
     submit, msg,
     h("div", { class: "switch" }, swText, " ", switcher));
   const logo = h("div", { class: "logo" },

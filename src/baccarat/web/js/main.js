@@ -63,8 +63,10 @@ const app = {
     return app.conn ? app.conn.send(type, fields) : Promise.reject({ code: "offline", message: "offline" });
   },
 
-  async authenticate(mode, username, password) {
-    const data = await api(mode === "login" ? "/api/login" : "/api/register", { username, password });
+  async authenticate(mode, username, password, displayName) {
+    const body = { username, password };
+    if (mode === "register" && displayName) body.display_name = displayName;
+    const data = await api(mode === "login" ? "/api/login" : "/api/register", body);
     app.user = data.user;
     markSession(true);
     app.connect();
