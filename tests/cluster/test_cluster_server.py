@@ -12,7 +12,7 @@ import pytest
 from aiohttp.test_utils import TestServer
 
 from baccarat.client import Client, CommandError
-from baccarat.cluster import LocalDirectory
+from baccarat.cluster import LocalDirectory, SeatClaim
 from baccarat.server import Server, create_app
 from baccarat.server.config import parse_rooms
 from baccarat.server.ws import SERVER
@@ -88,14 +88,20 @@ async def test_servers_sharing_a_directory_split_tables_and_keep_one_seat_per_us
         assert elsewhere.value.code == "table_elsewhere"
         assert elsewhere.value.details == {"url": a}
 
-        # A stops: its seat claims and leases go back, and B takes its tables at once.
+        # A stops: its leases go back, and B takes its tables at once, with alice's seat.
         await servers[0].close()
         for _ in range(500):
             if set(_server(servers[1]).drivers) == {"t1", "t2", "t3"}:
                 break
             await asyncio.sleep(0.01)
         assert set(_server(servers[1]).drivers) == {"t1", "t2", "t3"}
-        assert await directory.seat_of(alice_a.user_id) is None
+        for _ in range(500):
+            if alice_b.user_id in _server(servers[1]).hub.seats:
+                break
+            await asyncio.sleep(0.01)
+        assert await directory.seat_of(alice_a.user_id) == SeatClaim("t1", 1)
+        assert _server(servers[1]).hub.seats[alice_b.user_id] == ("t1", 1)
+        await alice_b.command("stand")
         await alice_b.command("sit", table_id="t3", seat=1)
         lobby = _server(servers[1]).lobby()
         assert {t["table_id"]: t["url"] for t in lobby["tables"]} == {"t1": b, "t2": b, "t3": b}

@@ -1,9 +1,15 @@
 """A node's standing in the directory: its heartbeat, the tables it leases, its users' seats.
 
-Every ``ttl / 3`` seconds the keeper announces the node, renews each lease it holds (a
-refused renewal means another node has the table now: the table stops here at once), tries
-to lease every table nobody holds, and renews the seat claims of the users seated here.
-Three renewals fit in one time-to-live, so one slow tick does not lose anything.
+Every period (``ttl / 3``, at most ``MAX_PERIOD``) the keeper announces the node, renews
+each lease it holds, tries to lease every table nobody holds, and renews the seat claims of
+the users seated here. Three renewals fit in one time-to-live, so one slow tick does not
+lose anything; a short period means a table whose node died is taken soon after its lease
+runs out.
+
+A refused renewal means the directory no longer has the lease as this node holds it. If
+nobody else holds it either (Redis restarted empty), the keeper leases the table again and
+asks ``on_regained`` to confirm with the database that nobody took the table meanwhile: the
+table keeps playing. Otherwise the table stops here at once.
 """
 
 from __future__ import annotations
@@ -25,8 +31,12 @@ def _now() -> float:
 DEFAULT_TTL = 10.0
 """Seconds a lease, a seat claim or a heartbeat outlives its node's last renewal."""
 
+MAX_PERIOD = 1.0
+"""Seconds between ticks at most, whatever the ttl."""
+
 Gained = Callable[[str, int], Awaitable[None]]
 Lost = Callable[[str], Awaitable[None]]
+Regained = Callable[[str], Awaitable[bool]]
 
 
 class Keeper:
@@ -43,6 +53,7 @@ class Keeper:
         on_lost: Lost,
         seats: Callable[[], Mapping[int, str]] = dict,
         on_seat_lost: Callable[[int], None] | None = None,
+        on_regained: Regained | None = None,
         ttl: float = DEFAULT_TTL,
     ) -> None:
         self.directory = directory
@@ -53,7 +64,9 @@ class Keeper:
         self.on_lost = on_lost
         self.seats = seats
         self.on_seat_lost = on_seat_lost
+        self.on_regained = on_regained
         self.ttl = ttl
+        self.period = min(ttl / 3, MAX_PERIOD)
         self.held: dict[str, int] = {}
         """Each table this node runs, with its lease token."""
         self._valid_until: dict[str, float] = {}
@@ -77,7 +90,9 @@ class Keeper:
         await self.directory.register(self.node_id, self.public_url, self.ttl)
         for table_id, token in list(self.held.items()):
             asked = _now()
-            if await self.directory.renew(table_id, self.node_id, token):
+            if await self.directory.renew(table_id, self.node_id, token) or await self._regain(
+                table_id
+            ):
                 self._valid_until[table_id] = asked + self.ttl
             else:
                 log.warning("table lease lost", extra={"table_id": table_id})
@@ -89,6 +104,26 @@ class Keeper:
         for user_id in lost:
             if self.on_seat_lost is not None:
                 self.on_seat_lost(user_id)
+
+    async def _regain(self, table_id: str) -> bool:
+        # The lease is gone from the directory; if nobody holds it, lease it again, and keep
+        # the table only if the database agrees nobody took it meanwhile.
+        if self.on_regained is None:
+            return False
+        token = await self.directory.acquire(table_id, self.node_id, self.ttl)
+        if token is None:
+            return False
+        try:
+            kept = await self.on_regained(table_id)
+        except Exception:
+            log.exception("table lease not confirmed", extra={"table_id": table_id})
+            kept = False
+        if not kept:
+            await self.directory.release(table_id, self.node_id, token)
+            return False
+        log.warning("table lease taken again", extra={"table_id": table_id, "token": token})
+        self.held[table_id] = token
+        return True
 
     async def _expire(self) -> None:
         # Without a renewal the lease has run out in the directory too (it counts from
@@ -122,7 +157,7 @@ class Keeper:
         self._valid_until[table_id] = asked + self.ttl
 
     def start(self) -> None:
-        """Tick now and every ``ttl / 3`` seconds in a task of its own."""
+        """Tick now and every period in a task of its own."""
         self._task = asyncio.create_task(self._run(), name=f"keeper-{self.node_id}")
 
     async def _run(self) -> None:
@@ -137,7 +172,7 @@ class Keeper:
             with contextlib.suppress(TimeoutError):
                 # asyncio.timeout, not wait_for: on 3.11 wait_for can swallow a cancel
                 # that lands as its timeout fires, and the keeper would never stop.
-                async with asyncio.timeout(self.ttl / 3):
+                async with asyncio.timeout(self.period):
                     await self._wake.wait()
             self._wake.clear()
 

@@ -16,6 +16,7 @@ from typing import Any
 from aiohttp import web
 
 from baccarat.cluster import RedisDirectory
+from baccarat.cluster.keeper import DEFAULT_TTL
 from baccarat.cluster.remote import DEFAULT_PREFIX
 from baccarat.errors import BaccaratError
 from baccarat.server import Server, create_app, load_rooms
@@ -98,6 +99,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--node-id", help="this node's unique name (default: HOSTNAME:PORT)")
     parser.add_argument(
+        "--lease-ttl",
+        type=float,
+        default=DEFAULT_TTL,
+        help=f"seconds a table's lease outlives its node's last renewal (default: {DEFAULT_TTL:g})",
+    )
+    parser.add_argument(
         "--public-url",
         help="where clients reach this node (default: http://HOST:PORT as listened on)",
     )
@@ -110,6 +117,10 @@ def run(args: argparse.Namespace) -> int:
         if not args.speed > 0:
             raise BaccaratError("bad_config", f"--speed must be positive, not {args.speed}.")
         config.table_configs(args.speed)
+        if not args.lease_ttl > 0:
+            raise BaccaratError(
+                "bad_config", f"--lease-ttl must be positive, not {args.lease_ttl}."
+            )
         if args.redis and args.port == 0 and not args.public_url:
             raise BaccaratError("bad_config", "--redis with --port 0 needs --public-url.")
     except BaccaratError as exc:
@@ -180,6 +191,7 @@ async def _serve(args: argparse.Namespace, config: RoomsConfig, store: Store, ur
         node_id=args.node_id or f"{socket.gethostname()}:{args.port}",
         public_url=args.public_url or f"http://{shown}:{args.port}",
         metrics_token=os.environ.get("BACCARAT_METRICS_TOKEN"),
+        lease_ttl=args.lease_ttl,
     )
     runner = web.AppRunner(create_app(server), shutdown_timeout=5.0, access_log=None)
     await runner.setup()

@@ -18,6 +18,7 @@ from typing import Any
 from aiohttp import web
 
 from baccarat.cluster import Directory
+from baccarat.cluster.keeper import DEFAULT_TTL
 from baccarat.errors import BaccaratError, RuleViolation
 from baccarat.server import auth, mybets
 from baccarat.server.config import RoomsConfig, table_config
@@ -39,7 +40,16 @@ from baccarat.server.static import StaticFiles
 from baccarat.server.ws import SERVER, Dispatcher, websocket
 from baccarat.shoe import Shoe
 from baccarat.store import Store
-from baccarat.table import DEALER_SEAT, Disconnect, LeaveQueue, Reconnect, Table
+from baccarat.table import (
+    DEALER_SEAT,
+    Disconnect,
+    Event,
+    LeaveQueue,
+    Reconnect,
+    Sit,
+    Table,
+    UserInfo,
+)
 from baccarat.table.queue import position as queue_position
 
 log = logging.getLogger("baccarat.server")
@@ -71,6 +81,7 @@ class Server:
         node_id: str = "local",
         public_url: str = "",
         metrics_token: str | None = None,
+        lease_ttl: float = DEFAULT_TTL,
     ) -> None:
         self.store = store
         self.config = config
@@ -111,6 +122,8 @@ class Server:
                 start_table=self._gained,
                 stop_table=self._lost,
                 summary_of=self._summary,
+                regained=self._regained,
+                ttl=lease_ttl,
             )
 
     # -- lifecycle --------------------------------------------------------------------
@@ -139,10 +152,58 @@ class Server:
         if taken.voided:
             log.warning("voided unfinished rounds", extra={"rounds": taken.voided})
         log.info("table taken", extra={"table_id": table_id, "epoch": taken.epoch})
-        self._start_table(table_id, taken.epoch)
+        driver = self._start_table(table_id, taken.epoch)
+        try:
+            await self._seat_again(driver, taken.seats)
+        except Exception:
+            log.exception("seats not restored", extra={"table_id": table_id})
         return taken.epoch
 
-    def _start_table(self, table_id: str, epoch: int) -> None:
+    async def _seat_again(self, driver: TableDriver, seats: dict[int, int]) -> None:
+        # Whoever sat at the table where it ran before keeps the seat for the reconnect
+        # grace, as after a dropped connection: their client finds the table here.
+        table_id = driver.table_id
+        for seat, user_id in sorted(seats.items()):
+            if user_id in self.hub.seats or user_id in self.hub.sitting:
+                continue
+            if self.node is not None and not await self.node.claim_seat(user_id, table_id, seat):
+                continue  # seated at another table since
+            user = await asyncio.to_thread(self.store.get_user, user_id)
+            info = UserInfo(user_id, user.display_name, user.level, user.coins)
+            online = self.hub.online(user_id)
+
+            def sit(
+                now: float, info: UserInfo = info, seat: int = seat, online: bool = online
+            ) -> list[Event]:
+                events = driver.table.handle(Sit(info.user_id, info, seat), now)
+                if not online:
+                    events += driver.table.handle(Disconnect(info.user_id), now)
+                return events
+
+            try:
+                await driver.submit(sit)
+            except BaccaratError as exc:
+                log.info(
+                    "seat not restored",
+                    extra={"table_id": table_id, "user_id": user_id, "code": exc.code},
+                )
+                if self.node is not None:
+                    await self.node.release_seat(user_id, table_id)
+
+    async def _regained(self, table_id: str) -> bool:
+        # The directory forgot the lease (Redis restarted): keep the table if the database
+        # agrees that nobody took it meanwhile, under a new epoch, voiding nothing.
+        driver = self.drivers.get(table_id)
+        if driver is None or not driver.running:
+            return False
+        kept = await driver.ledger.renew_epoch(self.node_id)
+        log.warning(
+            "table kept through a lost lease" if kept else "table was taken meanwhile",
+            extra={"table_id": table_id, "epoch": driver.ledger.epoch},
+        )
+        return kept
+
+    def _start_table(self, table_id: str, epoch: int) -> TableDriver:
         room = self.config.table_room()[table_id]
         table = Table(table_config(room, table_id).scaled(self.speed), Shoe.fresh)
         driver = TableDriver(
@@ -159,6 +220,7 @@ class Server:
         self.drivers[table_id] = driver
         driver.start()
         self.metrics.tables.set(len(self.drivers))
+        return driver
 
     async def _gained(self, table_id: str, token: int) -> None:
         # No other node runs the table now: a round it left in escrow is over.

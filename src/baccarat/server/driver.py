@@ -143,7 +143,10 @@ class TableDriver:
         try:
             events = await self.ledger.record(events)
         except Exception:
+            # Only a table that is stopping gets here (the ledger retries a database that
+            # does not answer): announce nothing the ledger has not accepted.
             log.exception("persisting failed", extra={"table_id": self.table_id})
+            events = []
         self._publish(events)
         if job is not None:
             if job.conn is not None:
@@ -162,6 +165,7 @@ class TableDriver:
                     job.done.set_exception(failure)
         if events:
             self._after_change()
+            await self.ledger.note_seats({s: u for u, s in facts.seated(self.table).items()})
 
     # -- jobs -------------------------------------------------------------------------
 
@@ -291,6 +295,9 @@ class TableDriver:
         while self.ledger.open_round is not None and self.loop.time() < deadline and self.running:
             await asyncio.sleep(0.02)
         self.accepting = False
+        # A write still waiting for the database is abandoned: the round stays in escrow
+        # for the next node to take the table to void.
+        self.ledger.give_up()
         if self.running:
             job = Job(_STOP)
             self.jobs.put_nowait(job)

@@ -9,17 +9,26 @@ coin, and the table's balances are put back to the ledger's.
 Every write carries the table's epoch this node holds (``baccarat.store.epochs``). Once
 another node has taken the table over, the database refuses them (``stale_epoch``): the new
 owner has already voided the round in escrow, so this node writes nothing more for it.
+
+When the database cannot be reached, each write is retried with its idempotency key until it
+is done (``baccarat.server.retry``): the table's task waits on it, so the table pauses and
+announces nothing the ledger has not accepted. Writes run one at a time, so the epoch never
+changes under a write in flight (``renew_epoch``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
+from typing import TypeVar
 
 from baccarat.errors import BaccaratError, Conflict
 from baccarat.server import facts
 from baccarat.server.metrics import Metrics
-from baccarat.store import Escrow, Settle, Store, Void
+from baccarat.server.retry import until_written
+from baccarat.store import Applied, Escrow, Settle, Store, Void
+from baccarat.store.ops import Op
 from baccarat.table import SetCoins, Table, wire
 from baccarat.table.events import (
     BettingClosed,
@@ -31,6 +40,8 @@ from baccarat.table.events import (
 )
 
 log = logging.getLogger("baccarat.server")
+
+T = TypeVar("T")
 
 
 class TableLedger:
@@ -52,25 +63,93 @@ class TableLedger:
         self.open_round: str | None = None
         """The round whose stakes are in escrow and not yet settled."""
         self.voided: set[str] = set()
+        self.paused = False
+        """A write is waiting for the database to answer again."""
+        self.given_up = False
+        """The table is stopping: a write that cannot be done now is abandoned."""
+        self._lock = asyncio.Lock()
+        self._seats: dict[int, int] | None = None
+
+    def give_up(self) -> None:
+        """Abandon writes the database cannot take now (the table is stopping).
+
+        A round left in escrow stays there until the next node to take the table voids it."""
+        self.given_up = True
+
+    def _waiting(self, on: bool) -> None:
+        if on and not self.paused:
+            log.warning("table paused: waiting for the database", extra={"table_id": self.table_id})
+        elif not on and self.paused:
+            log.warning("table resumed", extra={"table_id": self.table_id})
+        self.paused = on
+
+    async def _write(self, op: Op) -> Applied:
+        return await until_written(
+            lambda: asyncio.wrap_future(self.store.submit(op)),
+            given_up=lambda: self.given_up,
+            waiting=self._waiting,
+            what=op.key,
+        )
+
+    async def _call(self, what: str, fn: Callable[..., T], *args: object) -> T:
+        return await until_written(
+            lambda: asyncio.to_thread(fn, *args),
+            given_up=lambda: self.given_up,
+            waiting=self._waiting,
+            what=what,
+        )
 
     async def record(self, events: list[Event]) -> list[Event]:
         """Write what ``events`` require; return them with any events the writing caused."""
         out: list[Event] = []
-        for ev in events:
-            out.append(ev)
-            match ev:
-                # A shoe without a seed (a fixed test shoe) has no commitment to record.
-                case ShoeStarted(shoe_id=shoe_id, commitment=str() as commitment):
-                    await asyncio.to_thread(
-                        self.store.record_shoe_start, shoe_id, self.table_id, commitment
-                    )
-                case ShoeEnded(shoe_id=shoe_id, seed=str() as seed):
-                    await asyncio.to_thread(self.store.record_shoe_end, shoe_id, seed)
-                case BettingClosed():
-                    out.extend(await self._escrow(ev))
-                case RoundSettled():
-                    out.extend(await self._settle(ev))
+        async with self._lock:
+            for ev in events:
+                out.append(ev)
+                match ev:
+                    # A shoe without a seed (a fixed test shoe) has no commitment to record.
+                    case ShoeStarted(shoe_id=shoe_id, commitment=str() as commitment):
+                        await self._call(
+                            "shoe start",
+                            self.store.record_shoe_start,
+                            shoe_id,
+                            self.table_id,
+                            commitment,
+                        )
+                    case ShoeEnded(shoe_id=shoe_id, seed=str() as seed):
+                        await self._call("shoe end", self.store.record_shoe_end, shoe_id, seed)
+                    case BettingClosed():
+                        out.extend(await self._escrow(ev))
+                    case RoundSettled():
+                        out.extend(await self._settle(ev))
         return out
+
+    async def renew_epoch(self, node_id: str) -> bool:
+        """Raise the epoch this node holds, between writes; False if another node has the
+        table now (the epoch moved on without this node)."""
+        async with self._lock:
+            if self.fenced:
+                return False
+            fresh = await asyncio.to_thread(
+                self.store.renew_epoch, self.table_id, node_id, self.epoch
+            )
+            if fresh is None:
+                self.fenced = True
+                return False
+            self.epoch = fresh
+            self._seats = None  # written again under the new epoch
+            return True
+
+    async def note_seats(self, seated: dict[int, int]) -> None:
+        """Keep the database's record of who sits here (seat -> user id) current, so the
+        node that takes the table next keeps their seats; best effort, tried again at the
+        next change when the database does not answer."""
+        if seated == self._seats or self.fenced:
+            return
+        try:
+            if await asyncio.to_thread(self.store.save_seats, self.table_id, self.epoch, seated):
+                self._seats = dict(seated)
+        except Exception as exc:
+            log.warning("seats not recorded", extra={"table_id": self.table_id, "error": str(exc)})
 
     async def _escrow(self, ev: BettingClosed) -> list[Event]:
         round_id = ev.round_id
@@ -83,7 +162,7 @@ class TableLedger:
             return [RoundVoided(round_id, "The server is shutting down; no stake was taken.")]
         op = Escrow(round_id, self.table_id, ev.shoe_id, ev.round_no, ev.dealer, bets, self.epoch)
         try:
-            await asyncio.wrap_future(self.store.submit(op))
+            await self._write(op)
         except Exception as exc:
             # Nothing moved (escrow is one transaction): the round plays out but settles nothing.
             self._note_fenced(exc)
@@ -118,7 +197,7 @@ class TableLedger:
         )
         self.open_round = None
         try:
-            await asyncio.wrap_future(self.store.submit(op))
+            await self._write(op)
         except Exception as exc:
             if self._note_fenced(exc):
                 # The node that took the table voided this round as it took it.
@@ -131,7 +210,7 @@ class TableLedger:
                 ]
             # The ledger refused the payout: give every stake back rather than leave it held.
             log.exception("settlement refused; voiding", extra={"round_id": round_id})
-            await asyncio.wrap_future(self.store.submit(Void(round_id, self.epoch)))
+            await self._write(Void(round_id, self.epoch))
             self.metrics.rounds_voided.inc()
             return [
                 RoundVoided(round_id, "The round could not be paid out; every stake was returned."),
@@ -145,7 +224,7 @@ class TableLedger:
         events: list[Event] = []
         loop = asyncio.get_running_loop()
         for user_id in facts.seated(self.table):
-            coins = await asyncio.to_thread(self.store.balance, user_id)
+            coins = await self._call("balance", self.store.balance, user_id)
             try:
                 events.extend(self.table.handle(SetCoins(user_id, coins), loop.time()))
             except BaccaratError as exc:
@@ -158,11 +237,17 @@ class TableLedger:
             return
         round_id, self.open_round = self.open_round, None
         try:
-            await asyncio.wrap_future(self.store.submit(Void(round_id, self.epoch)))
+            async with self._lock:
+                await self._write(Void(round_id, self.epoch))
         except Exception as exc:
-            if not self._note_fenced(exc):
+            if self._note_fenced(exc):
+                return  # taken over: the new owner voided the round as it took the table
+            if not self.given_up:
                 raise
-            # Taken over: the new owner voided the round in the same transaction.
+            log.warning(
+                "round left in escrow for the next node to void",
+                extra={"table_id": self.table_id, "round_id": round_id},
+            )
             return
         self.metrics.rounds_voided.inc()
         log.info(f"round voided at {why}", extra={"table_id": self.table_id, "round_id": round_id})

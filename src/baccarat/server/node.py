@@ -64,6 +64,7 @@ class Node:
         start_table: Callable[[str, int], Awaitable[None]],
         stop_table: Callable[[str], Awaitable[None]],
         summary_of: Callable[[str], dict[str, Any] | None],
+        regained: Callable[[str], Awaitable[bool]] | None = None,
         ttl: float = DEFAULT_TTL,
     ) -> None:
         self.directory = directory
@@ -82,6 +83,7 @@ class Node:
             on_lost=stop_table,
             seats=lambda: {u: t for u, (t, _) in hub.seats.items()},
             on_seat_lost=self._seat_lost,
+            on_regained=regained,
             ttl=ttl,
         )
         self._pending: dict[str, dict[str, Any]] = {}

@@ -1,0 +1,197 @@
+"""Services restarting under a round in play: Redis restarting, PostgreSQL restarting.
+
+- Redis restarts empty: the node whose table nobody else took leases it again, raises the
+  table's epoch in the database, and keeps playing: the round in escrow settles, nothing is
+  voided, the seats are claimed again.
+- PostgreSQL restarts: the table's write is retried with its idempotency key, the table
+  holds still meanwhile (no result is announced before the ledger has it), then the round
+  settles once the database is back; nothing is voided or lost.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+import uuid
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+from aiohttp.test_utils import TestServer
+
+from baccarat.client import Client
+from baccarat.cluster import RedisDirectory, SeatClaim
+from baccarat.server import Server, create_app
+from baccarat.server.config import parse_rooms
+from baccarat.store import Store, open_store
+from services import OwnPostgres, OwnRedis, own_postgres, own_redis
+
+LEASE_TTL = 3.0
+ROOMS: dict[str, Any] = {
+    "server": {"start_coins": 100_000},
+    "rooms": [
+        {
+            "id": "standard",
+            "name": "Standard",
+            "chip_unit": 100,
+            "bettor_floor": 1000,
+            "dealer_floor": 35000,
+            "tables": ["t1"],
+        }
+    ],
+    # A squeeze that holds still until the test opens the card.
+    "timers": {"betting": 8.0, "squeeze": 600.0, "result": 2.0, "reconnect_grace": 60.0},
+}
+
+
+async def _until(predicate: Any, what: str, limit: float = 60.0) -> None:
+    """Poll until truthy (a bound on a hang, not a speed test)."""
+    end = time.monotonic() + limit
+    while time.monotonic() < end:
+        if predicate():
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"gave up waiting for {what}")
+
+
+@contextlib.asynccontextmanager
+async def _node(store: Store, **kw: Any) -> AsyncIterator[tuple[str, Server]]:
+    server = Server(store, parse_rooms(ROOMS), speed=10.0, shutdown_grace=0.5, **kw)
+    ts = TestServer(create_app(server), host="127.0.0.1", port=0)
+    await ts.start_server()
+    try:
+        yield str(ts.make_url("")).rstrip("/"), server
+    finally:
+        await ts.close()
+
+
+async def _mid_squeeze(store: Store, base: str) -> tuple[Client, Client, str, str]:
+    """A dealer and a bettor at t1, the bettor's stake in escrow, its card face down."""
+    clients = []
+    for name, coins in (("dealer", 1_000_000), ("alice", 100_000)):
+        user = store.create_user(name, "password1", level=50, coins=coins)
+        clients.append(await Client.connect(base, store.create_session(user.user_id), record=True))
+    dealer, bettor = clients
+    await dealer.command("sit", table_id="t1", seat=0)
+    await bettor.command("sit", table_id="t1", seat=1)
+    await bettor.wait_for(_event("betting_opened"))
+    await bettor.command("bet", area="banker", chip=5)
+    started = await bettor.wait_for(_event("squeeze_started"))
+    return dealer, bettor, started["data"]["round_id"], started["data"]["hand"]
+
+
+def _event(kind: str) -> Any:
+    return lambda m: m.get("type") == "event" and m.get("event") == kind
+
+
+def _events(client: Client, kind: str, round_id: str) -> list[dict[str, Any]]:
+    return [
+        f
+        for f in client.frames
+        if f.get("type") == "event"
+        and f.get("event") == kind
+        and f["data"].get("round_id") == round_id
+    ]
+
+
+async def _open_all(bettor: Client, round_id: str, hand: str) -> dict[str, Any]:
+    """Open the face-down cards the bettor controls until the round settles."""
+    await bettor.command("open", hand=hand)
+    while True:
+        msg = await bettor.wait_for(
+            lambda m: (
+                m.get("type") == "event" and m.get("event") in ("squeeze_started", "round_settled")
+            )
+        )
+        if msg["event"] == "round_settled" and msg["data"]["round_id"] == round_id:
+            return msg
+        await bettor.command("open", hand=msg["data"]["hand"])
+
+
+async def _redis_restart_keeps_the_table(tmp_path: Path, redis: OwnRedis) -> None:
+    store = open_store(f"sqlite:///{tmp_path / 'shared.db'}")
+    directory = RedisDirectory.from_url(redis.url, f"test:{uuid.uuid4().hex}:")
+    try:
+        async with _node(store, directory=directory, node_id="A", lease_ttl=LEASE_TTL) as (
+            base,
+            server,
+        ):
+            dealer, bettor, round_id, hand = await _mid_squeeze(store, base)
+            driver = server.drivers["t1"]
+            epoch = store.epoch_of("t1")
+
+            redis.restart()
+            await _until(lambda: store.epoch_of("t1") == epoch + 1, "the lease taken again")
+            assert server.drivers["t1"] is driver and driver.running
+            await _until(
+                lambda: server.node is not None and "t1" in server.node.keeper.held, "lease"
+            )
+            claim = await directory.seat_of(bettor.user_id)
+            for _ in range(200):
+                if claim is not None:
+                    break
+                await asyncio.sleep(0.05)
+                claim = await directory.seat_of(bettor.user_id)
+            assert claim == SeatClaim("t1", 1)
+
+            settled = await _open_all(bettor, round_id, hand)
+            assert settled["data"]["round_id"] == round_id
+            assert _events(bettor, "round_voided", round_id) == []
+            assert store.get_round(round_id).status == "settled"
+            report = store.audit()
+            assert report.ok, report.problems
+            assert report.voided == 0
+            await dealer.close()
+            await bettor.close()
+    finally:
+        await directory.close()
+        store.close()
+
+
+async def test_a_node_keeps_its_table_through_a_redis_restart_and_voids_nothing(
+    tmp_path: Path,
+) -> None:
+    with own_redis() as redis:
+        await _redis_restart_keeps_the_table(tmp_path, redis)
+
+
+async def _postgres_restart_pauses_the_table(pg: OwnPostgres) -> None:
+    store = await asyncio.to_thread(open_store, pg.url)
+    try:
+        async with _node(store) as (base, server):
+            dealer, bettor, round_id, hand = await _mid_squeeze(store, base)
+            start = {c.user_id: store.balance(c.user_id) for c in (dealer, bettor)}
+            ledger = server.drivers["t1"].ledger
+
+            await asyncio.to_thread(pg.stop)
+            opened = asyncio.create_task(_open_all(bettor, round_id, hand))
+            await _until(lambda: ledger.paused, "the table to wait for the database")
+            # The ledger has not accepted the result, so no screen has seen it.
+            assert _events(bettor, "round_settled", round_id) == []
+            assert not opened.done()
+
+            await asyncio.to_thread(pg.start)
+            settled = await opened
+            assert settled["data"]["round_id"] == round_id
+            assert not ledger.paused
+            assert _events(bettor, "round_voided", round_id) == []
+            assert store.get_round(round_id).status == "settled"
+            deltas = {int(u): d for u, d in settled["data"]["settlement"]["deltas"].items()}
+            assert {u: store.balance(u) for u in start} == {
+                u: coins + 500 * (u == bettor.user_id) + deltas.get(u, 0)
+                for u, coins in start.items()
+            }
+            report = store.audit()
+            assert report.ok, report.problems
+            assert report.voided == 0
+            assert store.total_coins()["total"] == 0
+            await dealer.close()
+            await bettor.close()
+    finally:
+        store.close()
+
+
+async def test_a_table_pauses_through_a_postgresql_restart_and_loses_nothing() -> None:
+    with own_postgres() as pg:
+        await _postgres_restart_pauses_the_table(pg)

@@ -1,0 +1,161 @@
+"""Throwaway Redis and PostgreSQL servers of a test's own, on free 127.0.0.1 ports.
+
+A test that restarts a service starts its own, so the shared ones other suites use keep
+running: ``own_redis`` runs ``redis-server`` without persistence (a restart comes back
+empty, as a cache would), ``own_postgres`` a fresh cluster made with ``initdb`` in a
+temporary directory (as the ``postgres`` user when run as root, since PostgreSQL refuses
+to run as root). Both skip the test when the program is not installed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import glob
+import os
+import pwd
+import shutil
+import signal
+import socket
+import subprocess
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+
+def free_port() -> int:
+    """A TCP port nobody listens on now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def wait_until(predicate: object, what: str, limit: float = 60.0) -> None:
+    """Poll ``predicate`` until truthy (a bound on a hang, not a speed test)."""
+    assert callable(predicate)
+    end = time.monotonic() + limit
+    while time.monotonic() < end:
+        with contextlib.suppress(OSError):
+            if predicate():
+                return
+        time.sleep(0.05)
+    raise AssertionError(f"gave up waiting for {what}")
+
+
+def _listening(port: int) -> bool:
+    with socket.socket() as s:
+        s.settimeout(0.2)
+        return s.connect_ex(("127.0.0.1", port)) == 0
+
+
+class OwnRedis:
+    """A ``redis-server`` of this test's own; ``restart`` kills it and starts it empty."""
+
+    def __init__(self) -> None:
+        if shutil.which("redis-server") is None:
+            pytest.skip("redis-server is not installed")
+        self.port = free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        """Start it and wait until it answers."""
+        self.proc = subprocess.Popen(
+            [
+                "redis-server", "--port", str(self.port), "--bind", "127.0.0.1",
+                "--save", "", "--appendonly", "no", "--loglevel", "warning",
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )  # fmt: skip
+        wait_until(lambda: _listening(self.port), "redis-server to listen")
+
+    def kill(self) -> None:
+        """SIGKILL it: every key is gone."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait()
+        self.proc = None
+
+    def restart(self) -> None:
+        """Kill it and start it again, empty, on the same port."""
+        self.kill()
+        self.start()
+
+
+@contextlib.contextmanager
+def own_redis() -> Iterator[OwnRedis]:
+    """A running private Redis, killed on exit."""
+    redis = OwnRedis()
+    redis.start()
+    try:
+        yield redis
+    finally:
+        redis.kill()
+
+
+def _pg_bin(name: str) -> str:
+    found = sorted(glob.glob(f"/usr/lib/postgresql/*/bin/{name}"))
+    if found:
+        return found[-1]
+    path = shutil.which(name)
+    if path is None:
+        pytest.skip(f"PostgreSQL's {name} is not installed")
+    return path
+
+
+class OwnPostgres:
+    """A PostgreSQL cluster of this test's own: ``stop`` and ``start`` it at will."""
+
+    def __init__(self) -> None:
+        self.port = free_port()
+        self.dir = Path(tempfile.mkdtemp(prefix="baccarat-pg-"))
+        self.data = self.dir / "data"
+        self.url = f"postgresql://postgres@127.0.0.1:{self.port}/postgres"
+        self._user: str | None = None
+        if os.geteuid() == 0:
+            try:
+                pwd.getpwnam("postgres")
+            except KeyError:
+                pytest.skip("running as root without a postgres user to run PostgreSQL as")
+            self._user = "postgres"
+            shutil.chown(self.dir, "postgres")
+        self._run(_pg_bin("initdb"), "-D", str(self.data), "-A", "trust", "-U", "postgres")
+
+    def _run(self, *argv: str) -> None:
+        cmd = list(argv) if self._user is None else ["runuser", "-u", self._user, "--", *argv]
+        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    def start(self) -> None:
+        """Start the cluster and wait until it accepts connections."""
+        options = (
+            f"-p {self.port} -c listen_addresses=127.0.0.1 -k {self.dir} "
+            "-c fsync=off -c full_page_writes=off"
+        )
+        self._run(
+            _pg_bin("pg_ctl"), "-D", str(self.data), "-o", options,
+            "-l", str(self.dir / "log"), "-w", "start",
+        )  # fmt: skip
+
+    def stop(self) -> None:
+        """Stop it fast: open connections are cut, nothing committed is lost."""
+        self._run(_pg_bin("pg_ctl"), "-D", str(self.data), "-m", "fast", "-w", "stop")
+
+    def close(self) -> None:
+        """Stop it if running and remove its files."""
+        with contextlib.suppress(subprocess.CalledProcessError):
+            self.stop()
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def own_postgres() -> Iterator[OwnPostgres]:
+    """A running private PostgreSQL cluster, removed on exit."""
+    pg = OwnPostgres()
+    try:
+        pg.start()
+        yield pg
+    finally:
+        pg.close()
