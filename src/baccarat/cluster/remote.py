@@ -15,6 +15,10 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 from redis.asyncio import BlockingConnectionPool, Redis
+from redis.asyncio.retry import Retry
+from redis.backoff import ExponentialBackoff
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from baccarat.cluster import scripts
 from baccarat.cluster.directory import LobbyChange, Owner, SeatClaim
@@ -60,8 +64,14 @@ class RedisDirectory:
         """A directory on its own connection pool to ``url`` (``redis://HOST:PORT/DB``)."""
         # A blocking pool: a burst of calls (many users sitting down at once) waits for a
         # connection instead of failing with "too many connections".
+        # One quick retry on a broken connection: after Redis restarts, every pooled
+        # connection is dead, and a call should not fail just for picking one of them.
         pool = BlockingConnectionPool.from_url(
-            url, max_connections=max_connections, decode_responses=True
+            url,
+            max_connections=max_connections,
+            decode_responses=True,
+            retry=Retry(ExponentialBackoff(cap=0.5, base=0.05), 2),
+            retry_on_error=[RedisConnectionError, RedisTimeoutError],
         )
         return cls(Redis.from_pool(pool), prefix)
 
