@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from baccarat.errors import InvalidInput
-from baccarat.server.config import load_rooms, parse_rooms
+from baccarat.server.config import load_rooms, parse_rooms, split_address
 
 GOOD: dict[str, Any] = {
     "rooms": [{"id": "standard", "chip_unit": 100, "tables": ["a", "b"]}],
@@ -94,3 +94,40 @@ def test_unreadable_toml_names_the_file(tmp_path: Path) -> None:
     with pytest.raises(InvalidInput) as err:
         load_rooms(path)
     assert str(path) in err.value.message
+
+
+def test_the_login_registration_password_and_metrics_settings_are_read() -> None:
+    data = copy.deepcopy(GOOD)
+    data["server"] = {
+        "login_attempts": 4,
+        "login_attempts_per_name": 40,
+        "register_per_ip": 2,
+        "register_per_hour": 20,
+        "password_hash_workers": 3,
+        "password_hash_queue": 0,
+        "metrics_listen": "[::1]:9100",
+    }
+    server = parse_rooms(data).server
+    assert (server.login_attempts, server.login_attempts_per_name) == (4, 40)
+    assert (server.register_per_ip, server.register_per_hour) == (2, 20)
+    assert (server.password_hash_workers, server.password_hash_queue) == (3, 0)
+    assert server.metrics_listen == "[::1]:9100"
+    assert split_address(server.metrics_listen) == ("::1", 9100)
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "words"),
+    [
+        ("register_per_ip", 0, "whole number >= 1"),
+        ("password_hash_workers", 0, "whole number >= 1"),
+        ("password_hash_queue", -1, "whole number >= 0"),
+        ("metrics_listen", "9100", "HOST:PORT"),
+        ("metrics_listen", "127.0.0.1:99999", "HOST:PORT"),
+    ],
+)
+def test_a_bad_server_setting_is_refused_with_its_key(key: str, value: object, words: str) -> None:
+    data = copy.deepcopy(GOOD)
+    data["server"] = {key: value}
+    with pytest.raises(InvalidInput) as err:
+        parse_rooms(data)
+    assert f"server.{key}" in err.value.message and words in err.value.message
