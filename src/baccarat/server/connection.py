@@ -17,7 +17,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
@@ -37,8 +36,10 @@ COMMAND_RATE = 50.0
 """Commands per second a client may send over time (squeeze moves are coalesced instead)."""
 BURST_SECONDS = 2.0
 """A client may send this many seconds' worth of commands at once."""
-ANSWERS_KEPT = 64
+ANSWERS_KEPT = 32
 """Answered command ids a connection remembers, so a retried command runs once."""
+_PLAIN_ACK = ""
+"""Kept in place of an ack without fields: rebuilt from the id (most answers are these)."""
 
 
 class Connection:
@@ -70,8 +71,8 @@ class Connection:
         self._on_drop = on_drop
         self._writer: asyncio.Task[None] | None = None
         self._closing: asyncio.Task[None] | None = None
-        self._answers: OrderedDict[str | int, str | None] = OrderedDict()
-        """Command id -> its answer's text, or None while the command runs."""
+        self._answers: dict[str | int, str | None] = {}
+        """Command id -> its answer's text, or None while the command runs (oldest first)."""
         self._repeats: dict[str | int, int] = {}
         """Copies of a running command that wait for its answer."""
         self._rate = command_rate
@@ -123,12 +124,13 @@ class Connection:
             if text is None:
                 self._repeats[msg_id] = self._repeats.get(msg_id, 0) + 1
             else:
-                self.send(text)
+                self.send(text or dumps({"type": "ack", "id": msg_id}))
             return True
         self._answers[msg_id] = None
         while len(self._answers) > ANSWERS_KEPT:
-            old, _ = self._answers.popitem(last=False)
-            self._repeats.pop(old, None)
+            oldest = next(iter(self._answers))
+            del self._answers[oldest]
+            self._repeats.pop(oldest, None)
         return False
 
     def answer(self, message: dict[str, Any]) -> None:
@@ -137,7 +139,8 @@ class Connection:
         msg_id = message.get("id")
         copies = 1
         if msg_id is not None and msg_id in self._answers and self._answers[msg_id] is None:
-            self._answers[msg_id] = text
+            plain = message == {"type": "ack", "id": msg_id}
+            self._answers[msg_id] = _PLAIN_ACK if plain else text
             copies += self._repeats.pop(msg_id, 0)
         for _ in range(copies):
             self.send(text)
