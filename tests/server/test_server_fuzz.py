@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import aiohttp
+import jsonschema
 from hostile import (
     BAD_PATHS,
     BAD_QUERIES,
@@ -131,10 +132,21 @@ def live_on_a_thread(tmp_path: Path, **kw: Any) -> Iterator[tuple[Live, Call[Any
         loop.close()
 
 
+SERVER = jsonschema.Draft202012Validator(
+    json.loads(
+        (Path(__file__).resolve().parents[2] / "docs/protocol/server.schema.json").read_text(
+            encoding="utf-8"
+        )
+    )
+)
+
+
 def _one_answer(answers: list[dict[str, Any]], frame: str | bytes) -> None:
     shown = repr(frame[:200])
     assert len(answers) == 1, (shown, answers)
     (answer,) = answers
+    # A valid answer by the protocol's own schema.
+    SERVER.validate(answer)
     assert answer["type"] in ("ack", "error"), (shown, answer)
     if answer["type"] == "error":
         assert isinstance(answer["code"], str) and answer["code"], (shown, answer)
