@@ -30,6 +30,7 @@ from baccarat.server.connection import (
 from baccarat.server.driver import TableDriver
 from baccarat.server.headers import add_security_headers
 from baccarat.server.hub import Hub
+from baccarat.server.inflight import CoinsInFlight
 from baccarat.server.limits import AuthLimits
 from baccarat.server.lobby import lobby_message
 from baccarat.server.logs import quiet_bad_requests
@@ -101,6 +102,8 @@ class Server:
         settings = config.server
         self.passwords = PasswordPool(settings.password_hash_workers, settings.password_hash_queue)
         self.metrics.watch_passwords(self.passwords)
+        self.inflight = CoinsInFlight()
+        """Users whose coins an unsettled round holds, at every table of this server."""
         self.drivers: dict[str, TableDriver] = {}
         self.dispatch = Dispatcher(self)
         self.accepting = True
@@ -215,6 +218,7 @@ class Server:
             store=self.store,
             metrics=self.metrics,
             epoch=epoch,
+            inflight=self.inflight,
         )
         driver.on_dealer_turn = lambda uid: self._spawn(self._dealer_turn(table_id, uid))
         self.drivers[table_id] = driver

@@ -2,9 +2,13 @@
 
 Every change to a table happens inside its task, one job at a time: a job runs a command (or
 builds a snapshot) at ``loop.time()``, the task writes what must be written through the
-store (``TableLedger``), then publishes the events, each public one with the next ``seq``. Between jobs the
-task sleeps until the table's next deadline and calls ``advance``. Because nothing else
-touches the table, a snapshot is always consistent with the ``seq`` it carries.
+store (``TableLedger``), then publishes the events, each public one with the next ``seq``.
+Between jobs the task sleeps until the table's next deadline and calls ``advance``. Because
+nothing else touches the table, a snapshot is always consistent with the ``seq`` it carries.
+
+A job may first read the store (``prepare``): the task runs that read after every write the
+table's earlier steps caused, and runs the job at the moment the read began, so what the
+job hands the table (a user's balance, say) is never older than the table's own writes.
 """
 
 from __future__ import annotations
@@ -12,7 +16,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,6 +24,7 @@ from baccarat.errors import BaccaratError, RuleViolation
 from baccarat.server import facts
 from baccarat.server.connection import Connection
 from baccarat.server.hub import Hub
+from baccarat.server.inflight import CoinsInFlight
 from baccarat.server.ledger import TableLedger
 from baccarat.server.metrics import Metrics
 from baccarat.server.protocol import ack, dumps, event, refusal, snapshot
@@ -41,6 +46,8 @@ class Job:
     conn: Connection | None = None
     msg_id: str | int | None = None
     after: Callable[[], None] | None = None
+    prepare: Callable[[], Awaitable[None]] | None = None
+    """Read what ``run`` needs, in the task, after the table's earlier writes landed."""
     done: asyncio.Future[None] = field(
         default_factory=lambda: asyncio.get_running_loop().create_future()
     )
@@ -60,6 +67,7 @@ class TableDriver:
         store: Store,
         metrics: Metrics,
         epoch: int = 0,
+        inflight: CoinsInFlight | None = None,
     ) -> None:
         self.table = table
         self.table_id = table_id
@@ -72,7 +80,8 @@ class TableDriver:
         self.jobs: asyncio.Queue[Job] = asyncio.Queue()
         self.task: asyncio.Task[None] | None = None
         self.accepting = True
-        self.ledger = TableLedger(table, table_id, store, metrics, epoch)
+        self.store = store
+        self.ledger = TableLedger(table, table_id, store, metrics, epoch, inflight)
         self.summary: dict[str, Any] | None = None
         self.on_dealer_turn: Callable[[int], None] | None = None
         """Called with the user of each ``dealer_turn`` event: the server seats them."""
@@ -133,6 +142,12 @@ class TableDriver:
             if due is not None and now >= due:
                 events.extend(self.table.advance(now))
             events.extend(self._flush_squeeze(now))
+            if job is not None and job.prepare is not None:
+                # What fell due is written first, so the read sees it; the job then runs at
+                # ``now``, when nothing is due, as if the read had taken no time.
+                await self._commit(events)
+                events = []
+                await job.prepare()
             if job is not None:
                 events.extend(job.run(now))
         except BaccaratError as exc:
@@ -140,14 +155,7 @@ class TableDriver:
         except Exception:
             log.exception("table job failed", extra={"table_id": self.table_id})
             failure = RuleViolation("internal_error", "The server could not carry out the command.")
-        try:
-            events = await self.ledger.record(events)
-        except Exception:
-            # Only a table that is stopping gets here (the ledger retries a database that
-            # does not answer): announce nothing the ledger has not accepted.
-            log.exception("persisting failed", extra={"table_id": self.table_id})
-            events = []
-        self._publish(events)
+        await self._commit(events)
         if job is not None:
             if job.conn is not None:
                 # The table's task answers the client itself, in order with the events.
@@ -163,6 +171,19 @@ class TableDriver:
                     job.done.set_result(None)
                 else:
                     job.done.set_exception(failure)
+
+    async def _commit(self, events: list[Event]) -> None:
+        """Write what ``events`` require, then publish them (and what the writing caused)."""
+        if not events:
+            return
+        try:
+            events = await self.ledger.record(events)
+        except Exception:
+            # Only a table that is stopping gets here (the ledger retries a database that
+            # does not answer): announce nothing the ledger has not accepted.
+            log.exception("persisting failed", extra={"table_id": self.table_id})
+            events = []
+        self._publish(events)
         if events:
             self._after_change()
             await self.ledger.note_seats({s: u for u, s in facts.seated(self.table).items()})
@@ -176,15 +197,16 @@ class TableDriver:
         conn: Connection | None = None,
         msg_id: str | int | None = None,
         after: Callable[[], None] | None = None,
+        prepare: Callable[[], Awaitable[None]] | None = None,
     ) -> None:
-        """Run ``run`` in the table's task.
+        """Run ``run`` in the table's task (after ``prepare``, if given, has read the store).
 
         With ``conn`` the task answers the command (ack or error) itself and a refusal is not
         raised here; without, a refusal is raised to the caller.
         """
         if not self.accepting or not self.running:
             raise RuleViolation("table_closed", "The table is closing; try again later.")
-        job = Job(run, conn, msg_id, after)
+        job = Job(run, conn, msg_id, after, prepare)
         self.jobs.put_nowait(job)
         await job.done
 

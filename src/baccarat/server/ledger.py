@@ -2,9 +2,15 @@
 
 A round's stakes move into escrow when betting closes and out when it settles, each in one
 transaction. A round nobody bet on is written the same way (an empty escrow, a settlement of
-zeros), so history and the audit see every round dealt. When the ledger refuses (a balance
-changed outside the table, say), the round is voided: it plays out on the table but moves no
-coin, and the table's balances are put back to the ledger's.
+zeros), so history and the audit see every round dealt.
+
+From the close of betting until its settlement (or void) is committed, a round's users have
+coins in flight (:class:`~baccarat.server.inflight.CoinsInFlight`): no other table may seat
+them on a balance the settlement is about to change. A settlement is announced
+(``round_settled``) only after the ledger accepted it. When the ledger refuses (a table that
+disagrees with the ledger: a bug), the round is voided instead: it moves no coin,
+``round_voided`` is announced in place of the settlement, and the table's balances are put
+back to the ledger's.
 
 Every write carries the table's epoch this node holds (``baccarat.store.epochs``). Once
 another node has taken the table over, the database refuses them (``stale_epoch``): the new
@@ -25,6 +31,7 @@ from typing import TypeVar
 
 from baccarat.errors import BaccaratError, Conflict
 from baccarat.server import facts
+from baccarat.server.inflight import CoinsInFlight
 from baccarat.server.metrics import Metrics
 from baccarat.server.retry import until_written
 from baccarat.store import Applied, Escrow, Settle, Store, Void
@@ -48,7 +55,13 @@ class TableLedger:
     """One table's writes through the store, in the order its events happened."""
 
     def __init__(
-        self, table: Table, table_id: str, store: Store, metrics: Metrics, epoch: int = 0
+        self,
+        table: Table,
+        table_id: str,
+        store: Store,
+        metrics: Metrics,
+        epoch: int = 0,
+        inflight: CoinsInFlight | None = None,
     ) -> None:
         self.table = table
         self.table_id = table_id
@@ -56,6 +69,7 @@ class TableLedger:
         self.metrics = metrics
         self.epoch = epoch
         """The table's epoch this node holds; every write carries it."""
+        self.inflight = inflight if inflight is not None else CoinsInFlight()
         self.fenced = False
         """The database refused this node's epoch: another node runs the table now."""
         self.draining = False
@@ -104,6 +118,10 @@ class TableLedger:
         out: list[Event] = []
         async with self._lock:
             for ev in events:
+                if isinstance(ev, RoundSettled):
+                    # Announced only once the ledger has accepted it (or replaced by a void).
+                    out.extend(await self._settle(ev))
+                    continue
                 out.append(ev)
                 match ev:
                     # A shoe without a seed (a fixed test shoe) has no commitment to record.
@@ -119,8 +137,6 @@ class TableLedger:
                         await self._call("shoe end", self.store.record_shoe_end, shoe_id, seed)
                     case BettingClosed():
                         out.extend(await self._escrow(ev))
-                    case RoundSettled():
-                        out.extend(await self._settle(ev))
         return out
 
     async def renew_epoch(self, node_id: str) -> bool:
@@ -161,12 +177,18 @@ class TableLedger:
             self.voided.add(round_id)
             return [RoundVoided(round_id, "The server is shutting down; no stake was taken.")]
         op = Escrow(round_id, self.table_id, ev.shoe_id, ev.round_no, ev.dealer, bets, self.epoch)
+        # Before the write: from now on these balances are the round's until it lands.
+        self.inflight.hold(self.table_id, round_id, {ev.dealer, *(b.user_id for b in bets)})
         try:
             await self._write(op)
         except Exception as exc:
-            # Nothing moved (escrow is one transaction): the round plays out but settles nothing.
-            self._note_fenced(exc)
-            log.warning(
+            # Nothing moved (escrow is one transaction): the round plays out but settles
+            # nothing. Unless another node took the table (or it is stopping), the table
+            # believed in stakes the ledger does not hold: a bug.
+            self.inflight.land(round_id)
+            expected = self._note_fenced(exc) or self.given_up
+            log.log(
+                logging.WARNING if expected else logging.ERROR,
                 "escrow refused; round voided",
                 extra={"table_id": self.table_id, "round_id": round_id, "error": str(exc)},
             )
@@ -179,12 +201,14 @@ class TableLedger:
         return []
 
     async def _settle(self, ev: RoundSettled) -> list[Event]:
+        """The settlement to announce once the ledger took it, or what replaces it."""
         round_id = ev.round_id
         if round_id in self.voided:
+            # Its void was announced when betting closed; no settlement is announced.
             self.voided.discard(round_id)
             return await self._reload_coins()
         if self.open_round != round_id:
-            return []
+            return [ev]
         s = ev.settlement
         op = Settle(
             round_id,
@@ -199,25 +223,36 @@ class TableLedger:
         try:
             await self._write(op)
         except Exception as exc:
-            if self._note_fenced(exc):
-                # The node that took the table voided this round as it took it.
-                log.warning("settlement refused: table taken over", extra={"round_id": round_id})
-                self.metrics.rounds_voided.inc()
-                return [
-                    RoundVoided(
-                        round_id, "The table moved to another node; every stake was returned."
-                    )
-                ]
-            # The ledger refused the payout: give every stake back rather than leave it held.
-            log.exception("settlement refused; voiding", extra={"round_id": round_id})
-            await self._write(Void(round_id, self.epoch))
+            try:
+                return await self._refused(round_id, exc)
+            finally:
+                self.inflight.land(round_id)
+        self.inflight.land(round_id)
+        self.metrics.rounds.labels(self.table_id).inc()
+        return [ev]
+
+    async def _refused(self, round_id: str, exc: Exception) -> list[Event]:
+        """The ledger refused a settlement: what to announce in its place."""
+        if self._note_fenced(exc):
+            # The node that took the table voided this round as it took it.
+            log.warning("settlement refused: table taken over", extra={"round_id": round_id})
             self.metrics.rounds_voided.inc()
             return [
-                RoundVoided(round_id, "The round could not be paid out; every stake was returned."),
-                *await self._reload_coins(),
+                RoundVoided(round_id, "The table moved to another node; every stake was returned.")
             ]
-        self.metrics.rounds.labels(self.table_id).inc()
-        return []
+        # The table disagreed with the ledger: a bug. Give every stake back rather than leave
+        # it held, and announce the void, not the settlement.
+        log.error(
+            "settlement refused; round voided",
+            exc_info=exc,
+            extra={"table_id": self.table_id, "round_id": round_id},
+        )
+        await self._write(Void(round_id, self.epoch))
+        self.metrics.rounds_voided.inc()
+        return [
+            RoundVoided(round_id, "The round could not be paid out; every stake was returned."),
+            *await self._reload_coins(),
+        ]
 
     async def _reload_coins(self) -> list[Event]:
         """After a voided round the table's coins are wrong: the store is the truth."""
@@ -240,6 +275,7 @@ class TableLedger:
             async with self._lock:
                 await self._write(Void(round_id, self.epoch))
         except Exception as exc:
+            self.inflight.land(round_id)
             if self._note_fenced(exc):
                 return  # taken over: the new owner voided the round as it took the table
             if not self.given_up:
@@ -249,6 +285,7 @@ class TableLedger:
                 extra={"table_id": self.table_id, "round_id": round_id},
             )
             return
+        self.inflight.land(round_id)
         self.metrics.rounds_voided.inc()
         log.info(f"round voided at {why}", extra={"table_id": self.table_id, "round_id": round_id})
 

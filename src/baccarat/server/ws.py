@@ -31,6 +31,7 @@ from baccarat.server.protocol import (
 from baccarat.table import (
     ClearBets,
     Double,
+    Event,
     JoinQueue,
     LeaveQueue,
     OpenCard,
@@ -236,7 +237,10 @@ class Dispatcher:
     ) -> None:
         """Seat ``uid`` with a fresh balance, keeping the one-seat rule.
 
-        With ``conn`` the table answers the command itself; without, a refusal is raised.
+        The balance is read inside the table's task, after every ledger write the table's
+        earlier steps caused; a user whose coins are still in an unsettled round at another
+        table is refused, since that settlement will change the balance. With ``conn`` the
+        table answers the command itself; without, a refusal is raised.
         """
         hub = self.server.hub
         driver = self._driver(table_id)
@@ -248,6 +252,7 @@ class Dispatcher:
                 "already_seated_elsewhere",
                 "You already hold a seat at another table; stand up there first.",
             )
+        self._refuse_coins_in_flight(uid, table_id)
         node = self.server.node
         hub.sitting.add(uid)
         try:
@@ -257,16 +262,33 @@ class Dispatcher:
                     "already_seated_elsewhere",
                     "You already hold a seat at another table; stand up there first.",
                 )
-            user = await asyncio.to_thread(self.server.store.get_user, uid)
-            info = UserInfo(uid, user.display_name, user.level, user.coins)
-            await driver.submit(
-                driver.command(Sit(uid, info, seat)), conn=conn, msg_id=msg_id, after=after
-            )
+            loaded: list[UserInfo] = []
+
+            async def load() -> None:
+                self._refuse_coins_in_flight(uid, table_id)
+                user = await asyncio.to_thread(self.server.store.get_user, uid)
+                loaded.append(UserInfo(uid, user.display_name, user.level, user.coins))
+
+            def run(now: float) -> list[Event]:
+                return driver.table.handle(Sit(uid, loaded[0], seat), now)
+
+            await driver.submit(run, conn=conn, msg_id=msg_id, after=after, prepare=load)
         finally:
             hub.sitting.discard(uid)
             if node is not None and hub.seats.get(uid, ("",))[0] != table_id:
                 # The table did not seat the user: give the claim back.
                 await node.release_seat(uid, table_id)
+
+    def _refuse_coins_in_flight(self, user_id: int, table_id: str) -> None:
+        """Refuse a seat while another table's unsettled round holds the user's coins."""
+        other = self.server.inflight.elsewhere(user_id, table_id)
+        if other is not None:
+            raise RuleViolation(
+                "coins_in_play",
+                f"Your coins are in a round still being dealt at table {other!r}; "
+                "sit down once it has settled.",
+                table_id=other,
+            )
 
     def _here(self, conn: Connection) -> TableDriver:
         """The table the user sits at, else the one this connection watches."""
