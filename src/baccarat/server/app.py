@@ -171,20 +171,26 @@ class Server:
                 continue
             if self.node is not None and not await self.node.claim_seat(user_id, table_id, seat):
                 continue  # seated at another table since
-            user = await asyncio.to_thread(self.store.get_user, user_id)
-            info = UserInfo(user_id, user.display_name, user.level, user.coins)
             online = self.hub.online(user_id)
+            loaded: list[UserInfo] = []
+
+            async def load(user_id: int = user_id, loaded: list[UserInfo] = loaded) -> None:
+                # In the table's task, as for any sit: never a balance older than its writes.
+                self.inflight.verify_free(user_id, table_id)
+                user = await asyncio.to_thread(self.store.get_user, user_id)
+                loaded.append(UserInfo(user_id, user.display_name, user.level, user.coins))
 
             def sit(
-                now: float, info: UserInfo = info, seat: int = seat, online: bool = online
+                now: float, loaded: list[UserInfo] = loaded, seat: int = seat, online: bool = online
             ) -> list[Event]:
+                info = loaded[0]
                 events = driver.table.handle(Sit(info.user_id, info, seat), now)
                 if not online:
                     events += driver.table.handle(Disconnect(info.user_id), now)
                 return events
 
             try:
-                await driver.submit(sit)
+                await driver.submit(sit, prepare=load)
             except BaccaratError as exc:
                 log.info(
                     "seat not restored",

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
+from baccarat.errors import RuleViolation
+
 
 class CoinsInFlight:
     """Which users have coins in an unsettled round, and at which table."""
@@ -50,6 +52,18 @@ class CoinsInFlight:
         """A table other than ``table_id`` holding ``user_id``'s coins in play, if any."""
         others = sorted(self.tables_of(user_id) - {table_id})
         return others[0] if others else None
+
+    def verify_free(self, user_id: int, table_id: str) -> None:
+        """Refuse (``coins_in_play``) a seat at ``table_id`` while another table's unsettled
+        round holds the user's coins: its settlement will change the balance."""
+        other = self.elsewhere(user_id, table_id)
+        if other is not None:
+            raise RuleViolation(
+                "coins_in_play",
+                f"Your coins are in a round still being dealt at table {other!r}; "
+                "sit down once it has settled.",
+                table_id=other,
+            )
 
     def users(self) -> dict[int, str]:
         """Every user with coins in flight, mapped to one table holding them."""

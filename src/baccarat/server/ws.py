@@ -252,7 +252,7 @@ class Dispatcher:
                 "already_seated_elsewhere",
                 "You already hold a seat at another table; stand up there first.",
             )
-        self._refuse_coins_in_flight(uid, table_id)
+        self.server.inflight.verify_free(uid, table_id)
         node = self.server.node
         hub.sitting.add(uid)
         try:
@@ -265,7 +265,7 @@ class Dispatcher:
             loaded: list[UserInfo] = []
 
             async def load() -> None:
-                self._refuse_coins_in_flight(uid, table_id)
+                self.server.inflight.verify_free(uid, table_id)
                 user = await asyncio.to_thread(self.server.store.get_user, uid)
                 loaded.append(UserInfo(uid, user.display_name, user.level, user.coins))
 
@@ -278,17 +278,6 @@ class Dispatcher:
             if node is not None and hub.seats.get(uid, ("",))[0] != table_id:
                 # The table did not seat the user: give the claim back.
                 await node.release_seat(uid, table_id)
-
-    def _refuse_coins_in_flight(self, user_id: int, table_id: str) -> None:
-        """Refuse a seat while another table's unsettled round holds the user's coins."""
-        other = self.server.inflight.elsewhere(user_id, table_id)
-        if other is not None:
-            raise RuleViolation(
-                "coins_in_play",
-                f"Your coins are in a round still being dealt at table {other!r}; "
-                "sit down once it has settled.",
-                table_id=other,
-            )
 
     def _here(self, conn: Connection) -> TableDriver:
         """The table the user sits at, else the one this connection watches."""
