@@ -8,8 +8,9 @@
             ...
 
 ``command`` sends a command and returns its ``ack`` or raises ``CommandError`` with the
-server's code, message and details. The client keeps the watched table's ``view`` (from snapshots; on a gap in
-``seq`` it asks for a resync) and the lobby's tables up to date.
+server's code, message and details. The client keeps the watched table's ``view`` up to date
+from events alone (``baccarat.table.reducer``): a snapshot only when it watches or sits, when
+asked with ``resync``, or after a gap in ``seq``. It keeps the lobby's tables up to date too.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from typing import Any
 import aiohttp
 
 from baccarat.errors import BaccaratError
+from baccarat.table.reducer import apply
 
 PROTOCOL_VERSION = 1
 
@@ -127,6 +129,10 @@ class Client:
         self.rooms: list[dict[str, Any]] = []
         self.close_code: int | None = None
         self._resyncing = False
+        self.snapshots = 0
+        """Snapshots received (joining, resyncs and gaps included)."""
+        self.resyncs = 0
+        """Snapshots asked for because of a gap in ``seq``."""
         self._reader: asyncio.Task[None] | None = None
         self.on_message: Callable[[dict[str, Any]], None] | None = None
 
@@ -317,19 +323,23 @@ class Client:
             self.view = copy.deepcopy(msg["view"])
             self.seq = int(msg["seq"])
             self._resyncing = False
+            self.snapshots += 1
         elif kind == "event" and msg.get("table_id") == self.table_id:
-            seq = int(msg["seq"])
-            if msg.get("private"):
-                return
-            if seq <= self.seq:
-                return
-            if seq != self.seq + 1 and not self._resyncing:
-                # A gap: something was missed; a snapshot puts the view right.
-                self._resyncing = True
-                asyncio.get_running_loop().create_task(self._ask_resync())
-            self.seq = seq
-            if self.view is not None:
-                _patch(self.view, msg["event"], msg["data"])
+            if not msg.get("private"):
+                seq = int(msg["seq"])
+                if seq <= self.seq:
+                    return
+                gap = seq != self.seq + 1
+                self.seq = seq
+                if gap:
+                    # Something was missed: only a snapshot puts the view right.
+                    if not self._resyncing:
+                        self._resyncing = True
+                        self.resyncs += 1
+                        asyncio.get_running_loop().create_task(self._ask_resync())
+                    return
+            if self.view is not None and not self._resyncing:
+                self.view = apply(self.view, msg["event"], msg["data"])
         elif kind == "lobby":
             self.rooms = msg["rooms"]
             self.lobby_tables = {t["table_id"]: t for t in msg["tables"]}
@@ -339,42 +349,3 @@ class Client:
     async def _ask_resync(self) -> None:
         with contextlib.suppress(Exception):
             await self._ws.send_str(json.dumps({"type": "resync", "id": "gap"}))
-
-
-_PHASES = {
-    "betting_opened": "betting",
-    "squeeze_started": "squeeze",
-    "round_settled": "result",
-    "waiting": "waiting",
-    "shuffling": "shuffling",
-}
-
-
-def _patch(view: dict[str, Any], kind: str, data: dict[str, Any]) -> None:
-    """Keep the few fields a simple client reads current between snapshots."""
-    if kind in _PHASES:
-        view["phase"] = _PHASES[kind]
-    if kind == "betting_opened":
-        view["round_id"] = data.get("round_id")
-        view["round_no"] = data.get("round_no")
-        view["dealer"] = data.get("dealer")
-        view["controllers"] = {"player": None, "banker": None}
-        view["squeeze"] = None
-    elif kind == "controllers":
-        view["controllers"] = {h: data.get(h) for h in ("player", "banker")}
-    elif kind == "squeeze_started":
-        view["squeeze"] = {k: v for k, v in data.items() if k != "round_id"}
-    elif kind == "card_opened":
-        sq = view.get("squeeze")
-        if sq and sq.get("hand") == data.get("hand"):
-            view["squeeze"] = None
-    elif kind == "round_settled":
-        view["squeeze"] = None
-    elif kind == "seated":
-        seats = view.get("seats")
-        if isinstance(seats, list) and 0 <= data.get("seat", -1) < len(seats):
-            seats[data["seat"]] = dict(data, bets={})
-    elif kind == "seat_freed":
-        seats = view.get("seats")
-        if isinstance(seats, list) and 0 <= data.get("seat", -1) < len(seats):
-            seats[data["seat"]] = None

@@ -48,6 +48,7 @@ IN_PLACE = frozenset(
         "card_opened",
         "card_peek",
         "urge",
+        "me",
     }
 )
 """Events the browser client applies to its state without asking for a snapshot (table.js)."""

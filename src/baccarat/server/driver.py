@@ -30,7 +30,8 @@ from baccarat.server.metrics import Metrics
 from baccarat.server.protocol import ack, dumps, event, refusal, snapshot
 from baccarat.store import Store
 from baccarat.table import Event, SqueezeProgress, Table, view, wire
-from baccarat.table.events import DealerTurn, recipient
+from baccarat.table.events import DealerTurn, SqueezeMoved, recipient
+from baccarat.table.view import personal
 
 log = logging.getLogger("baccarat.server")
 
@@ -85,6 +86,8 @@ class TableDriver:
         self.summary: dict[str, Any] | None = None
         self.on_dealer_turn: Callable[[int], None] | None = None
         """Called with the user of each ``dealer_turn`` event: the server seats them."""
+        self._personal: dict[int, dict[str, Any]] = {}
+        """The last ``me`` each seated user was sent (see ``_publish_personal``)."""
         self._squeeze: dict[str, SqueezeProgress] = {}
         self._squeeze_conn: dict[str, tuple[Connection, str | int]] = {}
         self._squeeze_last: dict[str, float] = {}
@@ -286,6 +289,25 @@ class TableDriver:
                 msg = event(self.table_id, self.seq, kind, data, private=True)
                 n = self.hub.to_user_at(to, self.table_id, msg)
             self.metrics.deliveries.inc(n)
+        if any(not isinstance(ev, SqueezeMoved) for ev in events):
+            self._publish_personal(now)
+
+    def _publish_personal(self, now: float) -> None:
+        """Send each seated or queued user (and each who just left) their ``me`` when it
+        changed. With it a client keeps its whole view from events, without a snapshot.
+        """
+        queued = {w.user_id for w in self.table.queue}
+        users = set(self._personal) | set(facts.seated(self.table)) | queued
+        for user_id in users:
+            own = personal(self.table, user_id, now)
+            if own == self._personal.get(user_id):
+                continue
+            if own["me"]["seat"] is None and own["me"]["queue_position"] is None:
+                self._personal.pop(user_id, None)
+            else:
+                self._personal[user_id] = own
+            msg = event(self.table_id, self.seq, "me", own, private=True)
+            self.metrics.deliveries.inc(self.hub.to_user_at(user_id, self.table_id, msg))
 
     def _after_change(self) -> None:
         self.hub.set_seats(self.table_id, facts.seated(self.table))

@@ -98,7 +98,7 @@ def _new_shoe(t: Table) -> list[Event]:
     t.rounds_in_shoe = 0
     t.history = []
     t.last_result = None
-    return [ShoeStarted(t.shoe_id, t.shoe.commitment)]
+    return [ShoeStarted(t.shoe_id, t.shoe.commitment, t.shoe.remaining)]
 
 
 def _end_shoe(t: Table, now: float) -> list[Event]:
@@ -166,9 +166,17 @@ def close_betting(t: Table, now: float) -> list[Event]:
     """Close betting: count idle bettors, escrow the stakes, deal four cards."""
     rnd = t.round
     assert rnd is not None
+    unit = t.config.chip_unit
+    dealer = t.dealer
+    if dealer is not None and rnd.liability(unit) > dealer.coins:
+        # Only bets taken back after others were placed can get here (each chip was checked):
+        # nothing is staked yet, so the round is called off rather than dealt uncovered, and,
+        # like any round called off, it counts nobody idle.
+        return cancel_round(t, "dealer_cannot_cover", now)
     events: list[Event] = []
     # Idle count: every bettor dealt into this round who did not bet.
     idle: list[Occupant] = []
+    counted: dict[int, int] = {}
     for occ in t.bettors():
         if occ.waiting_next_round:
             continue
@@ -178,16 +186,12 @@ def close_betting(t: Table, now: float) -> list[Event]:
             occ.idle_rounds += 1
             if occ.idle_rounds >= t.config.idle_rounds_limit:
                 idle.append(occ)
+                continue
+        counted[occ.seat] = occ.idle_rounds
     for occ in idle:
         events += t.free_seat(occ, "idle", now)
         if t.round is not rnd:
             return events
-    unit = t.config.chip_unit
-    dealer = t.dealer
-    if dealer is not None and rnd.liability(unit) > dealer.coins:
-        # Only bets taken back after others were placed can get here (each chip was checked):
-        # nothing is staked yet, so the round is called off rather than dealt uncovered.
-        return events + cancel_round(t, "dealer_cannot_cover", now)
     rnd.closed = True
     for uid, bettor in rnd.bettors.items():
         payer = t.occupant(uid)
@@ -196,7 +200,9 @@ def close_betting(t: Table, now: float) -> list[Event]:
         payer.coins -= rnd.escrow[uid]
         t.last_slips[uid] = dict(bettor.slip)
     events.append(
-        BettingClosed(rnd.round_id, rnd.shoe_id, rnd.round_no, rnd.dealer_id, rnd.bet_list(unit))
+        BettingClosed(
+            rnd.round_id, rnd.shoe_id, rnd.round_no, rnd.dealer_id, rnd.bet_list(unit), counted
+        )
     )
     for hand in HANDS:
         rnd.controllers[hand] = _controller(t, rnd, hand)
@@ -348,6 +354,8 @@ def _settle(t: Table, now: float) -> list[Event]:
         for uid, delta in result.deltas.items()
     )
     t.last_result = RoundResult(rnd.round_id, rnd.round_no, outcome, result)
+    t.phase = "result"
+    t.deadline = deadline = now + t.config.result_seconds
     events: list[Event] = [
         RoundSettled(
             round_id=rnd.round_id,
@@ -359,10 +367,9 @@ def _settle(t: Table, now: float) -> list[Event]:
             outcome=outcome,
             settlement=result,
             results=results,
+            deadline=deadline,
         )
     ]
-    t.phase = "result"
-    t.deadline = now + t.config.result_seconds
     for occ in t.bettors():
         if occ.coins < t.config.bettor_floor:
             events += t.free_seat(occ, "below_floor", now)

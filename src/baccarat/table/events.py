@@ -56,7 +56,11 @@ class SeatResult:
 
 @dataclass(frozen=True, slots=True)
 class Seated:
-    """A user took a seat (or a bettor moved to the dealer seat)."""
+    """A user took a seat (or a bettor moved to the dealer seat).
+
+    ``bets`` are the user's chips in the round in play: empty, except for a bettor who left
+    after betting closed and sat down again before the round settled.
+    """
 
     kind: ClassVar[str] = "seated"
     seat: int
@@ -70,6 +74,7 @@ class Seated:
     leaving: bool
     dealer_rounds: int
     """Rounds dealt in a row from the dealer seat (連莊)."""
+    bets: Mapping[Area, int]
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,11 +185,12 @@ class Waiting:
 
 @dataclass(frozen=True, slots=True)
 class ShoeStarted:
-    """A new shoe, with the commitment to its seed (None for a shoe without one)."""
+    """A new shoe of ``cards_left`` cards, with the commitment to its seed (None: no seed)."""
 
     kind: ClassVar[str] = "shoe_started"
     shoe_id: str
     commitment: str | None
+    cards_left: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -287,7 +293,11 @@ class RoundCancelled:
 
 @dataclass(frozen=True, slots=True)
 class BettingClosed:
-    """Betting closed: the stakes leave the bettors' balances into escrow."""
+    """Betting closed: the stakes leave the bettors' balances into escrow.
+
+    ``idle_rounds`` is each dealt-in bettor's count of rounds in a row without a bet, by
+    seat, as counted at the close (a bettor who reached the limit left just before).
+    """
 
     kind: ClassVar[str] = "betting_closed"
     round_id: str
@@ -295,6 +305,7 @@ class BettingClosed:
     round_no: int
     dealer: int
     bets: tuple[Bet, ...]
+    idle_rounds: Mapping[int, int]
 
 
 # -- the deal -----------------------------------------------------------------------------
@@ -375,7 +386,11 @@ class CardOpened:
 
 @dataclass(frozen=True, slots=True)
 class RoundSettled:
-    """The round's result and every coin it moves; each bettor gets stake plus delta."""
+    """The round's result and every coin it moves; each bettor gets stake plus delta.
+
+    The result shows until ``deadline``. The dealer seat's occupant has dealt one more round
+    in a row (``dealer_rounds``).
+    """
 
     kind: ClassVar[str] = "round_settled"
     round_id: str
@@ -388,6 +403,7 @@ class RoundSettled:
     outcome: Outcome
     settlement: Settlement[int]
     results: tuple[SeatResult, ...]
+    deadline: float
 
 
 @dataclass(frozen=True, slots=True)

@@ -56,7 +56,7 @@ def _uuid_hex() -> str:
     return uuid.uuid4().hex
 
 
-def seated(occ: Occupant) -> Seated:
+def seated(occ: Occupant, rnd: Round | None) -> Seated:
     """The event of ``occ`` sitting down, as every screen may see them."""
     return Seated(
         seat=occ.seat,
@@ -69,6 +69,7 @@ def seated(occ: Occupant) -> Seated:
         idle_rounds=occ.idle_rounds,
         leaving=occ.leaving is not None,
         dealer_rounds=occ.dealer_rounds,
+        bets=rnd.slip(occ.user_id) if rnd is not None else {},
     )
 
 
@@ -285,7 +286,7 @@ class Table:
         # Sitting while a round is being dealt: that round is not theirs.
         occ.waiting_next_round = self.round is not None and self.round.closed
         self.seats[c.seat] = occ
-        events: list[Event] = [seated(occ)]
+        events: list[Event] = [seated(occ, self.round)]
         if occ.is_dealer:
             events += queue.seated_as_dealer(self, occ.user_id)
         events += dealing.maybe_start(self, now)
@@ -299,7 +300,7 @@ class Table:
         occ.idle_rounds = 0
         occ.dealer_rounds = 0
         self.seats[DEALER_SEAT] = occ
-        events.append(seated(occ))
+        events.append(seated(occ, self.round))
         events += queue.seated_as_dealer(self, occ.user_id)
         events += dealing.maybe_start(self, now)
         return events

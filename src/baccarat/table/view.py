@@ -102,12 +102,23 @@ def _result(table: Table) -> dict[str, Any] | None:
     }
 
 
+def personal(table: Table, user_id: int | None, now: float) -> dict[str, Any]:
+    """The part of the view that is the viewer's own: ``me``, and the dealer's ``book``.
+
+    It is the data of the private ``me`` event the server sends a seated or queued user
+    whenever it changes, so a client keeps its whole view from events alone.
+    """
+    me = _me(table, user_id, now)
+    me["queue_position"] = None if user_id is None else queue.position(table, user_id)
+    is_dealer = me["role"] == "dealer"
+    return {"me": me, "book": book(table.round, table.config.chip_unit) if is_dealer else None}
+
+
 def view(table: Table, user_id: int | None, now: float) -> dict[str, Any]:
     """The table as ``user_id`` sees it (a spectator when None or not seated)."""
     cfg = table.config
     rnd = table.round
-    me = _me(table, user_id, now)
-    me["queue_position"] = None if user_id is None else queue.position(table, user_id)
+    own = personal(table, user_id, now)
     shoe = table.shoe
     out: dict[str, Any] = {
         "table_id": cfg.table_id,
@@ -150,9 +161,7 @@ def view(table: Table, user_id: int | None, now: float) -> dict[str, Any]:
         "result": _result(table),
         "history": [wire.mark(m) for m in table.history],
         "dealer_queue": queue.public(table),
-        "me": me,
-        "book": None,
+        "me": own["me"],
+        "book": own["book"],
     }
-    if me["role"] == "dealer":
-        out["book"] = book(rnd, cfg.chip_unit)
     return out

@@ -25,6 +25,7 @@ from baccarat.table.events import (
     Disconnected,
     Event,
     Queued,
+    RoundSettled,
     SeatResult,
     Shuffling,
     SqueezeStarted,
@@ -150,7 +151,12 @@ def event_data(event: Event, now: float) -> JsonObject:
         case CardDealt(face_down=True):
             # A face-down card is not shown; its points would tell.
             del data["card"], data["points"]
-        case Shuffling(deadline=at) | BettingOpened(deadline=at) | SqueezeStarted(deadline=at):
+        case (
+            Shuffling(deadline=at)
+            | BettingOpened(deadline=at)
+            | SqueezeStarted(deadline=at)
+            | RoundSettled(deadline=at)
+        ):
             data["remaining_ms"] = time_left(at, now)
         case BettorUrged(deadline=at):
             data["remaining_ms"] = time_left(at, now)

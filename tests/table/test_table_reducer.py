@@ -1,0 +1,193 @@
+"""The view reducer: a viewer's view folded over the events it receives is the table's view.
+
+A hypothesis state machine plays random commands and timers on one table (the invariants of
+``table_model`` hold after every step), and after each step, for every viewer kind (the
+dealer, each bettor, a controller, a spectator, a user who left), checks that
+``apply`` over the events that viewer received turns the view before the step into the view
+after it: exactly, at the step's time, and also as a client that never took a snapshot
+after its first one keeps it (the time left aside, which a client counts down itself).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
+from table_model import AREAS, CHIPS, CORNERS, Model
+
+from baccarat.table import (
+    ClearBets,
+    Command,
+    Disconnect,
+    Double,
+    JoinQueue,
+    LeaveQueue,
+    OpenCard,
+    PlaceChip,
+    Rebet,
+    Reconnect,
+    SetCoins,
+    Sit,
+    SqueezeProgress,
+    StandUp,
+    TableConfig,
+    Undo,
+    Urge,
+    UserInfo,
+    view,
+    wire,
+)
+from baccarat.table.events import Event, recipient
+from baccarat.table.reducer import EVENTS, apply
+from baccarat.table.view import personal
+
+WALLETS = {1: 40_000, 2: 50_000, 3: 100_000, 4: 1_500, 5: 2_500, 6: 20_000, 7: 100_000}
+USERS = list(WALLETS)
+VIEWERS: list[int | None] = [None, *USERS]
+"""A spectator who never sits, and every user (dealer, bettors, controllers, leavers)."""
+
+TIMES = (0.5, 1.0, 3.0, 5.0, 11.0, 16.0, 40.0)
+
+
+def received(events: list[Event], viewer: int | None, now: float) -> list[tuple[str, Any]]:
+    """What ``viewer`` is sent of ``events``: every public event and its own private ones."""
+    out: list[tuple[str, Any]] = []
+    for ev in events:
+        to = recipient(ev)
+        if to is None or to == viewer:
+            out.append(wire.event_wire(ev, now))
+    return out
+
+
+def fold(start: dict[str, Any], frames: list[tuple[str, Any]]) -> dict[str, Any]:
+    """``start`` with every frame applied in order."""
+    current = start
+    for kind, data in frames:
+        assert kind in EVENTS, f"the reducer does not know {kind}"
+        current = apply(current, kind, data)
+    return current
+
+
+def timeless(v: dict[str, Any]) -> dict[str, Any]:
+    """A view without the time left, which a client counts down itself."""
+    return {k: val for k, val in v.items() if k != "remaining_ms"}
+
+
+class TableReducer(RuleBasedStateMachine):
+    """Random play; the reducer checked for every viewer after every step."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        config = TableConfig(
+            "t", rounds_per_shoe=3, reconnect_grace_seconds=30.0, dealer_floor=3_000
+        )
+        self.m = Model(config, WALLETS, shoe_seed=7)
+        self.kept = {v: view(self.m.table, v, self.m.now) for v in VIEWERS}
+        """Each viewer's view as a client keeps it: one snapshot, then events only."""
+        self.sent = {v: personal(self.m.table, v, self.m.now) for v in VIEWERS}
+        """The last ``me`` each viewer was told, as the server remembers it."""
+
+    @initialize(dealer=st.sampled_from(USERS), bettors=st.lists(st.sampled_from(USERS)))
+    def seat_some(self, dealer: int, bettors: list[int]) -> None:
+        self.step(lambda: self.m.sit(dealer, 0))
+        for seat, uid in enumerate(bettors[:7], start=1):
+            self.step(lambda uid=uid, seat=seat: self.m.sit(uid, seat))  # type: ignore[misc]
+
+    # -- checking ---------------------------------------------------------------------
+
+    def step(self, act: Any, seconds: float = 0.0) -> None:
+        """Let ``seconds`` pass, run one command or the timers; check every viewer's reducer."""
+        table = self.m.table
+        self.m.now += seconds
+        now = self.m.now
+        before = {v: view(table, v, now) for v in VIEWERS}
+        events: list[Event] = act()
+        for v in VIEWERS:
+            frames = received(events, v, now)
+            own = personal(table, v, now)
+            after = view(table, v, now)
+            # Exactly: the view before the step, at the step's time, and what was sent.
+            start = before[v]
+            step_frames = [*frames]
+            if own != {"me": start["me"], "book": start["book"]}:
+                step_frames.append(("me", own))
+            assert fold(start, step_frames) == after, (v, [k for k, _ in step_frames])
+            # As a client keeps it: the server sends ``me`` when it differs from the last one.
+            kept_frames = [*frames]
+            if own != self.sent[v]:
+                kept_frames.append(("me", own))
+                self.sent[v] = own
+            self.kept[v] = fold(self.kept[v], kept_frames)
+            assert timeless(self.kept[v]) == timeless(after), (v, [k for k, _ in kept_frames])
+
+    @invariant()
+    def rounds_settle_once(self) -> None:
+        assert all(n == 1 for n in self.m.settled.values())
+
+    # -- commands ---------------------------------------------------------------------
+
+    def command(self, cmd: Command) -> None:
+        self.step(lambda: self.m.do(cmd))
+
+    @rule(uid=st.sampled_from(USERS), seat=st.integers(0, 7))
+    def sit(self, uid: int, seat: int) -> None:
+        info = UserInfo(uid, f"u{uid}", self.m.levels[uid], self.m.wallets[uid])
+        self.command(Sit(uid, info, seat))
+
+    @rule(uid=st.sampled_from(USERS))
+    def stand(self, uid: int) -> None:
+        self.command(StandUp(uid))
+
+    @rule(uid=st.sampled_from(USERS), area=st.sampled_from(AREAS), chip=st.sampled_from(CHIPS))
+    def bet(self, uid: int, area: str, chip: int) -> None:
+        self.command(PlaceChip(uid, area, chip))
+
+    @rule(uid=st.sampled_from(USERS), kind=st.sampled_from((ClearBets, Rebet, Double, Undo)))
+    def change_bets(self, uid: int, kind: type[ClearBets | Rebet | Double | Undo]) -> None:
+        self.command(kind(uid))
+
+    @rule(uid=st.sampled_from(USERS), join=st.booleans())
+    def dealer_queue(self, uid: int, join: bool) -> None:
+        info = UserInfo(uid, f"u{uid}", self.m.levels[uid], self.m.wallets[uid])
+        self.command(JoinQueue(uid, info) if join else LeaveQueue(uid))
+
+    @rule(uid=st.sampled_from(USERS))
+    def urge(self, uid: int) -> None:
+        self.command(Urge(uid))
+
+    @rule(progress=st.sampled_from((0.0, 0.3, 0.7, 1.0)), corner=st.sampled_from(CORNERS))
+    def peel(self, progress: float, corner: str) -> None:
+        rnd = self.m.table.round
+        if rnd is not None and rnd.squeeze is not None:
+            sq = rnd.squeeze
+            self.command(SqueezeProgress(sq.controller, sq.hand, progress, corner))
+
+    @rule()
+    def open_card(self) -> None:
+        rnd = self.m.table.round
+        if rnd is not None and rnd.squeeze is not None:
+            self.command(OpenCard(rnd.squeeze.controller, rnd.squeeze.hand))
+
+    @rule(uid=st.sampled_from(USERS), back=st.booleans())
+    def connection(self, uid: int, back: bool) -> None:
+        self.command(Reconnect(uid) if back else Disconnect(uid))
+
+    @rule(uid=st.sampled_from(USERS), coins=st.sampled_from((900, 5_000, 100_000)))
+    def grant(self, uid: int, coins: int) -> None:
+        if self.m.table.occupant(uid) is not None:
+            self.command(SetCoins(uid, coins))
+
+    @rule(seconds=st.sampled_from(TIMES))
+    def wait(self, seconds: float) -> None:
+        def advance() -> list[Event]:
+            events = self.m.table.advance(self.m.now)
+            self.m.absorb(events)
+            return events
+
+        self.step(advance, seconds)
+
+
+TableReducer.TestCase.settings = settings(max_examples=60, stateful_step_count=60, deadline=None)
+test_the_view_follows_from_the_events_for_every_viewer = TableReducer.TestCase
