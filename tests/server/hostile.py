@@ -145,12 +145,43 @@ def _squeeze_id(frame: str | bytes) -> tuple[str | int] | None:
     return (msg.id,) if msg is not None and msg.type == "squeeze" else None
 
 
-async def oversized_frame_close_code(base: str, token: str, size: int = 1_000_000) -> int:
-    """Announce a text frame of ``size`` bytes on a raw socket; return the server's close code.
+def masked_frame(first: int, payload: bytes, *, masked: bool = True) -> bytes:
+    """One client frame: ``first`` is FIN/RSV/opcode (0x81 a whole text frame)."""
+    mask = os.urandom(4) if masked else b""
+    body = bytes(b ^ mask[i % 4] for i, b in enumerate(payload)) if masked else payload
+    bit = 0x80 if masked else 0
+    if len(payload) < 126:
+        head = struct.pack("!BB", first, bit | len(payload))
+    elif len(payload) < 65536:
+        head = struct.pack("!BBH", first, bit | 126, len(payload))
+    else:
+        head = struct.pack("!BBQ", first, bit | 127, len(payload))
+    return head + mask + body
 
-    Only the frame's header is sent: the server refuses the frame from its length alone, so
-    the answer does not depend on how much of a megabyte the network carried first.
-    """
+
+BAD_WS_FRAMES: dict[str, tuple[bytes, int]] = {
+    # What a library client cannot send: each closes its socket with the RFC 6455 code.
+    "text that is not UTF-8": (masked_frame(0x81, b'{"type":"ping","id":"\xff"}'), 1007),
+    "an encoded surrogate": (masked_frame(0x81, b'{"id":"\xed\xa0\x80"}'), 1007),
+    "a reserved opcode": (masked_frame(0x83, b"{}"), 1002),
+    "reserved bits": (masked_frame(0xF1, b"{}"), 1002),
+    "a ping of 200 bytes": (masked_frame(0x89, b"x" * 200), 1002),
+    "a fragmented ping": (masked_frame(0x09, b"x"), 1002),
+    "a continuation with nothing to continue": (masked_frame(0x80, b"{}"), 1002),
+    # FIN + text, masked, 64-bit length (RFC 6455 section 5.2), then the mask: the header
+    # alone, so the answer does not depend on how much of a megabyte the network carried.
+    "a frame announcing 1 MB": (struct.pack("!BBQ", 0x81, 0x80 | 127, 1_000_000) + bytes(4), 1009),
+}
+"""Raw WebSocket frames and the close code each must get; the server serves on."""
+
+
+async def oversized_frame_close_code(base: str, token: str) -> int:
+    """Announce a text frame of 1 MB on a raw socket; return the server's close code."""
+    return await raw_frame_close_code(base, token, BAD_WS_FRAMES["a frame announcing 1 MB"][0])
+
+
+async def raw_frame_close_code(base: str, token: str, frame: bytes) -> int:
+    """Open a socket by hand, send ``frame`` as bytes; return the server's close code."""
     url = urlsplit(base)
     reader, writer = await asyncio.open_connection(url.hostname, url.port)
     try:
@@ -164,8 +195,7 @@ async def oversized_frame_close_code(base: str, token: str, size: int = 1_000_00
         )
         head = await reader.readuntil(b"\r\n\r\n")
         assert head.startswith(b"HTTP/1.1 101"), head
-        # FIN + text, masked, 64-bit length (RFC 6455 section 5.2), then the mask.
-        writer.write(struct.pack("!BBQ", 0x81, 0x80 | 127, size) + os.urandom(4))
+        writer.write(frame)
         while True:
             first, second = await reader.readexactly(2)
             length = second & 0x7F

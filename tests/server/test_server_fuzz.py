@@ -23,13 +23,14 @@ from hostile import (
     BAD_PATHS,
     BAD_QUERIES,
     BAD_RAW_REQUESTS,
+    BAD_WS_FRAMES,
     CORPUS,
     Probe,
     describe,
     logged_errors,
     mutate,
     nested,
-    oversized_frame_close_code,
+    raw_frame_close_code,
     raw_status,
 )
 from hypothesis import HealthCheck, given, settings
@@ -248,8 +249,9 @@ def _fuzz(live: Live, call: Call[Any], probes: list[Probe], watcher_token: str) 
         status = call(raw_status(live.base, request))
         assert status is None or status < 500, (request[:200], status)
 
-    # A frame over the socket's hard limit closes that socket with 1009, nothing more.
-    assert call(oversized_frame_close_code(live.base, watcher_token)) == 1009
+    # Frames a library would not send (1 MB, not UTF-8, bad opcodes) close only their socket.
+    for name, (frame, code) in BAD_WS_FRAMES.items():
+        assert call(raw_frame_close_code(live.base, watcher_token, frame)) == code, name
 
     # Both sockets still answer.
     for probe in probes:

@@ -17,11 +17,13 @@ from hostile import (
     BAD_PATHS,
     BAD_QUERIES,
     BAD_RAW_REQUESTS,
+    BAD_WS_FRAMES,
     Probe,
     describe,
     logged_errors,
     nested,
     oversized_frame_close_code,
+    raw_frame_close_code,
     raw_status,
 )
 from server_live import Live, live_test
@@ -261,9 +263,14 @@ async def test_a_retried_ping_gets_the_first_ack_with_its_clock(live: Live) -> N
 
 
 @live_test()
-async def test_the_socket_limit_closes_with_1009_and_the_server_serves_on(live: Live) -> None:
+async def test_raw_frames_close_with_their_rfc_code_and_the_server_serves_on(live: Live) -> None:
     _, token = await live.user("alice")
-    assert await oversized_frame_close_code(live.base, token) == 1009
-    probe = await Probe.open(live.base, token)
-    assert await probe.ask(json.dumps({"type": "ping", "id": 2})) != []
-    await probe.close()
+    with logged_errors() as errors:
+        for name, (frame, code) in BAD_WS_FRAMES.items():
+            assert await raw_frame_close_code(live.base, token, frame) == code, name
+        # A frame over the 16 KiB limit (1 MB announced) is one of them: 1009.
+        assert await oversized_frame_close_code(live.base, token) == 1009
+        probe = await Probe.open(live.base, token)
+        assert await probe.ask(json.dumps({"type": "ping", "id": 2})) != []
+        await probe.close()
+    assert errors == [], describe(errors)
