@@ -87,6 +87,10 @@ def test_an_oversized_frame_is_refused() -> None:
     with pytest.raises(InvalidInput) as err:
         parse_message(json.dumps({"type": "ping", "id": "x" * 5000}))
     assert err.value.code == "bad_message"
+    # The limit is in bytes of UTF-8: 1,500 CJK characters are 4,500 bytes.
+    with pytest.raises(InvalidInput) as err:
+        parse_message(json.dumps({"type": "ping", "id": 1, "pad": "閒" * 1500}, ensure_ascii=False))
+    assert "4096 bytes" in err.value.message
 
 
 def test_an_id_that_is_not_an_integer_or_a_short_text_is_refused_by_both() -> None:

@@ -135,7 +135,12 @@ def _id(data: dict[str, Any]) -> str | int | None:
 
 def parse_message(text: str | bytes) -> Message:
     """Read one text frame as a command, or raise ``InvalidInput`` naming what is wrong."""
-    if len(text) > MAX_FRAME:
+    # Bytes as UTF-8: a character takes up to 4, so only a long text needs encoding to tell.
+    if len(text) > MAX_FRAME or (
+        isinstance(text, str)
+        and len(text) > MAX_FRAME // 4
+        and len(text.encode("utf-8", "surrogatepass")) > MAX_FRAME
+    ):
         raise InvalidInput("bad_message", f"A message is at most {MAX_FRAME} bytes.")
     data = wire.loads(text)
     if not isinstance(data, dict):
