@@ -275,19 +275,20 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         progress.cancel()
         seconds = time.perf_counter() - started
         rss_end = srv.rss_mb()
+        srv.stop()
         problems = srv.problems()
-    audit = subprocess.run(
-        [sys.executable, "-m", "baccarat", "audit", "--db", srv.db, "--json"],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    store = open_store(srv.db)
-    after = (
-        store.total_coins(),
-        {u.username: u.coins for u in store.list_users() if u.username in before[1]},
-    )
-    store.close()
+        audit = subprocess.run(
+            [sys.executable, "-m", "baccarat", "audit", "--db", srv.db, "--json"],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        store = open_store(srv.db)
+        after = (
+            store.total_coins(),
+            {u.username: u.coins for u in store.list_users() if u.username in before[1]},
+        )
+        store.close()
     audit_ok = audit.returncode == 0
     if after[0]["total"] != 0 or after[1] != before[1] or after[0]["house"] != before[0]["house"]:
         tally.failures.append({"ledger before": before, "ledger after": after})

@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import json
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -42,6 +43,18 @@ class Served:
     log: Path
     tokens: dict[str, str] = field(default_factory=dict)
 
+    def stop(self) -> None:
+        """Stop the server (SIGTERM, then SIGKILL after 30 s); a second call does nothing."""
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        if self.proc.stdout is not None:
+            self.proc.stdout.close()
+
     def rss_mb(self) -> float:
         """The server's resident memory now."""
         text = Path(f"/proc/{self.proc.pid}/status").read_text()
@@ -66,7 +79,8 @@ class Served:
 def served(
     accounts: dict[str, int], *, command_rate: float = 1e9, log_level: str = "info"
 ) -> Iterator[Served]:
-    """Start a server with ``accounts`` (name -> coins), each with a session; stop it after."""
+    """Start a server with ``accounts`` (name -> coins), each with a session; stop it and
+    delete its files after (``Served.stop`` stops it earlier, to read its database)."""
     tmp = Path(tempfile.mkdtemp(prefix="bench-served-"))
     rooms = tmp / "rooms.toml"
     rooms.write_text(ROOMS.format(command_rate=command_rate), encoding="utf-8")
@@ -98,9 +112,9 @@ def served(
             stderr=err,
             text=True,
         )
+    base = ""
     try:
         assert proc.stdout is not None
-        base = ""
         while not base:
             line = proc.stdout.readline()
             if not line:
@@ -109,11 +123,5 @@ def served(
             base = found.group(0) if found and "open:" in line else ""
         yield Served(base, db, proc, log, tokens)
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-        if proc.stdout is not None:
-            proc.stdout.close()
+        Served(base, db, proc, log).stop()
+        shutil.rmtree(tmp, ignore_errors=True)
