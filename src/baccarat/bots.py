@@ -11,6 +11,9 @@ betting opens it bets by its strategy:
 
 When a bot controls a face-down card it sometimes squeezes it (a few peel moves) before
 opening. A dropped connection is retried; the seat waits for it during the reconnect grace.
+With many nodes, a bot follows its table: when its node stops answering or no longer runs
+the table (a failover), it asks the lobby of any node it knows where the table runs now and
+reconnects there, where the table kept its seat.
 """
 
 from __future__ import annotations
@@ -24,10 +27,13 @@ from typing import Any
 
 import aiohttp
 
-from baccarat.client import Client, CommandError
+from baccarat.client import Client, CommandError, lobby
 from baccarat.errors import BaccaratError
 
 log = logging.getLogger("baccarat.bots")
+
+FOLLOW_LIMIT = 60.0
+"""Seconds a bot that lost sight of its table keeps looking for it before sitting anew."""
 
 STRATEGIES = ("flat", "streak", "random")
 CORNERS = ("tl", "tr", "bl", "br", "l", "r")
@@ -73,6 +79,11 @@ class Bot:
         self, base_url: str, token: str, plan: BotPlan, *, rng: random.Random | None = None
     ) -> None:
         self.base_url = base_url
+        self.url = base_url
+        """The node the bot connects to: the one that runs its table, as far as it knows."""
+        self.known = [base_url]
+        """Every node seen in a lobby, to ask when the bot's own node stops answering."""
+        self.lost_since: float | None = None
         self.token = token
         self.plan = plan
         self.rng = rng or random.Random()
@@ -91,25 +102,61 @@ class Bot:
         delay = 0.5
         while not stop.is_set():
             try:
-                self.client = await Client.connect(self.base_url, self.token)
+                self.client = await Client.connect(self.url, self.token)
             except (TimeoutError, OSError, aiohttp.ClientError, BaccaratError) as exc:
                 log.info("bot cannot connect: %s", exc)
+                if self.table_id is not None and await self._follow():
+                    delay = 0.1
             else:
                 delay = 0.5
                 try:
-                    await self._play(stop)
-                except (TimeoutError, CommandError, OSError, aiohttp.ClientError) as exc:
+                    if await self._play(stop):
+                        delay = 0.1
+                except CommandError as exc:
+                    log.info("bot connection ended: %s", exc)
+                    url = exc.details.get("url") if exc.code == "table_elsewhere" else None
+                    if isinstance(url, str) and url:
+                        self.url, delay = url, 0.1
+                except (TimeoutError, OSError, aiohttp.ClientError) as exc:
                     log.info("bot connection ended: %s", exc)
                 finally:
                     await self.client.close()
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(stop.wait(), delay)
-            delay = min(delay * 2, 10.0)
+            # A seated bot looks for its table often: its seat waits only for the grace.
+            delay = min(delay * 2, 1.0 if self.seat is not None else 10.0)
 
-    async def _play(self, stop: asyncio.Event) -> None:
+    async def _follow(self) -> bool:
+        """Find the node that runs the bot's table now; True if the bot should connect again
+        (to that node, or later because no node shows the table yet)."""
+        if self.lost_since is None:
+            self.lost_since = asyncio.get_running_loop().time()
+        for base in dict.fromkeys([self.url, *self.known]):
+            try:
+                tables = (await lobby(base, self.token))["tables"]
+            except (TimeoutError, OSError, aiohttp.ClientError, BaccaratError, KeyError):
+                continue
+            urls = [str(t["url"]) for t in tables if t.get("url")]
+            self.known = list(dict.fromkeys([*self.known, *urls]))
+            line = next((t for t in tables if t.get("table_id") == self.table_id), None)
+            if line is not None and line.get("url"):
+                moved = bool(line["url"] != self.url)
+                self.url = str(line["url"])
+                return moved
+        return True
+
+    async def _play(self, stop: asyncio.Event) -> bool:
+        """Play on this connection until it drops; True if the bot's table runs elsewhere."""
         client = self.client
         assert client is not None
         seat = client.hello.get("seat")
+        if seat is None and self.seat is not None and self.table_id is not None:
+            # The bot sat somewhere and this node does not seat it: the table may have moved.
+            lost_for = asyncio.get_running_loop().time() - (self.lost_since or 0.0)
+            if (self.lost_since is None or lost_for < FOLLOW_LIMIT) and await self._follow():
+                return True
+            self.seat = None
+        self.lost_since = None
         if seat is not None:
             self.table_id, self.seat = seat["table_id"], seat["seat"]
             await client.watch(seat["table_id"])
@@ -122,13 +169,14 @@ class Bot:
                 done, _ = await asyncio.wait({reader, waiter}, return_when=asyncio.FIRST_COMPLETED)
                 if reader not in done:
                     reader.cancel()
-                    return
+                    return False
                 msg = reader.result()
                 if msg is None:
-                    return
+                    return False
                 await self._on(client, msg)
         finally:
             waiter.cancel()
+        return False
 
     async def _pick_table(self, client: Client) -> str:
         if self.plan.table_id is not None:

@@ -79,6 +79,11 @@ async def _get(base_url: str, path: str, token: str, query: dict[str, str]) -> d
         return data
 
 
+async def lobby(base_url: str, token: str) -> dict[str, Any]:
+    """The lobby without a socket (``GET /api/lobby``): rooms and every table's line."""
+    return await _get(base_url, "/api/lobby", token, {})
+
+
 async def my_rounds(
     base_url: str, token: str, *, limit: int = 20, before: str | None = None
 ) -> dict[str, Any]:

@@ -40,6 +40,14 @@ STOP_WAIT = 15.0
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of ``bots``."""
     parser.add_argument("--url", default="http://127.0.0.1:8000", help="the server's base URL")
+    parser.add_argument(
+        "--other-node",
+        action="append",
+        default=[],
+        metavar="URL",
+        help="another node of the same system, asked where a table runs when the bot's "
+        "node stops answering (repeatable)",
+    )
     parser.add_argument("--count", type=int, default=4, help="how many bots")
     parser.add_argument(
         "--processes",
@@ -82,6 +90,7 @@ class Crew:
     may_deal: bool
     may_register: bool
     log_level: str
+    other_nodes: tuple[str, ...] = ()
 
 
 def _logins(args: argparse.Namespace) -> list[tuple[str, str]]:
@@ -118,6 +127,7 @@ def crews(args: argparse.Namespace) -> list[Crew]:
             not args.no_deal,
             args.accounts is None,
             args.log_level,
+            tuple(args.other_node),
         )
         for i in range(n)
     ]
@@ -158,7 +168,9 @@ async def _play(crew: Crew, parent: int) -> int:
     for account in crew.accounts:
         token = await _token(crew.url, account.name, account.password, crew.may_register)
         plan = BotPlan(account.strategy, crew.table_id, may_deal=crew.may_deal)
-        bots.append(Bot(crew.url, token, plan, rng=random.Random(account.seed)))
+        bot = Bot(crew.url, token, plan, rng=random.Random(account.seed))
+        bot.known += [u for u in crew.other_nodes if u not in bot.known]
+        bots.append(bot)
     watcher = asyncio.create_task(_watch_parent(parent, stop))
     await run_bots(bots, stop)
     await watcher

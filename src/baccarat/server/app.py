@@ -25,6 +25,7 @@ from baccarat.server.config import RoomsConfig, table_config
 from baccarat.server.connection import (
     CLOSE_GOING_AWAY,
     CLOSE_LOGGED_OUT,
+    CLOSE_TABLE_MOVED,
     Connection,
 )
 from baccarat.server.driver import TableDriver
@@ -249,9 +250,16 @@ class Server:
             if driver.running:
                 await driver.stop(0.0)
         finally:
+            seated = [u for u, (t, _) in self.hub.seats.items() if t == table_id]
             self.hub.set_seats(table_id, {})
-            for conn in list(self.hub.watchers.get(table_id, ())):
+            # The table runs elsewhere now (or soon): its screens reconnect and find it.
+            conns = set(self.hub.watchers.get(table_id, ()))
+            for user_id in seated:
+                conns.update(self.hub.by_user.get(user_id, ()))
+            for conn in conns:
                 self.hub.unwatch(conn)
+                if self.accepting:
+                    conn.drop(CLOSE_TABLE_MOVED, "table_moved")
 
     def _summary(self, table_id: str) -> dict[str, Any] | None:
         driver = self.drivers.get(table_id)

@@ -1,0 +1,432 @@
+"""A real cluster under faults: ``baccarat serve`` nodes, bots, Redis and PostgreSQL of its own.
+
+``FaultRun`` starts a private PostgreSQL cluster and a private Redis (``services``), two
+nodes (``baccarat serve --redis``, each reaching Redis through a relay of its own that can
+be cut to partition that node from Redis but not from the database), and one ``baccarat
+bots`` process per table. ``inject`` waits for a table to reach the phase asked (betting,
+or mid-squeeze), injects one fault, waits until the system has recovered, and measures:
+
+- takeover: seconds from the fault until another node held the table in the database (a
+  node killed, frozen or cut off), or until its node held it again (Redis restarted);
+- voided: rounds voided since the fault, per table (at most the round in flight);
+- coins: every wallet and escrow summed, before and after (nothing created or lost);
+- seats: every user seated before the fault seated again (within the reconnect grace).
+
+Used by ``tests/cluster/test_cluster_faults.py`` (a short run in CI) and
+``bench/faults.py`` (the long run whose figures are in docs/reliability.md).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+
+from baccarat.store import Store, open_store
+from baccarat.store import schema as s
+from services import OwnPostgres, OwnRedis, free_port
+
+FAULTS = ("kill", "stop", "redis", "postgres", "partition")
+PHASES = ("betting", "squeeze")
+TABLES = ("t1", "t2")
+BOTS_PER_TABLE = 3
+SPEED = 4.0
+LEASE_TTL = 3.0
+GRACE = 60.0 / SPEED
+"""The reconnect grace at this speed (the rooms file's default, 60 s, divided)."""
+
+
+class Relay:
+    """A TCP relay to Redis for one node; ``cut`` drops its connections and refuses new ones."""
+
+    def __init__(self, target: int) -> None:
+        self.target = target
+        self.port = free_port()
+        self.loop = asyncio.new_event_loop()
+        self._server: asyncio.Server | None = None
+        self._writers: set[asyncio.StreamWriter] = set()
+        self._thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self._thread.start()
+        self.mend()
+
+    def _call(self, coro: Any) -> Any:
+        return asyncio.run_coroutine_threadsafe(coro, self.loop).result(10)
+
+    def mend(self) -> None:
+        """Accept connections again."""
+        self._call(self._listen())
+
+    def cut(self) -> None:
+        """Close every connection and stop listening."""
+        self._call(self._cut())
+
+    async def _listen(self) -> None:
+        self._server = await asyncio.start_server(self._pipe, "127.0.0.1", self.port)
+
+    async def _cut(self) -> None:
+        if self._server is not None:
+            self._server.close()
+            self._server = None
+        for w in list(self._writers):
+            w.transport.abort()
+        self._writers.clear()
+
+    async def _pipe(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            up_r, up_w = await asyncio.open_connection("127.0.0.1", self.target)
+        except OSError:
+            writer.transport.abort()
+            return
+        self._writers.update((writer, up_w))
+
+        async def copy(r: asyncio.StreamReader, w: asyncio.StreamWriter) -> None:
+            with contextlib.suppress(OSError, asyncio.IncompleteReadError):
+                while data := await r.read(65536):
+                    w.write(data)
+                    await w.drain()
+            w.transport.abort()
+
+        await asyncio.gather(copy(reader, up_w), copy(up_r, writer))
+        self._writers.discard(writer)
+        self._writers.discard(up_w)
+
+    def close(self) -> None:
+        """Stop the relay's thread and close its loop."""
+        self.cut()
+        self._call(self._cancel_all())
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self._thread.join(5)
+        self.loop.close()
+
+    async def _cancel_all(self) -> None:
+        tasks = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+
+@dataclass
+class Node:
+    """One ``baccarat serve`` process and how to reach it."""
+
+    name: str
+    port: int
+    relay: Relay
+    log: Path
+    proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        """The node's public URL."""
+        return f"http://127.0.0.1:{self.port}"
+
+
+@dataclass
+class Outcome:
+    """What one fault did."""
+
+    fault: str
+    phase: str
+    table: str
+    takeover: float | None
+    voided: dict[str, int]
+    coins_lost: int
+    seated_again: bool
+    refused_late: int = 0
+    problems: list[str] = field(default_factory=list)
+
+
+def _get(url: str) -> Any:
+    with urllib.request.urlopen(url, timeout=3) as resp:
+        return json.load(resp)
+
+
+class FaultRun:
+    """The cluster, its bots, and the faults injected into it."""
+
+    def __init__(self, workdir: Path, pg: OwnPostgres, redis: OwnRedis) -> None:
+        self.dir = workdir
+        self.pg = pg
+        self.redis = redis
+        self.prefix = f"faults:{uuid.uuid4().hex}:"
+        self.store: Store = open_store(pg.url)
+        self.rooms = workdir / "rooms.toml"
+        self.rooms.write_text(
+            "[server]\nstart_coins = 0\n\n"
+            '[[rooms]]\nid = "standard"\nname = "Standard"\nchip_unit = 100\n'
+            f"bettor_floor = 1000\ndealer_floor = 35000\ntables = {json.dumps(list(TABLES))}\n"
+        )
+        self.nodes = [
+            Node(name, free_port(), Relay(redis.port), workdir / f"{name}.log") for name in "AB"
+        ]
+        self.bots: list[subprocess.Popen[bytes]] = []
+        self.users: list[int] = []
+
+    # -- start and stop ---------------------------------------------------------------
+
+    def start(self) -> None:
+        """Accounts, both nodes (A first, so it runs both tables), one bot crew per table."""
+        for t in TABLES:
+            lines = []
+            for i in range(BOTS_PER_TABLE):
+                name = f"{t}bot{i}"
+                user = self.store.create_user(name, "bot-password", level=50, coins=1_000_000)
+                self.users.append(user.user_id)
+                lines.append(f"{name}:bot-password")
+            (self.dir / f"{t}.accounts").write_text("\n".join(lines) + "\n")
+        for node in self.nodes:
+            self.start_node(node)
+        for t in TABLES:
+            self.bots.append(
+                subprocess.Popen(
+                    [
+                        sys.executable, "-m", "baccarat", "bots", "--url", self.nodes[0].url,
+                        "--other-node", self.nodes[1].url, "--accounts",
+                        str(self.dir / f"{t}.accounts"), "--count", str(BOTS_PER_TABLE),
+                        "--table", t, "--processes", "1", "--strategy", "flat",
+                    ],
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
+                )
+            )  # fmt: skip
+        self.wait(lambda: all(len(self.seated(t)) == BOTS_PER_TABLE for t in TABLES), "bots")
+
+    def start_node(self, node: Node) -> None:
+        """Start (or restart) a node and wait until it answers."""
+        log = node.log.open("ab")
+        node.proc = subprocess.Popen(
+            [
+                sys.executable, "-m", "baccarat", "serve", "--db", self.pg.url,
+                "--rooms", str(self.rooms), "--port", str(node.port), "--speed", str(SPEED),
+                "--redis", f"redis://127.0.0.1:{node.relay.port}/0",
+                "--redis-prefix", self.prefix, "--node-id", node.name,
+                "--public-url", node.url, "--lease-ttl", str(LEASE_TTL),
+                "--log-level", "info",
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=log,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        )  # fmt: skip
+        log.close()
+        self.wait(lambda: _get(node.url + "/healthz") is not None, f"node {node.name}")
+
+    def close(self) -> None:
+        """Stop bots and nodes (SIGTERM: rounds in play finish or are voided)."""
+        for p in self.bots:
+            p.send_signal(signal.SIGTERM)
+        for node in self.nodes:
+            if node.proc is not None and node.proc.poll() is None:
+                with contextlib.suppress(ProcessLookupError):
+                    node.proc.send_signal(signal.SIGCONT)
+                node.proc.send_signal(signal.SIGTERM)
+        for p in [*self.bots, *(n.proc for n in self.nodes if n.proc is not None)]:
+            try:
+                p.wait(30)
+            except subprocess.TimeoutExpired:
+                p.kill()
+                p.wait()
+        for node in self.nodes:
+            node.relay.close()
+        self.store.close()
+
+    # -- looking -----------------------------------------------------------------------
+
+    @staticmethod
+    def wait(predicate: Any, what: str, limit: float = 90.0) -> float:
+        """Poll until truthy; the seconds it took (a bound on a hang, not a speed test)."""
+        start = time.monotonic()
+        while time.monotonic() - start < limit:
+            with contextlib.suppress(OSError, ValueError, KeyError, sa.exc.OperationalError):
+                if predicate():
+                    return time.monotonic() - start
+            time.sleep(0.05)
+        raise AssertionError(f"gave up waiting for {what}")
+
+    def holder(self, table: str) -> tuple[int, str]:
+        """The table's epoch and the node that holds it, as the database says."""
+        with self.store.engine.connect() as conn:
+            row = conn.execute(
+                sa.select(s.table_epochs.c.epoch, s.table_epochs.c.node_id).where(
+                    s.table_epochs.c.table_id == table
+                )
+            ).first()
+        return (0, "") if row is None else (int(row.epoch), str(row.node_id))
+
+    def lines(self) -> dict[str, dict[str, Any]]:
+        """Every table's lobby line, from the first node that answers."""
+        for node in self.nodes:
+            if node.proc is None or node.proc.poll() is not None:
+                continue
+            with contextlib.suppress(OSError, ValueError):
+                return {t["table_id"]: t for t in _get(node.url + "/api/lobby")["tables"]}
+        return {}
+
+    def seated(self, table: str) -> set[int]:
+        """Who sits at the table, as the node that runs it says."""
+        owner = self.holder(table)[1]
+        node = next(n for n in self.nodes if n.name == owner)
+        line = {t["table_id"]: t for t in _get(node.url + "/api/lobby")["tables"]}[table]
+        return {seat["user_id"] for seat in line["seats"] if seat is not None}
+
+    def coins(self) -> int:
+        """Every coin held by users, the house and escrow (minus the mint: it never moves)."""
+        total = self.store.total_coins()
+        assert total["total"] == 0, total
+        return total["users"] + total["house"] + total["escrow"]
+
+    def voided_since(self, since: float) -> dict[str, int]:
+        """Rounds voided since ``since`` (a wall-clock time), per table."""
+        with self.store.engine.connect() as conn:
+            rows = conn.execute(
+                sa.select(s.rounds.c.table_id, sa.func.count())
+                .where(s.rounds.c.status == "voided", s.rounds.c.closed_at >= since)
+                .group_by(s.rounds.c.table_id)
+            )
+            return {str(t): int(n) for t, n in rows}
+
+    def rounds_settled(self, table: str) -> int:
+        """How many of the table's rounds are settled."""
+        with self.store.engine.connect() as conn:
+            return int(
+                conn.scalar(
+                    sa.select(sa.func.count()).where(
+                        s.rounds.c.table_id == table, s.rounds.c.status == "settled"
+                    )
+                )
+                or 0
+            )
+
+    def refused(self, node: Node) -> int:
+        """Writes the database refused the node for a stale epoch (its log says so)."""
+        text = node.log.read_text(errors="replace")
+        return text.count("table taken over") + text.count("another node has taken it over")
+
+    # -- faults ------------------------------------------------------------------------
+
+    def node_of(self, name: str) -> Node:
+        """The node called ``name``."""
+        return next(n for n in self.nodes if n.name == name)
+
+    def inject(self, fault: str, phase: str, table: str) -> Outcome:
+        """Wait for ``table`` to reach ``phase``, inject ``fault``, wait for the recovery."""
+        self.wait(lambda: self.lines()[table]["phase"] == phase, f"{table} in {phase}")
+        epoch, owner = self.holder(table)
+        node = self.node_of(owner)
+        before = {t: self.seated(t) for t in TABLES}
+        coins = self.coins()
+        refused = self.refused(node)
+        since = time.time()
+        start = time.monotonic()
+        assert node.proc is not None
+        if fault == "kill":
+            node.proc.send_signal(signal.SIGKILL)
+            node.proc.wait()
+            self.wait(lambda: self.holder(table)[1] not in ("", owner), "takeover")
+            took: float | None = time.monotonic() - start
+            self.start_node(node)
+        elif fault == "stop":
+            node.proc.send_signal(signal.SIGSTOP)
+            self.wait(lambda: self.holder(table)[1] not in ("", owner), "takeover")
+            took = time.monotonic() - start
+            time.sleep(1.0)
+            node.proc.send_signal(signal.SIGCONT)
+        elif fault == "partition":
+            node.relay.cut()
+            self.wait(lambda: self.holder(table)[1] not in ("", owner), "takeover")
+            took = time.monotonic() - start
+            node.relay.mend()
+        elif fault == "redis":
+            self.redis.restart()
+            self.wait(lambda: self.holder(table)[0] > epoch, "the lease taken again")
+            took = time.monotonic() - start
+        elif fault == "postgres":
+            self.pg.stop()
+            time.sleep(1.0)
+            self.pg.start()
+            took = None
+        else:
+            raise ValueError(f"unknown fault {fault!r}")
+        problems: list[str] = []
+        # Every user seated before sits again, and the table plays on: a round settles.
+        settled = self.rounds_settled(table)
+        try:
+            self.wait(
+                lambda: all(before[t] <= self.seated(t) for t in TABLES),
+                "every user seated again",
+                limit=GRACE + LEASE_TTL + 10,
+            )
+            seated_again = True
+        except AssertionError:
+            seated_again = False
+            problems.append(
+                f"not seated again: { {t: before[t] - self.seated(t) for t in TABLES} }"
+            )
+        self.wait(lambda: self.rounds_settled(table) > settled, "a round settled after the fault")
+        voided = self.voided_since(since - 1.0)
+        lost = coins - self.coins()
+        for t, n in voided.items():
+            if n > 1:
+                problems.append(f"{n} rounds voided at {t}")
+        if fault in ("redis", "postgres") and voided:
+            problems.append(f"rounds voided with no takeover: {voided}")
+        if self.holder(table)[1] == owner and fault in ("kill", "stop", "partition"):
+            problems.append("the table went back to the faulty node")
+        return Outcome(
+            fault,
+            phase,
+            table,
+            took,
+            voided,
+            lost,
+            seated_again,
+            self.refused(node) - refused,
+            problems,
+        )
+
+    def audit(self) -> dict[str, Any]:
+        """``baccarat audit --json`` on the run's database."""
+        out = subprocess.run(
+            [sys.executable, "-m", "baccarat", "audit", "--db", self.pg.url, "--json"],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        report: dict[str, Any] = json.loads(out.stdout)
+        return report
+
+
+def summary(outcomes: list[Outcome]) -> dict[str, Any]:
+    """The figures of a run, per fault."""
+    out: dict[str, Any] = {"faults": len(outcomes), "by_fault": {}}
+    for fault in FAULTS:
+        some = [o for o in outcomes if o.fault == fault]
+        if not some:
+            continue
+        takes = sorted(o.takeover for o in some if o.takeover is not None)
+        out["by_fault"][fault] = {
+            "injected": len(some),
+            "takeover_max_s": round(takes[-1], 2) if takes else None,
+            "takeover_median_s": round(takes[len(takes) // 2], 2) if takes else None,
+            "rounds_voided": sum(sum(o.voided.values()) for o in some),
+            "rounds_voided_max_per_table": max(
+                (n for o in some for n in o.voided.values()), default=0
+            ),
+            "coins_lost": sum(o.coins_lost for o in some),
+            "not_seated_again": sum(not o.seated_again for o in some),
+            "late_writes_refused": sum(o.refused_late for o in some),
+            "problems": [p for o in some for p in o.problems],
+        }
+    return out
