@@ -10,10 +10,10 @@ betting opens it bets by its strategy:
   then a double or an undo of its last chip.
 
 When a bot controls a face-down card it sometimes squeezes it (a few peel moves) before
-opening. A dropped connection is retried; the seat waits for it during the reconnect grace.
-With many nodes, a bot follows its table: when its node stops answering or no longer runs
-the table (a failover), it asks the lobby of any node it knows where the table runs now and
-reconnects there, where the table kept its seat.
+opening; after a win it sometimes cheers with an emote. A dropped connection is retried; the
+seat waits for it during the reconnect grace. With many nodes, a bot follows its table: when
+its node stops answering or no longer runs the table (a failover), it asks the lobby of any
+node it knows where the table runs now and reconnects there, where the table kept its seat.
 """
 
 from __future__ import annotations
@@ -50,6 +50,8 @@ class BotPlan:
     may_deal: bool = True
     squeeze_chance: float = 0.5
     urge_chance: float = 0.3
+    emote_chance: float = 0.15
+    """How often a bot that won a round cheers with an emote."""
 
 
 def choose_bet(
@@ -94,6 +96,7 @@ class Bot:
         self.squeezes = 0
         self.rebets = 0
         self.queued = False
+        self.emotes = 0
         self.doubles = 0
         self.undos = 0
 
@@ -235,6 +238,12 @@ class Bot:
                 await self._urge_later(client, data)
             elif self.seat is not None:
                 await self._bet(client, data)
+        elif kind == "round_settled" and self.seat is not None:
+            won = int(data.get("settlement", {}).get("deltas", {}).get(str(me), 0))
+            if won > 0 and self.rng.random() < self.plan.emote_chance:
+                with contextlib.suppress(CommandError):
+                    await client.emote(self.rng.choice(("clap", "laugh", "thumbs_up", "lucky")))
+                    self.emotes += 1
         elif kind == "squeeze_started" and data.get("controller_user_id") == me:
             await self._squeeze(client, data)
         elif kind == "seat_freed" and data.get("user_id") == me and data.get("reason") != "moved":

@@ -238,6 +238,14 @@ class Client:
         """Leave the dealer queue."""
         return await self.command("queue.leave")
 
+    async def say(self, text: str) -> dict[str, Any]:
+        """Send a chat message to the table one sits at."""
+        return await self.command("say", text=text)
+
+    async def emote(self, name: str) -> dict[str, Any]:
+        """Send an emote (``clap``, ``laugh``, ...) to the table one sits at."""
+        return await self.command("emote", emote=name)
+
     async def watch(self, table_id: str) -> dict[str, Any]:
         """Watch a table; return its first snapshot's view (a refusal keeps the current one)."""
         before = self.view

@@ -266,3 +266,58 @@ def test_a_watcher_queues_for_the_dealer_seat_and_takes_it_when_it_frees(
     bettor.wait_for_selector(".seat[data-seat='0'] .seat-name:text('qwatcher')")
     watcher.wait_for_selector(".dealer-queue .dq-empty:text('Nobody waiting')")
     assert not watcher.js_errors and not bettor.js_errors and not dealer.js_errors
+
+
+def test_table_chat_and_emotes_with_a_watcher_who_reads_and_mutes(
+    server: Server, browser: Any, pages: list[Any]
+) -> None:
+    table = "vip-1"
+    dealer = open_page(browser, server, DESKTOP)
+    bettor = open_page(browser, server, DESKTOP)
+    watcher = open_page(browser, server, DESKTOP)
+    pages += [dealer, bettor, watcher]
+    log_in(dealer, account(server, "chatdealer"))
+    log_in(bettor, account(server, "chatter"))
+    log_in(watcher, account(server, "reader"))
+    english(bettor)
+    sit(dealer, table, 0)
+    sit(bettor, table, 1)
+    watcher.click(f".table-card[data-table='{table}'] .btn-watch")
+    watcher.wait_for_selector(".table-screen")
+    bettor.click("[data-action='chat']")
+    bettor.fill(".chat-input", "  Banker   streak!  ")
+    bettor.click("[data-action='chat-send']")
+    bettor.wait_for_selector(".chat-list .chat-msg.mine .chat-text:text('Banker streak!')")
+    assert bettor.input_value(".chat-input") == ""
+    # The others see it: a bubble over the seat and an unread count on the chat button.
+    dealer.wait_for_selector(".chat-bubble[data-seat='1']:text('Banker streak!')")
+    dealer.wait_for_selector(".btn-chat .chat-badge:not([hidden]):text('1')")
+    bettor.click(".chat-emotes [data-emote='clap']")
+    watcher.wait_for_selector(".chat-bubble[data-seat='1'] svg[data-emote='clap']")
+    watcher.click("[data-action='chat']")
+    watcher.wait_for_selector(".chat-list .chat-msg .chat-text:text('Banker streak!')")
+    assert watcher.locator(".chat-list .chat-msg svg[data-emote='clap']").count() == 1
+    # A watcher reads but does not write.
+    assert watcher.is_disabled(".chat-input")
+    assert "入座後可以聊天" in watcher.inner_text(".chat-hint")
+    # Too long is refused by the server with the reason, in the bettor's language.
+    bettor.evaluate("() => { document.querySelector('.chat-input').maxLength = 500; }")
+    bettor.fill(".chat-input", "x" * 130)
+    bettor.click("[data-action='chat-send']")
+    wait_toast(bettor, "A message is at most 120 characters")
+    # The watcher mutes the bettor: their messages disappear here, and come back on unmute.
+    watcher.click(".chat-list .chat-msg .chat-name:text('chatter')")
+    wait_toast(watcher, "已將 chatter 靜音")
+    assert watcher.locator(".chat-list .chat-msg").count() == 0
+    watcher.click(".chat-muted .chat-unmute")
+    watcher.wait_for_selector(".chat-list .chat-msg .chat-text:text('Banker streak!')")
+    # A page opened later gets the last messages with its snapshot.
+    assert watcher.url.endswith(f"#/table/{table}")
+    watcher.reload()
+    watcher.wait_for_selector(".table-screen")
+    watcher.click("[data-action='chat']")
+    watcher.wait_for_selector(".chat-list .chat-msg .chat-text:text('Banker streak!')")
+    dealer.click("[data-action='chat']")
+    dealer.wait_for_selector(".chat-list .chat-msg svg[data-emote='clap']")
+    save_screenshot(dealer, "chat-desktop")
+    assert not watcher.js_errors and not bettor.js_errors and not dealer.js_errors

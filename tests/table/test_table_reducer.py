@@ -22,12 +22,14 @@ from baccarat.table import (
     Command,
     Disconnect,
     Double,
+    Emote,
     JoinQueue,
     LeaveQueue,
     OpenCard,
     PlaceChip,
     Rebet,
     Reconnect,
+    Say,
     SetCoins,
     Sit,
     SqueezeProgress,
@@ -152,6 +154,14 @@ class TableReducer(RuleBasedStateMachine):
     def dealer_queue(self, uid: int, join: bool) -> None:
         info = UserInfo(uid, f"u{uid}", self.m.levels[uid], self.m.wallets[uid])
         self.command(JoinQueue(uid, info) if join else LeaveQueue(uid))
+
+    @rule(uid=st.sampled_from(USERS), text=st.sampled_from(("莊連!", "  good  luck ", "")))
+    def say(self, uid: int, text: str) -> None:
+        self.command(Say(uid, text))
+
+    @rule(uid=st.sampled_from(USERS), name=st.sampled_from(("clap", "fire", "rocket")))
+    def emote(self, uid: int, name: str) -> None:
+        self.command(Emote(uid, name))
 
     @rule(uid=st.sampled_from(USERS))
     def urge(self, uid: int) -> None:

@@ -31,6 +31,7 @@ TOP_LEVEL = {
     "result",
     "history",
     "dealer_queue",
+    "chat",
     "me",
     "book",
 }

@@ -17,12 +17,15 @@ from typing import Any
 from baccarat.bets import AREAS, CHIPS
 from baccarat.errors import BaccaratError, InvalidInput
 from baccarat.server import wire
+from baccarat.table.chat import EMOTES
 from baccarat.table.commands import CORNERS
 
 VERSION = 1
 MAX_FRAME = 4096
 """A client's message is small; anything longer is refused before parsing."""
 
+MAX_CHAT_TEXT = 500
+"""A chat message's raw length in a frame (the table allows 120 characters once normalised)."""
 HANDS = ("player", "banker")
 
 # Each command's fields: name -> checker. A checker returns the clean value or raises.
@@ -89,6 +92,19 @@ def _corner(value: object) -> str:
     return str(value)
 
 
+def _chat_text(value: object) -> str:
+    # The table normalises and bounds the text; this only keeps a frame's text sane.
+    if not isinstance(value, str) or len(value) > MAX_CHAT_TEXT:
+        raise ValueError(f"a message is a text of at most {MAX_CHAT_TEXT} characters")
+    return value
+
+
+def _emote(value: object) -> str:
+    if value not in EMOTES:
+        raise ValueError(f"an emote is one of {', '.join(EMOTES)}")
+    return str(value)
+
+
 COMMANDS: dict[str, dict[str, Checker]] = {
     "lobby.subscribe": {},
     "lobby.unsubscribe": {},
@@ -106,6 +122,8 @@ COMMANDS: dict[str, dict[str, Checker]] = {
     "open": {"hand": _hand},
     "resync": {},
     "queue.join": {},
+    "say": {"text": _chat_text},
+    "emote": {"emote": _emote},
     "queue.leave": {},
     "ping": {},
 }

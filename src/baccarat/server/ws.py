@@ -31,12 +31,14 @@ from baccarat.server.protocol import (
 from baccarat.table import (
     ClearBets,
     Double,
+    Emote,
     Event,
     JoinQueue,
     LeaveQueue,
     OpenCard,
     PlaceChip,
     Rebet,
+    Say,
     Sit,
     SqueezeProgress,
     StandUp,
@@ -132,6 +134,8 @@ class Dispatcher:
             "open": self.seated(lambda uid, f: OpenCard(uid, f["hand"])),
             "squeeze": self.squeeze,
             "queue.join": self.queue_join,
+            "say": self.seated(lambda uid, f: Say(uid, f["text"])),
+            "emote": self.seated(lambda uid, f: Emote(uid, f["emote"])),
             "queue.leave": self.queue_leave,
         }
 

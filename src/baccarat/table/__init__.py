@@ -14,7 +14,9 @@ Refusal codes. ``InvalidInput``: ``user_mismatch``, ``bad_seat``, ``bad_coins``,
 ``urge_cooling_down`` (details: ``seconds_left``), ``nothing_to_squeeze``, ``not_controller``,
 ``already_leaving``, ``nothing_to_rebet``, ``already_bet``, ``already_disconnected``,
 ``not_disconnected``, ``grace_expired``, ``coins_below_stake``, ``already_dealer``,
-``already_queued``, ``queue_full``, ``not_queued``, ``dealer_queue``.
+``already_queued``, ``queue_full``, ``not_queued``, ``dealer_queue``, ``chat_rate_limited``
+(details: ``seconds_left``). Chat input: ``bad_text``, ``empty_message``,
+``message_too_long``, ``unknown_emote`` (``InvalidInput``).
 
 Money: a seated user's ``coins`` mirror the store. Stakes leave the balance when betting
 closes (escrow) and come back with the delta at settlement, so a user who stands up with
@@ -28,12 +30,14 @@ from baccarat.table.commands import (
     Command,
     Disconnect,
     Double,
+    Emote,
     JoinQueue,
     LeaveQueue,
     OpenCard,
     PlaceChip,
     Rebet,
     Reconnect,
+    Say,
     SetCoins,
     Sit,
     SqueezeProgress,
@@ -55,6 +59,7 @@ __all__ = [
     "Command",
     "Disconnect",
     "Double",
+    "Emote",
     "Event",
     "JoinQueue",
     "LeaveQueue",
@@ -64,6 +69,7 @@ __all__ = [
     "Rebet",
     "Reconnect",
     "RoomDefaults",
+    "Say",
     "SetCoins",
     "Sit",
     "SqueezeProgress",

@@ -106,6 +106,22 @@ class LeaveQueue:
 
 
 @dataclass(frozen=True, slots=True)
+class Say:
+    """Send a chat message to everyone at the table."""
+
+    user_id: int
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Emote:
+    """Send an emote (a name of :data:`baccarat.table.chat.EMOTES`) to everyone at the table."""
+
+    user_id: int
+    emote: str
+
+
+@dataclass(frozen=True, slots=True)
 class Disconnect:
     """The user's connection dropped; the seat is kept for the reconnect grace."""
 
@@ -140,6 +156,8 @@ Command = (
     | OpenCard
     | JoinQueue
     | LeaveQueue
+    | Say
+    | Emote
     | Disconnect
     | Reconnect
     | SetCoins

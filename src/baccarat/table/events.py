@@ -171,6 +171,19 @@ class DealerTurn:
     name: str
 
 
+@dataclass(frozen=True, slots=True)
+class ChatMessage:
+    """A seated user said ``text`` or sent ``emote`` (the other is None) to the table."""
+
+    kind: ClassVar[str] = "chat"
+    id: int
+    user_id: int
+    name: str
+    seat: int
+    text: str | None
+    emote: str | None
+
+
 # -- shoes and phases ---------------------------------------------------------------------
 
 
@@ -441,6 +454,7 @@ PublicEvent = (
     | CoinsSet
     | DealerQueueChanged
     | DealerTurn
+    | ChatMessage
     | Waiting
     | ShoeStarted
     | ShoeEnded
@@ -474,6 +488,7 @@ EVENTS: tuple[type[PublicEvent] | type[PrivateEvent], ...] = (
     CoinsSet,
     DealerQueueChanged,
     DealerTurn,
+    ChatMessage,
     Waiting,
     ShoeStarted,
     ShoeEnded,

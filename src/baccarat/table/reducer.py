@@ -17,6 +17,8 @@ import copy
 from collections.abc import Callable
 from typing import Any
 
+from baccarat.table.chat import KEPT as CHAT_KEPT
+
 View = dict[str, Any]
 """A view as JSON (``baccarat.table.view.view``)."""
 
@@ -252,6 +254,10 @@ def _round_settled(view: View, data: Data) -> None:
 # -- the viewer's own ----------------------------------------------------------------------
 
 
+def _chat(view: View, data: Data) -> None:
+    view["chat"] = [*view.get("chat", []), data][-CHAT_KEPT:]
+
+
 def _me(view: View, data: Data) -> None:
     view["me"] = data["me"]
     view["book"] = data["book"]
@@ -270,6 +276,7 @@ _STEPS: dict[str, Callable[[View, Data], None]] = {
     "coins_set": _coins_set,
     "dealer_queue": _dealer_queue,
     "dealer_turn": _nothing,
+    "chat": _chat,
     "waiting": _waiting,
     "shoe_started": _shoe_started,
     "shoe_ended": _shoe_ended,

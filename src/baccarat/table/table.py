@@ -15,18 +15,20 @@ from baccarat.bets import Area, stake_coins
 from baccarat.errors import InvalidInput, RuleViolation
 from baccarat.roads.marks import RoundMark
 from baccarat.shoe import Shoe
-from baccarat.table import betting, dealing, queue, rebet
+from baccarat.table import betting, chat, dealing, queue, rebet
 from baccarat.table.commands import (
     ClearBets,
     Command,
     Disconnect,
     Double,
+    Emote,
     JoinQueue,
     LeaveQueue,
     OpenCard,
     PlaceChip,
     Rebet,
     Reconnect,
+    Say,
     SetCoins,
     Sit,
     SqueezeProgress,
@@ -108,6 +110,8 @@ class Table:
         """The dealer queue, first in line first."""
         self.dealer_called: int | None = None
         """The watcher called to take the free dealer seat, until they sit or leave the line."""
+        self.chat = chat.Chat()
+        """The last chat messages and each user's chat budget."""
         self.idle_counts: dict[int, int] = {}
         """Idle rounds of bettors who left, so standing up and sitting again keeps the count."""
 
@@ -222,6 +226,10 @@ class Table:
                 return queue.join(self, command, now)
             case LeaveQueue():
                 return queue.leave(self, command, now)
+            case Say():
+                return list(chat.say(self, command, now))
+            case Emote():
+                return list(chat.emote(self, command, now))
             case Disconnect():
                 return self._disconnect(command, now)
             case Reconnect():

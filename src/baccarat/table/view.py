@@ -161,6 +161,7 @@ def view(table: Table, user_id: int | None, now: float) -> dict[str, Any]:
         "result": _result(table),
         "history": [wire.mark(m) for m in table.history],
         "dealer_queue": queue.public(table),
+        "chat": [wire.event_data(m, now) for m in table.chat.messages],
         "me": own["me"],
         "book": own["book"],
     }

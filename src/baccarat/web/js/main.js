@@ -268,14 +268,16 @@ function onMessage(msg) {
       break;
     case "lobby":
       app.lobby = { rooms: msg.rooms, tables: msg.tables };
-      if (app.screen === "lobby") app.showLobby();
+      // Not while a table is being entered: redrawing the lobby would drop its address.
+      if (app.screen === "lobby" && !app.tableId) app.showLobby();
       break;
     case "lobby.table": {
       if (!app.lobby) break;
       const i = app.lobby.tables.findIndex((tb) => tb.table_id === msg.table.table_id);
       if (i >= 0) app.lobby.tables[i] = msg.table;
       else app.lobby.tables.push(msg.table);
-      if (app.screen === "lobby") app.showLobby();
+      // Not while a table is being entered: redrawing the lobby would drop its address.
+      if (app.screen === "lobby" && !app.tableId) app.showLobby();
       break;
     }
     case "snapshot":

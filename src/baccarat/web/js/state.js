@@ -90,6 +90,7 @@ export function readView(snapshot, receivedAt, lobby) {
     result,
     history: v.history ?? [],
     queue: v.dealer_queue ?? [],
+    chat: v.chat ?? [],
     me: {
       user_id: me.user_id ?? null,
       seat: me.seat ?? null,

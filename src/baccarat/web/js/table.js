@@ -10,6 +10,7 @@ import { draggable, flyChip } from "./chipdrag.js";
 import { RoadsPanel } from "./roadspanel.js";
 import { play } from "./sound.js";
 import { totalsLine } from "./history.js";
+import { ChatPanel, emoteSVG, mutedUsers } from "./chat.js";
 
 const BET_EARLY_MS = 300; // the betting countdown ends this much before the server closes
 
@@ -29,9 +30,10 @@ export class TableScreen {
 
   build() {
     this.topInfo = h("div", { class: "top-info" });
+    this.chatPanel = new ChatPanel(this.app);
     this.topbar = h("header", { class: "topbar" },
       h("button", { class: "btn btn-ghost btn-lobby", onclick: () => this.app.goLobby() }, `‹ ${t("lobby")}`),
-      this.topInfo, this.app.toolbar());
+      this.topInfo, this.chatPanel.toggle, this.app.toolbar());
     this.dealerRail = h("div", { class: "rail" });
     this.shoeEl = h("div", { class: "shoe", title: t("shoe") },
       h("div", { class: "shoe-box" }, h("div", { class: "shoe-card" })), h("div", { class: "shoe-count" }));
@@ -58,7 +60,7 @@ export class TableScreen {
     this.controls = h("div", { class: "controls" });
     this.roads = new RoadsPanel();
     this.el = h("div", { class: "screen table-screen" }, this.topbar,
-      h("div", { class: "stage" }, this.felt, this.bookSlot), this.controls, this.roads.el);
+      h("div", { class: "stage" }, this.felt, this.bookSlot), this.controls, this.roads.el, this.chatPanel.el);
   }
 
   /** Stop the animation loop (leaving the screen). */
@@ -78,6 +80,7 @@ export class TableScreen {
     this.drawTop(st);
     this.drawSeats(st);
     this.drawQueue(st);
+    this.chatPanel.update(st);
     this.drawHands(st, prev);
     this.drawAreas(st);
     this.drawControls(st);
@@ -385,6 +388,21 @@ export class TableScreen {
     }
   }
 
+  /** A chat message floats over the speaker's seat for a few seconds (unless muted). */
+  bubble(msg) {
+    if (mutedUsers().has(msg.user_id)) return;
+    const box = this.el.querySelector(`.seat[data-seat="${msg.seat}"]`);
+    if (!box) return;
+    const r = box.getBoundingClientRect();
+    const f = this.felt.getBoundingClientRect();
+    const text = msg.text && msg.text.length > 40 ? `${msg.text.slice(0, 39)}…` : msg.text;
+    const el = h("div", { class: "chat-bubble", "data-seat": msg.seat,
+      style: { left: `${r.left - f.left + r.width / 2}px`, top: `${r.top - f.top}px` } },
+    msg.emote ? emoteSVG(msg.emote) : text);
+    this.felt.append(el);
+    setTimeout(() => el.remove(), 4000);
+  }
+
   /** Bet the chosen chip on `area`; `from` is where a dragged chip was let go. */
   tapArea(area, from) {
     const st = this.st;
@@ -447,6 +465,7 @@ export class TableScreen {
     }
     if (name === "chip_placed" && data.seat !== st.me.seat) play("chip");
     if (name === "round_voided") this.app.toast(t("round_voided"), "error");
+    if (name === "chat") this.bubble(data);
     if (name === "dealer_leaving") {
       this.app.toast(data.user_id === st.me.user_id ? t("you_leave_after_round") : t("dealer_leaves_after_round"));
     }
@@ -497,6 +516,8 @@ export function applyEvent(st, name, data) {
       if (!sameRound) return null;
       if (st.me.role !== "dealer" || typeof data.ready_in_ms !== "number") return st;
       return { ...st, me: { ...st.me, urgeReadyAt: performance.now() + data.ready_in_ms } };
+    case "chat":
+      return { ...st, chat: [...(st.chat ?? []), data].slice(-30) };
     case "dealer_queue": {
       const queue = data.queue ?? [];
       const at = queue.findIndex((w) => w.user_id === st.me.user_id);
