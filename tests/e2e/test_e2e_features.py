@@ -52,16 +52,6 @@ def english(page: Any) -> None:
     page.wait_for_function("() => document.documentElement.lang === 'en'")
 
 
-def toast_texts(page: Any) -> list[str]:
-    """The toasts on screen now."""
-    return [
-        str(t)
-        for t in page.evaluate(
-            "() => [...document.querySelectorAll('.toast')].map((e) => e.textContent)"
-        )
-    ]
-
-
 def wait_toast(page: Any, text: str, timeout: int = 10_000) -> None:
     """Wait until a toast containing ``text`` shows."""
     page.wait_for_function(
@@ -160,28 +150,28 @@ def test_rebet_double_and_undo_from_the_tray(
     # Nothing to repeat yet, nothing to double or undo.
     assert bettor.is_disabled("[data-action='rebet']")
     assert bettor.is_disabled("[data-action='double']")
+    assert place_chip(bettor, 10, "player") == "ok"
+    assert place_chip(bettor, 10, "player") == "ok"
     assert place_chip(bettor, 5, "player") == "ok"
-    click_and_wait_slip(bettor, "double", {"player": 10})
-    assert "10" in bettor.inner_text(".area[data-area='player'] .my-stack")
-    click_and_wait_slip(bettor, "undo", {"player": 5})
+    click_and_wait_slip(bettor, "double", {"player": 50})
+    assert "50" in bettor.inner_text(".area[data-area='player'] .my-stack")
+    click_and_wait_slip(bettor, "undo", {"player": 25})
     # The dealer's book follows without a snapshot.
     dealer.wait_for_function(
-        "() => document.querySelector('.book-table')?.textContent.includes('500')"
+        "() => document.querySelector('.book-table')?.textContent.includes('2,500')"
     )
     open_every_squeeze(bettor)
     english(bettor)
     bettor.wait_for_selector(".table-screen[data-phase='betting'] .tray", timeout=30_000)
     assert bettor.inner_text("[data-action='rebet']") == "Rebet"
-    assert bettor.get_attribute("[data-action='rebet']", "title") == "Player 5"
-    click_and_wait_slip(bettor, "rebet", {"player": 5})
+    assert bettor.get_attribute("[data-action='rebet']", "title") == "Player 25"
+    click_and_wait_slip(bettor, "rebet", {"player": 25})
     assert bettor.is_disabled("[data-action='rebet']")
-    click_and_wait_slip(bettor, "double", {"player": 10})
-    click_and_wait_slip(bettor, "double", {"player": 20})
-    click_and_wait_slip(bettor, "double", {"player": 40})
-    # 80 would pass the Player limit: refused whole, the slip stays at 40.
+    click_and_wait_slip(bettor, "double", {"player": 50})
+    # 100 would pass the Player limit: refused whole, the slip stays at 50.
     bettor.click("[data-action='double']")
     wait_toast(bettor, "Player limit is 50 chips")
-    assert my_slip(bettor) == {"player": 40}
+    assert my_slip(bettor) == {"player": 50}
     assert not dealer.js_errors and not bettor.js_errors
 
 
@@ -207,7 +197,7 @@ def test_my_bets_lists_my_rounds_and_the_table_shows_the_days_total(
     bettor.wait_for_function(
         "(net) => document.querySelector('.top-info .tot-day')?.dataset.net === String(net)",
         arg=net,
-        timeout=10_000,
+        timeout=20_000,
     )
     assert bettor.inner_text(".top-info .tot-day").startswith("今日")
     assert bettor.get_attribute(".top-info .tot-session", "data-net") == str(net)
