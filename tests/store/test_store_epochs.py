@@ -8,9 +8,10 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+import sqlalchemy as sa
 
 from baccarat.errors import BaccaratError, Conflict
-from baccarat.store import BetRecord, Store, User
+from baccarat.store import BetRecord, Store, User, epochs
 
 PLAYER_WINS = ["9S", "2H", "KH", "3C"]
 
@@ -173,3 +174,20 @@ def test_a_stale_settlement_racing_a_takeover_either_settles_or_is_voided_never_
     report = store.audit()
     assert report.ok, report.problems
     assert store.total_coins()["total"] == 0
+
+
+def test_a_writer_frozen_inside_its_transaction_does_not_block_a_takeover_for_ever(
+    store: Store, second: Store
+) -> None:
+    if store.backend != "postgresql":
+        pytest.skip("SQLite has one writer at a time; a frozen one holds the whole file")
+    epoch = store.take_table("t1", "node-a").epoch
+    frozen = store.engine.connect()
+    tx = frozen.begin()
+    # As a node's writer does first: lock the table's epoch for its batch. Then it freezes.
+    assert epochs.current(frozen, ["t1"], lock=True) == {"t1": epoch}
+    taken = second.take_table("t1", "node-b")  # waits until the server ends the idle session
+    assert taken.epoch == epoch + 1
+    with pytest.raises(sa.exc.DBAPIError):
+        tx.commit()
+    frozen.close()

@@ -16,6 +16,11 @@ from baccarat.store.url import driver_url, is_sqlite, sqlite_path
 MIGRATIONS = Path(__file__).parent / "migrations"
 READ_ONLY = "baccarat_read_only"
 """Execution option marking a connection that only reads."""
+IDLE_IN_TRANSACTION_MS = 2000
+"""PostgreSQL ends a session idle inside a write transaction this long (each takes
+milliseconds here); its transaction rolls back and its locks go."""
+_MIGRATING = "baccarat_migrating"
+"""Execution option of the migrations' connection (it may think between statements)."""
 _PG_MIGRATION_LOCK = 0x6BACCA7  # any fixed number: serialises concurrent migrations
 
 
@@ -23,7 +28,20 @@ def make_engine(url: str) -> sa.Engine:
     """An engine for ``url``; SQLite gets WAL, full fsync and write transactions."""
     url = driver_url(url)
     if not is_sqlite(url):
-        return sa.create_engine(url, pool_size=8, max_overflow=8, pool_pre_ping=True)
+        engine = sa.create_engine(url, pool_size=8, max_overflow=8, pool_pre_ping=True)
+
+        @sa.event.listens_for(engine, "begin")
+        def _on_pg_begin(conn: sa.Connection) -> None:
+            # A process frozen inside a write (SIGSTOP, a paused VM) would hold its row
+            # locks for as long as it is frozen, and a takeover of its table would wait for
+            # ever: the server ends a writing session idle that long, rolling it back.
+            options = conn.get_execution_options()
+            if not options.get(READ_ONLY, False) and not options.get(_MIGRATING, False):
+                conn.exec_driver_sql(
+                    f"SET LOCAL idle_in_transaction_session_timeout = {IDLE_IN_TRANSACTION_MS}"
+                )
+
+        return engine
     path = sqlite_path(url)
     if path is not None:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -55,7 +73,7 @@ def migrate(engine: sa.Engine) -> None:
     """Bring the database's schema to the newest revision."""
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS))
-    with engine.begin() as conn:
+    with engine.connect() as conn, conn.execution_options(**{_MIGRATING: True}).begin():
         if conn.dialect.name == "postgresql":
             conn.execute(sa.text("SELECT pg_advisory_xact_lock(:k)"), {"k": _PG_MIGRATION_LOCK})
         cfg.attributes["connection"] = conn
