@@ -2,7 +2,9 @@
 
 Plays whole rounds at one table (a dealer and seven bettors, each placing a few chips, both
 hands opened at once) on a fake clock, and times the parts a server pays for: commands,
-timers, and one view per viewer kind. Prints a Markdown table for docs/benchmarks.md.
+timers, one view per viewer kind, a round's events made wire data (``baccarat.table.wire``),
+and the ``me`` of every seated user (what the server checks after each change to send the
+private ``me`` event). Prints a Markdown table for docs/benchmarks.md.
 
     python bench/bench_table.py [--rounds N]
 """
@@ -15,7 +17,9 @@ import time
 
 from baccarat.errors import BaccaratError
 from baccarat.shoe import Shoe
-from baccarat.table import OpenCard, PlaceChip, Sit, Table, TableConfig, UserInfo, view
+from baccarat.table import OpenCard, PlaceChip, Sit, Table, TableConfig, UserInfo, view, wire
+from baccarat.table.events import Event
+from baccarat.table.view import personal
 
 AREAS = ("player", "banker", "tie", "player_pair", "banker_pair")
 
@@ -36,10 +40,14 @@ def new_table() -> tuple[Table, list[float]]:
     return table, clock
 
 
+LOG: list[tuple[Event, float]] = []
+"""The events of the round being played, with their time (kept for the wire figure)."""
+
+
 def try_command(table: Table, command: OpenCard, now: float) -> bool:
     """Send a command; False when the table refuses it (not this card's turn)."""
     try:
-        table.handle(command, now)
+        LOG.extend((ev, now) for ev in table.handle(command, now))
     except BaccaratError:
         return False
     return True
@@ -50,17 +58,18 @@ def play_round(table: Table, clock: list[float]) -> int:
     sent = 0
     while table.phase != "betting":
         clock[0] = max(clock[0], table.next_deadline or clock[0])
-        table.advance(clock[0])
+        LOG.extend((ev, clock[0]) for ev in table.advance(clock[0]))
     for seat in range(1, 8):
         area = "player" if seat % 2 else "banker"
         for chip in (5, 2, 1):
-            table.handle(PlaceChip(seat, area, chip), clock[0])
+            LOG.extend((ev, clock[0]) for ev in table.handle(PlaceChip(seat, area, chip), clock[0]))
             sent += 1
-        table.handle(PlaceChip(seat, AREAS[2 + seat % 3], 1), clock[0])
+        chip = PlaceChip(seat, AREAS[2 + seat % 3], 1)
+        LOG.extend((ev, clock[0]) for ev in table.handle(chip, clock[0]))
         sent += 1
     while table.phase == "betting":
         clock[0] = table.next_deadline or clock[0]
-        table.advance(clock[0])
+        LOG.extend((ev, clock[0]) for ev in table.advance(clock[0]))
     # Seat 1 controls the Player hand and seat 2 the Banker hand (equal stakes: first to bet).
     while table.phase == "squeeze":
         opened = False
@@ -70,7 +79,7 @@ def play_round(table: Table, clock: list[float]) -> int:
                 opened = True
         if not opened:
             clock[0] = table.next_deadline or clock[0]
-            table.advance(clock[0])
+            LOG.extend((ev, clock[0]) for ev in table.advance(clock[0]))
     return sent
 
 
@@ -85,8 +94,22 @@ def main() -> None:
     start = time.perf_counter()
     commands = 0
     for _ in range(args.rounds):
+        LOG.clear()
         commands += play_round(table, clock)
     elapsed = time.perf_counter() - start
+
+    n = 200
+    t0 = time.perf_counter()
+    for _ in range(n):
+        for ev, at in LOG:
+            wire.event_wire(ev, at)
+    wire_round = (time.perf_counter() - t0) / n
+    seated = [100, *range(1, 8)]
+    t0 = time.perf_counter()
+    for _ in range(n):
+        for uid in seated:
+            personal(table, uid, clock[0])
+    personal_all = (time.perf_counter() - t0) / n
 
     viewers = {"dealer": 100, "bettor": 1, "spectator": None}
     view_times = {}
@@ -104,6 +127,8 @@ def main() -> None:
     print(f"| commands/s (chips and opens) | {commands / elapsed:,.0f} |")
     for name, t in view_times.items():
         print(f"| one {name} view | {t * 1e6:,.1f} µs |")
+    print(f"| a round's {len(LOG)} events made wire data | {wire_round * 1e6:,.1f} µs |")
+    print(f"| the me of all 8 seated users | {personal_all * 1e6:,.1f} µs |")
 
 
 if __name__ == "__main__":

@@ -9,6 +9,8 @@ also carries the time left in milliseconds when it was sent (``remaining_ms``, `
 
 from __future__ import annotations
 
+import types
+import typing
 from collections.abc import Mapping, Sequence
 from dataclasses import fields
 
@@ -138,15 +140,37 @@ def _value(value: object) -> Json:
     raise TypeError(f"{type(value).__name__} has no JSON form")
 
 
-_DATA_FIELDS: dict[type[object], tuple[str, ...]] = {
-    cls: tuple(f.name for f in fields(cls) if f.name != "to") for cls in EVENTS
-}
-"""Each event class's data keys: its fields, less the private recipient."""
+_SCALARS = (int, float, str, bool, type(None))
+
+
+def _plain(hint: object) -> bool:
+    """Whether a field of this type is its own JSON (a number, text, true/false or null)."""
+    if hint in _SCALARS:
+        return True
+    origin = typing.get_origin(hint)
+    if origin is typing.Literal:
+        return True
+    if origin in (types.UnionType, typing.Union):
+        return all(_plain(arg) for arg in typing.get_args(hint))
+    return False
+
+
+def _plan(cls: type[object]) -> tuple[tuple[str, bool], ...]:
+    hints = typing.get_type_hints(cls)
+    return tuple((f.name, _plain(hints[f.name])) for f in fields(cls) if f.name != "to")  # type: ignore[arg-type]
+
+
+_DATA_FIELDS: dict[type[object], tuple[tuple[str, bool], ...]] = {cls: _plan(cls) for cls in EVENTS}
+"""Each event class's data keys (its fields, less the private recipient), and whether the
+value is sent as it is; worked out once, since events are many and their classes few."""
 
 
 def event_data(event: Event, now: float) -> JsonObject:
     """An event's ``data`` as sent at ``now`` (driver's clock)."""
-    data: JsonObject = {name: _value(getattr(event, name)) for name in _DATA_FIELDS[type(event)]}
+    data: JsonObject = {}
+    for name, plain in _DATA_FIELDS[type(event)]:
+        value = getattr(event, name)
+        data[name] = value if plain else _value(value)
     match event:
         case CardDealt(face_down=True):
             # A face-down card is not shown; its points would tell.
