@@ -22,6 +22,7 @@ from aiohttp.test_utils import TestServer
 
 from baccarat.client import Client
 from baccarat.cluster import RedisDirectory, SeatClaim
+from baccarat.cluster.keeper import Keeper
 from baccarat.server import Server, create_app
 from baccarat.server.config import parse_rooms
 from baccarat.store import Store, open_store
@@ -195,3 +196,48 @@ async def _postgres_restart_pauses_the_table(pg: OwnPostgres) -> None:
 async def test_a_table_pauses_through_a_postgresql_restart_and_loses_nothing() -> None:
     with own_postgres() as pg:
         await _postgres_restart_pauses_the_table(pg)
+
+
+async def test_after_redis_restarts_empty_each_table_goes_back_to_its_holder() -> None:
+    started: dict[str, list[str]] = {"A": [], "B": []}
+
+    def keeper(node: str, directory: RedisDirectory) -> Keeper:
+        async def gained(table_id: str, token: int) -> None:
+            started[node].append(table_id)
+
+        async def lost(table_id: str) -> None:
+            started[node].remove(table_id)
+
+        async def regained(table_id: str) -> bool:
+            return True  # the database agrees: nobody took the table meanwhile
+
+        return Keeper(
+            directory,
+            node,
+            f"http://{node}:8000",
+            ["t1"],
+            on_gained=gained,
+            on_lost=lost,
+            on_regained=regained,
+            ttl=LEASE_TTL,
+        )
+
+    with own_redis() as redis:
+        prefix = f"test:{uuid.uuid4().hex}:"
+        directories = [RedisDirectory.from_url(redis.url, prefix) for _ in "AB"]
+        a, b = keeper("A", directories[0]), keeper("B", directories[1])
+        try:
+            await a.tick()
+            await b.tick()
+            assert (a.held.keys(), b.held.keys()) == ({"t1"}, set())
+            redis.restart()
+            # B ticks first: the directory forgot B too, so B leaves t1 to its holder.
+            await b.tick()
+            assert b.held == {}
+            await a.tick()
+            assert a.held.keys() == {"t1"}
+            await b.tick()
+            assert b.held == {} and started == {"A": ["t1"], "B": []}
+        finally:
+            for d in directories:
+                await d.close()

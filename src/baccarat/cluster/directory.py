@@ -49,8 +49,11 @@ class Directory(Protocol):
 
     # -- nodes ------------------------------------------------------------------------
 
-    async def register(self, node_id: str, public_url: str, ttl: float) -> None:
-        """Announce (or keep announcing) a live node; call again before ``ttl`` runs out."""
+    async def register(self, node_id: str, public_url: str, ttl: float) -> bool:
+        """Announce (or keep announcing) a live node; call again before ``ttl`` runs out.
+
+        Whether the directory still had the node: a node that renewed in time and is not
+        known any more learns that the directory lost its data (Redis restarted empty)."""
         ...
 
     async def unregister(self, node_id: str) -> None:

@@ -6,6 +6,10 @@ the users seated here. Three renewals fit in one time-to-live, so one slow tick 
 lose anything; a short period means a table whose node died is taken soon after its lease
 runs out.
 
+A node that finds the directory has forgotten it although it renewed in time knows the
+directory lost its data (Redis restarted empty): for one ttl it takes no table it did not
+hold, so that each other node can lease its own tables again first.
+
 A refused renewal means the directory no longer has the lease as this node holds it. If
 nobody else holds it either (Redis restarted empty), the keeper leases the table again and
 asks ``on_regained`` to confirm with the database that nobody took the table meanwhile: the
@@ -72,6 +76,8 @@ class Keeper:
         self._valid_until: dict[str, float] = {}
         self._task: asyncio.Task[None] | None = None
         self._lock = asyncio.Lock()
+        self._registered_until: float | None = None
+        self._quiet_until = 0.0
         self._wake = asyncio.Event()
         self._closing = False
 
@@ -87,7 +93,12 @@ class Keeper:
 
     async def _tick(self) -> None:
         await self._expire()
-        await self.directory.register(self.node_id, self.public_url, self.ttl)
+        asked = _now()
+        known = await self.directory.register(self.node_id, self.public_url, self.ttl)
+        if not known and self._registered_until is not None and asked < self._registered_until:
+            log.warning("the directory lost its data; taking no other node's table for a ttl")
+            self._quiet_until = asked + self.ttl
+        self._registered_until = asked + self.ttl
         for table_id, token in list(self.held.items()):
             asked = _now()
             if await self.directory.renew(table_id, self.node_id, token) or await self._regain(
@@ -97,9 +108,10 @@ class Keeper:
             else:
                 log.warning("table lease lost", extra={"table_id": table_id})
                 await self._drop(table_id)
-        for table_id in self.table_ids:
-            if table_id not in self.held:
-                await self._try(table_id)
+        if _now() >= self._quiet_until:
+            for table_id in self.table_ids:
+                if table_id not in self.held:
+                    await self._try(table_id)
         lost = await self.directory.renew_seats(self.node_id, self.seats(), self.ttl)
         for user_id in lost:
             if self.on_seat_lost is not None:

@@ -56,9 +56,12 @@ class LocalDirectory:
 
     # -- nodes ------------------------------------------------------------------------
 
-    async def register(self, node_id: str, public_url: str, ttl: float) -> None:
-        """Announce (or keep announcing) a live node."""
-        self._nodes[node_id] = (public_url, self._now() + ttl)
+    async def register(self, node_id: str, public_url: str, ttl: float) -> bool:
+        """Announce (or keep announcing) a live node; whether it was known still."""
+        now = self._now()
+        known = self._nodes.get(node_id, ("", now))[1] > now
+        self._nodes[node_id] = (public_url, now + ttl)
+        return known
 
     async def unregister(self, node_id: str) -> None:
         """Say the node is leaving."""

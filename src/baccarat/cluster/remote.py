@@ -84,15 +84,17 @@ class RedisDirectory:
 
     # -- nodes ------------------------------------------------------------------------
 
-    async def register(self, node_id: str, public_url: str, ttl: float) -> None:
-        """Announce (or keep announcing) a live node."""
+    async def register(self, node_id: str, public_url: str, ttl: float) -> bool:
+        """Announce (or keep announcing) a live node; whether it was known still."""
         self._urls[node_id] = public_url
         key = self._key("node", node_id)
         async with self.client.pipeline(transaction=True) as pipe:
+            pipe.exists(key)
             pipe.hset(key, "url", public_url)
             pipe.pexpire(key, _ms(ttl))
             pipe.sadd(f"{self.prefix}nodes", node_id)
-            await pipe.execute()
+            known, *_ = await pipe.execute()
+        return bool(known)
 
     async def unregister(self, node_id: str) -> None:
         """Say the node is leaving."""
