@@ -356,8 +356,10 @@ class Client:
         elif kind == "lobby":
             self.rooms = msg["rooms"]
             self.lobby_tables = {t["table_id"]: t for t in msg["tables"]}
-        elif kind == "lobby.table":
-            self.lobby_tables[msg["table"]["table_id"]] = msg["table"]
+        elif kind == "lobby.update":
+            # Each entry carries a table's id and the fields of its line that changed.
+            for change in msg["tables"]:
+                self.lobby_tables.setdefault(change["table_id"], {}).update(change)
 
     async def _ask_resync(self) -> None:
         with contextlib.suppress(Exception):

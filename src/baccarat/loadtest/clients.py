@@ -8,7 +8,7 @@ it. Two client models:
 - ``minimal``: what the protocol needs and nothing else (no lobby once seated, no snapshots
   asked for);
 - ``browser``: what the shipped browser client (``baccarat/web/js``) does: it subscribes to
-  the lobby when its socket opens and keeps the subscription at the table (``main.js``),
+  the lobby when the lobby shows and unsubscribes when it enters a table (``main.js``),
   applies the events ``table.js`` applies in place, and asks for a snapshot (``resync``, 40 ms
   debounce) after any other event.
 
@@ -52,7 +52,7 @@ IN_PLACE = frozenset(
     }
 )
 """Events the browser client applies to its state without asking for a snapshot (table.js)."""
-BROWSER_UNSUBSCRIBES = False
+BROWSER_UNSUBSCRIBES = True
 """Whether main.js sends ``lobby.unsubscribe`` when it enters a table."""
 RESYNC_DEBOUNCE = 0.04
 SQUEEZE_RATE = 15.0

@@ -33,7 +33,7 @@ from baccarat.server.headers import add_security_headers
 from baccarat.server.hub import Hub
 from baccarat.server.inflight import CoinsInFlight
 from baccarat.server.limits import AuthLimits
-from baccarat.server.lobby import lobby_message
+from baccarat.server.lobby import Lobby, View
 from baccarat.server.logs import quiet_bad_requests
 from baccarat.server.metrics import Metrics
 from baccarat.server.node import Node, NodeHub
@@ -111,8 +111,8 @@ class Server:
         self._drained = False
         self._background: set[asyncio.Task[Any]] = set()
         self.hub.on_last_close = self._last_close
-        self.hub.on_watch_change = self._watch_change
         self.hub.on_unwatch = self._unwatched
+        self.lobby = Lobby(config, self.hub, self._line)
         self.node: Node | None = None
         """With a shared directory: this server as one node of many."""
         if directory is not None:
@@ -128,7 +128,9 @@ class Server:
                 summary_of=self._summary,
                 regained=self._regained,
                 ttl=lease_ttl,
+                on_heard=self.lobby.put,
             )
+            self.lobby.on_local_line = self.node.line_changed
 
     # -- lifecycle --------------------------------------------------------------------
 
@@ -137,6 +139,7 @@ class Server:
         open), then start each table's task.
 
         As one node of many: start the tables whose lease this node gets (now and later)."""
+        self.lobby.start()
         if self.node is not None:
             await self.node.start()
             log.info("node running", extra={"tables": len(self.drivers)})
@@ -230,6 +233,9 @@ class Server:
         driver.on_dealer_turn = lambda uid: self._spawn(self._dealer_turn(table_id, uid))
         self.drivers[table_id] = driver
         driver.start()
+        self.hub.changed.add(table_id)
+        # The table's line goes out now (published to the other nodes), not at the next tick.
+        self.lobby.refresh()
         self.metrics.tables.set(len(self.drivers))
         return driver
 
@@ -252,6 +258,7 @@ class Server:
         finally:
             seated = [u for u, (t, _) in self.hub.seats.items() if t == table_id]
             self.hub.set_seats(table_id, {})
+            self.hub.changed.add(table_id)
             # The table runs elsewhere now (or soon): its screens reconnect and find it.
             conns = set(self.hub.watchers.get(table_id, ()))
             for user_id in seated:
@@ -262,8 +269,14 @@ class Server:
                     conn.drop(CLOSE_TABLE_MOVED, "table_moved")
 
     def _summary(self, table_id: str) -> dict[str, Any] | None:
+        return self.lobby.lines.get(table_id) if table_id in self.drivers else None
+
+    def _line(self, table_id: str) -> dict[str, Any] | None:
         driver = self.drivers.get(table_id)
-        return None if driver is None else driver.summary
+        if driver is None:
+            return None
+        line = driver.line()
+        return line if self.node is None else self.node.line(line)
 
     async def drain(self) -> None:
         """Stop taking sockets and seats; let rounds in escrow finish (or void them)."""
@@ -277,6 +290,7 @@ class Server:
     async def stop(self) -> None:
         """Drain the tables, then close every socket."""
         await self.drain()
+        await self.lobby.stop()
         if self.node is not None:
             await self.node.stop()
         for conn in list(self.hub.connections):
@@ -346,11 +360,6 @@ class Server:
             return
         self._spawn(self._quiet(table_id, LeaveQueue(uid, "away")))
 
-    def _watch_change(self, table_id: str) -> None:
-        driver = self.drivers.get(table_id)
-        if driver is not None:
-            driver.watchers_changed()
-
     def dropped(self, conn: Connection, reason: str) -> None:
         """A connection was closed by the server."""
         self.metrics.dropped.labels(reason).inc()
@@ -362,13 +371,6 @@ class Server:
         for conn in list(self.hub.connections):
             if conn.token == token:
                 conn.drop(CLOSE_LOGGED_OUT, "logged_out")
-
-    def lobby(self) -> dict[str, Any]:
-        """The whole lobby message (as one node of many: every node's tables)."""
-        if self.node is None:
-            return lobby_message(self.config, self.drivers)
-        tables = self.node.lobby_lines(self.config.table_room())
-        return {**lobby_message(self.config, {}), "tables": tables}
 
     # -- HTTP -------------------------------------------------------------------------
 
@@ -408,8 +410,20 @@ class Server:
         return await self.metrics_page(request)
 
     async def lobby_page(self, request: web.Request) -> web.Response:
-        """GET /api/lobby: the lobby without a socket."""
-        return web.json_response(self.lobby())
+        """GET /api/lobby: the lobby without a socket (``?room=ID&page=N``: one page)."""
+        room, page = request.query.get("room"), request.query.get("page")
+        if room is None and page is None:
+            return web.json_response(self.lobby.message())
+        try:
+            number = int(page or 0)
+            if number < 0:
+                raise ValueError(page)
+            view = self.lobby.check(View(room, number))
+        except ValueError:
+            return auth.fail(400, "bad_message", "page is a whole number >= 0.")
+        except RuleViolation as exc:
+            return auth.fail(404, exc.code, exc.message)
+        return web.json_response(self.lobby.message(view))
 
 
 @web.middleware

@@ -83,7 +83,6 @@ class TableDriver:
         self.accepting = True
         self.store = store
         self.ledger = TableLedger(table, table_id, store, metrics, epoch, inflight)
-        self.summary: dict[str, Any] | None = None
         self.on_dealer_turn: Callable[[int], None] | None = None
         """Called with the user of each ``dealer_turn`` event: the server seats them."""
         self._personal: dict[int, dict[str, Any]] = {}
@@ -111,7 +110,7 @@ class TableDriver:
         return due
 
     async def _main(self) -> None:
-        self._publish_lobby()
+        self.hub.changed.add(self.table_id)
         while True:
             due = self._wake_at()
             timeout = None if due is None else max(0.0, due - self.loop.time())
@@ -311,23 +310,18 @@ class TableDriver:
 
     def _after_change(self) -> None:
         self.hub.set_seats(self.table_id, facts.seated(self.table))
-        self._publish_lobby()
+        # The lobby rebuilds the line when it next looks (at most once a second).
+        self.hub.changed.add(self.table_id)
 
-    def _publish_lobby(self) -> None:
-        summary = facts.lobby_table(
+    def line(self) -> dict[str, Any]:
+        """The table's line in the lobby, as it stands."""
+        return facts.lobby_table(
             self.table,
             self.table_id,
             self.room_id,
             self.name,
             len(self.hub.watchers.get(self.table_id, ())),
         )
-        if summary != self.summary:
-            self.summary = summary
-            self.hub.to_lobby({"type": "lobby.table", "table": summary})
-
-    def watchers_changed(self) -> None:
-        """Update the lobby's watcher count (called by the hub)."""
-        self._publish_lobby()
 
     # -- shutdown ---------------------------------------------------------------------
 

@@ -1,4 +1,4 @@
-"""Who is connected, who watches which table, who sits where, and who follows the lobby.
+"""Who is connected, who watches which table, who sits where, and which tables changed.
 
 The hub fans messages out: a message for many clients is encoded once and the same text is
 queued on every connection.
@@ -18,13 +18,14 @@ log = logging.getLogger("baccarat.server")
 
 
 class Hub:
-    """The registry of connections, watchers, seats and lobby subscribers."""
+    """The registry of connections, watchers and seats."""
 
     def __init__(self) -> None:
         self.connections: set[Connection] = set()
         self.by_user: dict[int, set[Connection]] = defaultdict(set)
         self.watchers: dict[str, set[Connection]] = defaultdict(set)
-        self.lobby_subscribers: set[Connection] = set()
+        self.changed: set[str] = set()
+        """Tables whose lobby line may have changed since the lobby last looked."""
         self.seats: dict[int, tuple[str, int]] = {}
         """Each seated user's (table id, seat), kept by the table drivers."""
         self.table_seats: dict[str, dict[int, int]] = {}
@@ -32,7 +33,6 @@ class Hub:
         self.sitting: set[int] = set()
         """Users with a ``sit`` in flight, so two tables cannot seat them at once."""
         self.on_last_close: Callable[[int], None] | None = None
-        self.on_watch_change: Callable[[str], None] | None = None
         self.on_unwatch: Callable[[Connection, str], None] | None = None
         """Called when a connection stops watching a table (left, watches another, closed)."""
 
@@ -49,7 +49,6 @@ class Hub:
             return
         self.connections.discard(conn)
         self.unwatch(conn)
-        self.lobby_subscribers.discard(conn)
         conns = self.by_user.get(conn.user_id)
         if conns is not None:
             conns.discard(conn)
@@ -65,8 +64,7 @@ class Hub:
         self.unwatch(conn)
         conn.watching = table_id
         self.watchers[table_id].add(conn)
-        if self.on_watch_change is not None:
-            self.on_watch_change(table_id)
+        self.changed.add(table_id)
 
     def unwatch(self, conn: Connection) -> None:
         """Stop ``conn`` watching its table."""
@@ -75,8 +73,7 @@ class Hub:
             return
         conn.watching = None
         self.watchers[table_id].discard(conn)
-        if self.on_watch_change is not None:
-            self.on_watch_change(table_id)
+        self.changed.add(table_id)
         if self.on_unwatch is not None:
             self.on_unwatch(conn, table_id)
 
@@ -101,10 +98,6 @@ class Hub:
         """Send to the user's connections that watch ``table_id``."""
         conns = [c for c in self.by_user.get(user_id, ()) if c.watching == table_id]
         return self.broadcast(conns, message)
-
-    def to_lobby(self, message: dict[str, Any]) -> int:
-        """Send to every lobby subscriber."""
-        return self.broadcast(self.lobby_subscribers, message)
 
     def set_seats(self, table_id: str, seated: dict[int, int]) -> set[int]:
         """Record who sits at ``table_id`` now (user id -> seat); return who left it.

@@ -1,12 +1,36 @@
-"""The lobby: the rooms with their rules, and a live line per table."""
+"""The lobby: the rooms with their rules, a line per table, and who looks at which page.
+
+Tables only mark themselves changed (``Hub.changed``); once a ``TICK`` the lobby rebuilds the
+lines of the tables that changed, keeps the fields that differ, and sends every subscriber one
+``lobby.update`` with the changes of the tables on the page it looks at. A page holds at most
+``PAGE_SIZE`` tables, of one room or of all rooms, so what a subscriber receives does not grow
+with the number of tables, on one node or many; a client at a table that does not show the
+lobby unsubscribes and receives nothing. A table that appears or goes away moves the pages:
+each subscriber then gets its page again whole (a ``lobby`` message).
+"""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from baccarat.bets import CHIPS, LIMITS
+from baccarat.errors import RuleViolation
 from baccarat.server.config import RoomsConfig
-from baccarat.server.driver import TableDriver
+from baccarat.server.connection import Connection
+from baccarat.server.hub import Hub
+from baccarat.server.protocol import dumps
+
+log = logging.getLogger("baccarat.server")
+
+PAGE_SIZE = 24
+"""Tables on one page of the lobby."""
+TICK = 1.0
+"""Seconds between two updates to a subscriber (changes in between are merged)."""
 
 
 def room_json(config: RoomsConfig) -> list[dict[str, Any]]:
@@ -27,7 +51,193 @@ def room_json(config: RoomsConfig) -> list[dict[str, Any]]:
     ]
 
 
-def lobby_message(config: RoomsConfig, drivers: dict[str, TableDriver]) -> dict[str, Any]:
-    """The whole lobby: rooms, then every table's current line, in file order."""
-    tables = [d.summary for d in drivers.values() if d.summary is not None]
-    return {"type": "lobby", "rooms": room_json(config), "tables": tables}
+@dataclass(frozen=True, slots=True)
+class View:
+    """What one subscriber looks at: a page of one room's tables, or of every table."""
+
+    room: str | None = None
+    page: int = 0
+
+
+class Lobby:
+    """Every table's line, the pages they fall on, and the subscribers of each page."""
+
+    def __init__(
+        self, config: RoomsConfig, hub: Hub, local_line: Callable[[str], dict[str, Any] | None]
+    ) -> None:
+        self.config = config
+        self.hub = hub
+        self.rooms = room_json(config)
+        self.local_line = local_line
+        """The current line of a table this server runs, or None."""
+        self.on_local_line: Callable[[dict[str, Any]], None] | None = None
+        """Told each new line of a table this server runs (a node publishes it)."""
+        self.lines: dict[str, dict[str, Any]] = {}
+        self.heard: dict[str, dict[str, Any]] = {}
+        """Lines of tables other nodes run, as last heard."""
+        self.views: dict[Connection, View] = {}
+        self._by_view: dict[View, set[Connection]] = {}
+        self._pending: dict[str, dict[str, Any]] = {}
+        self._epoch = 0
+        """Counts the changes of which tables exist (each one moves the pages)."""
+        self._seen: dict[Connection, int] = {}
+        """The epoch of the page each subscriber was last sent whole."""
+        self._order: list[str] = []
+        self._where: dict[str, tuple[int, str, int]] = {}
+        self._task: asyncio.Task[None] | None = None
+
+    # -- lines ------------------------------------------------------------------------
+
+    def put(self, table_id: str, line: dict[str, Any] | None) -> None:
+        """A line heard from another node (None: that node gave the table up)."""
+        if line is None:
+            self.heard.pop(table_id, None)
+        else:
+            self.heard[table_id] = line
+        self.hub.changed.add(table_id)
+
+    def refresh(self) -> None:
+        """Rebuild the lines of the tables that changed; keep what changed for the next tick."""
+        changed, self.hub.changed = self.hub.changed, set()
+        moved = False
+        for table_id in changed:
+            local = self.local_line(table_id)
+            line = local if local is not None else self.heard.get(table_id)
+            old = self.lines.get(table_id)
+            if line is None:
+                if old is not None:
+                    del self.lines[table_id]
+                    self._pending.pop(table_id, None)
+                    moved = True
+                continue
+            if old is None:
+                # A new table moves the pages: every subscriber gets its page whole.
+                moved = True
+            else:
+                delta = {k: v for k, v in line.items() if old.get(k) != v}
+                if not delta:
+                    continue
+                self._pending.setdefault(table_id, {"table_id": table_id}).update(delta)
+            self.lines[table_id] = line
+            if local is not None and self.on_local_line is not None:
+                self.on_local_line(line)
+        if moved:
+            self._epoch += 1
+            self._reorder()
+
+    def _reorder(self) -> None:
+        listed = [t for t in self.config.table_room() if t in self.lines]
+        known = set(listed)
+        self._order = listed + sorted(t for t in self.lines if t not in known)
+        counts: dict[str, int] = {}
+        self._where = {}
+        for i, table_id in enumerate(self._order):
+            room = str(self.lines[table_id].get("room_id", ""))
+            self._where[table_id] = (i, room, counts.get(room, 0))
+            counts[room] = counts.get(room, 0) + 1
+
+    # -- pages ------------------------------------------------------------------------
+
+    def check(self, view: View) -> View:
+        """The view if it names a room that exists, else a ``RuleViolation``."""
+        if view.room is not None and view.room not in {r["room_id"] for r in self.rooms}:
+            raise RuleViolation("unknown_room", f"There is no room {view.room!r}.")
+        return view
+
+    def message(self, view: View | None = None) -> dict[str, Any]:
+        """The ``lobby`` message of a page (None: every table, as ``GET /api/lobby``)."""
+        self.refresh()
+        if view is None:
+            tables = [self.lines[t] for t in self._order]
+            return {"type": "lobby", "rooms": self.rooms, "tables": tables}
+        ids = [t for t in self._order if view.room is None or self._where[t][1] == view.room]
+        start = view.page * PAGE_SIZE
+        return {
+            "type": "lobby",
+            "rooms": self.rooms,
+            "room": view.room,
+            "page": view.page,
+            "pages": max(1, -(-len(ids) // PAGE_SIZE)),
+            "page_size": PAGE_SIZE,
+            "total": len(ids),
+            "tables": [self.lines[t] for t in ids[start : start + PAGE_SIZE]],
+        }
+
+    def subscribe(self, conn: Connection, view: View) -> None:
+        """Send ``conn`` its page now and the page's changes every tick after."""
+        self.unsubscribe(conn)
+        self.views[conn] = view
+        self._by_view.setdefault(view, set()).add(conn)
+        conn.send(dumps(self.message(view)))
+        self._seen[conn] = self._epoch
+
+    def unsubscribe(self, conn: Connection) -> None:
+        """No more lobby messages for ``conn``."""
+        view = self.views.pop(conn, None)
+        self._seen.pop(conn, None)
+        if view is not None:
+            subs = self._by_view.get(view)
+            if subs is not None:
+                subs.discard(conn)
+                if not subs:
+                    del self._by_view[view]
+
+    # -- the tick ---------------------------------------------------------------------
+
+    def tick(self) -> int:
+        """Send each subscriber the changes on its page since the last tick; return frames sent."""
+        if not self.views and self.on_local_line is None:
+            # Nobody to tell: the lines are rebuilt when someone asks (``message``).
+            return 0
+        self.refresh()
+        pending, self._pending = self._pending, {}
+        resent = self._resend_pages()
+        sent = len(resent)
+        by_page: dict[View, list[dict[str, Any]]] = {}
+        for table_id, delta in pending.items():
+            where = self._where.get(table_id)
+            if where is None:
+                continue
+            index, room, in_room = where
+            by_page.setdefault(View(None, index // PAGE_SIZE), []).append(delta)
+            by_page.setdefault(View(room, in_room // PAGE_SIZE), []).append(delta)
+        for view, deltas in by_page.items():
+            subs = self._by_view.get(view)
+            if subs:
+                text = dumps({"type": "lobby.update", "tables": deltas})
+                for conn in subs:
+                    if conn not in resent:
+                        conn.send(text)
+                        sent += 1
+        return sent
+
+    def _resend_pages(self) -> set[Connection]:
+        # Tables came or went since these subscribers got their page: send it again whole.
+        resent: set[Connection] = set()
+        for conn, epoch in list(self._seen.items()):
+            if epoch != self._epoch:
+                conn.send(dumps(self.message(self.views[conn])))
+                self._seen[conn] = self._epoch
+                resent.add(conn)
+        return resent
+
+    def start(self) -> None:
+        """Start the ticking task."""
+        self._task = asyncio.create_task(self._run(), name="lobby")
+
+    async def stop(self) -> None:
+        """Stop the ticking task."""
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+
+    async def _run(self) -> None:
+        while True:
+            await asyncio.sleep(TICK)
+            try:
+                self.tick()
+            except Exception:
+                # The lobby must outlive a bad line; the tables do not depend on it.
+                log.exception("lobby tick failed")

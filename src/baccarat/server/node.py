@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from baccarat.cluster import Directory, LobbyChange
@@ -23,12 +23,11 @@ log = logging.getLogger("baccarat.server")
 
 
 class NodeHub(Hub):
-    """A hub that tells the node when seats are freed and when a local lobby line changes."""
+    """A hub that tells the node when seats are freed."""
 
     def __init__(self) -> None:
         super().__init__()
         self.on_seat_freed: Callable[[int, str], None] | None = None
-        self.on_line: Callable[[dict[str, Any]], None] | None = None
 
     def set_seats(self, table_id: str, seated: dict[int, int]) -> set[int]:
         """Record who sits at ``table_id``; a user who left it gives the claim back."""
@@ -37,17 +36,6 @@ class NodeHub(Hub):
             for user_id in left:
                 self.on_seat_freed(user_id, table_id)
         return left
-
-    def to_lobby(self, message: dict[str, Any]) -> int:
-        """A local table's line goes out through the directory, to every node's lobby."""
-        if message.get("type") == "lobby.table" and self.on_line is not None:
-            self.on_line(message["table"])
-            return 0
-        return super().to_lobby(message)
-
-    def to_local_lobby(self, message: dict[str, Any]) -> int:
-        """Send to this node's lobby subscribers."""
-        return super().to_lobby(message)
 
 
 class Node:
@@ -65,6 +53,7 @@ class Node:
         stop_table: Callable[[str], Awaitable[None]],
         summary_of: Callable[[str], dict[str, Any] | None],
         regained: Callable[[str], Awaitable[bool]] | None = None,
+        on_heard: Callable[[str, dict[str, Any] | None], None],
         ttl: float = DEFAULT_TTL,
     ) -> None:
         self.directory = directory
@@ -72,6 +61,8 @@ class Node:
         self.node_id = node_id
         self.ttl = ttl
         self.summary_of = summary_of
+        self.on_heard = on_heard
+        """Hands the lobby a line heard from another node (None: the line was withdrawn)."""
         self.lines: dict[str, dict[str, Any]] = {}
         """Every node's lobby line, as last heard, by table id."""
         self.keeper = Keeper(
@@ -90,7 +81,6 @@ class Node:
         self._wake = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
         hub.on_seat_freed = self._seat_freed
-        hub.on_line = self._line_changed
 
     @property
     def public_url(self) -> str:
@@ -99,7 +89,7 @@ class Node:
 
     async def start(self) -> None:
         """Take the tables that are free now, then keep renewing and following the lobby."""
-        self.lines = await self.directory.all_summaries()
+        await self._load_lines()
         await self.keeper.tick()
         self.keeper.start()
         self._tasks = [
@@ -113,7 +103,6 @@ class Node:
     async def stop(self) -> None:
         """Give every lease, line and seat claim back (the tables have stopped)."""
         self.hub.on_seat_freed = None
-        self.hub.on_line = None
         tasks = list(self._tasks)
         for task in tasks:
             task.cancel()
@@ -160,34 +149,27 @@ class Node:
         """A local table's line as every node shows it."""
         return {**summary, "node_id": self.node_id, "url": self.public_url}
 
-    def lobby_lines(self, table_ids: Iterable[str]) -> list[dict[str, Any]]:
-        """Every table's line: ``table_ids`` in order, then tables only other nodes list."""
-        listed = list(table_ids)
-        lines: list[dict[str, Any]] = []
-        for table_id in listed:
-            summary = self.summary_of(table_id)
-            heard = self.lines.get(table_id)
-            if summary is not None:
-                lines.append(self.line(summary))  # fresher than its echo from the directory
-            elif heard is not None and heard.get("node_id") != self.node_id:
-                lines.append(heard)
-        lines += [line for t, line in sorted(self.lines.items()) if t not in set(listed)]
-        return lines
-
-    def _line_changed(self, summary: dict[str, Any]) -> None:
+    def line_changed(self, summary: dict[str, Any]) -> None:
+        """A local table's line changed: publish it (coalesced, in order, by one task)."""
         self._pending[str(summary["table_id"])] = summary
         self._wake.set()
 
     async def _publish_lines(self) -> None:
         # One task publishes, so a table's lines reach the directory in the order they
         # changed; every ttl / 3 the lines of held tables are refreshed before they expire.
+        refresh_at = asyncio.get_running_loop().time() + self.ttl / 3
         while True:
             with contextlib.suppress(TimeoutError):
-                async with asyncio.timeout(self.ttl / 3):
+                async with asyncio.timeout_at(refresh_at):
                     await self._wake.wait()
             self._wake.clear()
             pending, self._pending = self._pending, {}
-            for table_id in {*pending, *self.keeper.held}:
+            due = set(pending)
+            if asyncio.get_running_loop().time() >= refresh_at:
+                # Only the refresh republishes every held table, not each change.
+                due |= set(self.keeper.held)
+                refresh_at = asyncio.get_running_loop().time() + self.ttl / 3
+            for table_id in due:
                 summary = pending.get(table_id) or self.summary_of(table_id)
                 if summary is not None:
                     try:
@@ -199,16 +181,25 @@ class Node:
         if change.summary is None:
             # A node gave the table up: take it now if it is one of ours.
             self.lines.pop(change.table_id, None)
+            self.on_heard(change.table_id, None)
             if change.table_id in self.keeper.table_ids:
                 self.keeper.wake()
             return
         if self.lines.get(change.table_id) == change.summary:
             return  # a refresh before the line's ttl runs out; nothing changed
         self.lines[change.table_id] = change.summary
-        self.hub.to_local_lobby({"type": "lobby.table", "table": change.summary})
+        self._tell(change.table_id, change.summary)
+
+    def _tell(self, table_id: str, line: dict[str, Any]) -> None:
+        # This node's own line, echoed back, is older than the one its table gives now; a
+        # line of ours for a table we no longer run is stale.
+        if line.get("node_id") != self.node_id:
+            self.on_heard(table_id, line)
 
     def _reread(self) -> None:
         self._spawn(self._load_lines())
 
     async def _load_lines(self) -> None:
         self.lines = await self.directory.all_summaries()
+        for table_id, line in self.lines.items():
+            self._tell(table_id, line)

@@ -105,6 +105,18 @@ def _emote(value: object) -> str:
     return str(value)
 
 
+def _room_id(value: object) -> str:
+    if not isinstance(value, str) or not 0 < len(value) <= 64:
+        raise ValueError("a room id is a text of 1 to 64 characters")
+    return value
+
+
+def _page(value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 100_000:
+        raise ValueError("a page is a whole number from 0")
+    return value
+
+
 COMMANDS: dict[str, dict[str, Checker]] = {
     "lobby.subscribe": {},
     "lobby.unsubscribe": {},
@@ -128,6 +140,10 @@ COMMANDS: dict[str, dict[str, Checker]] = {
     "ping": {},
 }
 """Every command of protocol v1 and the fields it carries."""
+OPTIONAL: dict[str, dict[str, Checker]] = {
+    "lobby.subscribe": {"room": _room_id, "page": _page},
+}
+"""Fields a command may leave out."""
 
 
 @dataclass(frozen=True)
@@ -176,7 +192,8 @@ def parse_message(text: str | bytes) -> Message:
     spec = COMMANDS.get(kind)
     if spec is None:
         raise InvalidInput("unknown_command", f"{kind[:40]!r} is not a command.", id=msg_id)
-    extra = sorted(set(data) - set(spec) - {"type", "id"})
+    optional = OPTIONAL.get(kind, {})
+    extra = sorted(set(data) - set(spec) - set(optional) - {"type", "id"})
     if extra:
         raise InvalidInput(
             "bad_message", f"{kind} does not take the field(s) {', '.join(extra)}.", id=msg_id
@@ -189,6 +206,12 @@ def parse_message(text: str | bytes) -> Message:
             fields[name] = check(data[name])
         except ValueError as exc:
             raise InvalidInput("bad_message", f"{kind}.{name}: {exc}.", id=msg_id) from exc
+    for name, check in optional.items():
+        if name in data:
+            try:
+                fields[name] = check(data[name])
+            except ValueError as exc:
+                raise InvalidInput("bad_message", f"{kind}.{name}: {exc}.", id=msg_id) from exc
     return Message(kind, msg_id, fields)
 
 

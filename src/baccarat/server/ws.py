@@ -18,6 +18,7 @@ from baccarat.errors import BaccaratError, InvalidInput, RuleViolation
 from baccarat.server import auth
 from baccarat.server.connection import Connection
 from baccarat.server.driver import TableDriver
+from baccarat.server.lobby import View
 from baccarat.server.protocol import (
     MAX_FRAME,
     Message,
@@ -99,6 +100,7 @@ async def websocket(request: web.Request) -> web.StreamResponse:
             await conn.wait_for_room()
     finally:
         server.metrics.clients.dec()
+        server.lobby.unsubscribe(conn)
         server.hub.remove(conn)
         if conn.closed:
             # Returning now would let aiohttp close with 1000 before the server's own code.
@@ -187,14 +189,15 @@ class Dispatcher:
         conn.answer(ack(msg.id, server_time=time.time()))
 
     async def lobby_subscribe(self, conn: Connection, msg: Message) -> None:
-        """Send the lobby now and every table change after."""
-        self.server.hub.lobby_subscribers.add(conn)
+        """Send a page of the lobby now, and its changes once a second after."""
+        lobby = self.server.lobby
+        view = lobby.check(View(msg.fields.get("room"), msg.fields.get("page", 0)))
         conn.answer(ack(msg.id))
-        conn.send(dumps(self.server.lobby()))
+        lobby.subscribe(conn, view)
 
     async def lobby_unsubscribe(self, conn: Connection, msg: Message) -> None:
         """Stop the lobby updates."""
-        self.server.hub.lobby_subscribers.discard(conn)
+        self.server.lobby.unsubscribe(conn)
         conn.answer(ack(msg.id))
 
     async def watch(self, conn: Connection, msg: Message) -> None:

@@ -126,11 +126,35 @@ function tableCard(app, table, room) {
   );
 }
 
-/** The lobby screen for the current lobby data. */
+/** Room tabs and, when the tables fill more than one page, the pager. */
+function lobbyNav(app, lobby) {
+  const page = lobby.page ?? 0;
+  const pages = lobby.pages ?? 1;
+  const tab = (room, label) => h("button", {
+    class: `btn btn-ghost room-tab${(lobby.room ?? null) === room ? " active" : ""}`, "data-room-tab": room ?? "",
+    onclick: () => app.subscribeLobby({ room, page: 0 }) }, label);
+  const tabs = lobby.rooms.length > 1
+    ? h("div", { class: "room-tabs" }, tab(null, t("all_rooms")), lobby.rooms.map((r) => tab(r.room_id, r.name)))
+    : null;
+  const pager = pages > 1
+    ? h("div", { class: "pager" },
+      h("button", { class: "btn btn-ghost", "data-page": "prev", title: t("prev_page"), disabled: page <= 0,
+        onclick: () => app.subscribeLobby({ room: lobby.room, page: page - 1 }) }, "‹"),
+      h("span", null, t("page_of", { n: page + 1, m: pages })),
+      h("button", { class: "btn btn-ghost", "data-page": "next", title: t("next_page"), disabled: page >= pages - 1,
+        onclick: () => app.subscribeLobby({ room: lobby.room, page: page + 1 }) }, "›"))
+    : null;
+  return tabs || pager ? h("nav", { class: "lobby-nav" }, tabs, pager) : null;
+}
+
+/** The lobby screen for the current lobby data: one page of tables, grouped by room. */
 export function lobbyScreen(app) {
   const lobby = app.lobby || { rooms: [], tables: [] };
   const u = app.user || {};
-  const rooms = lobby.rooms.map((room) => {
+  // Rooms with a table on this page (a chosen room always shows, even when empty).
+  const shown = lobby.rooms.filter((room) => room.room_id === lobby.room ||
+    lobby.tables.some((tb) => tb.room_id === room.room_id) || (!lobby.room && !lobby.tables.length));
+  const rooms = shown.map((room) => {
     const tables = lobby.tables.filter((tb) => tb.room_id === room.room_id);
     const lim = room.limits || {};
     return h("section", { class: "room", "data-room": room.room_id },
@@ -155,5 +179,5 @@ export function lobbyScreen(app) {
       h("button", { class: "btn btn-ghost btn-history", "data-action": "history", onclick: () => app.showHistory() }, t("my_bets")),
       app.toolbar(),
       h("button", { class: "btn btn-ghost", onclick: () => app.logout() }, t("logout"))),
-    h("main", { class: "rooms" }, rooms.length ? rooms : h("p", { class: "muted" }, "…")));
+    h("main", { class: "rooms" }, lobbyNav(app, lobby), rooms.length ? rooms : h("p", { class: "muted" }, "…")));
 }

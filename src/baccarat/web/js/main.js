@@ -24,6 +24,8 @@ const app = {
   user: null,
   seat: null,
   lobby: null,
+  lobbyView: { room: null, page: 0 }, // the page of the lobby this client looks at
+  lobbyOn: false, // subscribed to the lobby: only while the lobby shows
   screen: "boot",
   tableId: null,
   table: null,
@@ -101,11 +103,17 @@ const app = {
     leaveTableScreen();
     app.screen = "lobby";
     if (location.hash) history.replaceState(null, "", location.pathname);
+    app.renderLobby();
+    if (!app.lobbyOn) app.subscribeLobby();
+  },
+
+  renderLobby() {
     mount(root, lobbyScreen(app));
   },
 
   /** My bets (投注紀錄); a table being watched is left and watched again on the way back. */
   showHistory() {
+    app.unsubscribeLobby();
     app.returnTo = app.tableId ?? null;
     if (app.tableId) app.send("table.leave").catch(() => {});
     app.tableId = null;
@@ -129,6 +137,24 @@ const app = {
       app.totals = totals;
       if (app.table?.st) app.table.drawTop(app.table.st);
     }, () => {});
+  },
+
+  /** Follow one page of the lobby (a room's tables, or every room's); a fresh page follows. */
+  subscribeLobby(view = app.lobbyView) {
+    app.lobbyView = { room: view.room ?? null, page: view.page ?? 0 };
+    app.lobbyOn = true;
+    const fields = { page: app.lobbyView.page };
+    if (app.lobbyView.room) fields.room = app.lobbyView.room;
+    app.send("lobby.subscribe", fields).catch(() => {
+      app.lobbyOn = false;
+    });
+  },
+
+  /** Stop the lobby's updates: a table screen does not show the lobby. */
+  unsubscribeLobby() {
+    if (!app.lobbyOn) return;
+    app.lobbyOn = false;
+    app.send("lobby.unsubscribe").catch(() => {});
   },
 
   goLobby() {
@@ -188,7 +214,7 @@ async function refreshMe() {
   try {
     const data = await api("/api/me");
     app.user = data.user;
-    if (app.screen === "lobby") app.showLobby();
+    if (app.screen === "lobby") app.renderLobby();
   } catch {
     // Not logged in any more: the socket will be closed and the login screen shown.
   }
@@ -196,7 +222,8 @@ async function refreshMe() {
 
 function onOpen() {
   offline.hidden = true;
-  app.send("lobby.subscribe").catch(() => {});
+  // A new socket has no subscription; the hello decides whether the lobby shows.
+  app.lobbyOn = false;
 }
 
 function onClose(willRetry, code) {
@@ -224,6 +251,7 @@ function onSnapshot(msg) {
   else if (app.seat?.table_id === st.table_id) app.seat = null;
   if (!app.table) {
     leaveTableScreen();
+    app.unsubscribeLobby();
     app.screen = "table";
     app.table = new TableScreen(app);
     mount(root, app.table.el);
@@ -267,17 +295,20 @@ function onMessage(msg) {
       }
       break;
     case "lobby":
-      app.lobby = { rooms: msg.rooms, tables: msg.tables };
-      // Not while a table is being entered: redrawing the lobby would drop its address.
-      if (app.screen === "lobby" && !app.tableId) app.showLobby();
+      app.lobby = { rooms: msg.rooms, tables: msg.tables, room: msg.room ?? null, page: msg.page ?? 0,
+        pages: msg.pages ?? 1, total: msg.total ?? msg.tables.length };
+      // Not while a table is being entered: the table screen is about to replace the lobby.
+      if (app.screen === "lobby" && !app.tableId) app.renderLobby();
       break;
-    case "lobby.table": {
+    case "lobby.update": {
+      // Each entry names a table of this page and carries only the fields that changed.
       if (!app.lobby) break;
-      const i = app.lobby.tables.findIndex((tb) => tb.table_id === msg.table.table_id);
-      if (i >= 0) app.lobby.tables[i] = msg.table;
-      else app.lobby.tables.push(msg.table);
-      // Not while a table is being entered: redrawing the lobby would drop its address.
-      if (app.screen === "lobby" && !app.tableId) app.showLobby();
+      for (const change of msg.tables) {
+        const i = app.lobby.tables.findIndex((tb) => tb.table_id === change.table_id);
+        if (i >= 0) app.lobby.tables[i] = { ...app.lobby.tables[i], ...change };
+      }
+      // Not while a table is being entered: the table screen is about to replace the lobby.
+      if (app.screen === "lobby" && !app.tableId) app.renderLobby();
       break;
     }
     case "snapshot":
@@ -296,7 +327,7 @@ function onMessage(msg) {
 
 onLang(() => {
   if (app.screen === "login") app.showLogin();
-  else if (app.screen === "lobby") app.showLobby();
+  else if (app.screen === "lobby") app.renderLobby();
   else if (app.screen === "history") mount(root, historyScreen(app));
   else if (app.screen === "table" && app.snapshot) {
     app.table.destroy();

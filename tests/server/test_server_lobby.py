@@ -1,0 +1,125 @@
+"""The lobby: pages of tables, changes merged into one delta a second, nothing unasked."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import aiohttp
+import pytest
+from server_live import ROOMS, Live, live_test
+
+from baccarat.client import Client, CommandError
+from baccarat.server.lobby import PAGE_SIZE, TICK
+
+A_TABLES = [f"a{i}" for i in range(1, 31)]
+B_TABLES = [f"b{i}" for i in range(1, 6)]
+MANY: dict[str, Any] = {
+    **ROOMS,
+    "rooms": [
+        {**ROOMS["rooms"][0], "id": "a", "name": "A", "tables": A_TABLES},
+        {**ROOMS["rooms"][0], "id": "b", "name": "B", "tables": B_TABLES},
+    ],
+}
+
+
+def _lobby_frames(client: Client, start: int) -> list[dict[str, Any]]:
+    """The lobby messages ``client`` received after its first ``start`` frames."""
+    return [f for f in client.frames[start:] if str(f.get("type", "")).startswith("lobby")]
+
+
+async def _page(client: Client, **view: Any) -> dict[str, Any]:
+    seen = len(client.frames)
+    await client.command("lobby.subscribe", **view)
+    for _ in range(200):
+        pages = [f for f in client.frames[seen:] if f.get("type") == "lobby"]
+        if pages:
+            return pages[0]
+        await asyncio.sleep(0.01)
+    raise AssertionError("no lobby page came")
+
+
+@live_test(rooms=MANY)
+async def test_a_subscriber_gets_one_page_of_one_room_or_of_all(live: Live) -> None:
+    sam = await live.client("sam", record=True)
+    first = await _page(sam)
+    assert [t["table_id"] for t in first["tables"]] == A_TABLES[:PAGE_SIZE]
+    assert (first["page"], first["pages"], first["total"], first["room"]) == (0, 2, 35, None)
+    second = await _page(sam, page=1)
+    assert [t["table_id"] for t in second["tables"]] == A_TABLES[PAGE_SIZE:] + B_TABLES
+    room = await _page(sam, room="b")
+    assert [t["table_id"] for t in room["tables"]] == B_TABLES
+    assert (room["pages"], room["total"], room["room"]) == (1, 5, "b")
+    beyond = await _page(sam, room="b", page=3)
+    assert beyond["tables"] == []
+    await sam.close()
+
+
+@live_test(rooms=MANY)
+async def test_changes_come_as_deltas_of_the_subscribers_page_at_most_once_a_tick(
+    live: Live,
+) -> None:
+    sam = await live.client("sam", record=True)
+    await _page(sam, room="b")
+    alice = await live.client("alice")
+    bob = await live.client("bob")
+    carol = await live.client("carol")
+    start = len(sam.frames)
+    await bob.command("sit", table_id="a1", seat=2)  # not on sam's page
+    await alice.command("sit", table_id="b2", seat=5)
+    for table_id in ("b3", "b4", "b3", "b4", "b3"):  # five watcher changes in a burst
+        await carol.command("table.watch", table_id=table_id)
+    await asyncio.sleep(3.2 * TICK)
+    updates = _lobby_frames(sam, start)
+    assert updates and all(f["type"] == "lobby.update" for f in updates)
+    # The burst went out merged: at most one update per tick passed.
+    assert len(updates) <= 4
+    changes: dict[str, dict[str, Any]] = {}
+    for update in updates:
+        for change in update["tables"]:
+            changes.setdefault(change["table_id"], {}).update(change)
+    assert set(changes) <= set(B_TABLES)
+    assert changes["b2"]["taken"] == 1 and changes["b2"]["seats"][5]["user_id"] == alice.user_id
+    assert changes["b3"]["watchers"] == 1
+    assert "name" not in changes["b2"] and "room_id" not in changes["b2"]
+    for client in (sam, alice, bob, carol):
+        await client.close()
+
+
+@live_test(rooms=MANY)
+async def test_a_client_that_left_the_lobby_gets_no_lobby_traffic(live: Live) -> None:
+    sam = await live.client("sam", record=True)
+    await _page(sam)
+    await sam.command("lobby.unsubscribe")
+    await sam.command("table.watch", table_id="a1")
+    start = len(sam.frames)
+    alice = await live.client("alice")
+    await alice.command("sit", table_id="a1", seat=1)
+    await asyncio.sleep(2.5 * TICK)
+    assert len(sam.frames) > start  # the table's events did come
+    assert _lobby_frames(sam, start) == []
+    await sam.close()
+    await alice.close()
+
+
+@live_test(rooms=MANY)
+async def test_a_page_of_an_unknown_room_or_a_bad_page_is_refused(live: Live) -> None:
+    sam = await live.client("sam")
+    with pytest.raises(CommandError) as err:
+        await sam.command("lobby.subscribe", room="nope")
+    assert err.value.code == "unknown_room"
+    with pytest.raises(CommandError) as err:
+        await sam.command("lobby.subscribe", page=-1)
+    assert err.value.code == "bad_message"
+    await sam.close()
+    async with aiohttp.ClientSession() as http:
+        async with http.get(f"{live.base}/api/lobby?room=b") as resp:
+            body = await resp.json()
+            assert [t["table_id"] for t in body["tables"]] == B_TABLES
+        async with http.get(f"{live.base}/api/lobby") as resp:
+            assert len((await resp.json())["tables"]) == 35
+        async with http.get(f"{live.base}/api/lobby?page=x") as resp:
+            assert resp.status == 400
+        async with http.get(f"{live.base}/api/lobby?room=zzz") as resp:
+            assert resp.status == 404
+            assert (await resp.json())["error"]["code"] == "unknown_room"
