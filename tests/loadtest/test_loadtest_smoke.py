@@ -31,6 +31,8 @@ def test_a_smoke_run_plays_measures_and_leaves_a_clean_ledger(tmp_path: Path) ->
             "14",
             "--warmup",
             "4",
+            "--ramp",
+            "3",
             "--raw",
             "--workdir",
             str(tmp_path / "work"),

@@ -58,6 +58,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--warmup", type=float, default=5.0, help="seconds of play before measuring (default 5)"
     )
     parser.add_argument(
+        "--ramp",
+        type=float,
+        default=30.0,
+        help="seconds over which the tables sit down one after another (default 30, a round)",
+    )
+    parser.add_argument(
         "--raw",
         action="store_true",
         help="also run each step against a bare aiohttp server sending the same frames",
@@ -84,14 +90,18 @@ def run(args: argparse.Namespace) -> int:
     if args.url and not args.db:
         print("baccarat loadtest: --url needs --db (the server's database)", file=sys.stderr)
         return 2
-    if args.duration <= 0 or args.warmup < 0:
-        print("baccarat loadtest: --duration must be > 0, --warmup >= 0", file=sys.stderr)
+    if args.duration <= 0 or args.warmup < 0 or args.ramp < 0:
+        print(
+            "baccarat loadtest: --duration must be > 0, --warmup and --ramp >= 0",
+            file=sys.stderr,
+        )
         return 2
     opts = Options(
         steps=args.tables,
         model=args.model,
         duration=args.duration,
         warmup=args.warmup,
+        ramp=args.ramp,
         url=args.url,
         db=args.db,
         raw=args.raw,
@@ -172,6 +182,7 @@ def _print_table(report: dict[str, Any]) -> None:
         "RSS MB",
         "errors",
         "load avg",
+        "gen CPU",
         "",
     ):
         out.add_column(col, justify="right")
@@ -190,6 +201,7 @@ def _print_table(report: dict[str, Any]) -> None:
             str(s.get("rss_mb", {}).get("playing", "-")),
             str(sum(s["errors"].values())),
             str(s["load_average"]),
+            str(s["generator_cpu"]),
             "pass" if s["passed"] else "FAIL",
         )
     console = Console()

@@ -124,12 +124,24 @@ class Generator:
         await asyncio.gather(*jobs)
 
     async def seat(
-        self, clients: list[Client], *, concurrency: int = 64, progress: Callable[[int], None]
+        self,
+        clients: list[Client],
+        *,
+        spread: float = 0.0,
+        concurrency: int = 64,
+        progress: Callable[[int], None],
     ) -> None:
-        """Sit every dealer and bettor of ``clients``, make every spectator watch."""
+        """Sit every dealer and bettor of ``clients``, make every spectator watch.
+
+        The tables are seated one after another over ``spread`` seconds, so that their rounds
+        do not all start at once (people do not arrive together either).
+        """
         gate = asyncio.Semaphore(concurrency)
+        tables = sorted({c.table_id for c in clients}, key=[c.table_id for c in clients].index)
+        delay = {t: spread * i / max(1, len(tables)) for i, t in enumerate(tables)}
 
         async def one(client: Client) -> None:
+            await asyncio.sleep(delay[client.table_id])
             async with gate:
                 await client.take_place()
                 progress(1)

@@ -74,7 +74,7 @@ class ServerProcess:
         found = re.search(r"VmRSS:\s+(\d+) kB", text)
         return int(found.group(1)) / 1024 if found else float("nan")
 
-    def stop(self, timeout: float = 30.0) -> None:
+    def stop(self, timeout: float = 120.0) -> None:
         """SIGTERM, then SIGKILL if it does not stop in time."""
         if self.proc.poll() is None:
             self.proc.send_signal(signal.SIGTERM)

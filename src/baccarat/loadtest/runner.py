@@ -40,6 +40,8 @@ class Options:
     model: str = "browser"
     duration: float = 30.0
     warmup: float = 5.0
+    ramp: float = 30.0
+    """Seconds over which the tables are seated one after another."""
     url: str | None = None
     db: str | None = None
     raw: bool = False
@@ -118,11 +120,14 @@ async def measure_step(
     connect_s = time.monotonic() - connected_at
     rss_idle = server.rss_mb() if server is not None else None
     phase.start("seat", len(crews) * CLIENTS_PER_TABLE)
-    await gen.seat(gen.clients[-len(crews) * CLIENTS_PER_TABLE :], progress=phase.advance)
+    await gen.seat(
+        gen.clients[-len(crews) * CLIENTS_PER_TABLE :], spread=opts.ramp, progress=phase.advance
+    )
     phase.start("warm up", opts.warmup)
     await _sleep_with(opts.warmup, phase)
     load_avg = os.getloadavg()[0]
     cpu0 = server.cpu_seconds() if server is not None else 0.0
+    own0 = time.process_time()
     tally.measuring = True
     started = time.perf_counter()
     phase.start("measure", opts.duration)
@@ -130,6 +135,7 @@ async def measure_step(
     tally.measuring = False
     elapsed = time.perf_counter() - started
     cpu = (server.cpu_seconds() - cpu0) if server is not None else None
+    own = (time.process_time() - own0) / elapsed
     clients = len(gen.clients)
     report = tally.report()
     deliveries = report["frames"]
@@ -140,6 +146,7 @@ async def measure_step(
         "connect_seconds": round(connect_s, 2),
         "deliveries_per_s": round(deliveries / elapsed),
         "load_average": round(load_avg, 2),
+        "generator_cpu": round(own, 3),
         "per_client_round": tally.per_client_round(clients),
     }
     if server is not None and cpu is not None:
@@ -261,9 +268,17 @@ async def _run(opts: Options, phase: Phase, announce: Callable[[Step], None]) ->
         await asyncio.sleep(0.2)
     phase.start("audit", 1)
     with open_store(db) as store:
+        # A server stopped in the middle of a round returns its stakes at its next start; the
+        # last one has no next start, so do what it would have done.
+        voided = store.void_unfinished() if opts.url is None else []
         audit = store.audit()
     phase.advance(1)
-    report["audit"] = {"ok": audit.ok, "rounds": audit.rounds, "problems": audit.problems[:10]}
+    report["audit"] = {
+        "ok": audit.ok,
+        "rounds": audit.rounds,
+        "voided_at_the_end": len(voided),
+        "problems": audit.problems[:10],
+    }
     return report
 
 
