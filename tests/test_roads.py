@@ -284,9 +284,11 @@ def test_counts_of_wins_pairs_and_rounds() -> None:
 
 def test_mark_from_a_dealt_outcome() -> None:
     natural = deal(iter(parse_cards(["9S", "2H", "KH", "3C"])).__next__)
-    assert RoundMark.from_outcome(natural) == RoundMark("player", 9, False, False)
+    assert RoundMark.from_outcome(natural) == RoundMark("player", 9, False, False, natural=True)
     pairs = deal(iter(parse_cards(["4S", "4H", "4D", "4C"])).__next__)
-    assert RoundMark.from_outcome(pairs) == RoundMark("tie", 8, True, True)
+    assert RoundMark.from_outcome(pairs) == RoundMark("tie", 8, True, True, natural=True)
+    drawn = deal(iter(parse_cards(["2S", "3H", "4D", "4C", "5S"])).__next__)
+    assert RoundMark.from_outcome(drawn).natural is False
 
 
 def test_parse_marks_reads_rounds_and_defaults_pairs_to_false() -> None:

@@ -14,6 +14,7 @@ from typing import Any
 
 from baccarat.bets import Area
 from baccarat.cards import Card
+from baccarat.roads.marks import RoundMark
 from baccarat.rules import Hand, Outcome
 from baccarat.settlement import Settlement
 from baccarat.table.events import (
@@ -49,6 +50,7 @@ NAMED: dict[object, dict[str, Any]] = {
     Bet: {"$ref": "#/$defs/bet"},
     SeatResult: {"$ref": "#/$defs/seat_result"},
     Queued: {"$ref": "#/$defs/queued"},
+    RoundMark: {"$ref": "#/$defs/bead"},
 }
 
 

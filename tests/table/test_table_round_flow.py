@@ -84,7 +84,9 @@ def test_a_new_shoe_after_rounds_per_shoe_with_a_shuffle_and_the_seed_revealed()
         play_round(g)
     assert g.table.phase == "shuffling"
     [ended] = g.of(ShoeEnded)
-    assert ended == ShoeEnded(first.shoe_id, commitment(seeds[0]), seeds[0].hex())
+    assert ended == ShoeEnded(
+        first.shoe_id, commitment(seeds[0]), seeds[0].hex(), tuple(g.table.history)
+    )
     view = g.view(None)
     assert view["shoe"] is None and view["last_shoe"]["seed"] == seeds[0].hex()
     assert len(view["history"]) == 3
@@ -92,6 +94,8 @@ def test_a_new_shoe_after_rounds_per_shoe_with_a_shuffle_and_the_seed_revealed()
     assert g.table.phase == "betting"
     assert g.of(ShoeStarted)[1].commitment == commitment(seeds[1])
     assert g.view(None)["history"] == []
+    # The previous shoe's results stay with it (上一靴), for its roads.
+    assert len(g.view(None)["last_shoe"]["history"]) == 3 and len(ended.history) == 3
     assert g.of(BettingOpened)[-1].round_no == 1
 
 
@@ -111,8 +115,14 @@ def test_history_keeps_this_shoes_results_as_road_marks() -> None:
     play_round(g)  # Player 6, Banker 7
     play_round(g)  # KS 9S against KH 9D: two naturals of 9, a tie
     assert g.view(None)["history"] == [
-        {"winner": "banker", "points": 7, "player_pair": False, "banker_pair": False},
-        {"winner": "tie", "points": 9, "player_pair": False, "banker_pair": False},
+        {
+            "winner": "banker",
+            "points": 7,
+            "player_pair": False,
+            "banker_pair": False,
+            "natural": False,
+        },
+        {"winner": "tie", "points": 9, "player_pair": False, "banker_pair": False, "natural": True},
     ]
 
 

@@ -7,10 +7,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from baccarat.errors import InvalidInput
-from baccarat.rules import Outcome, Winner
+from baccarat.rules import Outcome, Winner, is_natural
 
 WINNERS: tuple[Winner, ...] = ("banker", "player", "tie")
-FIELDS = ("winner", "points", "banker_pair", "player_pair")
+FIELDS = ("winner", "points", "banker_pair", "player_pair", "natural")
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,6 +21,8 @@ class RoundMark:
     points: int
     banker_pair: bool = False
     player_pair: bool = False
+    natural: bool = False
+    """A hand's first two cards made 8 or 9 (天牌), for the shoe's statistics."""
 
     def __post_init__(self) -> None:
         if self.winner not in WINNERS:
@@ -35,7 +37,7 @@ class RoundMark:
             )
         if not 0 <= self.points <= 9:
             raise InvalidInput("bad_points", f"Points must be from 0 to 9, not {self.points}.")
-        for name in ("banker_pair", "player_pair"):
+        for name in ("banker_pair", "player_pair", "natural"):
             value = getattr(self, name)
             if not isinstance(value, bool):
                 raise InvalidInput("bad_pair", f"{name} must be true or false, not {value!r}.")
@@ -43,7 +45,14 @@ class RoundMark:
     @classmethod
     def from_outcome(cls, outcome: Outcome) -> RoundMark:
         """The mark of a dealt round."""
-        return cls(outcome.winner, outcome.winner_points, outcome.banker_pair, outcome.player_pair)
+        natural = is_natural(outcome.player[:2]) or is_natural(outcome.banker[:2])
+        return cls(
+            outcome.winner,
+            outcome.winner_points,
+            outcome.banker_pair,
+            outcome.player_pair,
+            natural,
+        )
 
     @classmethod
     def from_dict(cls, data: object) -> RoundMark:
@@ -65,6 +74,7 @@ class RoundMark:
             fields["points"],
             fields.get("banker_pair", False),
             fields.get("player_pair", False),
+            fields.get("natural", False),
         )
 
     def to_dict(self) -> dict[str, object]:
@@ -74,6 +84,7 @@ class RoundMark:
             "points": self.points,
             "banker_pair": self.banker_pair,
             "player_pair": self.player_pair,
+            "natural": self.natural,
         }
 
 

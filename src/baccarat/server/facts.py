@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from baccarat.roads.patterns import good_roads
 from baccarat.store import BetRecord
 from baccarat.table import Table, wire
 from baccarat.table.events import BettingClosed
@@ -43,6 +44,7 @@ def lobby_table(
         "shoe_round": table.round.round_no if table.round is not None else table.rounds_in_shoe,
         "beads": [wire.mark(m) for m in table.history[-BEADS:]],
         "queue": len(table.queue),
+        "good_roads": [g.to_dict() for g in good_roads(table.history)],
     }
 
 

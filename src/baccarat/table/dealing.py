@@ -104,7 +104,9 @@ def _new_shoe(t: Table) -> list[Event]:
 def _end_shoe(t: Table, now: float) -> list[Event]:
     assert t.shoe is not None and t.shoe_id is not None
     seed = t.shoe.seed
-    t.last_shoe = ShoeEnded(t.shoe_id, t.shoe.commitment, seed.hex() if seed is not None else None)
+    t.last_shoe = ShoeEnded(
+        t.shoe_id, t.shoe.commitment, seed.hex() if seed is not None else None, tuple(t.history)
+    )
     t.shoe = None
     t.phase = "shuffling"
     t.deadline = now + t.config.shuffle_seconds

@@ -19,6 +19,7 @@ from typing import ClassVar, Literal
 
 from baccarat.bets import Area
 from baccarat.cards import Card
+from baccarat.roads.marks import RoundMark
 from baccarat.rules import Hand, Outcome
 from baccarat.settlement import Settlement
 
@@ -208,12 +209,16 @@ class ShoeStarted:
 
 @dataclass(frozen=True, slots=True)
 class ShoeEnded:
-    """A shoe is done; its seed (hex) is revealed. The table keeps it as ``last_shoe``."""
+    """A shoe is done; its seed (hex) is revealed. The table keeps it as ``last_shoe``.
+
+    ``history`` is the shoe's results, so its roads (上一靴) stay one tap away.
+    """
 
     kind: ClassVar[str] = "shoe_ended"
     shoe_id: str
     commitment: str | None
     seed: str | None
+    history: tuple[RoundMark, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

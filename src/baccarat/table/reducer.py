@@ -126,7 +126,7 @@ def _shoe_started(view: View, data: Data) -> None:
 
 def _shoe_ended(view: View, data: Data) -> None:
     _no_round(view)
-    view["last_shoe"] = {k: data[k] for k in ("shoe_id", "commitment", "seed")}
+    view["last_shoe"] = {k: data[k] for k in ("shoe_id", "commitment", "seed", "history")}
     view["shoe"] = None
 
 
@@ -239,6 +239,9 @@ def _round_settled(view: View, data: Data) -> None:
             "points": outcome["banker" if winner == "banker" else "player"]["points"],
             "player_pair": outcome["player"]["pair"],
             "banker_pair": outcome["banker"]["pair"],
+            # Nobody draws after a natural, so two cards each and an 8 or 9 tell it.
+            "natural": all(len(outcome[h]["cards"]) == 2 for h in HANDS)
+            and any(outcome[h]["points"] >= 8 for h in HANDS),
         }
     )
     view["shoe"]["round_no"] += 1

@@ -87,6 +87,7 @@ def mark(m: RoundMark) -> JsonObject:
         "points": m.points,
         "player_pair": m.player_pair,
         "banker_pair": m.banker_pair,
+        "natural": m.natural,
     }
 
 
@@ -131,6 +132,8 @@ def _value(value: object) -> Json:
             return outcome(value)
         case Settlement():
             return settlement(value)
+        case RoundMark():
+            return mark(value)
         case Bet() | SeatResult() | Queued():
             return {f.name: _value(getattr(value, f.name)) for f in fields(value)}
         case tuple() | list():
