@@ -132,38 +132,6 @@ async def test_a_client_that_stops_reading_is_dropped_and_the_table_plays_on(liv
     await alice.close()
 
 
-@live_test()
-async def test_a_round_whose_escrow_fails_is_voided_and_moves_no_coin(live: Live) -> None:
-    dealer = await live.client("dealer", 1_000_000, record=True)
-    alice_user, token = await live.user("alice", 10_000)
-    alice = await Client.connect(live.base, token)
-    auto_open(alice)
-    await alice.command("sit", table_id="t1", seat=1)
-    # An outside change after she sat: the ledger no longer holds what the table knows of.
-    live.store.grant("alice", -9_500, "outside change")
-    await dealer.command("sit", table_id="t1", seat=0)
-    opened = await alice.wait_for(is_event("betting_opened"), 10)
-    await alice.command("bet", area="player", chip=10)
-    await alice.command("bet", area="player", chip=10)
-    voided = await dealer.wait_for(is_event("round_voided"), 20)
-    assert voided["data"]["round_id"] == opened["data"]["round_id"]
-    # The round plays out; at its end the table takes the ledger's balances back, and no
-    # settlement of the voided round is ever announced.
-    coins_set = await dealer.wait_for(is_event("coins_set"), 20)
-    assert coins_set["data"]["coins"] in (500, 1_000_000)
-    assert not [
-        f
-        for f in dealer.frames
-        if is_event("round_settled")(f) and f["data"]["round_id"] == opened["data"]["round_id"]
-    ]
-    assert live.store.balance(alice_user.user_id) == 500
-    assert live.store.balance(dealer.user_id) == 1_000_000
-    report = live.store.audit()
-    assert report.ok, report.problems
-    for c in (dealer, alice):
-        await c.close()
-
-
 @live_test(command_rate=5)
 async def test_a_client_sending_too_fast_is_refused_with_rate_limited(live: Live) -> None:
     alice = await live.client("alice")

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from server_live import SLOW_SQUEEZE, Live, is_event, live_test
+from server_live import SLOW_SQUEEZE, Live, auto_open, is_event, live_test
 
 from baccarat.cards import deck, parse_cards
 from baccarat.client import Client, CommandError
@@ -228,9 +228,85 @@ async def test_a_payout_the_ledger_refuses_is_announced_as_a_void_never_as_a_set
         if is_event("round_settled")(f) and f["data"]["round_id"] == round_id
     ]
     assert settled == []
-    assert live.store.get_round(round_id).status == "voided"
+    record = live.store.get_round(round_id)
+    assert (record.status, record.void_reason) == ("voided", "settlement_refused")
+    # A refused payout is a bug: the audit says so.
+    report = live.store.audit()
+    assert f"round {round_id} at table t1 was voided: settlement_refused" in report.problems
     # The stake went back and the table holds what the ledger holds.
     assert live.store.balance(yara.user_id) == 100_000
+    coins = table_coins(live, "t1")
+    assert coins == ledger_coins(live, list(coins))
+    for c in (dealer, yara):
+        await c.close()
+
+
+SLOW_BETTING: dict[str, Any] = {**HELD, "timers": {**HELD["timers"], "betting": 40.0}}
+"""Four seconds to bet: room for an operator's grant between the last chip and the close."""
+
+
+@live_test(rooms=SLOW_BETTING)
+async def test_stakes_the_ledger_refuses_void_the_round_and_the_audit_reports_it(
+    live: Live,
+) -> None:
+    dealer = await live.client("dealer", 1_000_000, record=True)
+    alice_user, token = await live.user("alice", 10_000)
+    alice = await Client.connect(live.base, token)
+    auto_open(alice)
+    await alice.command("sit", table_id="t1", seat=1)
+    await dealer.command("sit", table_id="t1", seat=0)
+    opened = await alice.wait_for(is_event("betting_opened"))
+    round_id = opened["data"]["round_id"]
+    await bet(alice, "player", 20)
+    # An operator takes coins while betting is open: the ledger no longer holds the stake.
+    await asyncio.to_thread(live.store.grant, "alice", -9_500, "outside change")
+    voided = await dealer.wait_for(is_event("round_voided"))
+    assert voided["data"]["round_id"] == round_id
+    # The round plays out; at its end the table takes the ledger's balances back, and no
+    # settlement of the voided round is ever announced.
+    coins_set = await dealer.wait_for(is_event("coins_set"))
+    assert coins_set["data"]["coins"] in (500, 1_000_000)
+    assert not [
+        f
+        for f in dealer.frames
+        if is_event("round_settled")(f) and f["data"]["round_id"] == round_id
+    ]
+    assert live.store.balance(alice_user.user_id) == 500
+    assert live.store.balance(dealer.user_id) == 1_000_000
+    coins = table_coins(live, "t1")
+    assert coins == ledger_coins(live, list(coins))
+    record = live.store.get_round(round_id)
+    assert (record.status, record.void_reason) == ("voided", "escrow_refused")
+    assert live.store.audit().problems == [
+        f"round {round_id} at table t1 was voided: escrow_refused"
+    ]
+    for c in (dealer, alice):
+        await c.close()
+
+
+@live_test(rooms=HELD)
+async def test_an_outside_grant_reaches_the_table_when_the_next_round_opens(live: Live) -> None:
+    _deal_first(live, "t1", PLAYER_NATURAL)
+    dealer = await live.client("dealer", 1_000_000, record=True)
+    yara = await live.client("yara", 100_000)
+    await yara.command("sit", table_id="t1", seat=1)
+    await dealer.command("sit", table_id="t1", seat=0)
+    await yara.wait_for(is_event("betting_opened"))
+    await bet(yara, "player", 1)
+    await yara.wait_for(squeezing("player"))
+    # The operator grants coins mid-round; the table knows nothing of it yet.
+    await asyncio.to_thread(live.store.grant, "yara", 25_000, "a prize")
+    assert table_coins(live, "t1")[yara.user_id] == 100_000 - 100
+    await yara.command("open", hand="player")
+    await yara.wait_for(squeezing("banker"))
+    await yara.command("open", hand="banker")
+    await yara.wait_for(is_event("round_settled"))
+    # The next round opens with the ledger's balance, announced to every screen.
+    await yara.wait_for(is_event("betting_opened"))
+    changed = await dealer.wait_for(
+        lambda m: is_event("coins_set")(m) and m["data"]["user_id"] == yara.user_id
+    )
+    assert changed["data"]["coins"] == live.store.balance(yara.user_id) == 125_099
     coins = table_coins(live, "t1")
     assert coins == ledger_coins(live, list(coins))
     for c in (dealer, yara):

@@ -89,7 +89,29 @@ def test_audit_exits_1_while_a_round_is_left_escrowed(
     assert status == 1 and report["ok"] is False and report["rounds"] == 1
     store.void_unfinished()
     status, out, _ = _run(capsys, "audit", "--json", "--db", store.url)
-    assert status == 0 and json.loads(out) == {"ok": True, "rounds": 1, "voided": 1, "problems": []}
+    assert status == 0 and json.loads(out) == {
+        "ok": True,
+        "rounds": 1,
+        "voided": 1,
+        "void_reasons": {"crash": 1},
+        "problems": [],
+    }
+    status, out, _ = _run(capsys, "audit", "--db", store.url)
+    assert status == 0 and "1 voided (1 crash)" in out
+
+
+def test_audit_exits_1_for_a_round_voided_because_its_payout_was_refused(
+    store: Store, capsys: pytest.CaptureFixture[str]
+) -> None:
+    dealer = store.create_user("dealer", "pw", coins=1_000)
+    bettor = store.create_user("bettor", "pw", coins=1_000)
+    store.escrow_round(
+        "r1", "t1", "s1", 1, dealer.user_id, [BetRecord(bettor.user_id, "tie", 1, 100, time.time())]
+    )
+    store.void_round("r1", reason="settlement_refused")
+    status, out, _ = _run(capsys, "audit", "--db", store.url)
+    assert status == 1
+    assert "round r1 at table t1 was voided: settlement_refused" in out
 
 
 def test_history_prints_a_users_rounds_as_json(

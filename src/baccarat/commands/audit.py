@@ -29,7 +29,9 @@ def run(args: argparse.Namespace) -> int:
             print(json.dumps(report.to_dict()))
         else:
             state = "ok" if report.ok else f"{len(report.problems)} problem(s)"
-            print(f"audit: {state}; {report.rounds} rounds, {report.voided} voided")
+            why = ", ".join(f"{n} {reason}" for reason, n in sorted(report.void_reasons.items()))
+            voided = f"{report.voided} voided" + (f" ({why})" if why else "")
+            print(f"audit: {state}; {report.rounds} rounds, {voided}")
             for problem in report.problems:
                 print(f"  - {problem}")
         return 0 if report.ok else 1

@@ -10,7 +10,9 @@ them on a balance the settlement is about to change. A settlement is announced
 (``round_settled``) only after the ledger accepted it. When the ledger refuses (a table that
 disagrees with the ledger: a bug), the round is voided instead: it moves no coin,
 ``round_voided`` is announced in place of the settlement, and the table's balances are put
-back to the ledger's.
+back to the ledger's. A balance changed outside the table (an operator's grant) reaches the
+table when the next round opens for betting: the seated users' coins are read again there,
+after every write of the table's earlier rounds, before anyone can stake them.
 
 Every write carries the table's epoch this node holds (``baccarat.store.epochs``). Once
 another node has taken the table over, the database refuses them (``stale_epoch``): the new
@@ -34,11 +36,21 @@ from baccarat.server import facts
 from baccarat.server.inflight import CoinsInFlight
 from baccarat.server.metrics import Metrics
 from baccarat.server.retry import until_written
-from baccarat.store import Applied, Escrow, Settle, Store, Void
+from baccarat.store import (
+    VOID_SETTLEMENT_REFUSED,
+    VOID_SHUTDOWN,
+    Applied,
+    Escrow,
+    Settle,
+    Store,
+    Unescrowed,
+    Void,
+)
 from baccarat.store.ops import Op
 from baccarat.table import SetCoins, Table, wire
 from baccarat.table.events import (
     BettingClosed,
+    BettingOpened,
     Event,
     RoundSettled,
     RoundVoided,
@@ -137,6 +149,8 @@ class TableLedger:
                         await self._call("shoe end", self.store.record_shoe_end, shoe_id, seed)
                     case BettingClosed():
                         out.extend(await self._escrow(ev))
+                    case BettingOpened():
+                        out.extend(await self._reload_coins(changed_only=True))
         return out
 
     async def renew_epoch(self, node_id: str) -> bool:
@@ -192,6 +206,8 @@ class TableLedger:
                 "escrow refused; round voided",
                 extra={"table_id": self.table_id, "round_id": round_id, "error": str(exc)},
             )
+            if not expected:
+                await self._record_refused(ev)
             self.voided.add(round_id)
             self.metrics.rounds_voided.inc()
             return [
@@ -199,6 +215,17 @@ class TableLedger:
             ]
         self.open_round = round_id
         return []
+
+    async def _record_refused(self, ev: BettingClosed) -> None:
+        """Keep the round whose stakes were refused in the store, voided, for the audit."""
+        op = Unescrowed(ev.round_id, self.table_id, ev.shoe_id, ev.round_no, ev.dealer, self.epoch)
+        try:
+            await asyncio.wrap_future(self.store.submit(op))
+        except Exception as exc:
+            log.error(
+                "refused round not recorded",
+                extra={"table_id": self.table_id, "round_id": ev.round_id, "error": str(exc)},
+            )
 
     async def _settle(self, ev: RoundSettled) -> list[Event]:
         """The settlement to announce once the ledger took it, or what replaces it."""
@@ -247,19 +274,29 @@ class TableLedger:
             exc_info=exc,
             extra={"table_id": self.table_id, "round_id": round_id},
         )
-        await self._write(Void(round_id, self.epoch))
+        await self._write(Void(round_id, self.epoch, VOID_SETTLEMENT_REFUSED))
         self.metrics.rounds_voided.inc()
         return [
             RoundVoided(round_id, "The round could not be paid out; every stake was returned."),
             *await self._reload_coins(),
         ]
 
-    async def _reload_coins(self) -> list[Event]:
-        """After a voided round the table's coins are wrong: the store is the truth."""
+    async def _reload_coins(self, *, changed_only: bool = False) -> list[Event]:
+        """Set the seated users' coins to the ledger's (after a voided round the table's are
+        wrong; when betting opens, an outside change may have moved them)."""
         events: list[Event] = []
         loop = asyncio.get_running_loop()
-        for user_id in facts.seated(self.table):
-            coins = await self._call("balance", self.store.balance, user_id)
+        seated = facts.seated(self.table)
+        ledger = await self._call("balances", self.store.balances, list(seated))
+        for user_id, coins in sorted(ledger.items()):
+            occ = self.table.occupant(user_id)
+            if changed_only and occ is not None and occ.coins == coins:
+                continue
+            if changed_only:
+                log.info(
+                    "coins changed outside the table",
+                    extra={"table_id": self.table_id, "user_id": user_id, "coins": coins},
+                )
             try:
                 events.extend(self.table.handle(SetCoins(user_id, coins), loop.time()))
             except BaccaratError as exc:
@@ -273,7 +310,7 @@ class TableLedger:
         round_id, self.open_round = self.open_round, None
         try:
             async with self._lock:
-                await self._write(Void(round_id, self.epoch))
+                await self._write(Void(round_id, self.epoch, VOID_SHUTDOWN))
         except Exception as exc:
             self.inflight.land(round_id)
             if self._note_fenced(exc):

@@ -5,7 +5,18 @@ See docs/storage.md for the schema, the ledger and the crash-safety argument.
 
 from __future__ import annotations
 
-from baccarat.store.ops import Escrow, Grant, Settle, Void
+from baccarat.store.ops import (
+    EXPECTED_VOIDS,
+    VOID_CRASH,
+    VOID_ESCROW_REFUSED,
+    VOID_SETTLEMENT_REFUSED,
+    VOID_SHUTDOWN,
+    Escrow,
+    Grant,
+    Settle,
+    Unescrowed,
+    Void,
+)
 from baccarat.store.records import (
     Applied,
     AuditReport,
@@ -18,6 +29,11 @@ from baccarat.store.store import Store, open_store
 from baccarat.store.url import default_db_url
 
 __all__ = [
+    "EXPECTED_VOIDS",
+    "VOID_CRASH",
+    "VOID_ESCROW_REFUSED",
+    "VOID_SETTLEMENT_REFUSED",
+    "VOID_SHUTDOWN",
     "Applied",
     "AuditReport",
     "BetRecord",
@@ -27,6 +43,7 @@ __all__ = [
     "Settle",
     "ShoeRecord",
     "Store",
+    "Unescrowed",
     "User",
     "Void",
     "default_db_url",

@@ -15,6 +15,7 @@ from baccarat.errors import BaccaratError
 from baccarat.rules import deal
 from baccarat.settlement import settle
 from baccarat.store import schema as s
+from baccarat.store.ops import EXPECTED_VOIDS, VOID_ESCROW_REFUSED
 from baccarat.store.records import (
     HOUSE,
     SYSTEM_WALLETS,
@@ -150,7 +151,8 @@ def _round_problems(conn: sa.Connection) -> Iterator[str]:
             needed = {
                 "escrowed": ["escrow"],
                 "settled": ["escrow", "settle"],
-                "voided": ["escrow", "void"],
+                # A round whose stakes the ledger refused holds no escrow to return.
+                "voided": ["void"] if r.void_reason == VOID_ESCROW_REFUSED else ["escrow", "void"],
             }
             for step in needed.get(r.status, []):
                 if f"round:{r.round_id}:{step}" not in postings:
@@ -160,6 +162,13 @@ def _round_problems(conn: sa.Connection) -> Iterator[str]:
             elif r.status == "settled":
                 yield from _recompute_problems(r, postings)
             elif r.status == "voided":
+                if r.void_reason not in EXPECTED_VOIDS:
+                    # Only a crash or a shutdown may void a round; anything else means the
+                    # table and the ledger disagreed.
+                    yield (
+                        f"round {r.round_id} at table {r.table_id} was voided: "
+                        f"{r.void_reason or 'no reason recorded'}"
+                    )
                 yield from _void_problems(r, postings)
 
 
@@ -177,9 +186,18 @@ def run_audit(conn: sa.Connection) -> AuditReport:
             sa.select(s.rounds.c.status, sa.func.count()).group_by(s.rounds.c.status)
         )
     }
+    reasons = {
+        str(reason or "unrecorded"): int(n)
+        for reason, n in conn.execute(
+            sa.select(s.rounds.c.void_reason, sa.func.count())
+            .where(s.rounds.c.status == "voided")
+            .group_by(s.rounds.c.void_reason)
+        )
+    }
     return AuditReport(
         ok=not problems,
         rounds=sum(counts.values()),
         voided=counts.get("voided", 0),
         problems=problems,
+        void_reasons=reasons,
     )

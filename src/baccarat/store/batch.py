@@ -23,7 +23,7 @@ from baccarat.errors import BaccaratError, Conflict, InvalidInput, NotFound, Rul
 from baccarat.store import epochs
 from baccarat.store import schema as s
 from baccarat.store.bulk import insert_rows, update_rows
-from baccarat.store.ops import Escrow, Grant, Op, Outcome, Settle, Void
+from baccarat.store.ops import Escrow, Grant, Op, Outcome, Settle, Unescrowed, Void
 from baccarat.store.records import HOUSE, MINT, Applied, escrow_wallet, user_wallet
 
 
@@ -56,7 +56,7 @@ def _round_ids(ops: Iterable[Op]) -> set[str]:
 def _tables(conn: sa.Connection, ops: Sequence[Op], rids: list[str]) -> set[str]:
     # A round's table never changes, so it is read before any lock is taken: the epochs are
     # locked first, the rounds next, the wallets last, in every transaction alike.
-    tables = {op.table_id for op in ops if isinstance(op, Escrow)}
+    tables = {op.table_id for op in ops if isinstance(op, Escrow | Unescrowed)}
     if rids:
         tables.update(
             conn.scalars(sa.select(s.rounds.c.table_id).where(s.rounds.c.id.in_(rids)).distinct())
@@ -104,6 +104,8 @@ def _load(
             uids.update(op.deltas)
         elif isinstance(op, Grant):
             uids.add(op.user_id)
+        elif isinstance(op, Unescrowed):
+            uids.add(op.dealer_id)
     for r in rounds.values():
         uids.add(r.dealer_id)
         uids.update(r.stakes)
@@ -220,6 +222,9 @@ class _Batch:
                 "status": "escrowed",
                 "escrow": pot,
                 "escrowed_at": self.now,
+                # Every new round row has the same columns (one bulk insert for a batch).
+                "closed_at": None,
+                "void_reason": None,
             }
         )
         self.w.bets.extend(
@@ -308,8 +313,36 @@ class _Batch:
         self._apply_coins(moves)
         r.status, r.escrow = "voided", 0
         self.done.add(op.key)
-        self.w.voided.append({"id": op.round_id, "closed_at": self.now})
+        self.w.voided.append({"id": op.round_id, "closed_at": self.now, "void_reason": op.reason})
         return Applied(op.key, self._balances(users))
+
+    def unescrowed(self, op: Unescrowed) -> Applied:
+        if op.key in self.done:
+            return Applied(op.key, {}, replayed=True)
+        if op.round_id in self.rounds:
+            raise Conflict("round_exists", f"Round {op.round_id} holds stakes; void it instead.")
+        self._fence(op.table_id, op.epoch)
+        _need_user(self.coins, op.dealer_id)
+        # A transaction that moves nothing: it keeps the void's key, so a retry is a replay.
+        memo = f"table {op.table_id} shoe {op.shoe_id} round {op.round_no}: stakes refused"
+        _post(self.w, op.key, "void", memo, self.now, {})
+        self.rounds[op.round_id] = _Round(op.table_id, "voided", op.dealer_id, 0, {})
+        self.done.add(op.key)
+        self.w.new_rounds.append(
+            {
+                "id": op.round_id,
+                "table_id": op.table_id,
+                "shoe_id": op.shoe_id,
+                "round_no": op.round_no,
+                "dealer_id": op.dealer_id,
+                "status": "voided",
+                "escrow": 0,
+                "escrowed_at": self.now,
+                "closed_at": self.now,
+                "void_reason": op.reason,
+            }
+        )
+        return Applied(op.key, {})
 
     def grant(self, op: Grant) -> Applied:
         if op.key in self.done:
@@ -334,6 +367,8 @@ class _Batch:
                 return self.settle(op)
             if isinstance(op, Void):
                 return self.void(op)
+            if isinstance(op, Unescrowed):
+                return self.unescrowed(op)
             return self.grant(op)
         except BaccaratError as err:
             return err

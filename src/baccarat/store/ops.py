@@ -54,6 +54,19 @@ class Settle:
         return f"round:{self.round_id}:settle"
 
 
+VOID_CRASH = "crash"
+"""Left in escrow by a process that stopped without settling it; voided by the next one."""
+VOID_SHUTDOWN = "shutdown"
+"""The server stopped (or gave the table up) before the round could finish."""
+VOID_SETTLEMENT_REFUSED = "settlement_refused"
+"""The ledger refused the round's payout: the table disagreed with it."""
+VOID_ESCROW_REFUSED = "escrow_refused"
+"""The ledger refused the round's stakes: the table disagreed with it."""
+EXPECTED_VOIDS = frozenset({VOID_CRASH, VOID_SHUTDOWN, "unrecorded"})
+"""Reasons that are no fault of the server (``unrecorded``: voided before reasons were kept);
+the audit reports any other as a problem."""
+
+
 @dataclass(frozen=True, slots=True)
 class Void:
     """The round will never be settled: every stake goes back to its bettor."""
@@ -61,10 +74,30 @@ class Void:
     round_id: str
     epoch: int = 0
     """The table's epoch the writer holds; refused unless it is the table's current one."""
+    reason: str = VOID_CRASH
+    """Why (``VOID_*``); kept with the round for the audit."""
 
     @property
     def key(self) -> str:
         """The idempotency key."""
+        return f"round:{self.round_id}:void"
+
+
+@dataclass(frozen=True, slots=True)
+class Unescrowed:
+    """The ledger refused a round's stakes: record the round as voided, moving no coin."""
+
+    round_id: str
+    table_id: str
+    shoe_id: str
+    round_no: int
+    dealer_id: int
+    epoch: int = 0
+    reason: str = VOID_ESCROW_REFUSED
+
+    @property
+    def key(self) -> str:
+        """The idempotency key (the same as a void's: a round is voided once)."""
         return f"round:{self.round_id}:void"
 
 
@@ -78,5 +111,5 @@ class Grant:
     key: str
 
 
-Op = Escrow | Settle | Void | Grant
+Op = Escrow | Settle | Void | Unescrowed | Grant
 Outcome = Applied | BaccaratError

@@ -83,6 +83,8 @@ class RoundRecord:
     house: int | None
     escrowed_at: float
     closed_at: float | None
+    void_reason: str | None = None
+    """Why a voided round was voided (``baccarat.store.ops.VOID_*``)."""
 
     def to_dict(self) -> dict[str, Any]:
         """The round as JSON-ready data."""
@@ -110,6 +112,7 @@ class RoundRecord:
             "house": self.house,
             "escrowed_at": self.escrowed_at,
             "closed_at": self.closed_at,
+            "void_reason": self.void_reason,
         }
 
 
@@ -133,6 +136,8 @@ class AuditReport:
     rounds: int
     voided: int
     problems: list[str] = field(default_factory=list)
+    void_reasons: dict[str, int] = field(default_factory=dict)
+    """Voided rounds counted by reason."""
 
     def to_dict(self) -> dict[str, Any]:
         """The report as JSON-ready data."""
@@ -140,5 +145,6 @@ class AuditReport:
             "ok": self.ok,
             "rounds": self.rounds,
             "voided": self.voided,
+            "void_reasons": dict(self.void_reasons),
             "problems": list(self.problems),
         }

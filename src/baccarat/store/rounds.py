@@ -54,6 +54,7 @@ def _record(
         house=None if row.house is None else int(row.house),
         escrowed_at=row.escrowed_at,
         closed_at=row.closed_at,
+        void_reason=row.void_reason,
     )
 
 

@@ -86,6 +86,7 @@ rounds = sa.Table(
     sa.Column("house", sa.BigInteger, nullable=True),
     sa.Column("escrowed_at", sa.Float, nullable=False),
     sa.Column("closed_at", sa.Float, nullable=True),
+    sa.Column("void_reason", sa.String(32), nullable=True),
 )
 
 bets = sa.Table(

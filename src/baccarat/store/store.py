@@ -25,7 +25,7 @@ from baccarat.store import schema as s
 from baccarat.store.audit import run_audit
 from baccarat.store.batch import apply_ops
 from baccarat.store.engine import make_engine, migrate, reading
-from baccarat.store.ops import Escrow, Grant, Op, Outcome, Settle, Void
+from baccarat.store.ops import VOID_CRASH, Escrow, Grant, Op, Outcome, Settle, Void
 from baccarat.store.records import (
     HOUSE,
     MINT,
@@ -177,6 +177,17 @@ class Store:
     def balance(self, user_id: int) -> int:
         """A user's coins."""
         return self.get_user(user_id).coins
+
+    def balances(self, user_ids: Iterable[int]) -> dict[int, int]:
+        """The coins of each of ``user_ids`` (unknown ids are left out), in one query."""
+        ids = sorted(set(user_ids))
+        if not ids:
+            return {}
+        with reading(self.engine) as conn:
+            rows = conn.execute(
+                sa.select(s.users.c.id, s.users.c.coins).where(s.users.c.id.in_(ids))
+            )
+            return {int(uid): int(coins) for uid, coins in rows}
 
     def _system(self, name: str) -> int:
         with reading(self.engine) as conn:
@@ -333,9 +344,9 @@ class Store:
         """Settle many rounds in one transaction; one outcome per round."""
         return self.apply_many(settlements)
 
-    def void_round(self, round_id: str, *, epoch: int = 0) -> Applied:
+    def void_round(self, round_id: str, *, epoch: int = 0, reason: str = VOID_CRASH) -> Applied:
         """Return every stake of an escrowed round; refused once it is settled."""
-        return self.submit(Void(round_id, epoch)).result()
+        return self.submit(Void(round_id, epoch, reason)).result()
 
     def void_unfinished(self, table_ids: Iterable[str] | None = None) -> list[str]:
         """Void every round left escrowed (after a crash); return the ids voided here.
