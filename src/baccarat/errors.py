@@ -11,6 +11,8 @@ Every rejection carries a stable ``code`` (snake_case, part of the protocol) and
   - ``NotFound``: the thing named does not exist (a user, a table, a round).
   - ``Conflict``: the thing already exists or was already done (a taken name, a
     settled round).
+  - ``InternalError``: the server failed (a bug); the caller did nothing wrong and the
+    command changed nothing. Its code is ``internal_error``.
 """
 
 from __future__ import annotations
@@ -51,3 +53,10 @@ class NotFound(BaccaratError):
 
 class Conflict(BaccaratError):
     """The thing already exists, or the action was already done."""
+
+
+class InternalError(BaccaratError):
+    """The server failed at something it should have done: never the caller's fault."""
+
+    def __init__(self, message: str = "The server could not carry out the command.") -> None:
+        super().__init__("internal_error", message)

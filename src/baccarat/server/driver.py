@@ -16,11 +16,12 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from asyncio import FIRST_COMPLETED
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from baccarat.errors import BaccaratError, RuleViolation
+from baccarat.errors import BaccaratError, InternalError, RuleViolation
 from baccarat.server import facts
 from baccarat.server.connection import Connection
 from baccarat.server.hub import Hub
@@ -69,6 +70,7 @@ class TableDriver:
         metrics: Metrics,
         epoch: int = 0,
         inflight: CoinsInFlight | None = None,
+        clock: Callable[[], float] | None = None,
     ) -> None:
         self.table = table
         self.table_id = table_id
@@ -78,11 +80,13 @@ class TableDriver:
         self.metrics = metrics
         self.seq = 0
         self.loop = asyncio.get_running_loop()
+        self.clock = clock or self.loop.time
+        """The table's time (seconds): the loop's clock, or a test's."""
         self.jobs: asyncio.Queue[Job] = asyncio.Queue()
         self.task: asyncio.Task[None] | None = None
         self.accepting = True
         self.store = store
-        self.ledger = TableLedger(table, table_id, store, metrics, epoch, inflight)
+        self.ledger = TableLedger(table, table_id, store, metrics, epoch, inflight, self.clock)
         self.on_dealer_turn: Callable[[int], None] | None = None
         """Called with the user of each ``dealer_turn`` event: the server seats them."""
         self._personal: dict[int, dict[str, Any]] = {}
@@ -113,7 +117,7 @@ class TableDriver:
         self.hub.changed.add(self.table_id)
         while True:
             due = self._wake_at()
-            timeout = None if due is None else max(0.0, due - self.loop.time())
+            timeout = None if due is None else max(0.0, due - self.clock())
             try:
                 job = await asyncio.wait_for(self.jobs.get(), timeout)
             except TimeoutError:
@@ -131,12 +135,10 @@ class TableDriver:
         except Exception:
             log.exception("table step failed", extra={"table_id": self.table_id})
             if job is not None and not job.done.done():
-                job.done.set_exception(
-                    RuleViolation("internal_error", "The server could not carry out the command.")
-                )
+                job.done.set_exception(InternalError())
 
     async def _step(self, job: Job | None) -> None:
-        now = self.loop.time()
+        now = self.clock()
         events: list[Event] = []
         failure: BaccaratError | None = None
         try:
@@ -156,7 +158,7 @@ class TableDriver:
             failure = exc
         except Exception:
             log.exception("table job failed", extra={"table_id": self.table_id})
-            failure = RuleViolation("internal_error", "The server could not carry out the command.")
+            failure = InternalError()
         await self._commit(events)
         if job is not None:
             if job.conn is not None:
@@ -275,7 +277,7 @@ class TableDriver:
     # -- publishing -------------------------------------------------------------------
 
     def _publish(self, events: list[Event]) -> None:
-        now = self.loop.time()
+        now = self.clock()
         for ev in events:
             if isinstance(ev, DealerTurn) and self.on_dealer_turn is not None:
                 self.on_dealer_turn(ev.user_id)
@@ -329,9 +331,11 @@ class TableDriver:
         """Let a round in escrow finish within ``grace`` (no new seats, no new stakes taken),
         then stop taking commands; a round still in escrow is voided."""
         self.ledger.draining = True
-        deadline = self.loop.time() + grace
-        while self.ledger.open_round is not None and self.loop.time() < deadline and self.running:
-            await asyncio.sleep(0.02)
+        if self.task is not None and not self.task.done():
+            landed = asyncio.ensure_future(self.ledger.round_landed.wait())
+            # The round lands, the grace runs out, or the task dies: whichever comes first.
+            await asyncio.wait((landed, self.task), timeout=grace, return_when=FIRST_COMPLETED)
+            landed.cancel()
         self.accepting = False
         # A write still waiting for the database is abandoned: the round stays in escrow
         # for the next node to take the table to void.

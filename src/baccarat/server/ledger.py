@@ -74,6 +74,7 @@ class TableLedger:
         metrics: Metrics,
         epoch: int = 0,
         inflight: CoinsInFlight | None = None,
+        clock: Callable[[], float] | None = None,
     ) -> None:
         self.table = table
         self.table_id = table_id
@@ -86,8 +87,11 @@ class TableLedger:
         """The database refused this node's epoch: another node runs the table now."""
         self.draining = False
         """Shutting down: take no new stakes."""
-        self.open_round: str | None = None
-        """The round whose stakes are in escrow and not yet settled."""
+        self.clock = clock or asyncio.get_running_loop().time
+        self.round_landed = asyncio.Event()
+        """Set while no round is in escrow (what a draining table waits for)."""
+        self.round_landed.set()
+        self._open_round: str | None = None
         self.voided: set[str] = set()
         self.paused = False
         """A write is waiting for the database to answer again."""
@@ -95,6 +99,19 @@ class TableLedger:
         """The table is stopping: a write that cannot be done now is abandoned."""
         self._lock = asyncio.Lock()
         self._seats: dict[int, int] | None = None
+
+    @property
+    def open_round(self) -> str | None:
+        """The round whose stakes are in escrow and not yet settled."""
+        return self._open_round
+
+    @open_round.setter
+    def open_round(self, round_id: str | None) -> None:
+        self._open_round = round_id
+        if round_id is None:
+            self.round_landed.set()
+        else:
+            self.round_landed.clear()
 
     def give_up(self) -> None:
         """Abandon writes the database cannot take now (the table is stopping).
@@ -285,7 +302,6 @@ class TableLedger:
         """Set the seated users' coins to the ledger's (after a voided round the table's are
         wrong; when betting opens, an outside change may have moved them)."""
         events: list[Event] = []
-        loop = asyncio.get_running_loop()
         seated = facts.seated(self.table)
         ledger = await self._call("balances", self.store.balances, list(seated))
         for user_id, coins in sorted(ledger.items()):
@@ -298,7 +314,7 @@ class TableLedger:
                     extra={"table_id": self.table_id, "user_id": user_id, "coins": coins},
                 )
             try:
-                events.extend(self.table.handle(SetCoins(user_id, coins), loop.time()))
+                events.extend(self.table.handle(SetCoins(user_id, coins), self.clock()))
             except BaccaratError as exc:
                 log.warning("coins not reloaded", extra={"user_id": user_id, "code": exc.code})
         return events

@@ -1,0 +1,231 @@
+"""The table driver and its ledger adapter on a fake clock with a fake store.
+
+These unit tests check the driver's own logic: rounds written in order (escrow, then the
+settlement), a settlement the ledger refuses announced as a void with the balances read
+back, a draining table that waits for its round in escrow to land (woken by the ledger, not
+by polling) or voids it when the grace runs out. The fake store keeps balances in a dict and
+refuses what a test tells it to; everything else about the store is tested on real SQLite
+and PostgreSQL databases in tests/store and the live server tests.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import json
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from baccarat.cards import parse_cards
+from baccarat.errors import Conflict, InternalError
+from baccarat.server.driver import TableDriver
+from baccarat.server.hub import Hub
+from baccarat.server.metrics import Metrics
+from baccarat.shoe import Shoe
+from baccarat.store import Escrow, Settle, Void
+from baccarat.table import OpenCard, PlaceChip, Sit, Table, TableConfig, UserInfo
+
+CARDS = ["2S", "3H", "4D", "4C", "KS", "KH", "QS", "QH", "JS", "JH", "TS", "TH"] * 20
+"""Player 2+4, Banker 3+4: both stand, Banker wins 7 to 6."""
+
+
+class FakeStore:
+    """The calls the driver and its ledger make, on a dict of balances."""
+
+    def __init__(self, balances: dict[int, int]) -> None:
+        self.coins = dict(balances)
+        self.ops: list[Any] = []
+        self.refuse: set[type] = set()
+
+    def submit(self, op: Any) -> concurrent.futures.Future[Any]:
+        done: concurrent.futures.Future[Any] = concurrent.futures.Future()
+        if type(op) in self.refuse:
+            done.set_exception(Conflict("refused", "The ledger refuses this."))
+            return done
+        self.ops.append(op)
+        if isinstance(op, Escrow):
+            for bet in op.bets:
+                self.coins[bet.user_id] -= bet.coins
+        elif isinstance(op, Settle):
+            escrow = next(
+                o for o in self.ops if isinstance(o, Escrow) and o.round_id == op.round_id
+            )
+            for bet in escrow.bets:
+                self.coins[bet.user_id] += bet.coins
+            for uid, delta in op.deltas.items():
+                self.coins[uid] += delta
+        elif isinstance(op, Void):
+            escrow = next(
+                o for o in self.ops if isinstance(o, Escrow) and o.round_id == op.round_id
+            )
+            for bet in escrow.bets:
+                self.coins[bet.user_id] += bet.coins
+        done.set_result(None)
+        return done
+
+    def record_shoe_start(self, *args: object) -> None:
+        self.ops.append(("shoe_start", *args))
+
+    def record_shoe_end(self, *args: object) -> None:
+        self.ops.append(("shoe_end", *args))
+
+    def balance(self, user_id: int) -> int:
+        return self.coins[user_id]
+
+    def balances(self, user_ids: list[int]) -> dict[int, int]:
+        return {uid: self.coins[uid] for uid in user_ids if uid in self.coins}
+
+    def save_seats(self, table_id: str, epoch: int, seated: dict[int, int]) -> bool:
+        return True
+
+
+class Screen:
+    """A connection's stand-in: it watches the table and keeps what it is sent."""
+
+    def __init__(self, user_id: int) -> None:
+        self.user_id = user_id
+        self.watching: str | None = None
+        self.sent: list[dict[str, Any]] = []
+
+    def send(self, text: str) -> None:
+        self.sent.append(json.loads(text))
+
+    def answer(self, message: dict[str, Any]) -> None:
+        self.sent.append(message)
+
+    def events(self) -> list[str]:
+        return [m["event"] for m in self.sent if m.get("type") == "event"]
+
+
+class Rig:
+    """A driver on a fake clock: ``at(t)`` moves the clock and lets the task catch up."""
+
+    def __init__(self, store: FakeStore) -> None:
+        self.now = 1000.0
+        self.store = store
+        self.hub = Hub()
+        config = TableConfig("t1", rounds_per_shoe=2)
+        table = Table(config, lambda: Shoe(parse_cards(CARDS), seed=bytes(32)))
+        self.driver = TableDriver(
+            table,
+            table_id="t1",
+            room_id="standard",
+            hub=self.hub,
+            store=store,  # type: ignore[arg-type]
+            metrics=Metrics(),
+            clock=lambda: self.now,
+        )
+        self.screen = Screen(0)
+        self.hub.watch(self.screen, "t1")  # type: ignore[arg-type]
+        self.driver.start()
+
+    async def do(self, cmd: Any) -> None:
+        await self.driver.submit(self.driver.command(cmd))
+
+    async def at(self, now: float) -> None:
+        """Move the clock to ``now`` and run what fell due."""
+        self.now = now
+        await self.driver.submit(lambda now: [])
+
+    async def to_deadline(self) -> None:
+        due = self.driver.table.next_deadline
+        assert due is not None
+        await self.at(due)
+
+
+async def seated_round(rig: Rig) -> None:
+    """A dealer (1) and a bettor (2) who puts 5 chips on Player; betting then closes."""
+    await rig.do(Sit(1, UserInfo(1, "dealer", 60, 100_000), 0))
+    await rig.do(Sit(2, UserInfo(2, "bettor", 60, 10_000), 1))
+    await rig.do(PlaceChip(2, "player", 5))
+    await rig.to_deadline()
+
+
+def run(test: Callable[[], Awaitable[None]]) -> None:
+    asyncio.run(test())
+
+
+def test_a_round_is_escrowed_then_settled_in_the_ledger() -> None:
+    async def main() -> None:
+        store = FakeStore({1: 100_000, 2: 10_000})
+        rig = Rig(store)
+        await seated_round(rig)
+        assert [type(op) for op in store.ops if not isinstance(op, tuple)] == [Escrow]
+        await rig.do(OpenCard(2, "player"))
+        await rig.do(OpenCard(2, "banker"))
+        ops = [op for op in store.ops if not isinstance(op, tuple)]
+        assert [type(op) for op in ops] == [Escrow, Settle]
+        assert store.coins == {1: 100_495, 2: 9_500}  # the dealer pays 1% on the win
+        assert rig.driver.ledger.open_round is None
+        assert "round_settled" in rig.screen.events()
+        await rig.driver.stop(0.0)
+
+    run(main)
+
+
+def test_a_refused_settlement_is_announced_as_a_void_and_balances_are_read_back() -> None:
+    async def main() -> None:
+        store = FakeStore({1: 100_000, 2: 10_000})
+        store.refuse.add(Settle)
+        rig = Rig(store)
+        await seated_round(rig)
+        await rig.do(OpenCard(2, "player"))
+        await rig.do(OpenCard(2, "banker"))
+        events = rig.screen.events()
+        assert "round_settled" not in events
+        assert events[-3:] == ["round_voided", "coins_set", "coins_set"]
+        assert [type(op) for op in store.ops if not isinstance(op, tuple)] == [Escrow, Void]
+        # Every stake went back, and the table believes the ledger again.
+        assert store.coins == {1: 100_000, 2: 10_000}
+        assert [o.coins for o in rig.driver.table.seats if o is not None] == [100_000, 10_000]
+        await rig.driver.stop(0.0)
+
+    run(main)
+
+
+def test_stopping_waits_for_the_round_in_escrow_to_land() -> None:
+    async def main() -> None:
+        store = FakeStore({1: 100_000, 2: 10_000})
+        rig = Rig(store)
+        await seated_round(rig)
+        stopping = asyncio.create_task(rig.driver.stop(3600.0))
+        await asyncio.sleep(0)
+        assert not stopping.done()
+        await rig.do(OpenCard(2, "player"))
+        await rig.do(OpenCard(2, "banker"))
+        await asyncio.wait_for(stopping, 5.0)
+        assert [type(op) for op in store.ops if not isinstance(op, tuple)] == [Escrow, Settle]
+
+    run(main)
+
+
+def test_a_round_still_in_escrow_when_the_grace_runs_out_is_voided() -> None:
+    async def main() -> None:
+        store = FakeStore({1: 100_000, 2: 10_000})
+        rig = Rig(store)
+        await seated_round(rig)
+        await rig.driver.stop(0.0)
+        assert [type(op) for op in store.ops if not isinstance(op, tuple)] == [Escrow, Void]
+        assert store.coins == {1: 100_000, 2: 10_000}
+
+    run(main)
+
+
+def test_a_bug_in_a_job_is_an_internal_error_not_the_callers_fault() -> None:
+    async def main() -> None:
+        rig = Rig(FakeStore({}))
+
+        def broken(now: float) -> list[Any]:
+            raise KeyError("a bug")
+
+        try:
+            await rig.driver.submit(broken)
+        except InternalError as exc:
+            assert exc.code == "internal_error"
+        else:
+            raise AssertionError("a failing job was not reported")
+        # The table goes on.
+        await rig.do(Sit(1, UserInfo(1, "dealer", 60, 100_000), 0))
+        await rig.driver.stop(0.0)
+
+    run(main)
