@@ -20,7 +20,7 @@ from aiohttp import web
 from baccarat.cluster import Directory
 from baccarat.cluster.keeper import DEFAULT_TTL
 from baccarat.errors import BaccaratError, RuleViolation
-from baccarat.server import auth, mybets
+from baccarat.server import auth, mybets, tickets
 from baccarat.server.config import RoomsConfig, table_config
 from baccarat.server.connection import (
     CLOSE_GOING_AWAY,
@@ -460,6 +460,8 @@ def create_app(server: Server) -> web.Application:
     app.router.add_post("/api/login", auth.login)
     app.router.add_post("/api/logout", auth.logout)
     app.router.add_get("/api/me", auth.me)
+    app.router.add_post("/api/ticket", tickets.ticket)
+    app.router.add_get("/api/enter", tickets.enter)
     app.router.add_get("/api/lobby", server.lobby_page)
     app.router.add_get("/api/my/rounds", mybets.my_rounds)
     app.router.add_get("/api/my/net", mybets.my_net)

@@ -102,8 +102,8 @@ def _credentials(data: dict[str, Any]) -> tuple[str, str]:
     return username, password
 
 
-def _logged_in(request: web.Request, user: User, token: str, status: int) -> web.Response:
-    resp = web.json_response({"user": user_json(user), "token": token}, status=status)
+def set_session_cookie(resp: web.StreamResponse, request: web.Request, token: str) -> None:
+    """Give the browser its session as an HttpOnly, SameSite=Lax cookie."""
     resp.set_cookie(
         COOKIE,
         token,
@@ -113,6 +113,11 @@ def _logged_in(request: web.Request, user: User, token: str, status: int) -> web
         secure=request.secure,
         max_age=30 * 24 * 3600,
     )
+
+
+def _logged_in(request: web.Request, user: User, token: str, status: int) -> web.Response:
+    resp = web.json_response({"user": user_json(user), "token": token}, status=status)
+    set_session_cookie(resp, request, token)
     return resp
 
 

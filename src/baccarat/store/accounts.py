@@ -144,6 +144,40 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+TICKET_TTL = 60.0
+"""Seconds a ticket to another node stays good."""
+
+
+def ticket_hash(ticket: str) -> str:
+    """Tickets live in ``sessions`` under a hash no session token can have."""
+    return hashlib.sha256(b"ticket:" + ticket.encode()).hexdigest()
+
+
+def new_ticket(conn: sa.Connection, user_id: int, ttl: float) -> str:
+    """Create a single-use ticket for ``user_id``; return it."""
+    load_user(conn, user_id)
+    ticket = secrets.token_urlsafe(32)
+    now = time.time()
+    conn.execute(
+        sa.insert(s.sessions).values(
+            token_hash=ticket_hash(ticket), user_id=user_id, created_at=now, expires_at=now + ttl
+        )
+    )
+    return ticket
+
+
+def take_ticket(conn: sa.Connection, ticket: str) -> int | None:
+    """Use a ticket up: the user it was for if it was live (deleted either way)."""
+    row = conn.execute(
+        sa.delete(s.sessions)
+        .where(s.sessions.c.token_hash == ticket_hash(ticket))
+        .returning(s.sessions.c.user_id, s.sessions.c.expires_at)
+    ).first()
+    if row is None or row.expires_at <= time.time():
+        return None
+    return int(row.user_id)
+
+
 def new_session(conn: sa.Connection, user_id: int, ttl: float) -> str:
     """Create a session for ``user_id``; return its secret token."""
     load_user(conn, user_id)

@@ -232,6 +232,20 @@ class Store:
         with self.engine.begin() as conn:
             return accounts.new_session(conn, user_id, ttl)
 
+    def create_ticket(self, user_id: int, ttl: float = accounts.TICKET_TTL) -> str:
+        """A single-use ticket that another node exchanges for a session of ``user_id``.
+
+        Kept in ``sessions`` under another hash, so a ticket never works as a session."""
+        with self.engine.begin() as conn:
+            return accounts.new_ticket(conn, user_id, ttl)
+
+    def redeem_ticket(self, ticket: str) -> int | None:
+        """The user a live ticket was made for, once (it is gone after); else None."""
+        if not isinstance(ticket, str) or not ticket or len(ticket) > 256 or not ticket.isascii():
+            return None
+        with self.engine.begin() as conn:
+            return accounts.take_ticket(conn, ticket)
+
     def user_for_session(self, token: str) -> User | None:
         """The user a live token belongs to, or None (unknown or expired)."""
         if not isinstance(token, str) or not token:

@@ -168,6 +168,7 @@ const app = {
     app.tableId = tableId;
     history.replaceState(null, "", `#/table/${encodeURIComponent(tableId)}`);
     app.send("table.watch", { table_id: tableId }).catch((err) => {
+      if (elsewhere(err, tableId)) return;
       app.toast(errorText(err), "error");
       app.tableId = null;
       app.showLobby();
@@ -182,11 +183,24 @@ const app = {
         app.seat = { table_id: tableId, seat };
       },
       (err) => {
+        if (elsewhere(err, tableId)) return;
         play("refuse");
         app.toast(errorText(err), "error");
         if (app.screen !== "table") app.watch(tableId);
       },
     );
+  },
+
+  /** The table runs on another node: go there with a single-use ticket, still logged in. */
+  async moveTo(url, tableId, ticket = null) {
+    try {
+      ticket = ticket ?? (await api("/api/ticket", {})).ticket;
+    } catch (err) {
+      app.toast(errorText(err), "error");
+      return;
+    }
+    const next = `/?entered=1#/table/${encodeURIComponent(tableId)}`;
+    location.assign(`${url}/api/enter?ticket=${encodeURIComponent(ticket)}&next=${encodeURIComponent(next)}`);
   },
 
   /** Ask for a fresh snapshot of the watched table. */
@@ -202,6 +216,19 @@ const app = {
     }, (err) => app.toast(errorText(err), "error"));
   },
 };
+
+/** Follow a table_elsewhere refusal to the table's node; whether it was one. */
+function elsewhere(err, tableId) {
+  const url = err.code === "table_elsewhere" ? err.details?.url : null;
+  if (!url) return false;
+  if (url === sessionStorage.getItem(LEFT)) {
+    // The node this page left because it died: the table comes here once its lease runs out.
+    setTimeout(() => app.watch(tableId), 1000);
+  } else {
+    app.moveTo(url, tableId);
+  }
+  return true;
+}
 
 function leaveTableScreen() {
   app.table?.destroy();
@@ -233,7 +260,34 @@ function onClose(willRetry, code) {
     return;
   }
   offline.hidden = !willRetry;
+  // This node is gone while a table is open here: after a few tries, find the table on
+  // another node (the lobby said which nodes there are), with the spare ticket.
+  if (willRetry && app.tableId && app.conn && app.conn.retry >= FAILOVER_TRIES) {
+    const others = [...new Set((app.lobby?.tables ?? []).map((tb) => tb.url))]
+      .filter((url) => url && url !== location.origin);
+    if (others.length && spare.ticket) {
+      const ticket = spare.ticket;
+      spare.ticket = null;
+      sessionStorage.setItem(LEFT, location.origin);
+      app.conn.stop();
+      app.moveTo(others[0], app.tableId, ticket);
+    }
+  }
 }
+
+// With many nodes, a seated user keeps a spare ticket, so that if this node dies the page
+// can still move to the node that takes the table over without logging in again.
+const FAILOVER_TRIES = 3;
+const LEFT = "baccarat.left"; // the node this tab left because it stopped answering
+const SPARE_EVERY = 45000;
+const spare = { ticket: null, at: 0 };
+app.spare = spare;
+setInterval(() => {
+  const many = (app.lobby?.tables ?? []).some((tb) => tb.url && tb.url !== location.origin);
+  if (!many || !app.seat || !app.conn?.online || Date.now() - spare.at < SPARE_EVERY) return;
+  spare.at = Date.now();
+  api("/api/ticket", {}).then((data) => { spare.ticket = data.ticket; }, () => {});
+}, 5000);
 
 function scheduleResync(cause) {
   app.resyncCauses[cause] = (app.resyncCauses[cause] ?? 0) + 1;
@@ -342,6 +396,11 @@ onLang(() => {
 async function boot() {
   setLang(getLang());
   sessionStart();
+  if (new URLSearchParams(location.search).has("entered")) {
+    // Arrived from another node with a ticket: this node has set our session cookie.
+    markSession(true);
+    history.replaceState(null, "", location.pathname + location.hash);
+  }
   if (!localStorage.getItem(SESSION_MARK)) {
     app.showLogin();
     return;

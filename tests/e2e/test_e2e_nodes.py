@@ -1,0 +1,188 @@
+"""The browser follows its table across nodes: through the lobby and through a failover.
+
+Two ``baccarat serve --redis`` nodes on different hosts (127.0.0.1 and 127.0.0.2, so each
+has cookies of its own) share one SQLite file and a private prefix of the test Redis. Node
+A lists t1 and starts first, so it runs t1; node B lists t1 and t2 and runs t2. A user who
+logged in on A opens t2 from A's lobby: the page moves to B with a single-use ticket and
+shows the table without asking to log in; from B's lobby, t1 takes it back to A. A user
+seated at t1 on A sees A killed: the page moves to B (which takes t1 over) with its spare
+ticket and finds its seat kept.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from e2e_support import (
+    DESKTOP,
+    PASSWORD,
+    START_COINS,
+    Server,
+    baccarat_cli,
+    free_port,
+    log_in,
+    needs_chromium,
+    sit,
+)
+
+pytestmark = needs_chromium
+
+REDIS_URL = os.environ.get("BACCARAT_TEST_REDIS", "redis://127.0.0.1:6379/0")
+NAMES = ("nina", "omar")
+
+
+@dataclass
+class Nodes:
+    """Two running nodes."""
+
+    a: str
+    b: str
+    procs: dict[str, subprocess.Popen[bytes]]
+
+
+def _healthy(url: str) -> bool:
+    try:
+        with urllib.request.urlopen(url + "/healthz", timeout=1) as resp:
+            return bool(json.load(resp)["ok"])
+    except OSError:
+        return False
+
+
+def _start(
+    name: str, host: str, db: str, rooms: Path, prefix: str, log: Path
+) -> tuple[str, subprocess.Popen[bytes]]:
+    port = free_port()
+    url = f"http://{host}:{port}"
+    with log.open("wb") as out:
+        proc = subprocess.Popen(
+            [
+                sys.executable, "-m", "baccarat", "serve", "--db", db, "--host", host,
+                "--port", str(port), "--rooms", str(rooms), "--speed", "2",
+                "--redis", REDIS_URL, "--redis-prefix", prefix, "--node-id", name,
+                "--public-url", url, "--lease-ttl", "3",
+            ],
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            env=dict(os.environ, PYTHONUNBUFFERED="1"),
+        )  # fmt: skip
+    for _ in range(300):
+        if proc.poll() is not None:
+            raise RuntimeError(f"node {name} exited: {log.read_text()[-2000:]}")
+        if _healthy(url):
+            return url, proc
+        time.sleep(0.1)
+    raise RuntimeError(f"node {name} did not answer /healthz")
+
+
+def _rooms(path: Path, tables: list[str]) -> Path:
+    path.write_text(
+        '[[rooms]]\nid = "standard"\nname = "Standard"\nchip_unit = 100\n'
+        f"bettor_floor = 1000\ndealer_floor = 35000\ntables = {json.dumps(tables)}\n"
+    )
+    return path
+
+
+@pytest.fixture
+def nodes(tmp_path: Path) -> Iterator[Nodes]:
+    from redis import Redis
+
+    client = Redis.from_url(REDIS_URL, socket_connect_timeout=1.0)
+    try:
+        client.ping()
+    except Exception:
+        client.close()
+        pytest.skip(f"Redis is not reachable at {REDIS_URL}")
+    prefix = f"test:{uuid.uuid4().hex}:"
+    db = f"sqlite:///{tmp_path / 'nodes.db'}"
+    procs: dict[str, subprocess.Popen[bytes]] = {}
+    try:
+        a, procs["A"] = _start(
+            "A", "127.0.0.1", db, _rooms(tmp_path / "a.toml", ["t1"]), prefix, tmp_path / "a.log"
+        )
+        for name in NAMES:
+            baccarat_cli(
+                "admin", "create-user", name, "--password-stdin", "--level", "60",
+                "--coins", str(START_COINS), "--db", db, stdin=PASSWORD + "\n",
+            )  # fmt: skip
+        b, procs["B"] = _start(
+            "B",
+            "127.0.0.2",
+            db,
+            _rooms(tmp_path / "b.toml", ["t1", "t2"]),
+            prefix,
+            tmp_path / "b.log",
+        )
+        yield Nodes(a, b, procs)
+    finally:
+        for proc in procs.values():
+            if proc.poll() is None:
+                proc.terminate()
+            try:
+                proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+        keys = list(client.scan_iter(match=f"{prefix}*"))
+        if keys:
+            client.delete(*keys)
+        client.close()
+
+
+def _page(browser: Any, url: str) -> Any:
+    ctx = browser.new_context(viewport=DESKTOP, locale="en")
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.js_errors = errors
+    page.goto(url + "/")
+    return page
+
+
+def _on_table(page: Any, origin: str, table_id: str) -> None:
+    page.wait_for_url(f"{origin}/#/table/{table_id}", timeout=30_000)
+    page.wait_for_selector(".table-screen", timeout=30_000)
+
+
+def test_a_table_on_another_node_opens_there_without_logging_in_again_and_back(
+    browser: Any, server: Server, nodes: Nodes
+) -> None:
+    page = _page(browser, nodes.a)
+    log_in(page, NAMES[0])
+    page.wait_for_selector('.table-card[data-table="t2"]')
+    page.click('.table-card[data-table="t2"] .btn-watch')
+    _on_table(page, nodes.b, "t2")
+    assert page.query_selector(".login-form") is None
+    page.click(".btn-lobby")
+    page.wait_for_selector('.table-card[data-table="t1"]')
+    page.click('.table-card[data-table="t1"] .btn-watch')
+    _on_table(page, nodes.a, "t1")
+    assert page.query_selector(".login-form") is None
+    assert page.js_errors == []
+    page.context.close()
+
+
+def test_a_seated_user_follows_the_table_to_the_node_that_takes_it_over(
+    browser: Any, server: Server, nodes: Nodes
+) -> None:
+    page = _page(browser, nodes.a)
+    log_in(page, NAMES[1])
+    page.wait_for_selector('.table-card[data-table="t1"]')
+    sit(page, "t1", 2)
+    page.wait_for_function("() => Boolean(window.baccaratApp.spare.ticket)", timeout=30_000)
+    nodes.procs["A"].send_signal(signal.SIGKILL)
+    _on_table(page, nodes.b, "t1")
+    page.wait_for_selector(".table-screen .seat.me[data-seat='2']", timeout=30_000)
+    assert page.query_selector(".login-form") is None
+    page.context.close()
