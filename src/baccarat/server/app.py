@@ -129,6 +129,7 @@ class Server:
                 regained=self._regained,
                 ttl=lease_ttl,
                 on_heard=self.lobby.put,
+                inflight=self.inflight,
             )
             self.lobby.on_local_line = self.node.line_changed
 

@@ -18,6 +18,7 @@ from baccarat.cluster import Directory, LobbyChange
 from baccarat.cluster.follow import follow_lobby
 from baccarat.cluster.keeper import DEFAULT_TTL, Keeper
 from baccarat.server.hub import Hub
+from baccarat.server.inflight import CoinsInFlight
 
 log = logging.getLogger("baccarat.server")
 
@@ -55,6 +56,7 @@ class Node:
         regained: Callable[[str], Awaitable[bool]] | None = None,
         on_heard: Callable[[str, dict[str, Any] | None], None],
         ttl: float = DEFAULT_TTL,
+        inflight: CoinsInFlight | None = None,
     ) -> None:
         self.directory = directory
         self.hub = hub
@@ -65,6 +67,11 @@ class Node:
         """Hands the lobby a line heard from another node (None: the line was withdrawn)."""
         self.lines: dict[str, dict[str, Any]] = {}
         """Every node's lobby line, as last heard, by table id."""
+        self.inflight = inflight if inflight is not None else CoinsInFlight()
+        self._held_claims: dict[int, str] = {}
+        """Users who left their seat while a round here holds their coins: their claim in the
+        directory is kept (and renewed) until that round lands in the ledger."""
+        self.inflight.on_landed = self._landed
         self.keeper = Keeper(
             directory,
             node_id,
@@ -72,7 +79,7 @@ class Node:
             table_ids,
             on_gained=start_table,
             on_lost=stop_table,
-            seats=lambda: {u: t for u, (t, _) in hub.seats.items()},
+            seats=self._claims,
             on_seat_lost=self._seat_lost,
             on_regained=regained,
             ttl=ttl,
@@ -109,8 +116,9 @@ class Node:
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
-        for user_id, (table_id, _) in list(self.hub.seats.items()):
+        for user_id, table_id in self._claims().items():
             await self.directory.release_seat(user_id, table_id)
+        self._held_claims.clear()
         await self.keeper.stop()
 
     # -- seats ------------------------------------------------------------------------
@@ -123,8 +131,24 @@ class Node:
         """Give a claim back (a sit the table refused)."""
         await self.directory.release_seat(user_id, table_id)
 
+    def _claims(self) -> dict[int, str]:
+        """The claims this node keeps: every seated user's, and those held for coins in play."""
+        claims = dict(self._held_claims)
+        claims.update({u: t for u, (t, _) in self.hub.seats.items()})
+        return claims
+
     def _seat_freed(self, user_id: int, table_id: str) -> None:
+        if self.inflight.tables_of(user_id):
+            # Coins still in a round here: no other node may seat the user on a balance its
+            # settlement is about to change, so the claim stays until the round lands.
+            self._held_claims[user_id] = table_id
+            return
         self._spawn(self.directory.release_seat(user_id, table_id))
+
+    def _landed(self, user_id: int) -> None:
+        table_id = self._held_claims.pop(user_id, None)
+        if table_id is not None and self.hub.seats.get(user_id, ("",))[0] != table_id:
+            self._spawn(self.directory.release_seat(user_id, table_id))
 
     def _seat_lost(self, user_id: int) -> None:
         # The directory lost the claim (Redis restarted): claim it again where the user sits.
