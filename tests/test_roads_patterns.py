@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from baccarat.roads import RoundMark
-from baccarat.roads.patterns import NAMES, PATTERNS, columns, good_roads
+from baccarat.roads.patterns import NAMES, PATTERNS, columns, good_roads, stats
 
 
 def marks(text: str) -> list[RoundMark]:
@@ -76,3 +76,21 @@ def test_a_shoe_without_results_has_no_good_road_and_patterns_combine() -> None:
 def test_every_pattern_has_its_players_name() -> None:
     assert set(NAMES) == set(PATTERNS)
     assert NAMES["one_room_two_halls"] == "一房兩廳" and NAMES["ping_pong"] == "單跳"
+
+
+def test_shoe_statistics_count_results_pairs_naturals_and_the_longest_runs() -> None:
+    shoe = marks("BBTBPPPPTB")
+    shoe[0] = RoundMark("banker", 8, banker_pair=True, natural=True)
+    shoe[4] = RoundMark("player", 9, player_pair=True, natural=True)
+    assert stats(shoe).to_dict() == {
+        "rounds": 10,
+        "banker": 4,
+        "player": 4,
+        "tie": 2,
+        "banker_pair": 1,
+        "player_pair": 1,
+        "natural": 2,
+        "longest_banker": 3,
+        "longest_player": 4,
+    }
+    assert stats([]).longest_banker == 0

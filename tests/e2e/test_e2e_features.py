@@ -7,6 +7,7 @@ can fail alone. One page of each scene speaks zh-TW (the default), the other Eng
 from __future__ import annotations
 
 import contextlib
+import random
 from collections.abc import Iterator
 from typing import Any
 
@@ -24,6 +25,9 @@ from e2e_support import (
     sit,
 )
 from playwright.sync_api import Error as PlaywrightError
+
+from baccarat.roads import parse_marks
+from baccarat.roads.patterns import PATTERNS, good_roads, stats
 
 pytestmark = [pytest.mark.browser, needs_chromium]
 
@@ -311,3 +315,115 @@ def test_table_chat_and_emotes_with_a_watcher_who_reads_and_mutes(
     dealer.wait_for_selector(".chat-list .chat-msg svg[data-emote='clap']")
     save_screenshot(dealer, "chat-desktop")
     assert not watcher.js_errors and not bettor.js_errors and not dealer.js_errors
+
+
+JS_PATTERNS = """async (shoes) => {
+  const { goodRoads, shoeStats } = await import('/js/patterns.js');
+  return shoes.map((marks) => ({ good: goodRoads(marks), stats: shoeStats(marks) }));
+}"""
+
+
+def streaky_shoes() -> list[list[dict[str, Any]]]:
+    """Random shoes, half of them built from runs so that every pattern turns up."""
+    rng = random.Random(20261201)
+    shoes: list[list[dict[str, Any]]] = [[]]
+    for i in range(120):
+        results: list[str] = []
+        while len(results) < rng.randint(1, 78):
+            if i % 2:
+                side = rng.choice(("banker", "player"))
+                results += [side] * rng.choice((1, 1, 2, 2, 3, 5))
+            else:
+                results.append(rng.choices(("banker", "player", "tie"), weights=(46, 45, 9))[0])
+            if rng.random() < 0.08:
+                results.append("tie")
+        shoes.append(
+            [
+                {
+                    "winner": w,
+                    "points": rng.randint(0, 9),
+                    "player_pair": rng.random() < 0.08,
+                    "banker_pair": rng.random() < 0.08,
+                    "natural": rng.random() < 0.3,
+                }
+                for w in results
+            ]
+        )
+    return shoes
+
+
+def test_browser_good_roads_and_statistics_match_the_engine(
+    server: Server, browser: Any, pages: list[Any]
+) -> None:
+    page = open_page(browser, server, DESKTOP)
+    pages.append(page)
+    shoes = streaky_shoes()
+    got = page.evaluate(JS_PATTERNS, shoes)
+    seen: set[str] = set()
+    for marks, browser_said in zip(shoes, got, strict=True):
+        parsed = parse_marks(marks)
+        want = [g.to_dict() for g in good_roads(parsed)]
+        assert browser_said["good"] == want, marks
+        assert browser_said["stats"] == stats(parsed).to_dict()
+        seen |= {g["pattern"] for g in want}
+    assert seen == set(PATTERNS), "the shoes should show every pattern at least once"
+
+
+def test_good_roads_stats_and_the_last_shoe_on_the_table_and_the_lobby_filter(
+    server: Server, browser: Any, pages: list[Any]
+) -> None:
+    table = "vip-2"
+    dealer = open_page(browser, server, DESKTOP)
+    bettor = open_page(browser, server, DESKTOP)
+    pages += [dealer, bettor]
+    log_in(dealer, account(server, "roaddealer"))
+    log_in(bettor, account(server, "roadbettor"))
+    # The lobby's filter: "any good road" keeps only tables that show one.
+    bettor.click(".road-filter [data-filter='any']")
+    bettor.wait_for_selector(".road-filter [data-filter='any'].on")
+    cards = bettor.locator(".table-card")
+    assert cards.count() == bettor.locator(".table-card .tc-good").count()
+    bettor.click(".road-filter [data-filter='all']")
+    bettor.wait_for_selector(f".table-card[data-table='{table}']")
+    assert bettor.locator(".road-filter .rf").first.inner_text() == "全部"
+    sit(dealer, table, 0)
+    sit(bettor, table, 1)
+    bettor.wait_for_selector(".table-screen[data-phase='betting'] .tray")
+    assert place_chip(bettor, 1, "banker") == "ok"
+    open_every_squeeze(bettor)
+    bettor.wait_for_selector(".roads-panel .cnt-all[data-rounds='1']", timeout=20_000)
+    # Statistics one tap away, from the shoe's history.
+    bettor.click(".roads-panel [data-action='stats']")
+    bettor.wait_for_selector(".roads-panel .stats-box .stat-natural")
+    winner = bettor.evaluate("() => window.baccaratApp.snapshot.history[0].winner")
+    assert "1 · 100%" in bettor.inner_text(f".roads-panel .stat-{winner}")
+    # The previous shoe's roads: none yet; then as the table sends them when a shoe ends.
+    assert bettor.is_disabled(".roads-panel [data-action='last-shoe']")
+    long_banker = [
+        {
+            "winner": "banker",
+            "points": 7,
+            "player_pair": False,
+            "banker_pair": False,
+            "natural": False,
+        }
+    ] * 5
+    inject = """(history) => {
+      const panel = window.baccaratApp.table.roads;
+      panel.update(panel.history, panel.shoe, { shoe_id: 'x', commitment: null, seed: null, history });
+    }"""
+    bettor.evaluate(inject, long_banker)
+    bettor.click(".roads-panel [data-action='last-shoe']")
+    bettor.wait_for_selector(
+        ".roads-panel[data-shoe='last'] .good-roads .gr[data-pattern='long_banker']"
+    )
+    assert bettor.inner_text(".roads-panel .gr[data-pattern='long_banker']") == "長莊 5"
+    assert bettor.locator(".roads-panel[data-shoe='last'] .asks").count() == 0
+    english(bettor)  # the screen is drawn again, from the table's own state
+    bettor.evaluate(inject, long_banker)
+    bettor.click(".roads-panel [data-action='last-shoe']:text('Last shoe')")
+    bettor.wait_for_selector(".roads-panel [data-action='this-shoe']:text('This shoe')")
+    assert bettor.inner_text(".roads-panel .gr[data-pattern='long_banker']") == "Long Banker 5"
+    bettor.click(".roads-panel [data-action='this-shoe']")
+    bettor.wait_for_selector(".roads-panel[data-shoe='current'] .asks")
+    assert not bettor.js_errors and not dealer.js_errors

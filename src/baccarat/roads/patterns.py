@@ -1,4 +1,4 @@
-"""Good roads (好路): the patterns players look for on the Big Road.
+"""Good roads (好路): the patterns players look for on the Big Road; a shoe's statistics.
 
 Pure. Every pattern reads the Big Road's columns: each column is a run of Banker or Player
 wins (ties do not break a run and are not counted); the last column is the current one and
@@ -169,3 +169,48 @@ def good_roads(marks: Sequence[RoundMark]) -> tuple[GoodRoad, ...]:
         "player_streaks": _streaks(cols, "player"),
     }
     return tuple(GoodRoad(p, found[p]) for p in PATTERNS if found[p])
+
+
+@dataclass(frozen=True, slots=True)
+class ShoeStats:
+    """A shoe's statistics (統計): results, pairs, naturals and the longest runs so far."""
+
+    rounds: int
+    banker: int
+    player: int
+    tie: int
+    banker_pair: int
+    player_pair: int
+    natural: int
+    longest_banker: int
+    longest_player: int
+
+    def to_dict(self) -> dict[str, int]:
+        """As JSON-ready data (counts; a screen shows shares of ``rounds``)."""
+        return {
+            "rounds": self.rounds,
+            "banker": self.banker,
+            "player": self.player,
+            "tie": self.tie,
+            "banker_pair": self.banker_pair,
+            "player_pair": self.player_pair,
+            "natural": self.natural,
+            "longest_banker": self.longest_banker,
+            "longest_player": self.longest_player,
+        }
+
+
+def stats(marks: Sequence[RoundMark]) -> ShoeStats:
+    """Counts of each result, pairs and naturals, and the longest Banker and Player runs."""
+    cols = columns(marks)
+    return ShoeStats(
+        rounds=len(marks),
+        banker=sum(m.winner == "banker" for m in marks),
+        player=sum(m.winner == "player" for m in marks),
+        tie=sum(m.winner == "tie" for m in marks),
+        banker_pair=sum(m.banker_pair for m in marks),
+        player_pair=sum(m.player_pair for m in marks),
+        natural=sum(m.natural for m in marks),
+        longest_banker=max((n for side, n in cols if side == "banker"), default=0),
+        longest_player=max((n for side, n in cols if side == "player"), default=0),
+    )

@@ -1,6 +1,7 @@
 // The login form and the lobby: rooms with their rules, tables with seats and beads.
 
 import { h, s, fmt } from "./dom.js";
+import { PATTERNS } from "./patterns.js";
 import { t, errorText } from "./i18n.js";
 import { cardFace, cardBack } from "./cards.js";
 import { chipSVG } from "./chips.js";
@@ -116,6 +117,8 @@ function tableCard(app, table, room) {
         h("div", null, t("round_of", { n: table.shoe_round ?? 0 })),
         h("div", null, t("seats_free", { n: free })),
         table.queue ? h("div", { class: "tc-queue" }, `${t("dealer_queue")} ${table.queue}`) : null,
+        (table.good_roads ?? []).length ? h("div", { class: "tc-good" }, table.good_roads.map((g) =>
+          h("span", { class: "gr", "data-pattern": g.pattern }, `${t(`gr_${g.pattern}`)} ${g.length}`))) : null,
         h("div", { class: "muted watchers" }, eyeIcon(), ` ${table.watchers ?? 0}`))),
     h("div", { class: "tc-seats" }, h("div", { class: "tc-dealer" }, seatDot(0)),
       h("div", { class: "tc-bettors" }, [1, 2, 3, 4, 5, 6, 7].map(seatDot))),
@@ -147,15 +150,41 @@ function lobbyNav(app, lobby) {
   return tabs || pager ? h("nav", { class: "lobby-nav" }, tabs, pager) : null;
 }
 
+const FILTER_KEY = "baccarat.road_filter";
+
+/** Whether a lobby line passes the good-road filter (null: every table; "any": any good road). */
+export function passesFilter(table, filter) {
+  const found = table.good_roads ?? [];
+  if (!filter) return true;
+  if (filter === "any") return found.length > 0;
+  return found.some((g) => g.pattern === filter);
+}
+
+function filterBar(app, filter) {
+  const choose = (value) => {
+    if (value) localStorage.setItem(FILTER_KEY, value);
+    else localStorage.removeItem(FILTER_KEY);
+    app.showLobby();
+  };
+  const chip = (value, label) => h("button", { class: `btn btn-small rf${filter === value ? " on" : ""}`,
+    "data-filter": value ?? "all", "aria-pressed": filter === value, onclick: () => choose(value) }, label);
+  return h("nav", { class: "road-filter", "aria-label": t("good_roads") },
+    h("span", { class: "rf-title" }, t("good_roads_filter")),
+    chip(null, t("all_tables")), chip("any", t("any_good_road")),
+    PATTERNS.map((p) => chip(p, t(`gr_${p}`))));
+}
+
 /** The lobby screen for the current lobby data: one page of tables, grouped by room. */
 export function lobbyScreen(app) {
   const lobby = app.lobby || { rooms: [], tables: [] };
   const u = app.user || {};
+  // The good-road filter (好路) keeps the page's tables that show the chosen pattern now.
+  const filter = localStorage.getItem(FILTER_KEY) || null;
   // Rooms with a table on this page (a chosen room always shows, even when empty).
   const shown = lobby.rooms.filter((room) => room.room_id === lobby.room ||
     lobby.tables.some((tb) => tb.room_id === room.room_id) || (!lobby.room && !lobby.tables.length));
   const rooms = shown.map((room) => {
-    const tables = lobby.tables.filter((tb) => tb.room_id === room.room_id);
+    const tables = lobby.tables.filter((tb) => tb.room_id === room.room_id && passesFilter(tb, filter));
     const lim = room.limits || {};
     return h("section", { class: "room", "data-room": room.room_id },
       h("header", { class: "room-head" },
@@ -169,7 +198,7 @@ export function lobbyScreen(app) {
             ["player", "banker", "tie", "player_pair", "banker_pair"].map((a) =>
               h("span", { class: `lim lim-${a}` }, `${t(a)} ≤${lim[a] ?? "?"}`))))),
       h("div", { class: "tables" }, tables.length ? tables.map((tb) => tableCard(app, tb, room))
-        : h("p", { class: "muted" }, t("no_tables"))));
+        : h("p", { class: "muted" }, filter ? t("no_tables_filtered") : t("no_tables"))));
   });
   return h("div", { class: "screen lobby-screen" },
     h("header", { class: "topbar" },
@@ -179,5 +208,5 @@ export function lobbyScreen(app) {
       h("button", { class: "btn btn-ghost btn-history", "data-action": "history", onclick: () => app.showHistory() }, t("my_bets")),
       app.toolbar(),
       h("button", { class: "btn btn-ghost", onclick: () => app.logout() }, t("logout"))),
-    h("main", { class: "rooms" }, lobbyNav(app, lobby), rooms.length ? rooms : h("p", { class: "muted" }, "…")));
+    h("main", { class: "rooms" }, lobbyNav(app, lobby), filterBar(app, filter), rooms.length ? rooms : h("p", { class: "muted" }, "…")));
 }

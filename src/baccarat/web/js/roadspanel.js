@@ -5,6 +5,7 @@ import { t } from "./i18n.js";
 import { roads, ask } from "./roads.js";
 import { drawBeadPlate, drawBigRoad, drawDerived, miniMark } from "./roadsview.js";
 import { seedMatches, verifyCommand } from "./fair.js";
+import { goodRoads, shoeStats } from "./patterns.js";
 
 const DERIVED = ["big_eye_boy", "small_road", "cockroach_pig"];
 
@@ -26,6 +27,8 @@ export class RoadsPanel {
     this.shoe = {};
     this.lastShoe = null;
     this.preview = null;
+    this.which = "current";
+    this.showStats = false;
     let timer = null;
     window.addEventListener("resize", () => {
       clearTimeout(timer);
@@ -51,8 +54,41 @@ export class RoadsPanel {
     }, 2600);
   }
 
+  /** Show the previous shoe's roads (上一靴) or the current shoe's again. */
+  showShoe(which) {
+    this.which = which;
+    this.preview = null;
+    this.draw();
+  }
+
+  /** The good roads (好路) that hold now, as badges. */
+  goodRoadsLine(history) {
+    const found = goodRoads(history);
+    return h("div", { class: "good-roads", "data-count": found.length },
+      found.length ? h("span", { class: "gr-title" }, t("good_roads")) : null,
+      found.map((g) => h("span", { class: `gr gr-${g.pattern}`, "data-pattern": g.pattern, title: t(`gr_def_${g.pattern}`) },
+        `${t(`gr_${g.pattern}`)} ${g.length}`)));
+  }
+
+  /** The shoe's statistics (統計): shares of each result, pairs, naturals, longest runs. */
+  statsBox(history) {
+    const st = shoeStats(history);
+    const pct = (n) => (st.rounds ? `${Math.round((n / st.rounds) * 1000) / 10}%` : "—");
+    const row = (key, label, value) => h("div", { class: `stat stat-${key}`, "data-stat": key },
+      h("span", null, label), h("b", null, value));
+    return h("div", { class: "stats-box" },
+      row("banker", t("banker"), `${st.banker} · ${pct(st.banker)}`),
+      row("player", t("player"), `${st.player} · ${pct(st.player)}`),
+      row("tie", t("tie"), `${st.tie} · ${pct(st.tie)}`),
+      row("pairs", `${t("banker_pair")} / ${t("player_pair")}`, `${st.banker_pair} / ${st.player_pair}`),
+      row("natural", t("naturals"), `${st.natural} · ${pct(st.natural)}`),
+      row("longest", t("longest_runs"), `${t("banker")} ${st.longest_banker} / ${t("player")} ${st.longest_player}`));
+  }
+
   draw() {
-    const r = roads(this.history);
+    const last = this.which === "last" && this.lastShoe?.history ? this.lastShoe : null;
+    const history = last ? last.history : this.history;
+    const r = roads(history);
     const pv = this.preview?.result ?? {};
     const { bigCols, derivedCols } = columnsFor(window.innerWidth);
     const c = r.counts;
@@ -63,8 +99,17 @@ export class RoadsPanel {
         h("span", null, t(winner === "banker" ? "ask_banker" : "ask_player")),
         h("span", { class: "ask-marks" }, DERIVED.map((k) => miniMark(k, next[k]?.color))));
     };
+    this.el.dataset.shoe = last ? "last" : "current";
+    const hasLast = Boolean(this.lastShoe?.history?.length);
+    const tools = h("div", { class: "road-tools" },
+      h("button", { class: `btn btn-small${this.showStats ? " on" : ""}`, "data-action": "stats",
+        onclick: () => { this.showStats = !this.showStats; this.draw(); } }, t("stats")),
+      last ? h("button", { class: "btn btn-small on", "data-action": "this-shoe", onclick: () => this.showShoe("current") },
+        t("this_shoe"))
+        : h("button", { class: "btn btn-small", "data-action": "last-shoe", disabled: !hasLast,
+          title: hasLast ? "" : t("no_last_shoe"), onclick: () => this.showShoe("last") }, t("last_shoe")));
     mount(this.el,
-      h("div", { class: "road-box bead-box" }, h("div", { class: "road-title" }, t("bead_plate")),
+      h("div", { class: "road-box bead-box" }, h("div", { class: "road-title" }, last ? `${t("last_shoe")} · ${t("bead_plate")}` : t("bead_plate")),
         drawBeadPlate(r.bead_plate)),
       h("div", { class: "road-main" },
         h("div", { class: "road-box big-box" }, h("div", { class: "road-title" }, t("big_road")),
@@ -74,6 +119,9 @@ export class RoadsPanel {
             h("div", { class: "road-title" }, t(k)),
             drawDerived(r[k], k, derivedCols, pv[k]))))),
       h("div", { class: "road-side" },
+        tools,
+        this.goodRoadsLine(history),
+        this.showStats ? this.statsBox(history) : null,
         h("div", { class: "counts" },
           h("span", { class: "cnt cnt-banker" }, `${t("banker")} ${c.banker}`),
           h("span", { class: "cnt cnt-player" }, `${t("player")} ${c.player}`),
@@ -81,7 +129,7 @@ export class RoadsPanel {
           h("span", { class: "cnt cnt-bp" }, `${t("banker_pair")} ${c.banker_pair}`),
           h("span", { class: "cnt cnt-pp" }, `${t("player_pair")} ${c.player_pair}`),
           h("span", { class: "cnt cnt-all", "data-rounds": c.rounds }, `${t("rounds")} ${c.rounds}`)),
-        h("div", { class: "asks" }, askBtn("banker"), askBtn("player")),
+        last ? null : h("div", { class: "asks" }, askBtn("banker"), askBtn("player")),
         this.fairness()),
     );
   }
