@@ -61,10 +61,19 @@ def _healthy(url: str) -> bool:
 
 
 def _start(
-    name: str, host: str, db: str, rooms: Path, prefix: str, log: Path
+    name: str,
+    host: str,
+    db: str,
+    rooms: Path,
+    prefix: str,
+    log: Path,
+    *,
+    port: int | None = None,
+    public_url: str | None = None,
 ) -> tuple[str, subprocess.Popen[bytes]]:
-    port = free_port()
-    url = f"http://{host}:{port}"
+    port = port or free_port()
+    own = f"http://{host}:{port}"
+    url = public_url or own
     with log.open("wb") as out:
         proc = subprocess.Popen(
             [
@@ -80,7 +89,7 @@ def _start(
     for _ in range(300):
         if proc.poll() is not None:
             raise RuntimeError(f"node {name} exited: {log.read_text()[-2000:]}")
-        if _healthy(url):
+        if _healthy(own):
             return url, proc
         time.sleep(0.1)
     raise RuntimeError(f"node {name} did not answer /healthz")

@@ -183,7 +183,7 @@ const app = {
         app.seat = { table_id: tableId, seat };
       },
       (err) => {
-        if (elsewhere(err, tableId)) return;
+        if (elsewhere(err, tableId, seat)) return;
         play("refuse");
         app.toast(errorText(err), "error");
         if (app.screen !== "table") app.watch(tableId);
@@ -217,11 +217,19 @@ const app = {
   },
 };
 
-/** Follow a table_elsewhere refusal to the table's node; whether it was one. */
-function elsewhere(err, tableId) {
+/** Follow a table_elsewhere refusal to the table's node (and sit there, if that was
+ * asked); whether it was one. */
+function elsewhere(err, tableId, seat = null) {
   const url = err.code === "table_elsewhere" ? err.details?.url : null;
   if (!url) return false;
-  if (url === sessionStorage.getItem(LEFT)) {
+  const there = new URL(url, location.href);
+  if (there.origin === location.origin) {
+    // One public address (a proxy routes each node's path): the session is good on every
+    // node, so only the socket moves, to the table's node.
+    app.tableId = tableId;
+    app.pendingSit = seat === null ? null : { tableId, seat };
+    app.conn.moveTo(there.pathname.replace(/\/$/, ""));
+  } else if (url === sessionStorage.getItem(LEFT)) {
     // The node this page left because it died: the table comes here once its lease runs out.
     setTimeout(() => app.watch(tableId), 1000);
   } else {
@@ -260,6 +268,12 @@ function onClose(willRetry, code) {
     return;
   }
   offline.hidden = !willRetry;
+  if (willRetry && app.conn?.base && app.conn.retry >= FAILOVER_TRIES) {
+    // Behind one address, this node's path stopped answering: any node will say where the
+    // table runs now.
+    app.conn.moveTo("");
+    return;
+  }
   // This node is gone while a table is open here: after a few tries, find the table on
   // another node (the lobby said which nodes there are), with the spare ticket.
   if (willRetry && app.tableId && app.conn && app.conn.retry >= FAILOVER_TRIES) {
@@ -339,7 +353,11 @@ function onMessage(msg) {
     case "hello":
       app.user = msg.user;
       app.seat = msg.seat;
-      if (app.tableId || msg.seat) {
+      if (app.pendingSit) {
+        const { tableId, seat } = app.pendingSit;
+        app.pendingSit = null;
+        app.sit(tableId, seat);
+      } else if (app.tableId || msg.seat) {
         app.watch(app.tableId || msg.seat.table_id);
       } else {
         const m = location.hash.match(/^#\/table\/(.+)$/);

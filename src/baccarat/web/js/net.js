@@ -31,13 +31,14 @@ export class Connection {
     this.retry = 0;
     this.stopped = false;
     this.timer = null;
+    this.base = ""; // the path of the node this socket goes to, behind one public address
   }
 
   /** Open the socket (again). */
   connect() {
     this.stopped = false;
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
-    const ws = new WebSocket(`${proto}//${location.host}/ws`);
+    const ws = new WebSocket(`${proto}//${location.host}${this.base}/ws`);
     this.ws = ws;
     ws.onopen = () => {
       this.retry = 0;
@@ -94,6 +95,21 @@ export class Connection {
     const id = this.nextId++;
     this.ws.send(JSON.stringify({ type, id, ...fields }));
     return new Promise((resolve, reject) => this.pending.set(id, { resolve, reject }));
+  }
+
+  /** Open the socket again at another path: another node behind the same address. */
+  moveTo(base) {
+    this.base = base;
+    const old = this.ws;
+    this.ws = null; // its close is no longer this connection's
+    old?.close();
+    for (const { reject } of this.pending.values()) {
+      reject({ code: "offline", message: "The connection moved." });
+    }
+    this.pending.clear();
+    clearTimeout(this.timer);
+    this.retry = 0;
+    this.connect();
   }
 
   /** Close for good (logout). */
