@@ -238,6 +238,10 @@ class Client:
         """Leave the dealer queue."""
         return await self.command("queue.leave")
 
+    async def set_auto_open(self, on: bool) -> dict[str, Any]:
+        """Remember whether to open the cards one controls at once (自動開牌) instead of squeezing."""
+        return await self.command("prefs", auto_open=on)
+
     async def say(self, text: str) -> dict[str, Any]:
         """Send a chat message to the table one sits at."""
         return await self.command("say", text=text)

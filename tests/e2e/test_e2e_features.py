@@ -427,3 +427,50 @@ def test_good_roads_stats_and_the_last_shoe_on_the_table_and_the_lobby_filter(
     bettor.click(".roads-panel [data-action='this-shoe']")
     bettor.wait_for_selector(".roads-panel[data-shoe='current'] .asks")
     assert not bettor.js_errors and not dealer.js_errors
+
+
+WATCH_MY_SQUEEZE = """() => {
+  // Whether this page ever showed its own squeeze (the controller's big card).
+  window.mySqueezeShown = false;
+  const look = () => {
+    const el = document.querySelector('.squeeze.mine');
+    if (el && !el.hidden) window.mySqueezeShown = true;
+  };
+  new MutationObserver(look).observe(document.body, { subtree: true, childList: true, attributes: true });
+}"""
+
+
+def test_auto_open_opens_my_cards_at_once_and_is_remembered(
+    server: Server, browser: Any, pages: list[Any]
+) -> None:
+    table = "standard-3"
+    dealer = open_page(browser, server, DESKTOP)
+    bettor = open_page(browser, server, DESKTOP)
+    pages += [dealer, bettor]
+    log_in(dealer, account(server, "autodealer"))
+    log_in(bettor, account(server, "autoopener"))
+    # The first scene used this table: seat 3 was never taken there.
+    sit(dealer, table, 0)
+    sit(bettor, table, 3)
+    bettor.wait_for_selector(".tray [data-action='auto-open']")
+    assert bettor.inner_text(".tray .auto-open") == "自動開牌"
+    assert not bettor.is_checked("[data-action='auto-open']")
+    bettor.click("[data-action='auto-open']")
+    bettor.wait_for_selector(".tray .auto-open.on")
+    bettor.evaluate(WATCH_MY_SQUEEZE)
+    bettor.wait_for_selector(".table-screen[data-phase='betting'] .tray", timeout=30_000)
+    assert place_chip(bettor, 1, "player") == "ok"
+    # The only one who bets controls both hands; with 自動開牌 nothing waits for a squeeze.
+    bettor.wait_for_selector(
+        ".table-screen[data-phase='result'] .result-banner:not([hidden])", timeout=30_000
+    )
+    assert bettor.evaluate("() => window.mySqueezeShown") is False
+    # Remembered for the account: a fresh page shows it on, in English too.
+    bettor.reload()
+    bettor.wait_for_selector(".tray [data-action='auto-open']")
+    english(bettor)
+    bettor.wait_for_selector(".tray .auto-open.on:text('Auto open')")
+    assert bettor.is_checked("[data-action='auto-open']")
+    bettor.click("[data-action='auto-open']")
+    bettor.wait_for_selector(".tray .auto-open:not(.on)")
+    assert not bettor.js_errors and not dealer.js_errors

@@ -237,3 +237,14 @@ def test_a_hash_with_older_parameters_verifies_and_is_replaced_at_login(store: S
         assert upgraded.authenticate("mei", "secret") is not None
     finally:
         upgraded.close()
+
+
+def test_the_squeeze_preference_is_remembered_per_user(store: Store) -> None:
+    alice = store.create_user("alice_pref", "password1")
+    bob = store.create_user("bob_pref", "password1")
+    assert store.auto_open(alice.user_id) is False
+    store.set_auto_open(alice.user_id, True)
+    store.set_auto_open(alice.user_id, True)
+    assert (store.auto_open(alice.user_id), store.auto_open(bob.user_id)) == (True, False)
+    store.set_auto_open(alice.user_id, False)
+    assert store.auto_open(alice.user_id) is False

@@ -30,6 +30,7 @@ from baccarat.table import (
     Rebet,
     Reconnect,
     Say,
+    SetAutoOpen,
     SetCoins,
     Sit,
     SqueezeProgress,
@@ -162,6 +163,10 @@ class TableReducer(RuleBasedStateMachine):
     @rule(uid=st.sampled_from(USERS), name=st.sampled_from(("clap", "fire", "rocket")))
     def emote(self, uid: int, name: str) -> None:
         self.command(Emote(uid, name))
+
+    @rule(uid=st.sampled_from(USERS), on=st.booleans())
+    def auto_open(self, uid: int, on: bool) -> None:
+        self.command(SetAutoOpen(uid, on))
 
     @rule(uid=st.sampled_from(USERS))
     def urge(self, uid: int) -> None:

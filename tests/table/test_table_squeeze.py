@@ -6,7 +6,7 @@ import json
 
 from tablekit import Game, rejects
 
-from baccarat.table import Disconnect, OpenCard, SqueezeProgress, wire
+from baccarat.table import Disconnect, OpenCard, SetAutoOpen, Sit, SqueezeProgress, UserInfo, wire
 from baccarat.table.events import (
     CardDealt,
     CardOpened,
@@ -223,3 +223,26 @@ def test_the_players_third_card_comes_before_the_bankers() -> None:
     [settled] = g.of(RoundSettled)
     assert [str(c) for c in settled.cards] == PLAYER_THIRD
     assert settled.outcome.winner == "tie"
+
+
+def test_a_controller_who_chose_auto_open_has_their_cards_opened_at_once() -> None:
+    g = Game(BANKER_THIRD)
+    g.sit(1, 0)
+    g.do(Sit(2, UserInfo(2, "u2", 62, 100_000, auto_open=True), 1))
+    g.sit(3, 2, level=63)
+    assert g.view(2)["me"]["auto_open"] is True and g.view(3)["me"]["auto_open"] is False
+    g.bet(2, "player", 1)
+    g.bet(3, "banker", 1)
+    g.to_deadline()
+    # The Player card opens by itself, not forced; the Banker's controller squeezes theirs.
+    [opened] = g.of(CardOpened)
+    assert (opened.hand, opened.forced) == ("player", False)
+    assert g.view(None)["squeeze"]["controller_user_id"] == 3
+    g.do(SetAutoOpen(3, True))
+    g.do(OpenCard(3, "banker"))
+    # The Banker's third card: its controller now opens at once too.
+    assert g.table.phase == "result"
+    assert [e.forced for e in g.of(CardOpened)] == [False, False, False]
+    g.do(SetAutoOpen(3, False))
+    assert g.view(3)["me"]["auto_open"] is False
+    rejects(g, SetAutoOpen(9, True), "not_seated")

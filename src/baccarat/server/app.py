@@ -183,7 +183,8 @@ class Server:
                 # In the table's task, as for any sit: never a balance older than its writes.
                 self.inflight.verify_free(user_id, table_id)
                 user = await asyncio.to_thread(self.store.get_user, user_id)
-                loaded.append(UserInfo(user_id, user.display_name, user.level, user.coins))
+                auto = await asyncio.to_thread(self.store.auto_open, user_id)
+                loaded.append(UserInfo(user_id, user.display_name, user.level, user.coins, auto))
 
             def sit(
                 now: float, loaded: list[UserInfo] = loaded, seat: int = seat, online: bool = online

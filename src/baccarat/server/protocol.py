@@ -99,6 +99,12 @@ def _chat_text(value: object) -> str:
     return value
 
 
+def _flag(value: object) -> bool:
+    if not isinstance(value, bool):
+        raise ValueError("true or false")
+    return value
+
+
 def _emote(value: object) -> str:
     if value not in EMOTES:
         raise ValueError(f"an emote is one of {', '.join(EMOTES)}")
@@ -134,6 +140,7 @@ COMMANDS: dict[str, dict[str, Checker]] = {
     "open": {"hand": _hand},
     "resync": {},
     "queue.join": {},
+    "prefs": {"auto_open": _flag},
     "say": {"text": _chat_text},
     "emote": {"emote": _emote},
     "queue.leave": {},

@@ -40,6 +40,7 @@ from baccarat.table import (
     PlaceChip,
     Rebet,
     Say,
+    SetAutoOpen,
     Sit,
     SqueezeProgress,
     StandUp,
@@ -136,6 +137,7 @@ class Dispatcher:
             "open": self.seated(lambda uid, f: OpenCard(uid, f["hand"])),
             "squeeze": self.squeeze,
             "queue.join": self.queue_join,
+            "prefs": self.prefs,
             "say": self.seated(lambda uid, f: Say(uid, f["text"])),
             "emote": self.seated(lambda uid, f: Emote(uid, f["emote"])),
             "queue.leave": self.queue_leave,
@@ -274,7 +276,8 @@ class Dispatcher:
             async def load() -> None:
                 self.server.inflight.verify_free(uid, table_id)
                 user = await asyncio.to_thread(self.server.store.get_user, uid)
-                loaded.append(UserInfo(uid, user.display_name, user.level, user.coins))
+                auto = await asyncio.to_thread(self.server.store.auto_open, uid)
+                loaded.append(UserInfo(uid, user.display_name, user.level, user.coins, auto))
 
             def run(now: float) -> list[Event]:
                 return driver.table.handle(Sit(uid, loaded[0], seat), now)
@@ -285,6 +288,17 @@ class Dispatcher:
             if node is not None and hub.seats.get(uid, ("",))[0] != table_id:
                 # The table did not seat the user: give the claim back.
                 await node.release_seat(uid, table_id)
+
+    async def prefs(self, conn: Connection, msg: Message) -> None:
+        """Remember the user's 自動開牌 preference, and tell the table they sit at."""
+        on = msg.fields["auto_open"]
+        await asyncio.to_thread(self.server.store.set_auto_open, conn.user_id, on)
+        where = self.server.hub.seats.get(conn.user_id)
+        driver = self.server.drivers.get(where[0]) if where is not None else None
+        if driver is None:
+            conn.answer(ack(msg.id))
+            return
+        await driver.submit(driver.command(SetAutoOpen(conn.user_id, on)), conn=conn, msg_id=msg.id)
 
     def _here(self, conn: Connection) -> TableDriver:
         """The table the user sits at, else the one this connection watches."""

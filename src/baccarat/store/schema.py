@@ -26,6 +26,13 @@ users = sa.Table(
     sa.Column("created_at", sa.Float, nullable=False),
 )
 
+user_prefs = sa.Table(
+    "user_prefs",
+    metadata,
+    sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id"), primary_key=True),
+    sa.Column("auto_open", sa.Boolean, nullable=False),
+)
+
 system_wallets = sa.Table(
     "system_wallets",
     metadata,

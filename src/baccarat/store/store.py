@@ -225,6 +225,30 @@ class Store:
             "total": users + house + mint + escrow,
         }
 
+    # Preferences ----------------------------------------------------------------------
+
+    def auto_open(self, user_id: int) -> bool:
+        """Whether the user opens the cards they control at once (自動開牌) instead of squeezing."""
+        with reading(self.engine) as conn:
+            value = conn.scalar(
+                sa.select(s.user_prefs.c.auto_open).where(s.user_prefs.c.user_id == user_id)
+            )
+        return bool(value)
+
+    def set_auto_open(self, user_id: int, on: bool) -> None:
+        """Remember the user's 自動開牌 preference."""
+        if not isinstance(on, bool):
+            raise InvalidInput("bad_pref", f"auto_open is true or false, not {on!r}.")
+        with self.engine.begin() as conn:
+            accounts.load_user(conn, user_id)
+            done = conn.execute(
+                sa.update(s.user_prefs)
+                .where(s.user_prefs.c.user_id == user_id)
+                .values(auto_open=on)
+            )
+            if not done.rowcount:
+                conn.execute(sa.insert(s.user_prefs).values(user_id=user_id, auto_open=on))
+
     # Sessions -------------------------------------------------------------------------
 
     def create_session(self, user_id: int, ttl: float = accounts.SESSION_TTL) -> str:

@@ -6,8 +6,8 @@ event, :mod:`baccarat.table.events`). ``view(table, user_id, now)`` projects wha
 may see; :mod:`baccarat.table.wire` turns events and values into the protocol's JSON.
 
 Refusal codes. ``InvalidInput``: ``user_mismatch``, ``bad_seat``, ``bad_coins``, ``bad_level``,
-``bad_chip``, ``unknown_area``, ``bad_hand``, ``bad_progress``, ``bad_corner``, ``unknown_command``,
-``bad_config``. ``RuleViolation``: ``level_too_low``, ``coins_below_floor``, ``seat_taken``,
+``bad_pref``, ``bad_chip``, ``unknown_area``, ``bad_hand``, ``bad_progress``, ``bad_corner``,
+``unknown_command``, ``bad_config``. ``RuleViolation``: ``level_too_low``, ``coins_below_floor``, ``seat_taken``,
 ``already_seated``, ``round_in_play``, ``not_seated``, ``dealer_cannot_bet``, ``not_betting``,
 ``betting_closed``, ``not_in_round``, ``player_banker_exclusive``, ``over_limit``,
 ``insufficient_coins``, ``dealer_cannot_cover``, ``no_bets``, ``not_dealer``,
@@ -38,6 +38,7 @@ from baccarat.table.commands import (
     Rebet,
     Reconnect,
     Say,
+    SetAutoOpen,
     SetCoins,
     Sit,
     SqueezeProgress,
@@ -70,6 +71,7 @@ __all__ = [
     "Reconnect",
     "RoomDefaults",
     "Say",
+    "SetAutoOpen",
     "SetCoins",
     "Sit",
     "SqueezeProgress",

@@ -122,6 +122,14 @@ class Emote:
 
 
 @dataclass(frozen=True, slots=True)
+class SetAutoOpen:
+    """A seated user's 自動開牌 preference changed: open the cards they control at once."""
+
+    user_id: int
+    on: bool
+
+
+@dataclass(frozen=True, slots=True)
 class Disconnect:
     """The user's connection dropped; the seat is kept for the reconnect grace."""
 
@@ -158,6 +166,7 @@ Command = (
     | LeaveQueue
     | Say
     | Emote
+    | SetAutoOpen
     | Disconnect
     | Reconnect
     | SetCoins

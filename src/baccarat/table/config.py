@@ -52,6 +52,8 @@ class UserInfo:
     name: str
     level: int
     coins: int
+    auto_open: bool = False
+    """Open the cards they control at once instead of squeezing (自動開牌)."""
 
 
 def _whole(value: object) -> bool:

@@ -290,6 +290,11 @@ def _next_squeeze(t: Table, now: float) -> list[Event]:
                 # Nobody who bet is at the table: the card opens by itself.
                 events.append(_reveal(t, rnd, ref, forced=True))
                 continue
+            holder = t.occupant(controller)
+            if holder is not None and holder.auto_open:
+                # 自動開牌: the controller chose to open their cards at once.
+                events.append(_reveal(t, rnd, ref, forced=False))
+                continue
             name = rnd.bettors[controller].name
             deadline = now + t.config.squeeze_seconds
             sq = rnd.squeeze = Squeeze(ref[0], ref[1], rnd.card(ref), controller, name, deadline)

@@ -25,6 +25,8 @@ class Occupant:
     """Rounds in a row this bettor was dealt in without betting."""
     leaving: str | None = None
     """Why a dealer who asked to leave mid-round will leave once the round settles."""
+    auto_open: bool = False
+    """Their cards open at once when they control them (自動開牌)."""
     dealer_rounds: int = 0
     """Rounds dealt in a row from the dealer seat (連莊), for the room's limit."""
 

@@ -29,6 +29,7 @@ from baccarat.table.commands import (
     Rebet,
     Reconnect,
     Say,
+    SetAutoOpen,
     SetCoins,
     Sit,
     SqueezeProgress,
@@ -230,6 +231,8 @@ class Table:
                 return list(chat.say(self, command, now))
             case Emote():
                 return list(chat.emote(self, command, now))
+            case SetAutoOpen():
+                return self._set_auto_open(command)
             case Disconnect():
                 return self._disconnect(command, now)
             case Reconnect():
@@ -289,6 +292,7 @@ class Table:
         if current is not None:
             return self.move_to_dealer(current, now)
         occ = Occupant(user.user_id, user.name, user.level, user.coins, c.seat)
+        occ.auto_open = user.auto_open is True
         if c.seat != DEALER_SEAT:
             occ.idle_rounds = self.idle_counts.pop(user.user_id, 0)
         # Sitting while a round is being dealt: that round is not theirs.
@@ -320,6 +324,14 @@ class Table:
                 "already_leaving", "You leave the dealer seat as soon as this round settles."
             )
         return self.free_seat(occ, "stood_up", now)
+
+    def _set_auto_open(self, c: SetAutoOpen) -> list[Event]:
+        occ = self.require_seat(c.user_id)
+        if not isinstance(c.on, bool):
+            raise InvalidInput("bad_pref", f"auto_open is true or false, not {c.on!r}.")
+        # Only the user's own view shows it: no public event.
+        occ.auto_open = c.on
+        return []
 
     def _disconnect(self, c: Disconnect, now: float) -> list[Event]:
         occ = self.require_seat(c.user_id)

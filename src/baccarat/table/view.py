@@ -68,6 +68,7 @@ def _me(table: Table, viewer: int | None, now: float) -> dict[str, Any]:
             "can_rebet": False,
             "can_double": False,
             "can_undo": False,
+            "auto_open": None,
         }
     rnd = table.round
     slip: dict[Area, int] = rnd.slip(occ.user_id) if rnd is not None else {}
@@ -87,6 +88,7 @@ def _me(table: Table, viewer: int | None, now: float) -> dict[str, Any]:
         "can_rebet": not is_dealer and rebet.can_rebet(table, occ.user_id, now),
         "can_double": not is_dealer and rebet.can_double(table, occ.user_id, now),
         "can_undo": not is_dealer and rebet.can_undo(table, occ.user_id, now),
+        "auto_open": occ.auto_open,
     }
 
 

@@ -102,6 +102,7 @@ export function readView(snapshot, receivedAt, lobby) {
       can_bet: Boolean(me.can_bet),
       rebet: me.rebet ?? null,
       queuePos: me.queue_position ?? null,
+      auto_open: Boolean(me.auto_open),
       urgeReadyAt: local(me.urge_ready_at),
     },
     book: v.book ?? null,

@@ -237,6 +237,7 @@ export class TableScreen {
         h("div", { class: "tray-left" }, h("span", null, t("limits_left")),
           ...AREAS.map((a) => h("span", { class: `lim lim-${a}` }, `${t(a)} ${left[a]}`)))),
       h("div", { class: "tray-buttons" },
+        this.autoOpenToggle(st),
         ...this.slipButtons(st),
         h("button", { class: "btn btn-stand", onclick: () => this.app.stand() }, t("stand"))),
     ));
@@ -261,6 +262,24 @@ export class TableScreen {
       button("undo", has),
       button("clear", has),
     ];
+  }
+
+  /** 自動開牌: the cards this user controls open at once; remembered for the account. */
+  autoOpenToggle(st) {
+    const on = Boolean(st.me.auto_open);
+    const box = h("input", { type: "checkbox", "data-action": "auto-open", checked: on,
+      onchange: () => {
+        const want = box.checked;
+        this.app.send("prefs", { auto_open: want }).then(() => {
+          this.st = { ...this.st, me: { ...this.st.me, auto_open: want } };
+          this.app.snapshot = this.st;
+          this.drawControls(this.st);
+        }, (err) => {
+          box.checked = !want;
+          this.refuse(err);
+        });
+      } });
+    return h("label", { class: `auto-open${on ? " on" : ""}`, title: t("auto_open_hint") }, box, t("auto_open"));
   }
 
   slipAction(action) {
