@@ -390,8 +390,11 @@ def test_good_roads_stats_and_the_last_shoe_on_the_table_and_the_lobby_filter(
     sit(bettor, table, 1)
     bettor.wait_for_selector(".table-screen[data-phase='betting'] .tray")
     assert place_chip(bettor, 1, "banker") == "ok"
+    # The dealer leaves after this round: the table then waits, and nothing redraws the roads.
+    dealer.click(".dealer-bar .btn-stand")
     open_every_squeeze(bettor)
-    bettor.wait_for_selector(".roads-panel .cnt-all[data-rounds='1']", timeout=20_000)
+    bettor.wait_for_selector(".table-screen[data-phase='waiting']", timeout=30_000)
+    bettor.wait_for_selector(".roads-panel .cnt-all[data-rounds='1']")
     # Statistics one tap away, from the shoe's history.
     bettor.click(".roads-panel [data-action='stats']")
     bettor.wait_for_selector(".roads-panel .stats-box .stat-natural")
