@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 from baccarat.loadtest.accounts import BETTORS, make_crews
-from baccarat.loadtest.clients import frame_kind
+from baccarat.loadtest.clients import BROWSER_UNSUBSCRIBES, IN_PLACE, frame_kind
 from baccarat.loadtest.curve import curve_svg
 from baccarat.loadtest.runner import rooms_toml
 from baccarat.loadtest.stats import Tally, percentile, summary_ms
@@ -126,3 +127,26 @@ def test_the_curve_draws_both_servers() -> None:
     svg = curve_svg(report)
     assert svg.count("<polyline") == 4
     assert "project: p99" in svg and "raw: p99" in svg
+
+
+WEB = Path(__file__).resolve().parents[2] / "src/baccarat/web/js"
+
+
+def test_the_browser_model_follows_the_shipped_client() -> None:
+    # The events table.js applies in place (its applyEvent cases, and the few onEvent handles
+    # before it); every other event makes the page ask for a snapshot.
+    table_js = (WEB / "table.js").read_text(encoding="utf-8")
+    apply_event = table_js[table_js.index("export function applyEvent") :]
+    apply_event = apply_event[: apply_event.index("\n}\n")]
+    cases = set(re.findall(r'case "(\w+)"', apply_event))
+    on_event = table_js[table_js.index("  onEvent(name, data, isPrivate)") :]
+    on_event = on_event[: on_event.index("applyEvent(")]
+    early = {
+        name
+        for name, body in re.findall(r'if \(name === "(\w+)"[^{\n]*\{([^}]*)\}', on_event)
+        if "return true" in body
+    }
+    early |= set(re.findall(r'if \(name === "(\w+)"[^)]*\) return true', on_event))
+    assert cases | early == IN_PLACE
+    main_js = (WEB / "main.js").read_text(encoding="utf-8")
+    assert ('"lobby.unsubscribe"' in main_js) == BROWSER_UNSUBSCRIBES

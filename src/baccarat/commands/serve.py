@@ -19,7 +19,7 @@ from baccarat.cluster import RedisDirectory
 from baccarat.cluster.keeper import DEFAULT_TTL
 from baccarat.cluster.remote import DEFAULT_PREFIX
 from baccarat.errors import BaccaratError
-from baccarat.server import Server, create_app, load_rooms
+from baccarat.server import Server, collector, create_app, load_rooms
 from baccarat.server.app import create_metrics_app
 from baccarat.server.config import RoomsConfig, listen_address, split_address
 from baccarat.server.demo import demo_layout, ensure_accounts, start_demo
@@ -214,6 +214,7 @@ async def _serve(args: argparse.Namespace, config: RoomsConfig, store: Store, ur
     for name, password in accounts:
         print(f"demo account: {name} / {password}", flush=True)
     print("Ctrl-C stops the server (rounds in play finish first).", flush=True)
+    collector.settle()
 
     demo = await start_demo(base, store, config) if args.demo else None
     await stop.wait()

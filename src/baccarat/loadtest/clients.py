@@ -39,14 +39,16 @@ USER_HEADER = "X-Load-User"
 IN_PLACE = frozenset(
     {
         "chip_placed",
+        "bets_changed",
         "bets_cleared",
         "urged",
+        "chat",
+        "dealer_queue",
         "controllers",
         "card_dealt",
         "squeeze_started",
         "squeeze_progress",
         "card_opened",
-        "card_peek",
         "urge",
         "me",
     }

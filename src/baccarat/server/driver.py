@@ -36,8 +36,10 @@ from baccarat.table.view import personal
 
 log = logging.getLogger("baccarat.server")
 
-SQUEEZE_INTERVAL = 0.05
-"""At most 20 squeeze moves per second per hand reach the table; the latest wins."""
+SQUEEZE_INTERVAL = 0.1
+"""At most 10 squeeze moves per second per hand reach the table (and every screen); the
+latest wins. The viewers' screens ease the peel over the same 100 ms, so it moves smoothly,
+and the peel moves are most of a table's frames: twice as many would cost twice the CPU."""
 
 
 @dataclass
@@ -219,7 +221,7 @@ class TableDriver:
         return lambda now: self.table.handle(cmd, now)
 
     def squeeze(self, cmd: SqueezeProgress, conn: Connection, msg_id: str | int) -> None:
-        """Coalesce squeeze moves: at most one per hand every 50 ms reaches the table.
+        """Coalesce squeeze moves: at most one per hand every 100 ms reaches the table.
 
         A move replaced by a later one before it reached the table is acknowledged with
         ``coalesced: true``; the one that reaches it is answered like any command.

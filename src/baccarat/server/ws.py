@@ -340,7 +340,7 @@ class Dispatcher:
         return handle
 
     async def squeeze(self, conn: Connection, msg: Message) -> None:
-        """Peel the face-down card one controls; moves are coalesced to 20 per second."""
+        """Peel the face-down card one controls; moves are coalesced to 10 per second."""
         where = self.server.hub.seats.get(conn.user_id)
         if where is None:
             raise RuleViolation("not_seated", "You do not hold a seat at any table.")
