@@ -27,6 +27,7 @@ from hostile import (
     raw_status,
 )
 from server_live import Live, live_test
+from test_server_connections import _frame, _stuck_socket
 from yarl import URL
 
 from baccarat.client import Client, CommandError
@@ -185,16 +186,23 @@ async def test_a_burst_of_600_commands_from_a_reading_client_is_all_answered(
     await probe.close()
 
 
-@live_test(queue_limit=1)
+@live_test(queue_limit=1, command_rate=10_000)
 async def test_a_client_too_slow_for_its_queue_is_closed_with_4000(live: Live) -> None:
-    alice = await live.client("alice")
-    # The ack and the lobby do not fit a queue of one: the client counts as too slow,
-    # dropped while its own command is handled.
-    await alice.send_text(json.dumps({"type": "lobby.subscribe", "id": 1}))
-    while await alice.next_message(30) is not None:
-        pass
-    assert alice.close_code == 4000
-    await alice.close()
+    # A client that asks and never reads: while its socket takes the answers they are written
+    # at once; once its buffers are full they wait in its queue, and a queue of one is soon
+    # over: the client is closed as too slow.
+    user, token = await live.user("alice")
+    _, writer = await _stuck_socket(live.base, token)
+    writer.write(_frame({"type": "table.watch", "id": 0, "table_id": "t1"}))
+    for i in range(1, 3001):
+        writer.write(_frame({"type": "resync", "id": i}))
+        if i % 200 == 0:
+            await writer.drain()
+    while live.server.hub.online(user.user_id):
+        await asyncio.sleep(0.05)
+    metrics = live.server.metrics.render().decode()
+    assert 'baccarat_clients_dropped_total{reason="too_slow"} 1.0' in metrics
+    writer.close()
 
 
 @live_test()

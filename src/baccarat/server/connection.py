@@ -1,6 +1,10 @@
-"""One client's WebSocket: a bounded send queue drained by its own writer task.
+"""One client's WebSocket: frames written at once while the client keeps up, else a bounded
+queue drained by its own writer task.
 
-A table never waits for a client: ``send`` only puts text in the queue. A client whose
+A table never waits for a client. While nothing of the client's is waiting (its queue empty,
+its transport's buffer empty), a message's frame goes straight to the transport: no task
+switch, no copy, the same bytes the hub encoded for the whole table (``send_frame``). Else
+``send`` only puts it in the queue. A client whose
 queue is full cannot keep up; it is closed with code 4000 (``too_slow``) and may reconnect.
 The socket's reader waits instead (``wait_for_room``): a client that sends a burst of commands
 is read no faster than its answers are written, so its own burst cannot drop it.
@@ -22,6 +26,7 @@ from typing import Any
 
 from aiohttp import web
 
+from baccarat.server.frames import payload, text_frame
 from baccarat.server.wire import dumps
 
 log = logging.getLogger("baccarat.server")
@@ -37,6 +42,10 @@ COMMAND_RATE = 50.0
 """Commands per second a client may send over time (squeeze moves are coalesced instead)."""
 BURST_SECONDS = 2.0
 """A client may send this many seconds' worth of commands at once."""
+WRITE_HIGH = 64 * 1024
+"""Bytes a transport may hold unsent before the writer waits for the client to read."""
+DRAIN_POLL = 0.01
+"""Seconds between two looks at a slow client's transport (only while it is behind)."""
 ANSWERS_KEPT = 32
 """Answered command ids a connection remembers, so a retried command runs once."""
 _PLAIN_ACK = ""
@@ -63,7 +72,12 @@ class Connection:
         self.token: str | None = None
         self.lobby = False
         self.closed = False
-        self._queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=queue_limit)
+        self._queue: asyncio.Queue[str | bytes | None] = asyncio.Queue(maxsize=queue_limit)
+        self._transport: asyncio.Transport | None = None
+        """Where frames are written directly; None when the socket compresses (then every
+        message goes through aiohttp's writer)."""
+        self._busy = False
+        """The writer holds a message it has not finished writing: nothing may overtake it."""
         # The reader stops above the high mark and reads on once the writer is below the low.
         self._high = max(1, queue_limit // 2)
         self._low = queue_limit // 4
@@ -94,14 +108,34 @@ class Connection:
 
     def start(self) -> None:
         """Start the writer task."""
+        transport = self.request.transport
+        if not self.ws.compress and isinstance(transport, asyncio.Transport):
+            self._transport = transport
         self._writer = asyncio.create_task(self._write_loop(), name=f"writer-{self.user_id}")
 
     def send(self, text: str) -> None:
-        """Queue one encoded message; a full queue drops the client (never waits)."""
+        """Send one encoded message (written now, or queued); a full queue drops the client."""
+        self._put(text)
+
+    def send_frame(self, frame: bytes) -> None:
+        """Send one message already made into a text frame (``frames.encode``)."""
+        self._put(frame)
+
+    def _put(self, item: str | bytes) -> None:
         if self.closed:
             return
+        transport = self._transport
+        if transport is not None and not self._busy and self._queue.empty():
+            if transport.is_closing():
+                self.drop(CLOSE_GOING_AWAY, "gone")
+                return
+            frame = item if isinstance(item, bytes) else _frame_or_none(item)
+            if frame is not None and not transport.get_write_buffer_size():
+                # Nothing of this client's is waiting: nothing to keep in order behind.
+                transport.write(frame)
+                return
         try:
-            self._queue.put_nowait(text)
+            self._queue.put_nowait(item)
         except asyncio.QueueFull:
             self.drop(CLOSE_TOO_SLOW, "too_slow")
             return
@@ -190,18 +224,47 @@ class Connection:
     async def _write_loop(self) -> None:
         try:
             while True:
-                text = await self._queue.get()
-                if text is None:
+                item = await self._queue.get()
+                if item is None:
                     return
                 if self._queue.qsize() <= self._low:
                     self._room.set()
-                await self.ws.send_str(text)
+                self._busy = True
+                try:
+                    await self._write(item)
+                finally:
+                    self._busy = False
         except (ConnectionError, RuntimeError):
             self.drop(CLOSE_GOING_AWAY, "gone")
         except Exception:
             # Never a silent death: the socket would stay open and answer nothing.
             log.exception("socket writer failed; closing", extra={"user_id": self.user_id})
             self.drop(CLOSE_INTERNAL_ERROR, "internal_error")
+
+    async def _write(self, item: str | bytes) -> None:
+        transport = self._transport
+        if transport is None:
+            await self.ws.send_str(item if isinstance(item, str) else payload(item).decode())
+            return
+        if transport.is_closing():
+            raise ConnectionResetError("the client is gone")
+        transport.write(item if isinstance(item, bytes) else _frame(item))
+        # A client that reads slowly: let it catch up before writing more (it may be dropped
+        # meanwhile, when its queue fills).
+        while transport.get_write_buffer_size() > WRITE_HIGH and not transport.is_closing():
+            await asyncio.sleep(DRAIN_POLL)
+
+
+def _frame(text: str) -> bytes:
+    return text_frame(text.encode("utf-8"))
+
+
+def _frame_or_none(text: str) -> bytes | None:
+    # Text that cannot be sent goes to the writer, which fails on it and closes the socket.
+    try:
+        return _frame(text)
+    except UnicodeEncodeError:
+        return None
 
 
 _BACKGROUND: set[asyncio.Task[None]] = set()

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from baccarat.server.connection import Connection
-from baccarat.server.protocol import dumps
+from baccarat.server.frames import encode
 
 log = logging.getLogger("baccarat.server")
 
@@ -82,11 +82,11 @@ class Hub:
         return bool(self.by_user.get(user_id))
 
     def broadcast(self, conns: Iterable[Connection], message: dict[str, Any]) -> int:
-        """Encode once and queue on every connection; return how many got it."""
-        text = dumps(message)
+        """Encode once (a finished frame) and send it on every connection; return how many."""
+        frame = encode(message)
         n = 0
         for conn in list(conns):
-            conn.send(text)
+            conn.send_frame(frame)
             n += 1
         return n
 

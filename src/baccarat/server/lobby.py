@@ -22,6 +22,7 @@ from baccarat.bets import CHIPS, LIMITS
 from baccarat.errors import RuleViolation
 from baccarat.server.config import RoomsConfig
 from baccarat.server.connection import Connection
+from baccarat.server.frames import encode
 from baccarat.server.hub import Hub
 from baccarat.server.protocol import dumps
 
@@ -204,10 +205,10 @@ class Lobby:
         for view, deltas in by_page.items():
             subs = self._by_view.get(view)
             if subs:
-                text = dumps({"type": "lobby.update", "tables": deltas})
+                frame = encode({"type": "lobby.update", "tables": deltas})
                 for conn in subs:
                     if conn not in resent:
-                        conn.send(text)
+                        conn.send_frame(frame)
                         sent += 1
         return sent
 

@@ -66,7 +66,9 @@ async def websocket(request: web.Request) -> web.StreamResponse:
     user, token = found
     if not server.accepting:
         return auth.fail(503, "shutting_down", "The server is shutting down.")
-    ws = web.WebSocketResponse(heartbeat=30.0, max_msg_size=MAX_FRAME * 4)
+    # No per-message compression: it costs CPU and memory on every socket for frames of a
+    # few hundred bytes (docs/benchmarks.md), and it would make each socket's bytes its own.
+    ws = web.WebSocketResponse(heartbeat=30.0, max_msg_size=MAX_FRAME * 4, compress=False)
     await ws.prepare(request)
     conn = Connection(
         ws,
