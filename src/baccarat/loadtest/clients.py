@@ -145,7 +145,11 @@ class Generator:
         async def one(client: Client) -> None:
             await asyncio.sleep(delay[client.table_id])
             async with gate:
-                await client.take_place()
+                try:
+                    await client.take_place()
+                except (RuntimeError, ConnectionError) as exc:
+                    # Refused (the code is counted with the errors) or gone: the run goes on.
+                    self.tally.errors[f"take_place:{exc}"] += 1
                 progress(1)
 
         await asyncio.gather(*(one(c) for c in clients))

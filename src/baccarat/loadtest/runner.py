@@ -218,68 +218,96 @@ async def run(opts: Options, phase: Phase, announce: Callable[[Step], None]) -> 
 async def _run(opts: Options, phase: Phase, announce: Callable[[Step], None]) -> dict[str, Any]:
     work = opts.workdir or Path(tempfile.mkdtemp(prefix="baccarat-load-"))
     work.mkdir(parents=True, exist_ok=True)
-    db = opts.db or f"sqlite:///{work / 'load.db'}"
     report: dict[str, Any] = {
         "command": "",
         "machine": machine(),
         "model": opts.model,
         "duration": opts.duration,
         "p99_limit_ms": opts.p99_limit_ms,
-        "database": db if opts.db else "sqlite (fresh file)",
+        "database": opts.db or "sqlite (a fresh file per step)",
         "steps": [],
     }
     server_core, load_core = _cores()
     if load_core is not None:
         pin(0, load_core)
+    audits: list[dict[str, Any]] = []
     if opts.url is not None:
-        table_ids = _lobby_tables(opts.url)[: max(opts.steps)]
-    else:
-        table_ids = [f"load-{i}" for i in range(1, max(opts.steps) + 1)]
-    phase.start("accounts", 1)
-    with open_store(db) as store:
-        crews = make_crews(store, table_ids)
-    phase.advance(1)
-    shared: Generator | None = None
-    for n in opts.steps:
-        if n > len(crews):
-            break
-        if opts.url is not None:
-            # A running server: keep the earlier tables playing and add the new ones.
-            shared = shared or Generator(opts.url, opts.model, Tally(), seed=opts.seed)
-            fresh = crews[len(shared.clients) // CLIENTS_PER_TABLE : n]
-            shared.tally = Tally()
-            for client in shared.clients:
-                client.tally = shared.tally
-            figures = await measure_step(shared, fresh, None, opts, phase)
-            step = Step("project", n, opts.model, figures)
-        else:
-            step = await _project_step(crews[:n], db, work, server_core, opts, phase)
-        raw = None
-        if opts.raw and opts.url is None:
-            raw = await _raw_step(crews[:n], step, work, server_core, opts, phase)
+        assert opts.db is not None
+        await _against_running(opts.url, opts.db, opts, phase, announce, report)
+        audits.append(await _audit(opts.db, phase, void=False))
+    for n in [] if opts.url is not None else opts.steps:
+        # A fresh database per step: the server keeps who sat where across restarts, and a
+        # step's tables must start empty.
+        db = f"sqlite:///{work / f'load-{n}.db'}"
+        phase.start("accounts", 1)
+        with open_store(db) as store:
+            crews = make_crews(store, [f"load-{i}" for i in range(1, n + 1)])
+        phase.advance(1)
+        step = await _project_step(crews, db, work, server_core, opts, phase)
+        raw = await _raw_step(crews, step, work, server_core, opts, phase) if opts.raw else None
         for done in (step, raw):
             if done is not None:
                 report["steps"].append(_step_json(done))
                 announce(done)
+        audits.append(await _audit(db, phase, void=True))
         if not step.passed and not opts.keep_going:
             break
-    if shared is not None:
-        shared.close()
+    report["audit"] = {
+        "ok": all(a["ok"] for a in audits),
+        "rounds": sum(a["rounds"] for a in audits),
+        "voided_at_the_end": sum(a["voided_at_the_end"] for a in audits),
+        "problems": [p for a in audits for p in a["problems"]][:10],
+    }
+    return report
+
+
+async def _against_running(
+    url: str,
+    db: str,
+    opts: Options,
+    phase: Phase,
+    announce: Callable[[Step], None],
+    report: dict[str, Any],
+) -> None:
+    # A running server: keep the earlier tables playing and add the new ones at each step.
+    table_ids = _lobby_tables(url)[: max(opts.steps)]
+    phase.start("accounts", 1)
+    with open_store(db) as store:
+        crews = make_crews(store, table_ids)
+    phase.advance(1)
+    gen = Generator(url, opts.model, Tally(), seed=opts.seed)
+    try:
+        for n in opts.steps:
+            if n > len(crews):
+                break
+            fresh = crews[len(gen.clients) // CLIENTS_PER_TABLE : n]
+            gen.tally = Tally()
+            for client in gen.clients:
+                client.tally = gen.tally
+            step = Step("project", n, opts.model, await measure_step(gen, fresh, None, opts, phase))
+            report["steps"].append(_step_json(step))
+            announce(step)
+            if not step.passed and not opts.keep_going:
+                break
+    finally:
+        gen.close()
         await asyncio.sleep(0.2)
+
+
+async def _audit(db: str, phase: Phase, *, void: bool) -> dict[str, Any]:
     phase.start("audit", 1)
     with open_store(db) as store:
         # A server stopped in the middle of a round returns its stakes at its next start; the
         # last one has no next start, so do what it would have done.
-        voided = store.void_unfinished() if opts.url is None else []
-        audit = store.audit()
+        voided = await asyncio.to_thread(store.void_unfinished) if void else []
+        audit = await asyncio.to_thread(store.audit)
     phase.advance(1)
-    report["audit"] = {
+    return {
         "ok": audit.ok,
         "rounds": audit.rounds,
         "voided_at_the_end": len(voided),
         "problems": audit.problems[:10],
     }
-    return report
 
 
 def _cores() -> tuple[int | None, int | None]:

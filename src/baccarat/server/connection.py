@@ -22,7 +22,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from aiohttp import web
 
@@ -108,9 +108,10 @@ class Connection:
 
     def start(self) -> None:
         """Start the writer task."""
+        # uvloop's transports are not asyncio.Transport subclasses: ask for what is used.
         transport = self.request.transport
-        if not self.ws.compress and isinstance(transport, asyncio.Transport):
-            self._transport = transport
+        if not self.ws.compress and hasattr(transport, "get_write_buffer_size"):
+            self._transport = cast(asyncio.Transport, transport)
         self._writer = asyncio.create_task(self._write_loop(), name=f"writer-{self.user_id}")
 
     def send(self, text: str) -> None:

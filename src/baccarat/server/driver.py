@@ -147,7 +147,9 @@ class TableDriver:
             due = self.table.next_deadline
             if due is not None and now >= due:
                 events.extend(self.table.advance(now))
-            events.extend(self._flush_squeeze(now))
+            # A command comes after the moves sent before it (an open after the last peel).
+            force = job is not None and job.run is not _NOTHING
+            events.extend(self._flush_squeeze(now, force=force))
             if job is not None and job.prepare is not None:
                 # What fell due is written first, so the read sees it; the job then runs at
                 # ``now``, when nothing is due, as if the read had taken no time.
@@ -236,10 +238,10 @@ class TableDriver:
         # Wake the task so it recomputes its deadline with the pending move.
         self.jobs.put_nowait(Job(_NOTHING))
 
-    def _flush_squeeze(self, now: float) -> list[Event]:
+    def _flush_squeeze(self, now: float, *, force: bool = False) -> list[Event]:
         events: list[Event] = []
         for hand, cmd in list(self._squeeze.items()):
-            if now < self._squeeze_last.get(hand, -1.0) + SQUEEZE_INTERVAL:
+            if not force and now < self._squeeze_last.get(hand, -1.0) + SQUEEZE_INTERVAL:
                 continue
             del self._squeeze[hand]
             conn, msg_id = self._squeeze_conn.pop(hand)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 
@@ -29,7 +29,7 @@ class Metrics:
         )
         self.latency = Histogram(
             "baccarat_command_seconds",
-            "Time from receiving a command to answering it",
+            "Time from receiving a command to answering it (peel moves are not timed)",
             ["command"],
             buckets=(0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0),
             registry=self.registry,
@@ -43,6 +43,7 @@ class Metrics:
             ["reason"],
             registry=self.registry,
         )
+        self._latency_of: dict[str, Any] = {}
         self.deliveries = Counter(
             "baccarat_messages_queued", "Messages queued to clients", registry=self.registry
         )
@@ -61,6 +62,13 @@ class Metrics:
             registry=self.registry,
         )
         refused.set_function(lambda: pool.refused)
+
+    def observe_command(self, command: str, seconds: float) -> None:
+        """Record one command's time to its answer (the labelled child is looked up once)."""
+        child = self._latency_of.get(command)
+        if child is None:
+            child = self._latency_of[command] = self.latency.labels(command)
+        child.observe(seconds)
 
     def render(self) -> bytes:
         """The metrics in the Prometheus text format."""

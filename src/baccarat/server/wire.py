@@ -35,7 +35,9 @@ def loads(data: str | bytes) -> Any:
         value = orjson.loads(data)
     except orjson.JSONDecodeError as exc:
         raise InvalidInput("bad_message", f"The text is not valid JSON ({exc}).") from exc
-    if depth(value) > MAX_DEPTH:
+    # Nesting needs an opening bracket per level: most texts cannot be deep, and are not walked.
+    raw = data.encode() if isinstance(data, str) else data
+    if raw.count(b"[") + raw.count(b"{") > MAX_DEPTH and depth(value) > MAX_DEPTH:
         raise InvalidInput(
             "bad_message", f"The JSON nests deeper than {MAX_DEPTH} levels of arrays and objects."
         )
