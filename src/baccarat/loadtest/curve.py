@@ -8,7 +8,8 @@ from typing import Any
 
 W, H = 720, 400
 LEFT, RIGHT, TOP, BOTTOM = 64, 64, 40, 56
-COLOURS = {"project": "#c62828", "raw": "#1565c0"}
+COLOURS = ("#c62828", "#1565c0", "#2e7d32", "#6a1b9a", "#ef6c00")
+"""One colour per server in the report, in order of appearance (project, then raw)."""
 
 
 def _nice(top: float) -> float:
@@ -71,10 +72,9 @@ def curve_svg(report: dict[str, Any]) -> str:
         "server CPU (one core)</text>"
     )
     legend_y = TOP + 8
-    for server, colour in COLOURS.items():
+    servers = list(dict.fromkeys(s["server"] for s in steps))
+    for server, colour in zip(servers, COLOURS * len(servers), strict=False):
         mine = sorted((s for s in steps if s["server"] == server), key=lambda s: s["tables"])
-        if not mine:
-            continue
         lat = " ".join(f"{x(s['tables']):.1f},{y(s['delivery']['p99_ms']):.1f}" for s in mine)
         out.append(f'<polyline points="{lat}" fill="none" stroke="{colour}" stroke-width="2"/>')
         for s in mine:
@@ -94,7 +94,7 @@ def curve_svg(report: dict[str, Any]) -> str:
             f'stroke="{colour}" stroke-width="2"/>'
         )
         out.append(
-            f'<text x="{LEFT + 40}" y="{legend_y + 4}">{server}: p99 (solid), CPU (dashed)</text>'
+            f'<text x="{LEFT + 40}" y="{legend_y + 4}">{escape(server)}: p99 (solid), CPU (dashed)</text>'
         )
         legend_y += 18
     out.append("</svg>")
