@@ -19,6 +19,7 @@ from typing import Any
 from baccarat.cards import parse_cards
 from baccarat.errors import Conflict, InternalError
 from baccarat.server.driver import TableDriver
+from baccarat.server.frames import payload
 from baccarat.server.hub import Hub
 from baccarat.server.metrics import Metrics
 from baccarat.shoe import Shoe
@@ -89,6 +90,9 @@ class Screen:
 
     def send(self, text: str) -> None:
         self.sent.append(json.loads(text))
+
+    def send_frame(self, frame: bytes) -> None:
+        self.sent.append(json.loads(payload(frame)))
 
     def answer(self, message: dict[str, Any]) -> None:
         self.sent.append(message)
