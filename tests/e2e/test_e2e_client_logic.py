@@ -15,6 +15,7 @@ from e2e_support import DESKTOP, Server, needs_chromium, open_page
 
 from baccarat.roads import parse_marks, roads
 from baccarat.shoe import commitment, new_seed
+from baccarat.table.reducer import apply
 
 pytestmark = [pytest.mark.browser, needs_chromium]
 
@@ -115,3 +116,64 @@ def test_browser_checks_a_revealed_seed_against_its_commitment(
     }"""
     assert page.evaluate(check, [seed.hex(), commitment(seed)]) is True
     assert page.evaluate(check, [other.hex(), commitment(seed)]) is False
+
+
+JS_REDUCER = """async (steps) => {
+  const { apply } = await import('/js/reducer.js');
+  return steps.map(([before, frames]) => frames.reduce((v, [kind, data]) => apply(v, kind, data), before));
+}"""
+
+
+def _reducer_steps() -> list[tuple[dict[str, Any], list[Any], dict[str, Any]]]:
+    """Recorded steps of random play: a viewer's view before, what it received, the view after."""
+    from baccarat.table import TableConfig, view, wire
+    from baccarat.table.events import recipient
+    from baccarat.table.view import personal
+    from table.table_model import Model, random_step
+
+    wallets = {1: 40_000, 2: 50_000, 3: 100_000, 4: 1_500, 5: 20_000}
+    viewers: list[int | None] = [None, 1, 2, 3]
+    steps: list[tuple[dict[str, Any], list[Any], dict[str, Any]]] = []
+    before: dict[int | None, dict[str, Any]] = {}
+    for seed in (3, 4, 5):
+        rng = random.Random(seed)
+        m = Model(TableConfig("t", rounds_per_shoe=2, dealer_floor=3_000), wallets, shoe_seed=seed)
+        absorb = m.absorb
+
+        def record(events: list[Any], m: Model = m, absorb: Any = absorb) -> None:
+            for v in viewers:
+                frames = [
+                    list(wire.event_wire(ev, m.now)) for ev in events if recipient(ev) in (None, v)
+                ]
+                own = personal(m.table, v, m.now)
+                start = before[v]
+                if own != {"me": start["me"], "book": start["book"]}:
+                    frames.append(["me", own])
+                if frames:
+                    steps.append((start, frames, view(m.table, v, m.now)))
+            absorb(events)
+
+        m.absorb = record  # type: ignore[method-assign]
+        for _ in range(150):
+            before.clear()
+            before.update({v: view(m.table, v, m.now) for v in viewers})
+            random_step(m, rng, list(wallets))
+    return steps
+
+
+def test_browser_reducer_matches_the_python_reducer(server: Server, browser: Any) -> None:
+    page = open_page(browser, server, DESKTOP)
+    steps = _reducer_steps()
+    assert len(steps) > 200
+    got = page.evaluate(JS_REDUCER, [[before, frames] for before, frames, _ in steps])
+    for (before, frames, after), folded in zip(steps, got, strict=True):
+        expected = before
+        for kind, data in frames:
+            expected = apply(expected, kind, data)
+        assert folded == expected, [kind for kind, _ in frames]
+        # And both are the table's view (the time left aside: a timer step moves the clock).
+        assert _timeless(folded) == _timeless(after), [kind for kind, _ in frames]
+
+
+def _timeless(v: dict[str, Any]) -> dict[str, Any]:
+    return {k: val for k, val in v.items() if k != "remaining_ms"}

@@ -231,3 +231,14 @@ def test_the_console_stays_clean_from_the_first_visit_on(played: Played) -> None
     # Both pages started as first visits (no session), logged in and played a round.
     assert played.dealer.console_errors == []
     assert played.bettor.console_errors == []
+
+
+def test_the_screens_follow_the_round_from_events_without_snapshots(played: Played) -> None:
+    # Each screen took its snapshots on joining (watching, sitting); after that it kept its
+    # view from events alone (reducer.js): no resync asked for, for any event or gap.
+    for page in (played.dealer, played.bettor):
+        assert page.evaluate("window.baccaratApp.resyncCauses") == {}
+        assert page.evaluate("window.baccaratApp.resyncs") == 0
+        # And the view it kept is the one a snapshot would bring, the time left aside.
+        kept = page.evaluate("window.baccaratApp.view")
+        assert kept is not None and kept["round_no"] >= 1

@@ -4,6 +4,7 @@ import { h, mount } from "./dom.js";
 import { t, getLang, setLang, onLang, errorText } from "./i18n.js";
 import { api, Connection } from "./net.js";
 import { readView } from "./state.js";
+import { apply } from "./reducer.js";
 import { loginScreen, lobbyScreen } from "./lobby.js";
 import { TableScreen } from "./table.js";
 import { historyScreen, fetchTotals, sessionStart } from "./history.js";
@@ -31,6 +32,8 @@ const app = {
   table: null,
   conn: null,
   snapshot: null,
+  view: null, // the table's view as the server projects it, kept with the reducer
+  viewAt: 0, // when (performance.now()) the view's remaining_ms was current
   seq: -1,
   resyncTimer: null,
   totals: null, // the day's and the session's net: {day, session} from /api/my/net
@@ -212,7 +215,6 @@ const app = {
   stand() {
     app.send("stand").then(() => {
       app.seat = null;
-      app.resync();
     }, (err) => app.toast(errorText(err), "error"));
   },
 };
@@ -242,6 +244,7 @@ function leaveTableScreen() {
   app.table?.destroy();
   app.table = null;
   app.snapshot = null;
+  app.view = null;
   app.seq = -1;
 }
 
@@ -312,12 +315,8 @@ function scheduleResync(cause) {
 
 function onSnapshot(msg) {
   if (msg.table_id !== app.tableId) return;
-  app.seq = msg.seq;
-  const st = readView(msg, performance.now(), app.lobby);
-  app.snapshot = st;
-  if (st.me.seat !== null) app.seat = { table_id: st.table_id, seat: st.me.seat };
-  else if (app.seat?.table_id === st.table_id) app.seat = null;
   if (!app.table) {
+    // First the old screen goes (it forgets its seq and view), then this snapshot counts.
     leaveTableScreen();
     app.unsubscribeLobby();
     app.screen = "table";
@@ -325,7 +324,18 @@ function onSnapshot(msg) {
     mount(root, app.table.el);
     app.refreshTotals();
   }
+  app.seq = msg.seq;
+  app.view = msg.view;
+  app.viewAt = performance.now();
+  const st = readView(msg, app.viewAt, app.lobby);
+  noteSeat(st);
   app.table.setState(st);
+}
+
+function noteSeat(st) {
+  app.snapshot = st;
+  if (st.me.seat !== null) app.seat = { table_id: st.table_id, seat: st.me.seat };
+  else if (app.seat?.table_id === st.table_id) app.seat = null;
 }
 
 function onEvent(msg) {
@@ -342,10 +352,24 @@ function onEvent(msg) {
   if (msg.event === "round_settled" && String(app.user?.id) in (msg.data?.settlement?.deltas ?? {})) {
     app.refreshTotals();
   }
-  // Frequent events are applied to the state in place; the others bring a fresh snapshot.
-  const handled = app.table.onEvent(msg.event, msg.data || {}, Boolean(msg.private));
-  if (handled) app.snapshot = app.table.st;
-  else scheduleResync(msg.event);
+  const data = msg.data || {};
+  if (!app.view) {
+    scheduleResync(msg.event);
+    return;
+  }
+  // Every event goes into the view (reducer.js); no snapshot is needed to follow the table.
+  app.view = apply(app.view, msg.event, data);
+  if (typeof data.remaining_ms === "number") app.viewAt = performance.now();
+  // Frequent events are also drawn in place (sounds, the peel, a chip's flight); for the
+  // rest the screen is drawn again from the view.
+  const handled = app.table.onEvent(msg.event, data, Boolean(msg.private));
+  if (handled) {
+    app.snapshot = app.table.st;
+    return;
+  }
+  const st = readView({ view: app.view, table_id: app.tableId }, app.viewAt, app.lobby);
+  noteSeat(st);
+  app.table.setState(st);
 }
 
 function onMessage(msg) {

@@ -466,8 +466,6 @@ export class TableScreen {
   onEvent(name, data, isPrivate) {
     const st = this.st;
     if (!st) return false;
-    // The viewer's own part, sent whenever it changes; this screen still derives it itself.
-    if (name === "me" && isPrivate) return true;
     if (name === "squeeze_progress") {
       if (!st.squeeze || data.hand !== st.squeeze.hand) return false;
       st.squeeze.progress = data.progress;
