@@ -15,7 +15,8 @@ from e2e_support import DESKTOP, Server, needs_chromium, open_page
 
 from baccarat.roads import parse_marks, roads
 from baccarat.shoe import commitment, new_seed
-from baccarat.table.reducer import apply
+from baccarat.table.chat import KEPT
+from baccarat.table.reducer import EVENTS, apply
 
 pytestmark = [pytest.mark.browser, needs_chromium]
 
@@ -161,10 +162,26 @@ def _reducer_steps() -> list[tuple[dict[str, Any], list[Any], dict[str, Any]]]:
     return steps
 
 
+def test_browser_reducer_knows_the_events_the_python_reducer_knows(
+    server: Server, browser: Any
+) -> None:
+    page = open_page(browser, server, DESKTOP)
+    known = page.evaluate("async () => (await import('/js/reducer.js')).EVENTS")
+    assert set(known) == set(EVENTS)
+    assert KEPT == 30, "reducer.js keeps baccarat.table.chat.KEPT messages: change it there too"
+
+
 def test_browser_reducer_matches_the_python_reducer(server: Server, browser: Any) -> None:
     page = open_page(browser, server, DESKTOP)
     steps = _reducer_steps()
     assert len(steps) > 200
+    # A table's chat: more messages than it keeps.
+    start, _, _ = steps[-1]
+    said = [["chat", {"user_id": 1, "name": "u1", "text": f"m{i}"}] for i in range(35)]
+    after = start
+    for kind, data in said:
+        after = apply(after, kind, data)
+    steps.append((start, said, after))
     got = page.evaluate(JS_REDUCER, [[before, frames] for before, frames, _ in steps])
     for (before, frames, after), folded in zip(steps, got, strict=True):
         expected = before

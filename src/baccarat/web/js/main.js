@@ -367,7 +367,9 @@ function onEvent(msg) {
     app.snapshot = app.table.st;
     return;
   }
-  const st = readView({ view: app.view, table_id: app.tableId }, app.viewAt, app.lobby);
+  const fresh = readView({ view: app.view, table_id: app.tableId }, app.viewAt, app.lobby);
+  // The viewer's own part changes alone; the rest of the screen stays as drawn.
+  const st = msg.event === "me" && app.table.st ? { ...app.table.st, me: fresh.me, book: fresh.book } : fresh;
   noteSeat(st);
   app.table.setState(st);
 }

@@ -32,6 +32,7 @@ function addCoins(view, userId, change) {
 }
 
 const HANDS = ["player", "banker"];
+const CHAT_KEPT = 30; // baccarat.table.chat.KEPT: the messages a table keeps
 
 const STEPS = {
   seated(view, data) {
@@ -54,6 +55,9 @@ const STEPS = {
   },
   dealer_queue(view, data) {
     view.dealer_queue = data.queue;
+  },
+  chat(view, data) {
+    view.chat = [...(view.chat ?? []), data].slice(-CHAT_KEPT);
   },
   waiting(view) {
     view.phase = "waiting";
