@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import copy
 import os
 import random
 import signal
@@ -13,7 +14,7 @@ from pathlib import Path
 
 import aiohttp
 import pytest
-from server_live import Live, live_test
+from server_live import ROOMS, Live, live_test, start_live
 
 from baccarat.bots import Bot, BotPlan, choose_bet, run_bots
 from baccarat.cli import build_parser
@@ -170,3 +171,37 @@ def test_the_bots_command_fails_once_when_no_server_answers() -> None:
     complaints = [line for line in done.stderr.splitlines() if line.startswith("baccarat bots:")]
     assert len(complaints) == 1, done.stderr
     assert "rounds bet" not in done.stdout
+
+
+def test_the_bots_command_says_how_to_lift_the_registration_limit(tmp_path: Path) -> None:
+    rooms = copy.deepcopy(ROOMS)
+    rooms["server"]["register_per_ip"] = 1
+
+    async def main() -> tuple[int | None, str]:
+        live = await start_live(tmp_path, rooms)
+        try:
+            proc = await asyncio.create_subprocess_exec(
+                sys.executable,
+                "-m",
+                "baccarat",
+                "bots",
+                "--url",
+                live.base,
+                "--count",
+                "2",
+                "--processes",
+                "1",
+                stdout=asyncio.subprocess.DEVNULL,
+                stderr=asyncio.subprocess.PIPE,
+            )
+            async with asyncio.timeout(60):
+                _, err = await proc.communicate()
+            return proc.returncode, err.decode()
+        finally:
+            await live.test_server.close()
+            live.store.close()
+
+    code, err = asyncio.run(main())
+    # The second registration is refused: the command stops and names the way out.
+    assert code == 1
+    assert "--register-per-ip" in err, err

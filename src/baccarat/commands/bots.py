@@ -146,9 +146,18 @@ async def _token(url: str, name: str, password: str, may_register: bool) -> str:
         try:
             return await register(url, name, password)
         except HttpError as exc:
-            if exc.code in ("rate_limited", "server_busy"):
+            if exc.code == "server_busy":
                 await asyncio.sleep(5.0)
                 continue
+            if exc.code == "rate_limited":
+                # Registration limits are counted in hours: waiting would look like a hang.
+                raise HttpError(
+                    exc.status,
+                    exc.code,
+                    f"{exc} The server limits registrations per address: start it with "
+                    "--register-per-ip N (and --register-per-hour N), or give the bots "
+                    "existing accounts with --accounts FILE.",
+                ) from None
             raise
 
 

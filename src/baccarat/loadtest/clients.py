@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -36,24 +37,8 @@ from baccarat.loadtest.stats import Tally
 USER_HEADER = "X-Load-User"
 """Tells the bare server (``raw``) who the client is; the real server ignores it."""
 
-IN_PLACE = frozenset(
-    {
-        "chip_placed",
-        "bets_changed",
-        "bets_cleared",
-        "urged",
-        "chat",
-        "dealer_queue",
-        "controllers",
-        "card_dealt",
-        "squeeze_started",
-        "squeeze_progress",
-        "card_opened",
-        "urge",
-        "me",
-    }
-)
-"""Events the browser client applies to its state without asking for a snapshot (table.js)."""
+_SEQ = re.compile(rb'"seq":(\d+),"(\w+)"')
+"""A table frame's ``seq``, and whether it is private (which does not advance it)."""
 BROWSER_UNSUBSCRIBES = True
 """Whether main.js sends ``lobby.unsubscribe`` when it enters a table."""
 RESYNC_DEBOUNCE = 0.04
@@ -176,6 +161,7 @@ class Client(WSListener):
         self.next_id = 0
         self.closing = False
         self.resync_at: asyncio.TimerHandle | None = None
+        self.seq = 0
         self.slip: dict[str, int] = {}
         self.round_id = ""
 
@@ -217,8 +203,8 @@ class Client(WSListener):
             self._event(kind, json.loads(data)["data"])
         elif kind == "round_settled" and self.member.role == "spectator" and self.tally.measuring:
             self.tally.rounds += 1
-        if self.gen.model == "browser" and kind not in IN_PLACE and data.startswith(_EVENT):
-            self._resync_soon()
+        if self.gen.model == "browser" and (data.startswith(_EVENT) or kind == "snapshot"):
+            self._follow_seq(kind, data)
 
     # -- commands ----------------------------------------------------------------------
 
@@ -335,6 +321,17 @@ class Client(WSListener):
             self.gen.loop.call_later(step, move, i + 1)
 
         self.gen.loop.call_later(step, move, 0)
+
+    def _follow_seq(self, kind: str, data: bytes) -> None:
+        # Like the browser (main.js): every event is applied to the view, and a snapshot is
+        # asked for only when a public event skips a sequence number.
+        found = _SEQ.search(data, 0, 120)
+        if found is None or found.group(2) == b"private":
+            return
+        seq = int(found.group(1))
+        if kind != "snapshot" and self.seq and seq > self.seq + 1:
+            self._resync_soon()
+        self.seq = max(self.seq, seq) if kind != "snapshot" else seq
 
     def _resync_soon(self) -> None:
         if self.resync_at is not None:
