@@ -195,14 +195,17 @@ const app = {
   },
 
   /** The table runs on another node: go there with a single-use ticket, still logged in. */
-  async moveTo(url, tableId, ticket = null) {
+  async moveTo(url, tableId, ticket = null, left = null) {
     try {
       ticket = ticket ?? (await api("/api/ticket", {})).ticket;
     } catch (err) {
       app.toast(errorText(err), "error");
       return;
     }
-    const next = `/?entered=1#/table/${encodeURIComponent(tableId)}`;
+    // The node left because it died goes along: storage is per origin, and the new node's
+    // page must not follow a stale lobby line back to it before the takeover.
+    const gone = left ? `&left=${encodeURIComponent(left)}` : "";
+    const next = `/?entered=1${gone}#/table/${encodeURIComponent(tableId)}`;
     location.assign(`${url}/api/enter?ticket=${encodeURIComponent(ticket)}&next=${encodeURIComponent(next)}`);
   },
 
@@ -287,7 +290,7 @@ function onClose(willRetry, code) {
       spare.ticket = null;
       sessionStorage.setItem(LEFT, location.origin);
       app.conn.stop();
-      app.moveTo(others[0], app.tableId, ticket);
+      app.moveTo(others[0], app.tableId, ticket, location.origin);
     }
   }
 }
@@ -440,9 +443,11 @@ onLang(() => {
 async function boot() {
   setLang(getLang());
   sessionStart();
-  if (new URLSearchParams(location.search).has("entered")) {
+  const arrived = new URLSearchParams(location.search);
+  if (arrived.has("entered")) {
     // Arrived from another node with a ticket: this node has set our session cookie.
     markSession(true);
+    if (arrived.get("left")) sessionStorage.setItem(LEFT, arrived.get("left"));
     history.replaceState(null, "", location.pathname + location.hash);
   }
   if (!localStorage.getItem(SESSION_MARK)) {
