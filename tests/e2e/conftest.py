@@ -48,6 +48,11 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
                 str(port),
                 "--speed",
                 str(SPEED),
+                # Every browser test registers its users and bots from this one address.
+                "--register-per-ip",
+                "1000",
+                "--register-per-hour",
+                "1000",
             ],
             stdout=out,
             stderr=subprocess.STDOUT,
