@@ -381,9 +381,12 @@ def test_good_roads_stats_and_the_last_shoe_on_the_table_and_the_lobby_filter(
     # The lobby's filter: "any good road" keeps only tables that show one.
     bettor.click(".road-filter [data-filter='any']")
     bettor.wait_for_selector(".road-filter [data-filter='any'].on")
+    # The server filtered the page (it answered with the filter it applied).
+    bettor.wait_for_selector(".lobby-screen[data-road='any']")
     cards = bettor.locator(".table-card")
     assert cards.count() == bettor.locator(".table-card .tc-good").count()
     bettor.click(".road-filter [data-filter='all']")
+    bettor.wait_for_selector(".lobby-screen[data-road='all']")
     bettor.wait_for_selector(f".table-card[data-table='{table}']")
     assert bettor.locator(".road-filter .rf").first.inner_text() == "全部"
     sit(dealer, table, 0)

@@ -123,3 +123,79 @@ async def test_a_page_of_an_unknown_room_or_a_bad_page_is_refused(live: Live) ->
         async with http.get(f"{live.base}/api/lobby?room=zzz") as resp:
             assert resp.status == 404
             assert (await resp.json())["error"]["code"] == "unknown_room"
+
+
+def _heard(table_id: str, room: str, patterns: list[str], watchers: int = 0) -> dict[str, Any]:
+    """A lobby line as another node would publish it."""
+    return {
+        "table_id": table_id,
+        "room_id": room,
+        "name": table_id,
+        "seats": [None] * 8,
+        "taken": 0,
+        "watchers": watchers,
+        "phase": "betting",
+        "good_roads": [{"pattern": p, "length": 5} for p in patterns],
+    }
+
+
+async def _next_lobby(client: Client, start: int) -> dict[str, Any]:
+    for _ in range(int(4 * TICK / 0.01)):
+        frames = _lobby_frames(client, start)
+        if frames:
+            return frames[0]
+        await asyncio.sleep(0.01)
+    raise AssertionError("no lobby message came")
+
+
+@live_test(rooms=MANY)
+async def test_a_good_road_filter_keeps_the_tables_where_that_road_holds_now(live: Live) -> None:
+    lobby = live.server.lobby
+    lobby.put("x1", _heard("x1", "b", ["long_banker"]))
+    lobby.put("x2", _heard("x2", "b", ["ping_pong"]))
+    sam = await live.client("sam", record=True)
+    page = await _page(sam, room="b", road="long_banker")
+    assert [t["table_id"] for t in page["tables"]] == ["x1"]
+    assert (page["total"], page["road"]) == (1, "long_banker")
+    anyone = await live.client("anyone", record=True)
+    page = await _page(anyone, road="any")
+    assert [t["table_id"] for t in page["tables"]] == ["x1", "x2"]
+
+    # The road breaks at x1: sam's page goes again whole, now empty.
+    start = len(sam.frames)
+    lobby.put("x1", _heard("x1", "b", []))
+    message = await _next_lobby(sam, start)
+    assert message["type"] == "lobby" and message["tables"] == []
+    # It holds at x2 now: x2 comes in.
+    start = len(sam.frames)
+    lobby.put("x2", _heard("x2", "b", ["long_banker", "ping_pong"]))
+    message = await _next_lobby(sam, start)
+    assert [t["table_id"] for t in message["tables"]] == ["x2"]
+    # A change at a table on the filtered page comes as a delta; one off the page does not.
+    start = len(sam.frames)
+    lobby.put("x1", _heard("x1", "b", [], watchers=3))
+    lobby.put("x2", _heard("x2", "b", ["long_banker", "ping_pong"], watchers=2))
+    message = await _next_lobby(sam, start)
+    assert message == {"type": "lobby.update", "tables": [{"table_id": "x2", "watchers": 2}]}
+    await asyncio.sleep(1.5 * TICK)
+    assert all(
+        change["table_id"] == "x2" for f in _lobby_frames(sam, start) for change in f["tables"]
+    )
+    for client in (sam, anyone):
+        await client.close()
+
+
+@live_test(rooms=MANY)
+async def test_an_unknown_good_road_is_refused(live: Live) -> None:
+    live.server.lobby.put("x1", _heard("x1", "a", ["double_jump"]))
+    sam = await live.client("sam")
+    with pytest.raises(CommandError) as err:
+        await sam.command("lobby.subscribe", road="dragon")
+    assert err.value.code == "bad_message" and "long_banker" in err.value.message
+    await sam.close()
+    async with aiohttp.ClientSession() as http:
+        async with http.get(f"{live.base}/api/lobby?road=double_jump") as resp:
+            assert [t["table_id"] for t in (await resp.json())["tables"]] == ["x1"]
+        async with http.get(f"{live.base}/api/lobby?road=dragon") as resp:
+            assert resp.status == 400
+            assert (await resp.json())["error"]["code"] == "bad_message"

@@ -20,6 +20,7 @@ from aiohttp import web
 from baccarat.cluster import Directory
 from baccarat.cluster.keeper import DEFAULT_TTL
 from baccarat.errors import BaccaratError, RuleViolation
+from baccarat.roads.patterns import PATTERNS
 from baccarat.server import auth, mybets, tickets
 from baccarat.server.config import RoomsConfig, table_config
 from baccarat.server.connection import (
@@ -412,15 +413,18 @@ class Server:
         return await self.metrics_page(request)
 
     async def lobby_page(self, request: web.Request) -> web.Response:
-        """GET /api/lobby: the lobby without a socket (``?room=ID&page=N``: one page)."""
-        room, page = request.query.get("room"), request.query.get("page")
-        if room is None and page is None:
+        """GET /api/lobby: the lobby without a socket (``?room=ID&page=N&road=R``: one page)."""
+        query = request.query
+        room, page, road = query.get("room"), query.get("page"), query.get("road")
+        if room is None and page is None and road is None:
             return web.json_response(self.lobby.message())
+        if road is not None and road != "any" and road not in PATTERNS:
+            return auth.fail(400, "bad_message", f"road is 'any' or one of {', '.join(PATTERNS)}.")
         try:
             number = int(page or 0)
             if number < 0:
                 raise ValueError(page)
-            view = self.lobby.check(View(room, number))
+            view = self.lobby.check(View(room, number, road))
         except ValueError:
             return auth.fail(400, "bad_message", "page is a whole number >= 0.")
         except RuleViolation as exc:

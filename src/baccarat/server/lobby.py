@@ -54,10 +54,22 @@ def room_json(config: RoomsConfig) -> list[dict[str, Any]]:
 
 @dataclass(frozen=True, slots=True)
 class View:
-    """What one subscriber looks at: a page of one room's tables, or of every table."""
+    """What one subscriber looks at: a page of one room's tables, or of every table.
+
+    ``road`` keeps only the tables where that good road holds now (``"any"``: any good road);
+    such a page is worked out again at each tick, since a result can bring a table in or out.
+    """
 
     room: str | None = None
     page: int = 0
+    road: str | None = None
+
+    def shows(self, line: dict[str, Any]) -> bool:
+        """Whether a table with this lobby line passes the view's good-road filter."""
+        if self.road is None:
+            return True
+        found = line.get("good_roads") or []
+        return bool(found) if self.road == "any" else any(g["pattern"] == self.road for g in found)
 
 
 class Lobby:
@@ -83,6 +95,8 @@ class Lobby:
         """Counts the changes of which tables exist (each one moves the pages)."""
         self._seen: dict[Connection, int] = {}
         """The epoch of the page each subscriber was last sent whole."""
+        self._filtered: dict[View, list[str]] = {}
+        """The tables last sent to the subscribers of each filtered view."""
         self._order: list[str] = []
         self._where: dict[str, tuple[int, str, int]] = {}
         self._task: asyncio.Task[None] | None = None
@@ -151,18 +165,31 @@ class Lobby:
         if view is None:
             tables = [self.lines[t] for t in self._order]
             return {"type": "lobby", "rooms": self.rooms, "tables": tables}
-        ids = [t for t in self._order if view.room is None or self._where[t][1] == view.room]
+        ids = self._ids(view)
         start = view.page * PAGE_SIZE
         return {
             "type": "lobby",
             "rooms": self.rooms,
             "room": view.room,
+            "road": view.road,
             "page": view.page,
             "pages": max(1, -(-len(ids) // PAGE_SIZE)),
             "page_size": PAGE_SIZE,
             "total": len(ids),
             "tables": [self.lines[t] for t in ids[start : start + PAGE_SIZE]],
         }
+
+    def _ids(self, view: View) -> list[str]:
+        # Every table of the view's room that passes its filter, in lobby order.
+        return [
+            t
+            for t in self._order
+            if (view.room is None or self._where[t][1] == view.room) and view.shows(self.lines[t])
+        ]
+
+    def _page_ids(self, view: View) -> list[str]:
+        start = view.page * PAGE_SIZE
+        return self._ids(view)[start : start + PAGE_SIZE]
 
     def subscribe(self, conn: Connection, view: View) -> None:
         """Send ``conn`` its page now and the page's changes every tick after."""
@@ -171,6 +198,8 @@ class Lobby:
         self._by_view.setdefault(view, set()).add(conn)
         conn.send(dumps(self.message(view)))
         self._seen[conn] = self._epoch
+        if view.road is not None:
+            self._filtered[view] = self._page_ids(view)
 
     def unsubscribe(self, conn: Connection) -> None:
         """No more lobby messages for ``conn``."""
@@ -182,6 +211,7 @@ class Lobby:
                 subs.discard(conn)
                 if not subs:
                     del self._by_view[view]
+                    self._filtered.pop(view, None)
 
     # -- the tick ---------------------------------------------------------------------
 
@@ -200,16 +230,42 @@ class Lobby:
             if where is None:
                 continue
             index, room, in_room = where
+            # Filtered views are sent in ``_tick_filtered``.
             by_page.setdefault(View(None, index // PAGE_SIZE), []).append(delta)
             by_page.setdefault(View(room, in_room // PAGE_SIZE), []).append(delta)
         for view, deltas in by_page.items():
-            subs = self._by_view.get(view)
-            if subs:
-                frame = encode({"type": "lobby.update", "tables": deltas})
-                for conn in subs:
-                    if conn not in resent:
-                        conn.send_frame(frame)
-                        sent += 1
+            sent += self._send_update(view, deltas, resent)
+        for view in list(self._filtered):
+            sent += self._tick_filtered(view, pending, resent)
+        return sent
+
+    def _send_update(self, view: View, deltas: list[dict[str, Any]], skip: set[Connection]) -> int:
+        subs = self._by_view.get(view)
+        if not subs or not deltas:
+            return 0
+        frame = encode({"type": "lobby.update", "tables": deltas})
+        sent = 0
+        for conn in subs:
+            if conn not in skip:
+                conn.send_frame(frame)
+                sent += 1
+        return sent
+
+    def _tick_filtered(
+        self, view: View, pending: dict[str, dict[str, Any]], resent: set[Connection]
+    ) -> int:
+        # A filtered page: the same tables get their deltas; when a table came in or left,
+        # the page goes again whole.
+        ids = self._page_ids(view)
+        if ids == self._filtered[view]:
+            return self._send_update(view, [pending[t] for t in ids if t in pending], resent)
+        self._filtered[view] = ids
+        text = dumps(self.message(view))
+        sent = 0
+        for conn in self._by_view.get(view, ()):
+            if conn not in resent:
+                conn.send(text)
+                sent += 1
         return sent
 
     def _resend_pages(self) -> set[Connection]:

@@ -16,6 +16,7 @@ from typing import Any
 
 from baccarat.bets import AREAS, CHIPS
 from baccarat.errors import BaccaratError, InvalidInput
+from baccarat.roads.patterns import PATTERNS
 from baccarat.server import wire
 from baccarat.table.chat import EMOTES
 from baccarat.table.commands import CORNERS
@@ -117,6 +118,12 @@ def _room_id(value: object) -> str:
     return value
 
 
+def _road(value: object) -> str:
+    if value != "any" and value not in PATTERNS:
+        raise ValueError(f"a good road is 'any' or one of {', '.join(PATTERNS)}")
+    return str(value)
+
+
 def _page(value: object) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 100_000:
         raise ValueError("a page is a whole number from 0")
@@ -148,7 +155,7 @@ COMMANDS: dict[str, dict[str, Checker]] = {
 }
 """Every command of protocol v1 and the fields it carries."""
 OPTIONAL: dict[str, dict[str, Checker]] = {
-    "lobby.subscribe": {"room": _room_id, "page": _page},
+    "lobby.subscribe": {"room": _room_id, "page": _page, "road": _road},
 }
 """Fields a command may leave out."""
 

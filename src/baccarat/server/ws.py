@@ -198,7 +198,9 @@ class Dispatcher:
     async def lobby_subscribe(self, conn: Connection, msg: Message) -> None:
         """Send a page of the lobby now, and its changes once a second after."""
         lobby = self.server.lobby
-        view = lobby.check(View(msg.fields.get("room"), msg.fields.get("page", 0)))
+        view = lobby.check(
+            View(msg.fields.get("room"), msg.fields.get("page", 0), msg.fields.get("road"))
+        )
         conn.answer(ack(msg.id))
         lobby.subscribe(conn, view)
 

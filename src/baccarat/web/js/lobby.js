@@ -152,19 +152,12 @@ function lobbyNav(app, lobby) {
 
 const FILTER_KEY = "baccarat.road_filter";
 
-/** Whether a lobby line passes the good-road filter (null: every table; "any": any good road). */
-export function passesFilter(table, filter) {
-  const found = table.good_roads ?? [];
-  if (!filter) return true;
-  if (filter === "any") return found.length > 0;
-  return found.some((g) => g.pattern === filter);
-}
-
 function filterBar(app, filter) {
+  // The server filters (the lobby is paged): a new filter asks for its first page.
   const choose = (value) => {
     if (value) localStorage.setItem(FILTER_KEY, value);
     else localStorage.removeItem(FILTER_KEY);
-    app.showLobby();
+    app.subscribeLobby({ room: app.lobbyView.room, page: 0, road: value });
   };
   const chip = (value, label) => h("button", { class: `btn btn-small rf${filter === value ? " on" : ""}`,
     "data-filter": value ?? "all", "aria-pressed": filter === value, onclick: () => choose(value) }, label);
@@ -178,13 +171,13 @@ function filterBar(app, filter) {
 export function lobbyScreen(app) {
   const lobby = app.lobby || { rooms: [], tables: [] };
   const u = app.user || {};
-  // The good-road filter (好路) keeps the page's tables that show the chosen pattern now.
-  const filter = localStorage.getItem(FILTER_KEY) || null;
+  // The good-road filter (好路): the page holds only tables where that road holds now.
+  const filter = lobby.road ?? null;
   // Rooms with a table on this page (a chosen room always shows, even when empty).
   const shown = lobby.rooms.filter((room) => room.room_id === lobby.room ||
     lobby.tables.some((tb) => tb.room_id === room.room_id) || (!lobby.room && !lobby.tables.length));
   const rooms = shown.map((room) => {
-    const tables = lobby.tables.filter((tb) => tb.room_id === room.room_id && passesFilter(tb, filter));
+    const tables = lobby.tables.filter((tb) => tb.room_id === room.room_id);
     const lim = room.limits || {};
     return h("section", { class: "room", "data-room": room.room_id },
       h("header", { class: "room-head" },
@@ -200,7 +193,7 @@ export function lobbyScreen(app) {
       h("div", { class: "tables" }, tables.length ? tables.map((tb) => tableCard(app, tb, room))
         : h("p", { class: "muted" }, filter ? t("no_tables_filtered") : t("no_tables"))));
   });
-  return h("div", { class: "screen lobby-screen" },
+  return h("div", { class: "screen lobby-screen", "data-road": filter ?? "all" },
     h("header", { class: "topbar" },
       h("div", { class: "brand" }, chipSVG(10, "百"), h("b", null, t("title")), h("span", null, t("lobby"))),
       h("div", { class: "me-box" }, h("span", { class: "me-name" }, u.display_name || u.name || ""),

@@ -25,7 +25,8 @@ const app = {
   user: null,
   seat: null,
   lobby: null,
-  lobbyView: { room: null, page: 0 }, // the page of the lobby this client looks at
+  // The page of the lobby this client looks at; its good-road filter (好路) is remembered.
+  lobbyView: { room: null, page: 0, road: localStorage.getItem("baccarat.road_filter") || null },
   lobbyOn: false, // subscribed to the lobby: only while the lobby shows
   screen: "boot",
   tableId: null,
@@ -144,10 +145,12 @@ const app = {
 
   /** Follow one page of the lobby (a room's tables, or every room's); a fresh page follows. */
   subscribeLobby(view = app.lobbyView) {
-    app.lobbyView = { room: view.room ?? null, page: view.page ?? 0 };
+    const road = view.road === undefined ? app.lobbyView.road : view.road;
+    app.lobbyView = { room: view.room ?? null, page: view.page ?? 0, road: road ?? null };
     app.lobbyOn = true;
     const fields = { page: app.lobbyView.page };
     if (app.lobbyView.room) fields.room = app.lobbyView.room;
+    if (app.lobbyView.road) fields.road = app.lobbyView.road;
     app.send("lobby.subscribe", fields).catch(() => {
       app.lobbyOn = false;
     });
@@ -397,7 +400,7 @@ function onMessage(msg) {
       break;
     case "lobby":
       app.lobby = { rooms: msg.rooms, tables: msg.tables, room: msg.room ?? null, page: msg.page ?? 0,
-        pages: msg.pages ?? 1, total: msg.total ?? msg.tables.length };
+        road: msg.road ?? null, pages: msg.pages ?? 1, total: msg.total ?? msg.tables.length };
       // Not while a table is being entered: the table screen is about to replace the lobby.
       if (app.screen === "lobby" && !app.tableId) app.renderLobby();
       break;
