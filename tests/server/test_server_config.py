@@ -26,6 +26,61 @@ def test_packaged_rooms_are_specs_standard_high_vip() -> None:
     assert all(len(r.table_ids) >= 2 for r in config.rooms)
 
 
+def test_packaged_rooms_and_tables_are_named_in_both_languages() -> None:
+    rooms = {r.room_id: r for r in load_rooms().rooms}
+    assert rooms["standard"].names == {"zh-TW": "一般區", "en": "Standard"}
+    assert rooms["vip"].names["zh-TW"] == "貴賓區"
+    assert rooms["high"].names_of("high-2") == {"zh-TW": "高級區 2", "en": "High 2"}
+
+
+def test_a_plain_text_name_still_names_the_room_in_every_language() -> None:
+    data = copy.deepcopy(GOOD)
+    data["rooms"][0]["name"] = "Lounge"
+    room = parse_rooms(data).rooms[0]
+    assert room.names == {"zh-TW": "Lounge", "en": "Lounge"}
+    assert room.name == "Lounge"
+    assert room.names_of("b") == {"zh-TW": "Lounge 2", "en": "Lounge 2"}
+
+
+def test_a_table_may_be_named_in_each_language() -> None:
+    data = copy.deepcopy(GOOD)
+    data["rooms"][0]["tables"] = [{"id": "a", "name": {"zh-TW": "龍桌", "en": "Dragon"}}, "b"]
+    room = parse_rooms(data).rooms[0]
+    assert room.table_ids == ("a", "b")
+    assert room.names_of("a") == {"zh-TW": "龍桌", "en": "Dragon"}
+    assert room.names_of("b") == {"zh-TW": "standard 2", "en": "standard 2"}
+
+
+@pytest.mark.parametrize(
+    ("name", "words"),
+    [
+        ({"zh-TW": "一般區"}, "room 'standard'.name.en: is missing"),
+        ({"zh-TW": "一般區", "en": "Standard", "fr": "Normal"}, "unknown language(s) fr"),
+        ({"zh-TW": "", "en": "Standard"}, "room 'standard'.name.zh-TW: must be a non-empty text"),
+        (7, "room 'standard'.name: must be a text or a table of zh-TW and en texts"),
+    ],
+)
+def test_a_broken_name_is_refused_naming_its_key(name: object, words: str) -> None:
+    data = copy.deepcopy(GOOD)
+    data["rooms"][0]["name"] = name
+    with pytest.raises(InvalidInput) as err:
+        parse_rooms(data)
+    assert err.value.code == "bad_config"
+    assert words in err.value.message
+
+
+def test_a_broken_table_name_is_refused_naming_its_key() -> None:
+    data = copy.deepcopy(GOOD)
+    data["rooms"][0]["tables"] = ["a", {"id": "b", "name": {"en": "Two"}}]
+    with pytest.raises(InvalidInput) as err:
+        parse_rooms(data)
+    assert "room 'standard'.tables[1].name.zh-TW: is missing" in err.value.message
+    data["rooms"][0]["tables"] = [{"name": "x"}]
+    with pytest.raises(InvalidInput) as err:
+        parse_rooms(data)
+    assert "tables[0]: the key 'id' is required" in err.value.message
+
+
 def test_dealer_floor_defaults_to_largest_liability() -> None:
     room = parse_rooms(GOOD).rooms[0]
     assert room.dealer_floor == 7 * 50 * 100

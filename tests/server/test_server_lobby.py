@@ -199,3 +199,30 @@ async def test_an_unknown_good_road_is_refused(live: Live) -> None:
         async with http.get(f"{live.base}/api/lobby?road=dragon") as resp:
             assert resp.status == 400
             assert (await resp.json())["error"]["code"] == "bad_message"
+
+
+NAMED: dict[str, Any] = {
+    **ROOMS,
+    "rooms": [
+        {
+            **ROOMS["rooms"][0],
+            "id": "a",
+            "name": {"zh-TW": "一般區", "en": "Standard"},
+            "tables": [{"id": "a1", "name": {"zh-TW": "龍桌", "en": "Dragon"}}, "a2"],
+        }
+    ],
+}
+
+
+@live_test(rooms=NAMED)
+async def test_rooms_and_tables_come_with_their_names_in_each_language(live: Live) -> None:
+    sam = await live.client("sam", record=True)
+    page = await _page(sam)
+    (room,) = page["rooms"]
+    assert (room["name"], room["names"]) == ("Standard", {"zh-TW": "一般區", "en": "Standard"})
+    names = {t["table_id"]: (t["name"], t["names"]) for t in page["tables"]}
+    assert names == {
+        "a1": ("Dragon", {"zh-TW": "龍桌", "en": "Dragon"}),
+        "a2": ("Standard 2", {"zh-TW": "一般區 2", "en": "Standard 2"}),
+    }
+    await sam.close()

@@ -226,7 +226,7 @@ class Server:
             table,
             table_id=table_id,
             room_id=room.room_id,
-            name=f"{room.name} {room.table_ids.index(table_id) + 1}",
+            names=room.names_of(table_id),
             hub=self.hub,
             store=self.store,
             metrics=self.metrics,

@@ -53,6 +53,9 @@ ROOM_KEYS = {
     "dealer_round_limit",
 }
 TOP_KEYS = {"server", "rooms", "timers"}
+TABLE_KEYS = {"id", "name"}
+LANGS = ("zh-TW", "en")
+"""The languages a room's or a table's name is given in (the browser client's languages)."""
 
 
 @dataclass(frozen=True)
@@ -89,7 +92,8 @@ class RoomSettings:
     """One room: its entry level, chip unit, floors, timers and the ids of its tables."""
 
     room_id: str
-    name: str
+    names: dict[str, str]
+    """The room's name in each of ``LANGS``."""
     min_level: int
     chip_unit: int
     bettor_floor: int
@@ -98,6 +102,21 @@ class RoomSettings:
     timers: dict[str, float] = field(default_factory=lambda: dict(TIMERS))
     dealer_round_limit: int = 10
     """Rounds in a row one dealer may deal while someone waits in the dealer queue (連莊上限)."""
+    table_names: dict[str, dict[str, str]] = field(default_factory=dict)
+    """Each table's name in each of ``LANGS`` (by default the room's name and its number)."""
+
+    @property
+    def name(self) -> str:
+        """The room's name in English (the language of logs and of the Python client)."""
+        return self.names["en"]
+
+    def names_of(self, table_id: str) -> dict[str, str]:
+        """A table's name in each of ``LANGS``."""
+        named = self.table_names.get(table_id)
+        if named is not None:
+            return named
+        number = self.table_ids.index(table_id) + 1
+        return {lang: f"{self.names[lang]} {number}" for lang in LANGS}
 
 
 @dataclass(frozen=True)
@@ -151,6 +170,46 @@ def _text(where: str, value: object) -> str:
     if not isinstance(value, str) or not value or len(value) > 64:
         raise _fail(where, f"must be a non-empty text of at most 64 characters, not {value!r}.")
     return value
+
+
+def _names(where: str, value: object) -> dict[str, str]:
+    """A name: one text for every language, or a table with a text for each of ``LANGS``."""
+    if isinstance(value, str):
+        text = _text(where, value)
+        return dict.fromkeys(LANGS, text)
+    if not isinstance(value, dict):
+        raise _fail(
+            where,
+            f"must be a text or a table of {' and '.join(LANGS)} texts "
+            f'(such as {{zh-TW = "一般區", en = "Standard"}}), not {value!r}.',
+        )
+    extra = sorted(set(value) - set(LANGS))
+    if extra:
+        raise _fail(where, f"unknown language(s) {', '.join(extra)}; known: {', '.join(LANGS)}.")
+    for lang in LANGS:
+        if lang not in value:
+            raise _fail(f"{where}.{lang}", "is missing: a name is given in every language.")
+    return {lang: _text(f"{where}.{lang}", value[lang]) for lang in LANGS}
+
+
+def _tables(where: str, tables: object) -> tuple[tuple[str, ...], dict[str, dict[str, str]]]:
+    """Table ids, and the names of the tables given as ``{id = ..., name = ...}``."""
+    if not isinstance(tables, list) or not tables:
+        raise _fail(where, "must be a non-empty list of table ids.")
+    ids: list[str] = []
+    named: dict[str, dict[str, str]] = {}
+    for i, entry in enumerate(tables):
+        if isinstance(entry, dict):
+            _unknown(f"{where}[{i}]", entry, TABLE_KEYS)
+            if "id" not in entry:
+                raise _fail(f"{where}[{i}]", "the key 'id' is required.")
+            table_id = _text(f"{where}[{i}].id", entry["id"])
+            if "name" in entry:
+                named[table_id] = _names(f"{where}[{i}].name", entry["name"])
+        else:
+            table_id = _text(where, entry)
+        ids.append(table_id)
+    return tuple(ids), named
 
 
 def _unknown(where: str, data: dict[str, Any], known: set[str]) -> None:
@@ -241,10 +300,7 @@ def _room(index: int, data: object, timers: dict[str, float]) -> RoomSettings:
             f"{where}.chip_unit",
             f"must be a multiple of 100 coins so every 1% commission is whole, not {chip_unit}.",
         )
-    tables = data["tables"]
-    if not isinstance(tables, list) or not tables:
-        raise _fail(f"{where}.tables", "must be a non-empty list of table ids.")
-    table_ids = tuple(_text(f"{where}.tables", t) for t in tables)
+    table_ids, table_names = _tables(f"{where}.tables", data["tables"])
     # A bettor floor below one chip seats bettors who cannot bet; a dealer floor below the
     # largest liability the limits allow seats a dealer who may not be able to pay.
     bettor_floor = _int(f"{where}.bettor_floor", data.get("bettor_floor", 10 * chip_unit))
@@ -264,7 +320,7 @@ def _room(index: int, data: object, timers: dict[str, float]) -> RoomSettings:
         )
     return RoomSettings(
         room_id=room_id,
-        name=_text(f"{where}.name", data.get("name", room_id)),
+        names=_names(f"{where}.name", data.get("name", room_id)),
         min_level=_int(f"{where}.min_level", data.get("min_level", 50)),
         chip_unit=chip_unit,
         bettor_floor=bettor_floor,
@@ -274,6 +330,7 @@ def _room(index: int, data: object, timers: dict[str, float]) -> RoomSettings:
         dealer_round_limit=_int(
             f"{where}.dealer_round_limit", data.get("dealer_round_limit", 10), minimum=1
         ),
+        table_names=table_names,
     )
 
 

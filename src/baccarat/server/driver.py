@@ -66,7 +66,7 @@ class TableDriver:
         *,
         table_id: str,
         room_id: str,
-        name: str | None = None,
+        names: dict[str, str] | None = None,
         hub: Hub,
         store: Store,
         metrics: Metrics,
@@ -77,7 +77,8 @@ class TableDriver:
         self.table = table
         self.table_id = table_id
         self.room_id = room_id
-        self.name = name or table_id
+        self.names = names or {"zh-TW": table_id, "en": table_id}
+        """The table's name in each language the clients speak."""
         self.hub = hub
         self.metrics = metrics
         self.seq = 0
@@ -325,7 +326,7 @@ class TableDriver:
             self.table,
             self.table_id,
             self.room_id,
-            self.name,
+            self.names,
             len(self.hub.watchers.get(self.table_id, ())),
         )
 

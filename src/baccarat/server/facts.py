@@ -27,16 +27,20 @@ def seated(table: Table) -> dict[int, int]:
 
 
 def lobby_table(
-    table: Table, table_id: str, room_id: str, name: str, watchers: int
+    table: Table, table_id: str, room_id: str, names: dict[str, str], watchers: int
 ) -> dict[str, Any]:
-    """The table's line in the lobby: seats, phase, round of the shoe, the last results."""
+    """The table's line in the lobby: names, seats, phase, round of the shoe, the last results.
+
+    ``name`` is the English name (for clients that show one language); ``names`` has it in
+    every language the browser client speaks, which picks its own."""
     seats: list[dict[str, Any] | None] = [
         None if o is None else {"user_id": o.user_id, "name": o.name} for o in table.seats
     ]
     return {
         "table_id": table_id,
         "room_id": room_id,
-        "name": name,
+        "name": names.get("en", table_id),
+        "names": dict(names),
         "seats": seats,
         "taken": sum(1 for s in seats if s is not None),
         "watchers": watchers,

@@ -40,6 +40,7 @@ def room_json(config: RoomsConfig) -> list[dict[str, Any]]:
         {
             "room_id": r.room_id,
             "name": r.name,
+            "names": dict(r.names),
             "min_level": r.min_level,
             "chip_unit": r.chip_unit,
             "bettor_floor": r.bettor_floor,

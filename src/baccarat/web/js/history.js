@@ -2,7 +2,7 @@
 // day's and this session's totals. Reads GET /api/my/rounds and GET /api/my/net.
 
 import { h, add, fmt, signed } from "./dom.js";
-import { t, getLang } from "./i18n.js";
+import { t, getLang, named } from "./i18n.js";
 import { api } from "./net.js";
 import { cardFace } from "./cards.js";
 import { AREAS } from "./state.js";
@@ -113,13 +113,19 @@ export function historyScreen(app) {
   const more = h("button", { class: "btn btn-more", "data-action": "more", hidden: true }, t("load_more"));
   const totals = h("div", { class: "hist-totals" });
   const empty = h("p", { class: "muted hist-empty", hidden: true }, t("no_rounds_yet"));
-  const tableName = (id) => app.lobby?.tables?.find((tb) => tb.table_id === id)?.name ?? id;
+  const tableName = (id) => named([...(app.lobby?.tables ?? []), ...(app.names?.tables ?? [])]
+    .find((tb) => tb.table_id === id), id);
   let next = null;
   const load = async () => {
     more.disabled = true;
     try {
       const q = `limit=${PAGE}${next ? `&before=${encodeURIComponent(next)}` : ""}`;
       const page = await api(`/api/my/rounds?${q}`);
+      if (page.rounds.some((r) => tableName(r.table_id) === r.table_id)) {
+        // Opened without the lobby (a reload): the tables' names in every language.
+        const lobby = await api("/api/lobby").catch(() => null);
+        if (lobby) app.names = { rooms: lobby.rooms, tables: lobby.tables };
+      }
       add(list, page.rounds.map((r) => roundRow(r, tableName)));
       next = page.next;
       empty.hidden = list.childElementCount > 0;

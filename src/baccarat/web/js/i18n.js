@@ -261,6 +261,11 @@ export function t(key, params) {
   return fill(text, params);
 }
 
+/** A room's or a table's name in the current language ({name, names} from the lobby). */
+export function named(thing, fallback = "") {
+  return thing?.names?.[lang] ?? thing?.name ?? fallback;
+}
+
 /** A refusal in the user's language when the code is known, else the server's sentence. */
 export function errorText(err, context) {
   const code = err?.code;

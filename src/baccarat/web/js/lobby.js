@@ -2,7 +2,7 @@
 
 import { h, s, fmt } from "./dom.js";
 import { PATTERNS } from "./patterns.js";
-import { t, errorText } from "./i18n.js";
+import { t, errorText, named } from "./i18n.js";
 import { cardFace, cardBack } from "./cards.js";
 import { chipSVG } from "./chips.js";
 import { eyeIcon } from "./icons.js";
@@ -109,7 +109,7 @@ function tableCard(app, table, room) {
   };
   const free = seats.slice(1).filter((x) => !x).length;
   return h("article", { class: "table-card", "data-table": table.table_id },
-    h("header", null, h("h3", null, table.name || table.table_id),
+    h("header", null, h("h3", null, named(table, table.table_id)),
       h("span", { class: `phase-tag phase-${table.phase}` }, t(PHASE_KEY[table.phase] || "phase_waiting"))),
     h("div", { class: "tc-body" },
       miniBeads(table.beads),
@@ -137,7 +137,7 @@ function lobbyNav(app, lobby) {
     class: `btn btn-ghost room-tab${(lobby.room ?? null) === room ? " active" : ""}`, "data-room-tab": room ?? "",
     onclick: () => app.subscribeLobby({ room, page: 0 }) }, label);
   const tabs = lobby.rooms.length > 1
-    ? h("div", { class: "room-tabs" }, tab(null, t("all_rooms")), lobby.rooms.map((r) => tab(r.room_id, r.name)))
+    ? h("div", { class: "room-tabs" }, tab(null, t("all_rooms")), lobby.rooms.map((r) => tab(r.room_id, named(r, r.room_id))))
     : null;
   const pager = pages > 1
     ? h("div", { class: "pager" },
@@ -181,7 +181,7 @@ export function lobbyScreen(app) {
     const lim = room.limits || {};
     return h("section", { class: "room", "data-room": room.room_id },
       h("header", { class: "room-head" },
-        h("h2", null, room.name),
+        h("h2", null, named(room, room.room_id)),
         h("div", { class: "room-rules" },
           h("span", { class: "rule" }, t("min_level", { n: room.min_level })),
           h("span", { class: "rule" }, t("chip_unit", { n: fmt(room.chip_unit) })),

@@ -333,9 +333,36 @@ function onSnapshot(msg) {
   app.seq = msg.seq;
   app.view = msg.view;
   app.viewAt = performance.now();
-  const st = readView(msg, app.viewAt, app.lobby);
+  const st = readView(msg, app.viewAt, known());
   noteSeat(st);
   app.table.setState(st);
+  if (!st.names) fetchNames();
+}
+
+/** A table entered without the lobby (a reload, a link): its and its room's names in every
+ * language come from the lobby over HTTP, and the top bar is drawn again with them. */
+function fetchNames() {
+  if (app.namesAsked) return;
+  app.namesAsked = true;
+  api("/api/lobby").then((data) => {
+    app.names = { rooms: data.rooms, tables: data.tables };
+    const st = app.table?.st;
+    if (!st) return;
+    const again = readView({ view: st.raw, table_id: st.table_id }, app.viewAt, known());
+    const named = { ...st, names: again.names, room: { ...st.room, names: again.room.names } };
+    app.table.st = named;
+    app.snapshot = named;
+    app.table.drawTop(named);
+  }, () => {
+    app.namesAsked = false;
+  });
+}
+
+/** The rooms and tables whose names are known: the lobby's page, and any fetched since. */
+function known() {
+  if (!app.names) return app.lobby;
+  return { rooms: [...(app.lobby?.rooms ?? []), ...app.names.rooms],
+    tables: [...(app.lobby?.tables ?? []), ...app.names.tables] };
 }
 
 function noteSeat(st) {
@@ -373,7 +400,7 @@ function onEvent(msg) {
     app.snapshot = app.table.st;
     return;
   }
-  const fresh = readView({ view: app.view, table_id: app.tableId }, app.viewAt, app.lobby);
+  const fresh = readView({ view: app.view, table_id: app.tableId }, app.viewAt, known());
   // The viewer's own part changes alone; the rest of the screen stays as drawn.
   const st = msg.event === "me" && app.table.st ? { ...app.table.st, me: fresh.me, book: fresh.book } : fresh;
   noteSeat(st);

@@ -53,9 +53,11 @@ export function readView(snapshot, receivedAt, lobby) {
   return {
     table_id: v.table_id ?? snapshot.table_id,
     name: tableInfo.name ?? v.table_id ?? snapshot.table_id,
+    names: tableInfo.names ?? null,
     room: {
       room_id: v.room,
       name: roomInfo.name ?? v.room,
+      names: roomInfo.names ?? null,
       chip_unit: v.chip_unit ?? roomInfo.chip_unit ?? 100,
       limits: limits.areas ?? roomInfo.limits ?? DEFAULT_LIMITS,
       bettor_floor: limits.bettor_floor ?? roomInfo.bettor_floor,

@@ -1,7 +1,7 @@
 // The table screen: the bettor's view (seats 1-7 and spectators) and the dealer's view.
 
 import { h, mount, fmt, signed, pulse } from "./dom.js";
-import { t, errorText } from "./i18n.js";
+import { t, errorText, named } from "./i18n.js";
 import { chipSVG } from "./chips.js";
 import { AREAS, secondsLeft, bookFromSeats } from "./state.js";
 import { seatBox, areaBox, handBox, bookPanel, ring, remaining } from "./parts.js";
@@ -94,8 +94,8 @@ export class TableScreen {
 
   drawTop(st) {
     mount(this.topInfo,
-      h("span", { class: "ti-room" }, st.room.name || ""),
-      h("span", { class: "ti-table" }, st.name || ""),
+      h("span", { class: "ti-room" }, named(st.room)),
+      h("span", { class: "ti-table" }, named(st)),
       h("span", { class: "ti-round" }, t("round_of", { n: st.round_no || 0 })),
       h("span", { class: "ti-commit", title: st.shoe.commitment || "" },
         `${t("shoe")} ${st.shoe.commitment ? st.shoe.commitment.slice(0, 8) : "—"}`),
