@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from baccarat.client import Client, login
-from baccarat.store import open_store
+from baccarat.store import BetRecord, open_store
 
 
 def _get(url: str) -> Any:
@@ -151,6 +151,35 @@ def _serve(db: str, *extra: str) -> tuple[subprocess.Popen[str], list[str]]:
         assert line, "serve ended before it was ready"
         lines.append(line)
     return proc, lines
+
+
+def test_a_round_left_in_escrow_at_a_table_gone_from_the_rooms_file_is_voided(
+    tmp_path: Path,
+) -> None:
+    # A server alone is the whole system: nobody will ever settle such a round.
+    db = f"sqlite:///{tmp_path / 'x.db'}"
+    store = open_store(db)
+    try:
+        dealer = store.create_user("dealer", "password1", level=50, coins=100_000)
+        bettor = store.create_user("bettor", "password1", level=50, coins=100_000)
+        store.record_shoe_start("shoe-gone", "gone-1", "00" * 32)
+        bets = [BetRecord(bettor.user_id, "tie", 2, 200, time.time())]
+        store.escrow_round("r-gone", "gone-1", "shoe-gone", 1, dealer.user_id, bets)
+        assert store.balance(bettor.user_id) == 99_800
+    finally:
+        store.close()
+    proc, _ = _serve(db)
+    proc.send_signal(signal.SIGTERM)
+    assert proc.wait(timeout=30) == 0
+    if proc.stdout is not None:
+        proc.stdout.close()
+    store = open_store(db)
+    try:
+        assert store.get_round("r-gone").status == "voided"
+        assert store.balance(bettor.user_id) == 100_000
+        assert store.audit().ok
+    finally:
+        store.close()
 
 
 def _in_thread(main: Any) -> Any:

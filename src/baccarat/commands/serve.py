@@ -106,7 +106,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--public-url",
-        help="where clients reach this node (default: http://HOST:PORT as listened on)",
+        help="where clients reach this node (default with --redis: http://HOST:PORT as listened on)",
     )
 
 
@@ -180,6 +180,12 @@ async def _serve(args: argparse.Namespace, config: RoomsConfig, store: Store, ur
             print(f"baccarat serve: Redis is not reachable at {args.redis}: {exc}", file=sys.stderr)
             await directory.close()
             return 2
+    else:
+        # Alone, this server is the whole system: a round left in escrow at a table no longer
+        # in its rooms file will never be settled (the tables it runs void theirs when taken).
+        voided = await asyncio.to_thread(store.void_unfinished)
+        if voided:
+            log.warning("voided unfinished rounds", extra={"rounds": voided})
     shown = "127.0.0.1" if args.host in ("0.0.0.0", "::", "") else args.host
     server = Server(
         store,
@@ -189,7 +195,8 @@ async def _serve(args: argparse.Namespace, config: RoomsConfig, store: Store, ur
         origins=tuple(args.origin),
         directory=directory,
         node_id=args.node_id or f"{socket.gethostname()}:{args.port}",
-        public_url=args.public_url or f"http://{shown}:{args.port}",
+        # One node alone sends nobody elsewhere: its lobby lines name no node.
+        public_url=args.public_url or (f"http://{shown}:{args.port}" if args.redis else ""),
         metrics_token=os.environ.get("BACCARAT_METRICS_TOKEN"),
         lease_ttl=args.lease_ttl,
     )
@@ -208,7 +215,7 @@ async def _serve(args: argparse.Namespace, config: RoomsConfig, store: Store, ur
     print(f"database: {url}", flush=True)
     if metrics_runner is not None:
         print(f"metrics:  http://{config.server.metrics_listen}/metrics", flush=True)
-    if server.node is not None:
+    if server.node.public_url:
         print(f"node:     {server.node.node_id} at {server.node.public_url}", flush=True)
     print(f"open:     {base}/", flush=True)
     for name, password in accounts:

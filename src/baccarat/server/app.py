@@ -17,7 +17,7 @@ from typing import Any
 
 from aiohttp import web
 
-from baccarat.cluster import Directory
+from baccarat.cluster import Directory, LocalDirectory
 from baccarat.cluster.keeper import DEFAULT_TTL
 from baccarat.errors import BaccaratError, RuleViolation
 from baccarat.roads.patterns import PATTERNS
@@ -37,7 +37,7 @@ from baccarat.server.limits import AuthLimits
 from baccarat.server.lobby import Lobby, View
 from baccarat.server.logs import quiet_bad_requests
 from baccarat.server.metrics import Metrics
-from baccarat.server.node import Node, NodeHub
+from baccarat.server.node import Node
 from baccarat.server.passwords import PasswordPool
 from baccarat.server.static import StaticFiles
 from baccarat.server.ws import SERVER, Dispatcher, websocket
@@ -97,7 +97,7 @@ class Server:
         self.command_rate = config.server.command_rate if command_rate is None else command_rate
         self.shutdown_grace = shutdown_grace
         self.node_id = node_id
-        self.hub = Hub() if directory is None else NodeHub()
+        self.hub = Hub()
         self.metrics = Metrics()
         self.metrics_token = metrics_token or None
         """With a token, ``/metrics`` on the public listener answers its bearer only."""
@@ -114,45 +114,32 @@ class Server:
         self.hub.on_last_close = self._last_close
         self.hub.on_unwatch = self._unwatched
         self.lobby = Lobby(config, self.hub, self._line)
-        self.node: Node | None = None
-        """With a shared directory: this server as one node of many."""
-        if directory is not None:
-            assert isinstance(self.hub, NodeHub)
-            self.node = Node(
-                directory,
-                self.hub,
-                node_id=node_id,
-                public_url=public_url,
-                table_ids=list(config.table_room()),
-                start_table=self._gained,
-                stop_table=self._lost,
-                summary_of=self._summary,
-                regained=self._regained,
-                ttl=lease_ttl,
-                on_heard=self.lobby.put,
-                inflight=self.inflight,
-            )
-            self.lobby.on_local_line = self.node.line_changed
+        self.node = Node(
+            LocalDirectory() if directory is None else directory,
+            self.hub,
+            node_id=node_id,
+            public_url=public_url,
+            table_ids=list(config.table_room()),
+            start_table=self._gained,
+            stop_table=self._lost,
+            summary_of=self._summary,
+            regained=self._regained,
+            ttl=lease_ttl,
+            on_heard=self.lobby.put,
+            inflight=self.inflight,
+        )
+        """This server as a node: one of many with a shared directory, else a system of one."""
+        self.lobby.on_local_line = self.node.line_changed
 
     # -- lifecycle --------------------------------------------------------------------
 
     async def start(self) -> None:
-        """Take every table (raising its epoch, returning the stakes of rounds a crash left
-        open), then start each table's task.
-
-        As one node of many: start the tables whose lease this node gets (now and later)."""
+        """Start the tables whose lease this node gets (now and later): each is taken
+        (raising its epoch, returning the stakes of rounds a crash left open), then its task
+        starts. A server alone (a system of one) gets every table at once."""
         self.lobby.start()
-        if self.node is not None:
-            await self.node.start()
-            log.info("node running", extra={"tables": len(self.drivers)})
-            return
-        for table_id in self.config.table_room():
-            await self._take(table_id)
-        # Rounds of tables no longer in the rooms file: nobody will ever settle them.
-        voided = await asyncio.to_thread(self.store.void_unfinished)
-        if voided:
-            log.warning("voided unfinished rounds", extra={"rounds": voided})
-        log.info("tables running", extra={"tables": len(self.drivers)})
+        await self.node.start()
+        log.info("node running", extra={"tables": len(self.drivers)})
 
     async def _take(self, table_id: str) -> int:
         # One transaction raises the table's epoch and voids the rounds it left in escrow:
@@ -175,7 +162,7 @@ class Server:
         for seat, user_id in sorted(seats.items()):
             if user_id in self.hub.seats or user_id in self.hub.sitting:
                 continue
-            if self.node is not None and not await self.node.claim_seat(user_id, table_id, seat):
+            if not await self.node.claim_seat(user_id, table_id, seat):
                 continue  # seated at another table since
             online = self.hub.online(user_id)
             loaded: list[UserInfo] = []
@@ -203,8 +190,7 @@ class Server:
                     "seat not restored",
                     extra={"table_id": table_id, "user_id": user_id, "code": exc.code},
                 )
-                if self.node is not None:
-                    await self.node.release_seat(user_id, table_id)
+                await self.node.release_seat(user_id, table_id)
 
     async def _regained(self, table_id: str) -> bool:
         # The directory forgot the lease (Redis restarted): keep the table if the database
@@ -278,8 +264,7 @@ class Server:
         driver = self.drivers.get(table_id)
         if driver is None:
             return None
-        line = driver.line()
-        return line if self.node is None else self.node.line(line)
+        return self.node.line(driver.line())
 
     async def drain(self) -> None:
         """Stop taking sockets and seats; let rounds in escrow finish (or void them)."""
@@ -294,8 +279,7 @@ class Server:
         """Drain the tables, then close every socket."""
         await self.drain()
         await self.lobby.stop()
-        if self.node is not None:
-            await self.node.stop()
+        await self.node.stop()
         for conn in list(self.hub.connections):
             conn.drop(CLOSE_GOING_AWAY, "shutting_down")
         for task in list(self._background):

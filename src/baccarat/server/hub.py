@@ -35,6 +35,8 @@ class Hub:
         self.on_last_close: Callable[[int], None] | None = None
         self.on_unwatch: Callable[[Connection, str], None] | None = None
         """Called when a connection stops watching a table (left, watches another, closed)."""
+        self.on_seat_freed: Callable[[int, str], None] | None = None
+        """Called with each user who left a table's seats (the node gives their claim back)."""
 
     def add(self, conn: Connection) -> bool:
         """Register a connection; True when it is the user's first one."""
@@ -103,7 +105,8 @@ class Hub:
         """Record who sits at ``table_id`` now (user id -> seat); return who left it.
 
         Called after every step of a table that made an event, so it touches only that
-        table's seats, and nothing at all when they did not change.
+        table's seats, and nothing at all when they did not change. Each user who left is
+        handed to ``on_seat_freed``.
         """
         before = self.table_seats.get(table_id, {})
         if before == seated:
@@ -118,4 +121,7 @@ class Hub:
             self.table_seats[table_id] = dict(seated)
         else:
             self.table_seats.pop(table_id, None)
+        if self.on_seat_freed is not None:
+            for user_id in left:
+                self.on_seat_freed(user_id, table_id)
         return left

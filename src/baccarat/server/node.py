@@ -1,9 +1,10 @@
-"""This server as one node of many: the tables it leases, its users' seat claims, the lobby.
+"""This server as a node of the system: the tables it leases, its users' seat claims, the lobby.
 
-With a shared directory (``baccarat.cluster``) the node runs only the tables whose lease it
-holds, claims a user's seat in the directory before the table seats them (so a user holds
-one seat in the whole system), and shows every node's tables in its lobby, each line with
-the URL of the node that runs it.
+Every server is a node; a single server is a system of one, on a ``LocalDirectory``. The
+node runs only the tables whose lease it holds, claims a user's seat in the directory before
+the table seats them (so a user holds one seat in the whole system), and shows every node's
+tables in its lobby. A node with a public URL (one of many, ``--redis``) stamps its lines
+with its id and that URL, so that clients can find the node a table runs on.
 """
 
 from __future__ import annotations
@@ -23,29 +24,13 @@ from baccarat.server.inflight import CoinsInFlight
 log = logging.getLogger("baccarat.server")
 
 
-class NodeHub(Hub):
-    """A hub that tells the node when seats are freed."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.on_seat_freed: Callable[[int, str], None] | None = None
-
-    def set_seats(self, table_id: str, seated: dict[int, int]) -> set[int]:
-        """Record who sits at ``table_id``; a user who left it gives the claim back."""
-        left = super().set_seats(table_id, seated)
-        if self.on_seat_freed is not None:
-            for user_id in left:
-                self.on_seat_freed(user_id, table_id)
-        return left
-
-
 class Node:
     """The node's standing in the directory, and the tasks that keep it."""
 
     def __init__(
         self,
         directory: Directory,
-        hub: NodeHub,
+        hub: Hub,
         *,
         node_id: str,
         public_url: str,
@@ -170,7 +155,12 @@ class Node:
     # -- lobby ------------------------------------------------------------------------
 
     def line(self, summary: dict[str, Any]) -> dict[str, Any]:
-        """A local table's line as every node shows it."""
+        """A local table's line as every node shows it.
+
+        Without a public URL nobody is ever sent here from elsewhere: the line stays as the
+        table gives it."""
+        if not self.public_url:
+            return summary
         return {**summary, "node_id": self.node_id, "url": self.public_url}
 
     def line_changed(self, summary: dict[str, Any]) -> None:

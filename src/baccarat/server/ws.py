@@ -180,8 +180,7 @@ class Dispatcher:
     def _driver(self, table_id: str) -> TableDriver:
         driver = self.server.drivers.get(table_id)
         if driver is None:
-            node = self.server.node
-            line = None if node is None else node.lines.get(table_id)
+            line = self.server.node.lines.get(table_id)
             if line is not None and line.get("url"):
                 raise RuleViolation(
                     "table_elsewhere",
@@ -273,7 +272,7 @@ class Dispatcher:
         hub.sitting.add(uid)
         try:
             # The directory keeps the one-seat rule across nodes; the hub, within this one.
-            if node is not None and not await node.claim_seat(uid, table_id, seat):
+            if not await node.claim_seat(uid, table_id, seat):
                 raise RuleViolation(
                     "already_seated_elsewhere",
                     "You already hold a seat at another table; stand up there first.",
@@ -292,7 +291,7 @@ class Dispatcher:
             await driver.submit(run, conn=conn, msg_id=msg_id, after=after, prepare=load)
         finally:
             hub.sitting.discard(uid)
-            if node is not None and hub.seats.get(uid, ("",))[0] != table_id:
+            if hub.seats.get(uid, ("",))[0] != table_id:
                 # The table did not seat the user: give the claim back.
                 await node.release_seat(uid, table_id)
 
