@@ -39,6 +39,7 @@ from baccarat.table import (
     Undo,
     Urge,
     UserInfo,
+    rebet,
     view,
     wire,
 )
@@ -124,6 +125,23 @@ class TableReducer(RuleBasedStateMachine):
                 self.sent[v] = own
             self.kept[v] = fold(self.kept[v], kept_frames)
             assert timeless(self.kept[v]) == timeless(after), (v, [k for k, _ in kept_frames])
+
+    @invariant()
+    def bet_flags_agree_with_the_rule_checks(self) -> None:
+        # ``me`` skips the checks when betting is not open to the user: it must agree with
+        # asking each rule check itself.
+        table, now = self.m.table, self.m.now
+        for v in VIEWERS:
+            me = personal(table, v, now)["me"]
+            if me["role"] != "bettor":
+                continue
+            asked = {
+                "can_bet": any(table.can_bet(v, a, CHIPS[0], now) for a in AREAS),
+                "can_rebet": rebet.can_rebet(table, v, now),
+                "can_double": rebet.can_double(table, v, now),
+                "can_undo": rebet.can_undo(table, v, now),
+            }
+            assert {k: me[k] for k in asked} == asked, v
 
     @invariant()
     def rounds_settle_once(self) -> None:

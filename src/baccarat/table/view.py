@@ -73,6 +73,11 @@ def _me(table: Table, viewer: int | None, now: float) -> dict[str, Any]:
     rnd = table.round
     slip: dict[Area, int] = rnd.slip(occ.user_id) if rnd is not None else {}
     is_dealer = occ.seat == DEALER_SEAT
+    # Every bet-like command is first refused for what ``check_bettor`` checks: when that
+    # fails, each can_* below is False without asking (most steps of a round are not betting).
+    may = (
+        not is_dealer and rnd is not None and table.betting_open(now) and not occ.waiting_next_round
+    )
     return {
         "user_id": occ.user_id,
         "seat": occ.seat,
@@ -81,13 +86,12 @@ def _me(table: Table, viewer: int | None, now: float) -> dict[str, Any]:
         "bets": slip,
         "stake": stake_coins(slip, table.config.chip_unit),
         "remaining": None if is_dealer else remaining_limits(slip),
-        "can_bet": not is_dealer
-        and any(table.can_bet(occ.user_id, area, CHIPS[0], now) for area in AREAS),
+        "can_bet": may and any(table.can_bet(occ.user_id, area, CHIPS[0], now) for area in AREAS),
         "urge_ready_at": table.urge_ready_at() if is_dealer else None,
         "rebet": None if is_dealer else _copy(table.last_slips.get(occ.user_id)),
-        "can_rebet": not is_dealer and rebet.can_rebet(table, occ.user_id, now),
-        "can_double": not is_dealer and rebet.can_double(table, occ.user_id, now),
-        "can_undo": not is_dealer and rebet.can_undo(table, occ.user_id, now),
+        "can_rebet": may and rebet.can_rebet(table, occ.user_id, now),
+        "can_double": may and rebet.can_double(table, occ.user_id, now),
+        "can_undo": may and rebet.can_undo(table, occ.user_id, now),
         "auto_open": occ.auto_open,
     }
 
