@@ -10,7 +10,8 @@ betting opens it bets by its strategy:
   then a double or an undo of its last chip.
 
 When a bot controls a face-down card it sometimes squeezes it (a few peel moves) before
-opening; after a win it sometimes cheers with an emote. A dropped connection is retried; the
+opening; after a win it sometimes cheers with an emote, and after a round it won or lost it
+sometimes says a word in the table's chat. A dropped connection is retried; the
 seat waits for it during the reconnect grace. With many nodes, a bot follows its table: when
 its node stops answering or no longer runs the table (a failover), it asks the lobby of any
 node it knows where the table runs now and reconnects there, where the table kept its seat.
@@ -36,6 +37,9 @@ FOLLOW_LIMIT = 60.0
 """Seconds a bot that lost sight of its table keeps looking for it before sitting anew."""
 
 STRATEGIES = ("flat", "streak", "random")
+CHAT_WON = ("好牌！", "莊來了", "再來一局", "nice hand", "lucky!")
+CHAT_LOST = ("唉…", "下一局翻本", "手氣不好", "next one", "so close")
+"""What a bot says after a round it won or lost."""
 CORNERS = ("tl", "tr", "bl", "br", "l", "r")
 """Where a bot peels from: any corner or a long side."""
 
@@ -52,6 +56,8 @@ class BotPlan:
     urge_chance: float = 0.3
     emote_chance: float = 0.15
     """How often a bot that won a round cheers with an emote."""
+    chat_chance: float = 0.1
+    """How often a bot says a word in the table's chat after a round."""
 
 
 def choose_bet(
@@ -97,6 +103,7 @@ class Bot:
         self.rebets = 0
         self.queued = False
         self.emotes = 0
+        self.said = 0
         self.doubles = 0
         self.undos = 0
 
@@ -244,6 +251,10 @@ class Bot:
                 with contextlib.suppress(CommandError):
                     await client.emote(self.rng.choice(("clap", "laugh", "thumbs_up", "lucky")))
                     self.emotes += 1
+            elif won and self.rng.random() < self.plan.chat_chance:
+                with contextlib.suppress(CommandError):
+                    await client.say(self.rng.choice(CHAT_WON if won > 0 else CHAT_LOST))
+                    self.said += 1
         elif kind == "squeeze_started" and data.get("controller_user_id") == me:
             await self._squeeze(client, data)
         elif kind == "seat_freed" and data.get("user_id") == me and data.get("reason") != "moved":

@@ -37,12 +37,16 @@ async def test_bots_take_the_free_dealer_seat_bet_and_squeeze(live: Live) -> Non
     bots = []
     for i, strategy in enumerate(("flat", "streak", "random")):
         _, token = await live.user(f"bot{i}", 1_000_000)
-        plan = BotPlan(strategy, "t1", squeeze_chance=1.0)
+        plan = BotPlan(strategy, "t1", squeeze_chance=1.0, emote_chance=0.0, chat_chance=1.0)
         bots.append(Bot(live.base, token, plan, rng=random.Random(i)))
     stop = asyncio.Event()
     task = asyncio.create_task(run_bots(bots, stop))
     async with asyncio.timeout(60):
-        while sum(b.rounds_bet for b in bots) < 6 or not any(b.squeezes for b in bots):
+        while (
+            sum(b.rounds_bet for b in bots) < 6
+            or not any(b.squeezes for b in bots)
+            or not any(b.said for b in bots)
+        ):
             await asyncio.sleep(0.1)
             assert not task.done()
     stop.set()
