@@ -97,6 +97,12 @@ class Screen:
     def answer(self, message: dict[str, Any]) -> None:
         self.sent.append(message)
 
+    def cork(self) -> None:
+        pass
+
+    def uncork(self) -> None:
+        pass
+
     def events(self) -> list[str]:
         return [m["event"] for m in self.sent if m.get("type") == "event"]
 

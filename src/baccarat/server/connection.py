@@ -90,6 +90,8 @@ class Connection:
         """Command id -> its answer's text, or None while the command runs (oldest first)."""
         self._repeats: dict[str | int, int] = {}
         """Copies of a running command that wait for its answer."""
+        self._corked: list[str | bytes] | None = None
+        """What was sent since ``cork``: written in one go by ``uncork``."""
         self._rate = command_rate
         self._tokens = command_rate * BURST_SECONDS
         self._refilled: float | None = None
@@ -122,8 +124,43 @@ class Connection:
         """Send one message already made into a text frame (``frames.encode``)."""
         self._put(frame)
 
+    def cork(self) -> None:
+        """Hold what is sent until ``uncork``, which writes it all at once (a table's step
+        sends a client several frames: one write, one system call, instead of one each)."""
+        if self._corked is None:
+            self._corked = []
+
+    def uncork(self) -> None:
+        """Write what was held since ``cork``, in order."""
+        items, self._corked = self._corked, None
+        if not items:
+            return
+        if len(items) > 1 and self._writable():
+            frames = [i if isinstance(i, bytes) else _frame_or_none(i) for i in items]
+            if None not in frames:
+                assert self._transport is not None
+                self._transport.write(b"".join(cast(list[bytes], frames)))
+                return
+        for item in items:
+            self._put(item)
+
+    def _writable(self) -> bool:
+        # Written straight to the transport: nothing of this client's waits to keep order with.
+        transport = self._transport
+        return (
+            not self.closed
+            and transport is not None
+            and not self._busy
+            and self._queue.empty()
+            and not transport.is_closing()
+            and not transport.get_write_buffer_size()
+        )
+
     def _put(self, item: str | bytes) -> None:
         if self.closed:
+            return
+        if self._corked is not None:
+            self._corked.append(item)
             return
         transport = self._transport
         if transport is not None and not self._busy and self._queue.empty():

@@ -192,7 +192,9 @@ class TableDriver:
             # does not answer): announce nothing the ledger has not accepted.
             log.exception("persisting failed", extra={"table_id": self.table_id})
             events = []
-        self._publish(events)
+        # A step's events (and the ``me`` they change) reach each client in one write.
+        with self.hub.corked(self.table_id):
+            self._publish(events)
         if events:
             self._after_change()
             await self.ledger.note_seats({s: u for u, s in facts.seated(self.table).items()})

@@ -6,9 +6,10 @@ queued on every connection.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from collections import defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from baccarat.server.connection import Connection
@@ -91,6 +92,19 @@ class Hub:
             conn.send_frame(frame)
             n += 1
         return n
+
+    @contextlib.contextmanager
+    def corked(self, table_id: str) -> Iterator[None]:
+        """Hold what the table's watchers are sent inside the block; write it to each of them
+        in one go at its end."""
+        conns = list(self.watchers.get(table_id, ()))
+        for conn in conns:
+            conn.cork()
+        try:
+            yield
+        finally:
+            for conn in conns:
+                conn.uncork()
 
     def to_table(self, table_id: str, message: dict[str, Any]) -> int:
         """Send to everyone watching a table."""

@@ -1,0 +1,88 @@
+"""A corked connection writes what a table's step sent it in one go, in order."""
+
+from __future__ import annotations
+
+import asyncio
+from types import SimpleNamespace
+from typing import Any, cast
+
+from aiohttp import web
+
+from baccarat.server.connection import Connection
+from baccarat.server.frames import encode, payload
+
+
+class Transport:
+    """The socket's transport as the connection uses it: it records each write."""
+
+    def __init__(self) -> None:
+        self.writes: list[bytes] = []
+        self.backlog = 0
+
+    def write(self, data: bytes) -> None:
+        self.writes.append(data)
+
+    def get_write_buffer_size(self) -> int:
+        return self.backlog
+
+    def is_closing(self) -> bool:
+        return False
+
+
+def _connection(transport: Transport) -> Connection:
+    ws = cast(web.WebSocketResponse, SimpleNamespace(compress=False))
+    request = cast(web.Request, SimpleNamespace(transport=transport))
+    conn = Connection(ws, request, user_id=1)
+    conn.start()
+    return conn
+
+
+def _messages(data: bytes) -> list[bytes]:
+    """Split concatenated frames (as ``frames.text_frame`` makes them) into their payloads."""
+    out = []
+    while data:
+        n = data[1]
+        head = 2 + (2 if n == 126 else 8 if n == 127 else 0)
+        size = n if n < 126 else int.from_bytes(data[2:head], "big")
+        out.append(payload(data[: head + size]))
+        data = data[head + size :]
+    return out
+
+
+async def test_a_corked_step_is_one_write_in_order() -> None:
+    transport = Transport()
+    conn = _connection(transport)
+    conn.cork()
+    conn.send_frame(encode({"n": 1}))
+    conn.send('{"n":2}')
+    conn.send_frame(encode({"n": 3, "text": "莊" * 100}))
+    assert transport.writes == []
+    conn.uncork()
+    assert len(transport.writes) == 1
+    assert _messages(transport.writes[0]) == [
+        b'{"n":1}',
+        b'{"n":2}',
+        ('{"n":3,"text":"' + "莊" * 100 + '"}').encode(),
+    ]
+    # Uncorked, each message is its own write again.
+    conn.send('{"n":4}')
+    conn.send('{"n":5}')
+    assert len(transport.writes) == 3
+    await conn.finish()
+
+
+async def test_a_client_behind_gets_the_corked_messages_queued_in_order() -> None:
+    transport = Transport()
+    conn = _connection(transport)
+    transport.backlog = 1  # the socket has not taken earlier bytes yet
+    conn.cork()
+    for n in range(3):
+        conn.send(f'{{"n":{n}}}')
+    conn.uncork()
+    assert transport.writes == []
+    queued: list[Any] = []
+    while not conn._queue.empty():
+        queued.append(conn._queue.get_nowait())
+    assert queued == ['{"n":0}', '{"n":1}', '{"n":2}']
+    await asyncio.sleep(0)
+    await conn.finish()
