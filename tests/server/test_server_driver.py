@@ -22,6 +22,7 @@ from baccarat.server.driver import TableDriver
 from baccarat.server.frames import payload
 from baccarat.server.hub import Hub
 from baccarat.server.metrics import Metrics
+from baccarat.server.replies import OK, Reply
 from baccarat.shoe import Shoe
 from baccarat.store import Escrow, Settle, Void
 from baccarat.table import OpenCard, PlaceChip, Sit, Table, TableConfig, UserInfo
@@ -239,3 +240,34 @@ def test_a_bug_in_a_job_is_an_internal_error_not_the_callers_fault() -> None:
         await rig.driver.stop(0.0)
 
     run(main)
+
+
+def test_the_table_answers_a_command_after_its_events_and_a_refusal_is_answered_not_raised() -> (
+    None
+):
+    async def main() -> None:
+        rig = Rig(FakeStore({}))
+        metrics = rig.driver.metrics
+        sit = Reply(rig.screen, "sit", metrics)  # type: ignore[arg-type]
+        await rig.driver.submit(
+            rig.driver.command(Sit(1, UserInfo(1, "dealer", 60, 100_000), 0)), reply=sit
+        )
+        kinds = [m.get("event", m["type"]) for m in rig.screen.sent]
+        assert kinds == ["seated", "ack"]
+        assert rig.screen.sent[-1] == {"type": "ack", "id": "sit"}
+        bet = Reply(rig.screen, "bet", metrics)  # type: ignore[arg-type]
+        await rig.driver.submit(rig.driver.command(PlaceChip(9, "player", 5)), reply=bet)
+        refused = rig.screen.sent[-1]
+        assert refused["type"] == "error" and refused["id"] == "bet"
+        assert refused["code"] == "not_seated"
+        await rig.driver.stop(0.0)
+
+    run(main)
+
+
+def test_a_command_has_exactly_one_answer() -> None:
+    screen = Screen(1)
+    reply = Reply(screen, 7, Metrics())  # type: ignore[arg-type]
+    reply(OK)
+    reply(InternalError())
+    assert screen.sent == [{"type": "ack", "id": 7}]

@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import hmac
 import logging
 import time
+from collections.abc import Awaitable, Coroutine
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -19,7 +21,7 @@ from aiohttp import web
 
 from baccarat.cluster import Directory, LocalDirectory
 from baccarat.cluster.keeper import DEFAULT_TTL
-from baccarat.errors import BaccaratError, RuleViolation
+from baccarat.errors import RuleViolation
 from baccarat.roads.patterns import PATTERNS
 from baccarat.server import auth, mybets, tickets
 from baccarat.server.config import RoomsConfig, table_config
@@ -39,20 +41,12 @@ from baccarat.server.logs import quiet_bad_requests
 from baccarat.server.metrics import Metrics
 from baccarat.server.node import Node
 from baccarat.server.passwords import PasswordPool
+from baccarat.server.seating import Seating
 from baccarat.server.static import StaticFiles
-from baccarat.server.ws import SERVER, Dispatcher, websocket
+from baccarat.server.ws import Dispatcher, websocket
 from baccarat.shoe import Shoe
 from baccarat.store import Store
-from baccarat.table import (
-    DEALER_SEAT,
-    Disconnect,
-    Event,
-    LeaveQueue,
-    Reconnect,
-    Sit,
-    Table,
-    UserInfo,
-)
+from baccarat.table import Command, Disconnect, LeaveQueue, Reconnect, Table
 from baccarat.table.queue import position as queue_position
 
 log = logging.getLogger("baccarat.server")
@@ -107,7 +101,6 @@ class Server:
         self.inflight = CoinsInFlight()
         """Users whose coins an unsettled round holds, at every table of this server."""
         self.drivers: dict[str, TableDriver] = {}
-        self.dispatch = Dispatcher(self)
         self.accepting = True
         self._drained = False
         self._background: set[asyncio.Task[Any]] = set()
@@ -130,6 +123,8 @@ class Server:
         )
         """This server as a node: one of many with a shared directory, else a system of one."""
         self.lobby.on_local_line = self.node.line_changed
+        self.seating = Seating(self.hub, self.node, store, self.inflight)
+        self.dispatch = Dispatcher(self)
 
     # -- lifecycle --------------------------------------------------------------------
 
@@ -150,47 +145,10 @@ class Server:
         log.info("table taken", extra={"table_id": table_id, "epoch": taken.epoch})
         driver = self._start_table(table_id, taken.epoch)
         try:
-            await self._seat_again(driver, taken.seats)
+            await self.seating.restore(driver, taken.seats)
         except Exception:
             log.exception("seats not restored", extra={"table_id": table_id})
         return taken.epoch
-
-    async def _seat_again(self, driver: TableDriver, seats: dict[int, int]) -> None:
-        # Whoever sat at the table where it ran before keeps the seat for the reconnect
-        # grace, as after a dropped connection: their client finds the table here.
-        table_id = driver.table_id
-        for seat, user_id in sorted(seats.items()):
-            if user_id in self.hub.seats or user_id in self.hub.sitting:
-                continue
-            if not await self.node.claim_seat(user_id, table_id, seat):
-                continue  # seated at another table since
-            online = self.hub.online(user_id)
-            loaded: list[UserInfo] = []
-
-            async def load(user_id: int = user_id, loaded: list[UserInfo] = loaded) -> None:
-                # In the table's task, as for any sit: never a balance older than its writes.
-                self.inflight.verify_free(user_id, table_id)
-                user = await asyncio.to_thread(self.store.get_user, user_id)
-                auto = await asyncio.to_thread(self.store.auto_open, user_id)
-                loaded.append(UserInfo(user_id, user.display_name, user.level, user.coins, auto))
-
-            def sit(
-                now: float, loaded: list[UserInfo] = loaded, seat: int = seat, online: bool = online
-            ) -> list[Event]:
-                info = loaded[0]
-                events = driver.table.handle(Sit(info.user_id, info, seat), now)
-                if not online:
-                    events += driver.table.handle(Disconnect(info.user_id), now)
-                return events
-
-            try:
-                await driver.submit(sit, prepare=load)
-            except BaccaratError as exc:
-                log.info(
-                    "seat not restored",
-                    extra={"table_id": table_id, "user_id": user_id, "code": exc.code},
-                )
-                await self.node.release_seat(user_id, table_id)
 
     async def _regained(self, table_id: str) -> bool:
         # The directory forgot the lease (Redis restarted): keep the table if the database
@@ -219,7 +177,7 @@ class Server:
             epoch=epoch,
             inflight=self.inflight,
         )
-        driver.on_dealer_turn = lambda uid: self._spawn(self._dealer_turn(table_id, uid))
+        driver.on_dealer_turn = lambda uid: self._spawn(self.seating.dealer_turn(driver, uid))
         self.drivers[table_id] = driver
         driver.start()
         self.hub.changed.add(table_id)
@@ -290,50 +248,33 @@ class Server:
 
     # -- hooks ------------------------------------------------------------------------
 
-    def _spawn(self, coro: Any) -> None:
+    def _spawn(self, coro: Coroutine[Any, Any, None]) -> None:
         task = asyncio.create_task(coro)
         self._background.add(task)
         task.add_done_callback(self._background.discard)
 
-    async def _quiet(self, table_id: str, cmd: Any) -> None:
+    def _tell(self, table_id: str, cmd: Command) -> None:
+        """Hand the table a command in the background. The table may refuse (already
+        marked, grace over, stopping): nothing to tell anyone."""
         driver = self.drivers.get(table_id)
-        if driver is None:
-            return
-        # The table may refuse (already marked, grace over): nothing to tell anyone.
-        with contextlib.suppress(Exception):
-            await driver.submit(driver.command(cmd))
+        if driver is not None:
+            self._spawn(_quietly(driver.submit(driver.command(cmd))))
 
     def _last_close(self, user_id: int) -> None:
         where = self.hub.seats.get(user_id)
         if where is not None and self.accepting:
-            self._spawn(self._quiet(where[0], Disconnect(user_id)))
+            self._tell(where[0], Disconnect(user_id))
 
     def reconnected(self, user_id: int, table_id: str) -> None:
         """A seated user opened their first connection again."""
-        self._spawn(self._quiet(table_id, Reconnect(user_id)))
+        self._tell(table_id, Reconnect(user_id))
 
     def rewatch(self, conn: Connection, table_id: str) -> None:
         """Make a seated user's new connection watch its table (a snapshot follows)."""
         driver = self.drivers.get(table_id)
         if driver is not None:
-            self._spawn(self._quiet_job(driver, driver.watch(conn, None)))
-
-    async def _quiet_job(self, driver: TableDriver, run: Any) -> None:
-        with contextlib.suppress(Exception):
-            await driver.submit(run)
-
-    async def _dealer_turn(self, table_id: str, user_id: int) -> None:
-        """Seat the first in the dealer queue who only watches, or take them out of the line."""
-        reason: str | None = None
-        if not any(c.watching == table_id for c in self.hub.by_user.get(user_id, ())):
-            reason = "away"
-        else:
-            try:
-                await self.dispatch.take_seat(user_id, table_id, DEALER_SEAT)
-            except BaccaratError as exc:
-                reason = exc.code
-        if reason is not None:
-            await self._quiet(table_id, LeaveQueue(user_id, reason))
+            # A table that is stopping is found again when the connection comes back.
+            self._spawn(_quietly(driver.watch(conn)))
 
     def _unwatched(self, conn: Connection, table_id: str) -> None:
         """A user who no longer watches a table (nor sits there) leaves its dealer queue."""
@@ -345,7 +286,7 @@ class Server:
             return
         if any(c.watching == table_id for c in self.hub.by_user.get(uid, ())):
             return
-        self._spawn(self._quiet(table_id, LeaveQueue(uid, "away")))
+        self._tell(table_id, LeaveQueue(uid, "away"))
 
     def dropped(self, conn: Connection, reason: str) -> None:
         """A connection was closed by the server."""
@@ -416,6 +357,11 @@ class Server:
         return web.json_response(self.lobby.message(view))
 
 
+async def _quietly(job: Awaitable[None]) -> None:
+    with contextlib.suppress(Exception):
+        await job
+
+
 @web.middleware
 async def _log_requests(request: web.Request, handler: Any) -> web.StreamResponse:
     started = time.perf_counter()
@@ -431,6 +377,10 @@ async def _log_requests(request: web.Request, handler: Any) -> web.StreamRespons
             },
         )
     return response
+
+
+SERVER = web.AppKey("server", Server)
+"""The application's ``Server``."""
 
 
 def create_app(server: Server) -> web.Application:
@@ -457,7 +407,7 @@ def create_app(server: Server) -> web.Application:
     app.router.add_get("/api/my/net", mybets.my_net)
     app.router.add_get("/healthz", server.healthz)
     app.router.add_get("/metrics", server.public_metrics)
-    app.router.add_get("/ws", websocket)
+    app.router.add_get("/ws", functools.partial(websocket, server))
     app.router.add_get("/{path:.*}", StaticFiles(web_root()).serve)
 
     async def on_startup(app: web.Application) -> None:

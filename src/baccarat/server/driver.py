@@ -28,9 +28,10 @@ from baccarat.server.hub import Hub
 from baccarat.server.inflight import CoinsInFlight
 from baccarat.server.ledger import TableLedger
 from baccarat.server.metrics import Metrics
-from baccarat.server.protocol import ack, dumps, event, refusal, snapshot
+from baccarat.server.protocol import dumps, event, snapshot
+from baccarat.server.replies import OK, Ack, Reply
 from baccarat.store import Store
-from baccarat.table import Event, SqueezeProgress, Table, view, wire
+from baccarat.table import Command, Event, SqueezeProgress, Table, view, wire
 from baccarat.table.events import DealerTurn, SqueezeMoved, recipient
 from baccarat.table.view import personal
 
@@ -44,11 +45,13 @@ and the peel moves are most of a table's frames: twice as many would cost twice 
 
 @dataclass
 class Job:
-    """Work for the table's task: ``run(now)`` returns the events it caused."""
+    """Work for the table's task: ``run(now)`` returns the events it caused.
+
+    The task hands the outcome to ``reply`` (an ack, or the refusal) once the events are
+    out, then runs ``after`` if the job was carried out."""
 
     run: Callable[[float], list[Event]]
-    conn: Connection | None = None
-    msg_id: str | int | None = None
+    reply: Reply | None = None
     after: Callable[[], None] | None = None
     prepare: Callable[[], Awaitable[None]] | None = None
     """Read what ``run`` needs, in the task, after the table's earlier writes landed."""
@@ -95,7 +98,7 @@ class TableDriver:
         self._personal: dict[int, dict[str, Any]] = {}
         """The last ``me`` each seated user was sent (see ``_publish_personal``)."""
         self._squeeze: dict[str, SqueezeProgress] = {}
-        self._squeeze_conn: dict[str, tuple[Connection, str | int]] = {}
+        self._squeeze_reply: dict[str, Reply] = {}
         self._squeeze_last: dict[str, float] = {}
 
     # -- the task ---------------------------------------------------------------------
@@ -166,17 +169,13 @@ class TableDriver:
             failure = InternalError()
         await self._commit(events)
         if job is not None:
-            if job.conn is not None:
-                # The table's task answers the client itself, in order with the events.
-                if failure is None:
-                    job.conn.answer(ack(job.msg_id))
-                else:
-                    job.conn.answer(refusal(job.msg_id, failure))
-                    self.metrics.errors.labels(failure.code).inc()
+            if job.reply is not None:
+                # Answered here, in order with the events (a snapshot follows its ack).
+                job.reply(OK if failure is None else failure)
             if failure is None and job.after is not None:
                 job.after()
             if not job.done.done():
-                if failure is None or job.conn is not None:
+                if failure is None or job.reply is not None:
                     job.done.set_result(None)
                 else:
                     job.done.set_exception(failure)
@@ -205,27 +204,26 @@ class TableDriver:
         self,
         run: Callable[[float], list[Event]],
         *,
-        conn: Connection | None = None,
-        msg_id: str | int | None = None,
+        reply: Reply | None = None,
         after: Callable[[], None] | None = None,
         prepare: Callable[[], Awaitable[None]] | None = None,
     ) -> None:
         """Run ``run`` in the table's task (after ``prepare``, if given, has read the store).
 
-        With ``conn`` the task answers the command (ack or error) itself and a refusal is not
+        With ``reply`` the task answers the command (ack or error) and a refusal is not
         raised here; without, a refusal is raised to the caller.
         """
         if not self.accepting or not self.running:
             raise RuleViolation("table_closed", "The table is closing; try again later.")
-        job = Job(run, conn, msg_id, after, prepare)
+        job = Job(run, reply, after, prepare)
         self.jobs.put_nowait(job)
         await job.done
 
-    def command(self, cmd: Any) -> Callable[[float], list[Event]]:
+    def command(self, cmd: Command) -> Callable[[float], list[Event]]:
         """A job that hands one command to the table."""
         return lambda now: self.table.handle(cmd, now)
 
-    def squeeze(self, cmd: SqueezeProgress, conn: Connection, msg_id: str | int) -> None:
+    def squeeze(self, cmd: SqueezeProgress, reply: Reply) -> None:
         """Coalesce squeeze moves: at most one per hand every 100 ms reaches the table.
 
         A move replaced by a later one before it reached the table is acknowledged with
@@ -233,11 +231,11 @@ class TableDriver:
         """
         if not self.accepting:
             raise RuleViolation("table_closed", "The table is closing; try again later.")
-        replaced = self._squeeze_conn.get(cmd.hand)
+        replaced = self._squeeze_reply.get(cmd.hand)
         if replaced is not None:
-            replaced[0].answer(ack(replaced[1], coalesced=True))
+            replaced(Ack({"coalesced": True}))
         self._squeeze[cmd.hand] = cmd
-        self._squeeze_conn[cmd.hand] = (conn, msg_id)
+        self._squeeze_reply[cmd.hand] = reply
         # Wake the task so it recomputes its deadline with the pending move.
         self.jobs.put_nowait(Job(_NOTHING))
 
@@ -247,39 +245,40 @@ class TableDriver:
             if not force and now < self._squeeze_last.get(hand, -1.0) + SQUEEZE_INTERVAL:
                 continue
             del self._squeeze[hand]
-            conn, msg_id = self._squeeze_conn.pop(hand)
+            reply = self._squeeze_reply.pop(hand)
             self._squeeze_last[hand] = now
             try:
                 events.extend(self.table.handle(cmd, now))
             except BaccaratError as exc:
-                conn.answer(refusal(msg_id, exc))
-                self.metrics.errors.labels(exc.code).inc()
+                reply(exc)
             else:
-                conn.answer(ack(msg_id))
+                reply(OK)
         return events
 
     def snapshot_for(self, conn: Connection, now: float) -> dict[str, Any]:
         """The table's snapshot for the user of ``conn`` (call only inside the task)."""
         return snapshot(self.table_id, self.seq, time.time(), view(self.table, conn.user_id, now))
 
-    def watch(
-        self, conn: Connection, msg_id: str | int | None, level: int | None = None
-    ) -> Callable[[float], list[Event]]:
-        """A job that makes ``conn`` watch the table: ack (if asked), then a snapshot.
+    async def watch(
+        self, conn: Connection, *, reply: Reply | None = None, level: int | None = None
+    ) -> None:
+        """Make ``conn`` watch the table: the ack (with ``reply``), then a snapshot.
 
         With ``level``, a user below the room's level is refused (``level_too_low``).
         """
 
-        def run(now: float) -> list[Event]:
+        def check(now: float) -> list[Event]:
             if level is not None:
                 self.table.verify_entry(level)
-            self.hub.watch(conn, self.table_id)
-            if msg_id is not None:
-                conn.answer(ack(msg_id))
-            conn.send(_text(self.snapshot_for(conn, now)))
             return []
 
-        return run
+        await self.submit(check, reply=reply, after=lambda: self.show(conn))
+
+    def show(self, conn: Connection) -> None:
+        """Make ``conn`` watch the table and send it a snapshot (call only inside the task,
+        so that the snapshot's ``seq`` is the last one published)."""
+        self.hub.watch(conn, self.table_id)
+        conn.send(dumps(self.snapshot_for(conn, self.clock())))
 
     # -- publishing -------------------------------------------------------------------
 
@@ -360,7 +359,3 @@ def _STOP(now: float) -> list[Event]:
 
 def _NOTHING(now: float) -> list[Event]:
     return []
-
-
-def _text(message: dict[str, Any]) -> str:
-    return dumps(message)

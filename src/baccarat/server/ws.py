@@ -1,7 +1,8 @@
 """The WebSocket endpoint: authenticate, say hello, then read commands and route them.
 
 A connection acts only as its own user: the user id comes from the session, never from a
-message. Table commands go to the table's task, which answers them in order with its events.
+message. Every command gets exactly one answer through its ``Reply``; table commands go to
+the table's task, which answers them in order with its events. Seating is ``seating.py``'s.
 """
 
 from __future__ import annotations
@@ -10,30 +11,27 @@ import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from aiohttp import WSMsgType, web
 
-from baccarat.errors import BaccaratError, InvalidInput, RuleViolation
+from baccarat.errors import BaccaratError, InternalError, InvalidInput, RuleViolation
 from baccarat.server import auth
 from baccarat.server.connection import Connection
 from baccarat.server.driver import TableDriver
-from baccarat.server.lobby import View
-from baccarat.server.protocol import (
-    MAX_FRAME,
-    Message,
-    ack,
-    dumps,
-    error,
-    hello,
-    parse_message,
-    refusal,
-)
+from baccarat.server.hub import Hub
+from baccarat.server.lobby import Lobby, View
+from baccarat.server.metrics import Metrics
+from baccarat.server.node import Node
+from baccarat.server.protocol import MAX_FRAME, Message, dumps, hello, parse_message
+from baccarat.server.replies import OK, Ack, Reply
+from baccarat.server.seating import Seating
+from baccarat.store import Store
 from baccarat.table import (
     ClearBets,
+    Command,
     Double,
     Emote,
-    Event,
     JoinQueue,
     LeaveQueue,
     OpenCard,
@@ -41,7 +39,6 @@ from baccarat.table import (
     Rebet,
     Say,
     SetAutoOpen,
-    Sit,
     SqueezeProgress,
     StandUp,
     Undo,
@@ -49,15 +46,37 @@ from baccarat.table import (
     UserInfo,
 )
 
-if TYPE_CHECKING:
-    from baccarat.server.app import Server
-
 log = logging.getLogger("baccarat.server")
 
 
-async def websocket(request: web.Request) -> web.StreamResponse:
+class Host(Protocol):
+    """What the endpoint and the dispatcher use of the server (``app.Server``)."""
+
+    origins: tuple[str, ...]
+    accepting: bool
+    queue_limit: int
+    command_rate: float
+    hub: Hub
+    metrics: Metrics
+    lobby: Lobby
+    store: Store
+    node: Node
+    seating: Seating
+    drivers: dict[str, TableDriver]
+    dispatch: Dispatcher
+
+    def dropped(self, conn: Connection, reason: str) -> None:
+        """A connection was closed by the server."""
+
+    def reconnected(self, user_id: int, table_id: str) -> None:
+        """A seated user opened their first connection again."""
+
+    def rewatch(self, conn: Connection, table_id: str) -> None:
+        """Make a seated user's new connection watch its table."""
+
+
+async def websocket(server: Host, request: web.Request) -> web.StreamResponse:
     """GET /ws: one client's socket, for as long as it stays."""
-    server: Server = request.app[SERVER]
     if not auth.origin_allowed(request, server.origins):
         return auth.fail(403, "bad_origin", "This origin may not open a socket here.")
     found = await auth.current_user(request)
@@ -95,7 +114,7 @@ async def websocket(request: web.Request) -> web.StreamResponse:
             if msg.type == WSMsgType.TEXT:
                 await server.dispatch(conn, msg.data)
             elif msg.type == WSMsgType.BINARY:
-                conn.answer(error(None, "bad_message", "Send JSON text frames."))
+                server.dispatch.refuse(conn, InvalidInput("bad_message", "Send JSON text frames."))
             if conn.closed:
                 break
             # Frames already buffered are read without a pause: let the writer send the
@@ -113,13 +132,14 @@ async def websocket(request: web.Request) -> web.StreamResponse:
     return ws
 
 
-Handler = Callable[[Connection, Message], Awaitable[None]]
+Handler = Callable[[Connection, Message, Reply], Awaitable[None]]
+"""A command's handler: it answers through the ``Reply`` or hands it to a table's task."""
 
 
 class Dispatcher:
-    """Routes each checked command to its handler and answers protocol errors."""
+    """Routes each checked command to its handler; every answer goes through a ``Reply``."""
 
-    def __init__(self, server: Server) -> None:
+    def __init__(self, server: Host) -> None:
         self.server = server
         self.handlers: dict[str, Handler] = {
             "ping": self.ping,
@@ -152,9 +172,9 @@ class Dispatcher:
         try:
             msg = parse_message(text)
         except InvalidInput as exc:
-            metrics.errors.labels(exc.code).inc()
-            conn.answer(refusal(exc.details.get("id"), exc))
+            self.refuse(conn, exc)
             return
+        reply = Reply(conn, msg.id, metrics)
         try:
             if msg.type != "squeeze" and not conn.allow(time.monotonic()):
                 # Squeeze moves are coalesced instead; everything else counts.
@@ -163,19 +183,21 @@ class Dispatcher:
                 )
             # A retry of an answered command gets the first answer and runs nothing.
             if not conn.replay(msg.id):
-                await self.handlers[msg.type](conn, msg)
+                await self.handlers[msg.type](conn, msg, reply)
         except BaccaratError as exc:
-            metrics.errors.labels(exc.code).inc()
-            conn.answer(refusal(msg.id, exc))
+            reply(exc)
         except Exception:
             log.exception("command failed", extra={"command": msg.type})
-            metrics.errors.labels("internal_error").inc()
-            conn.answer(error(msg.id, "internal_error", "The command failed on the server."))
+            reply(InternalError())
         finally:
             if msg.type != "squeeze":
                 # Peel moves are answered as they arrive (coalesced), many a second; timing
                 # each one costs more than it tells.
                 metrics.observe_command(msg.type, time.perf_counter() - started)
+
+    def refuse(self, conn: Connection, exc: InvalidInput) -> None:
+        """Answer a frame that is not a command (with the id, when one could be read)."""
+        Reply(conn, exc.details.get("id"), self.server.metrics)(exc)
 
     def _driver(self, table_id: str) -> TableDriver:
         driver = self.server.drivers.get(table_id)
@@ -190,121 +212,58 @@ class Dispatcher:
             raise RuleViolation("unknown_table", f"There is no table {table_id!r}.")
         return driver
 
-    async def ping(self, conn: Connection, msg: Message) -> None:
+    async def ping(self, conn: Connection, msg: Message, reply: Reply) -> None:
         """Answer with the server's clock."""
-        conn.answer(ack(msg.id, server_time=time.time()))
+        reply(Ack({"server_time": time.time()}))
 
-    async def lobby_subscribe(self, conn: Connection, msg: Message) -> None:
+    async def lobby_subscribe(self, conn: Connection, msg: Message, reply: Reply) -> None:
         """Send a page of the lobby now, and its changes once a second after."""
         lobby = self.server.lobby
         view = lobby.check(
             View(msg.fields.get("room"), msg.fields.get("page", 0), msg.fields.get("road"))
         )
-        conn.answer(ack(msg.id))
+        reply(OK)
         lobby.subscribe(conn, view)
 
-    async def lobby_unsubscribe(self, conn: Connection, msg: Message) -> None:
+    async def lobby_unsubscribe(self, conn: Connection, msg: Message, reply: Reply) -> None:
         """Stop the lobby updates."""
         self.server.lobby.unsubscribe(conn)
-        conn.answer(ack(msg.id))
+        reply(OK)
 
-    async def watch(self, conn: Connection, msg: Message) -> None:
+    async def watch(self, conn: Connection, msg: Message, reply: Reply) -> None:
         """Watch a table: ack, then a snapshot, then its events (entering needs the level)."""
         driver = self._driver(msg.fields["table_id"])
         user = await asyncio.to_thread(self.server.store.get_user, conn.user_id)
-        await driver.submit(driver.watch(conn, msg.id, user.level))
+        await driver.watch(conn, reply=reply, level=user.level)
 
-    async def leave(self, conn: Connection, msg: Message) -> None:
+    async def leave(self, conn: Connection, msg: Message, reply: Reply) -> None:
         """Stop watching the table."""
         self.server.hub.unwatch(conn)
-        conn.answer(ack(msg.id))
+        reply(OK)
 
-    async def resync(self, conn: Connection, msg: Message) -> None:
+    async def resync(self, conn: Connection, msg: Message, reply: Reply) -> None:
         """A fresh snapshot of the watched table."""
         if conn.watching is None:
             raise RuleViolation("not_watching", "Watch a table first (table.watch).")
-        driver = self._driver(conn.watching)
-        await driver.submit(driver.watch(conn, msg.id))
+        await self._driver(conn.watching).watch(conn, reply=reply)
 
-    async def sit(self, conn: Connection, msg: Message) -> None:
-        """Take a seat: at most one seat in the whole system per user."""
-        hub = self.server.hub
-        table_id = msg.fields["table_id"]
-        driver = self._driver(table_id)
-
-        def after() -> None:
-            hub.watch(conn, table_id)
-            conn.send(dumps(driver.snapshot_for(conn, driver.loop.time())))
-
-        await self.take_seat(
-            conn.user_id, table_id, msg.fields["seat"], conn=conn, msg_id=msg.id, after=after
+    async def sit(self, conn: Connection, msg: Message, reply: Reply) -> None:
+        """Take a seat (at most one in the whole system per user); a snapshot follows the ack."""
+        driver = self._driver(msg.fields["table_id"])
+        await self.server.seating.sit(
+            conn.user_id, driver, msg.fields["seat"], reply=reply, after=lambda: driver.show(conn)
         )
 
-    async def take_seat(
-        self,
-        uid: int,
-        table_id: str,
-        seat: int,
-        *,
-        conn: Connection | None = None,
-        msg_id: str | int | None = None,
-        after: Callable[[], None] | None = None,
-    ) -> None:
-        """Seat ``uid`` with a fresh balance, keeping the one-seat rule.
-
-        The balance is read inside the table's task, after every ledger write the table's
-        earlier steps caused; a user whose coins are still in an unsettled round at another
-        table is refused, since that settlement will change the balance. With ``conn`` the
-        table answers the command itself; without, a refusal is raised.
-        """
-        hub = self.server.hub
-        driver = self._driver(table_id)
-        if driver.ledger.draining:
-            raise RuleViolation("table_closed", "The server is shutting down; no new seats.")
-        where = hub.seats.get(uid)
-        if (where is not None and where[0] != table_id) or uid in hub.sitting:
-            raise RuleViolation(
-                "already_seated_elsewhere",
-                "You already hold a seat at another table; stand up there first.",
-            )
-        self.server.inflight.verify_free(uid, table_id)
-        node = self.server.node
-        hub.sitting.add(uid)
-        try:
-            # The directory keeps the one-seat rule across nodes; the hub, within this one.
-            if not await node.claim_seat(uid, table_id, seat):
-                raise RuleViolation(
-                    "already_seated_elsewhere",
-                    "You already hold a seat at another table; stand up there first.",
-                )
-            loaded: list[UserInfo] = []
-
-            async def load() -> None:
-                self.server.inflight.verify_free(uid, table_id)
-                user = await asyncio.to_thread(self.server.store.get_user, uid)
-                auto = await asyncio.to_thread(self.server.store.auto_open, uid)
-                loaded.append(UserInfo(uid, user.display_name, user.level, user.coins, auto))
-
-            def run(now: float) -> list[Event]:
-                return driver.table.handle(Sit(uid, loaded[0], seat), now)
-
-            await driver.submit(run, conn=conn, msg_id=msg_id, after=after, prepare=load)
-        finally:
-            hub.sitting.discard(uid)
-            if hub.seats.get(uid, ("",))[0] != table_id:
-                # The table did not seat the user: give the claim back.
-                await node.release_seat(uid, table_id)
-
-    async def prefs(self, conn: Connection, msg: Message) -> None:
+    async def prefs(self, conn: Connection, msg: Message, reply: Reply) -> None:
         """Remember the user's 自動開牌 preference, and tell the table they sit at."""
         on = msg.fields["auto_open"]
         await asyncio.to_thread(self.server.store.set_auto_open, conn.user_id, on)
         where = self.server.hub.seats.get(conn.user_id)
         driver = self.server.drivers.get(where[0]) if where is not None else None
         if driver is None:
-            conn.answer(ack(msg.id))
+            reply(OK)
             return
-        await driver.submit(driver.command(SetAutoOpen(conn.user_id, on)), conn=conn, msg_id=msg.id)
+        await driver.submit(driver.command(SetAutoOpen(conn.user_id, on)), reply=reply)
 
     def _here(self, conn: Connection) -> TableDriver:
         """The table the user sits at, else the one this connection watches."""
@@ -314,7 +273,7 @@ class Dispatcher:
             raise RuleViolation("not_watching", "Watch a table first (table.watch).")
         return self._driver(table_id)
 
-    async def queue_join(self, conn: Connection, msg: Message) -> None:
+    async def queue_join(self, conn: Connection, msg: Message, reply: Reply) -> None:
         """Line up for the dealer seat of the table one sits at or watches."""
         driver = self._here(conn)
         where = self.server.hub.seats.get(conn.user_id)
@@ -325,36 +284,31 @@ class Dispatcher:
             )
         user = await asyncio.to_thread(self.server.store.get_user, conn.user_id)
         info = UserInfo(user.user_id, user.display_name, user.level, user.coins)
-        await driver.submit(driver.command(JoinQueue(conn.user_id, info)), conn=conn, msg_id=msg.id)
+        await driver.submit(driver.command(JoinQueue(conn.user_id, info)), reply=reply)
 
-    async def queue_leave(self, conn: Connection, msg: Message) -> None:
+    async def queue_leave(self, conn: Connection, msg: Message, reply: Reply) -> None:
         """Leave the dealer queue of the table one sits at or watches."""
         driver = self._here(conn)
-        await driver.submit(driver.command(LeaveQueue(conn.user_id)), conn=conn, msg_id=msg.id)
+        await driver.submit(driver.command(LeaveQueue(conn.user_id)), reply=reply)
 
-    def seated(self, build: Callable[[int, dict[str, Any]], Any]) -> Handler:
-        """A handler for a command at the table where the user sits."""
-
-        async def handle(conn: Connection, msg: Message) -> None:
-            where = self.server.hub.seats.get(conn.user_id)
-            if where is None:
-                raise RuleViolation("not_seated", "You do not hold a seat at any table.")
-            driver = self._driver(where[0])
-            cmd = build(conn.user_id, msg.fields)
-            await driver.submit(driver.command(cmd), conn=conn, msg_id=msg.id)
-
-        return handle
-
-    async def squeeze(self, conn: Connection, msg: Message) -> None:
-        """Peel the face-down card one controls; moves are coalesced to 10 per second."""
+    def _seat_of(self, conn: Connection) -> TableDriver:
+        """The table where the user sits."""
         where = self.server.hub.seats.get(conn.user_id)
         if where is None:
             raise RuleViolation("not_seated", "You do not hold a seat at any table.")
-        driver = self._driver(where[0])
+        return self._driver(where[0])
+
+    def seated(self, build: Callable[[int, dict[str, Any]], Command]) -> Handler:
+        """A handler for a command at the table where the user sits."""
+
+        async def handle(conn: Connection, msg: Message, reply: Reply) -> None:
+            driver = self._seat_of(conn)
+            await driver.submit(driver.command(build(conn.user_id, msg.fields)), reply=reply)
+
+        return handle
+
+    async def squeeze(self, conn: Connection, msg: Message, reply: Reply) -> None:
+        """Peel the face-down card one controls; moves are coalesced to 10 per second."""
+        driver = self._seat_of(conn)
         f = msg.fields
-        driver.squeeze(
-            SqueezeProgress(conn.user_id, f["hand"], f["progress"], f["corner"]), conn, msg.id
-        )
-
-
-SERVER: web.AppKey[Any] = web.AppKey("server", object)
+        driver.squeeze(SqueezeProgress(conn.user_id, f["hand"], f["progress"], f["corner"]), reply)
