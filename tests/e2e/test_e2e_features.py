@@ -158,7 +158,8 @@ def test_rebet_double_and_undo_from_the_tray(
     assert place_chip(bettor, 10, "player") == "ok"
     assert place_chip(bettor, 5, "player") == "ok"
     click_and_wait_slip(bettor, "double", {"player": 50})
-    assert "50" in bettor.inner_text(".area[data-area='player'] .my-stack")
+    # Money is shown in coins: 50 chips of 100 coins.
+    assert "5,000" in bettor.inner_text(".area[data-area='player'] .my-stack")
     click_and_wait_slip(bettor, "undo", {"player": 25})
     # The dealer's book follows without a snapshot.
     dealer.wait_for_function(
@@ -168,13 +169,13 @@ def test_rebet_double_and_undo_from_the_tray(
     english(bettor)
     bettor.wait_for_selector(".table-screen[data-phase='betting'] .tray", timeout=30_000)
     assert bettor.inner_text("[data-action='rebet']") == "Rebet"
-    assert bettor.get_attribute("[data-action='rebet']", "title") == "Player 25"
+    assert bettor.get_attribute("[data-action='rebet']", "title") == "Player 2,500"
     click_and_wait_slip(bettor, "rebet", {"player": 25})
     assert bettor.is_disabled("[data-action='rebet']")
     click_and_wait_slip(bettor, "double", {"player": 50})
     # 100 would pass the Player limit: refused whole, the slip stays at 50.
     bettor.click("[data-action='double']")
-    wait_toast(bettor, "Player limit is 50 chips")
+    wait_toast(bettor, "Player limit is 5,000 coins")
     assert my_slip(bettor) == {"player": 50}
     assert not dealer.js_errors and not bettor.js_errors
 

@@ -159,9 +159,10 @@ def test_urge_reaches_a_bettor_who_has_not_bet(played: Played) -> None:
 
 
 def test_bet_over_the_tie_limit_is_refused_with_the_limit_in_words(played: Played) -> None:
-    assert "和 上限 10 籌碼" in played.refusal
+    # In coins, the one unit the screens show for money: 10 chips of 100 coins.
+    assert "和 上限 1,000 星幣" in played.refusal
     # The refused chip changed nothing: the tie area still holds exactly the limit.
-    assert played.tie_stack_after_refusal.strip() == "10"
+    assert played.tie_stack_after_refusal.strip() == "1,000"
 
 
 def test_squeeze_is_seen_live_by_others_with_the_same_face(played: Played) -> None:

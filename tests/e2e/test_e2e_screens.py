@@ -317,11 +317,11 @@ def test_a_chip_dragged_onto_banker_is_bet_by_mouse_and_by_finger(scene: Scene) 
     by_mouse, by_finger, finger_stack = scene.dragged
     assert by_mouse == "ok"
     assert by_finger == "ok"
-    assert finger_stack.strip() == "2"
+    assert finger_stack.strip() == "200"
 
 
 def test_bettor_sees_own_chips_and_the_dealer_books_them(scene: Scene) -> None:
-    assert scene.banker_stack.strip() == "25"
+    assert scene.banker_stack.strip() == "2,500"
     # The dealer's book lists dave's Banker stake in coins (25 chips x 100).
     assert "2,500" in scene.dealer_book
 

@@ -137,9 +137,9 @@ export class ChatPanel {
     const me = this.app.user?.id;
     mount(this.list, this.messages.filter((m) => !muted.has(m.user_id)).map((m) => h("li", {
       class: `chat-msg${m.user_id === me ? " mine" : ""}`, "data-user": m.user_id, "data-id": m.id },
-    h("button", { class: "chat-name", type: "button", title: m.user_id === me ? "" : t("mute_user", { name: m.name }),
+    h("button", { class: "chat-name", translate: "no", type: "button", title: m.user_id === me ? "" : t("mute_user", { name: m.name }),
       disabled: m.user_id === me, onclick: () => this.mute(m.user_id, m.name) }, m.name),
-    m.emote ? emoteSVG(m.emote) : h("span", { class: "chat-text" }, m.text))));
+    m.emote ? emoteSVG(m.emote) : h("span", { class: "chat-text", translate: "no" }, m.text))));
     const names = new Map(this.messages.map((m) => [m.user_id, m.name]));
     mount(this.mutedLine, [...muted].filter((id) => names.has(id)).map((id) => h("button", {
       class: "chat-unmute", type: "button", "data-user": id, onclick: () => this.unmute(id) },

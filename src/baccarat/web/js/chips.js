@@ -41,14 +41,13 @@ export function breakChips(n) {
   return out;
 }
 
-/** A small stack of chips worth `n` chips, with the count written on top. */
-export function chipStack(n, title) {
+/** A small stack of chips worth `n` chips; `label` is written on the top chip (none when ""). */
+export function chipStack(n, label = String(n)) {
   const parts = breakChips(n).slice(0, 6);
   const g = s("svg", { viewBox: `0 0 60 ${60 + (parts.length - 1) * 6}`, class: "chip-stack" });
-  if (title) g.append(s("title", null, title));
   parts.reverse().forEach((c, i) => {
     const y = (parts.length - 1 - i) * 6;
-    const chip = chipSVG(c, i === parts.length - 1 ? String(n) : "");
+    const chip = chipSVG(c, i === parts.length - 1 ? label : "");
     chip.setAttribute("y", String(y));
     chip.setAttribute("width", "60");
     chip.setAttribute("height", "60");

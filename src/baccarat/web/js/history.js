@@ -61,7 +61,7 @@ function seedBox(shoe) {
   if (!shoe.seed) return h("div", { class: "hr-shoe pending" }, t("seed_after_shoe"));
   const result = h("span", { class: "verify-result" });
   return h("div", { class: "hr-shoe" },
-    h("span", null, `${t("seed")} `), h("code", { class: "seed", title: shoe.seed }, `${shoe.seed.slice(0, 16)}…`),
+    h("span", null, `${t("seed")} `), h("code", { class: "seed", translate: "no", title: shoe.seed }, `${shoe.seed.slice(0, 16)}…`),
     h("button", { class: "btn btn-small btn-verify", onclick: async () => {
       let ok = false;
       try {
@@ -81,7 +81,7 @@ function seedBox(shoe) {
       }
     } }, t("copy")),
     result,
-    h("details", { class: "fair-cmd" }, h("summary", null, t("verify_cmd")), h("code", { class: "cmd" }, shoe.verify)));
+    h("details", { class: "fair-cmd" }, h("summary", null, t("verify_cmd")), h("code", { class: "cmd", translate: "no" }, shoe.verify)));
 }
 
 function roundRow(r, tableName) {

@@ -23,13 +23,15 @@ const STRINGS = {
     limits_left: "剩餘上限", limit: "上限", total: "合計", exposure: "荷官盈虧",
     if_player: "閒贏", if_banker: "莊贏", if_tie: "和局", book: "帳本",
     dealer_coins: "荷官星幣", floor: "門檻", urge_sent: "已催促未下注的閒家",
-    urged: "荷官催促您下注！", commission: "佣金 {n}", result_win: "{hand} 贏",
-    result_tie: "和局", points: "{n} 點", commitment: "承諾", seed: "種子",
-    verify: "驗證", verify_ok: "相符：種子的 SHA-256 等於承諾", verify_bad: "不相符！",
+    urged: "荷官催促您下注！", commission: "佣金 {n}", commission_short: "佣金 {n}", result_win: "{hand} 贏",
+    result_tie: "和局", points: "{n} 點", commitment: "承諾", seed: "種子", fairness: "公平性", close: "關閉",
+    fairness_explain: "每一靴牌在第一局之前，先公開其秘密種子的雜湊值作為承諾；本靴結束後公開種子，任何人都能驗證種子與承諾相符，並重算整靴的牌序。",
+    verify: "驗證", verify_ok: "相符：種子的雜湊值等於承諾", verify_bad: "不相符！",
     verify_cmd: "以命令列重算整靴牌序：", copy: "複製", copied: "已複製",
     shoe_ended: "本靴結束，種子已公開", counts: "統計", rounds: "局數",
     stand_confirm: "離座", watching: "觀戰中", seat_n: "{n} 號位", empty_dealer: "荷官位空缺",
-    not_enough_level: "等級不足", enter: "進入", tap_chip: "選擇籌碼後點擊下注區",
+    not_enough_level: "等級不足", level_needed: "需要等級 {n}", lv: "{n} 級", phase_closed: "停止下注",
+    need_username: "請輸入帳號", need_password: "請輸入密碼", coins_n: "{n} 星幣", enter: "進入", tap_chip: "選擇籌碼後點擊下注區",
     sound_on: "音效開", sound_off: "音效關", no_tables: "目前沒有牌桌",
     all_rooms: "全部", page_of: "第 {n} / {m} 頁", prev_page: "上一頁", next_page: "下一頁",
     bet_total: "本局押注", waiting_next: "等待下一局", your_turn_bet: "請下注",
@@ -82,13 +84,16 @@ const STRINGS = {
     limits_left: "Left", limit: "Limit", total: "Total", exposure: "Dealer result",
     if_player: "Player wins", if_banker: "Banker wins", if_tie: "Tie", book: "Book",
     dealer_coins: "Dealer coins", floor: "floor", urge_sent: "Bettors without a bet were urged",
-    urged: "The dealer urges you to bet!", commission: "commission {n}", result_win: "{hand} wins",
-    result_tie: "Tie", points: "{n} pts", commitment: "Commitment", seed: "Seed",
+    urged: "The dealer urges you to bet!", commission: "commission {n}", commission_short: "fee {n}", result_win: "{hand} wins",
+    result_tie: "Tie", points: "{n} pts", commitment: "Commitment", seed: "Seed", fairness: "Fairness", close: "Close",
+    fairness_explain: "Before a shoe's first round the table publishes the SHA-256 of the shoe's secret seed as its commitment; when the shoe ends the seed is revealed, so anyone can check that it matches the commitment and recompute every card of the shoe.",
     verify: "Verify", verify_ok: "Match: SHA-256 of the seed equals the commitment",
     verify_bad: "Mismatch!", verify_cmd: "Recompute the whole shoe on the command line:",
     copy: "Copy", copied: "Copied", shoe_ended: "Shoe ended: the seed is revealed",
     counts: "Counts", rounds: "Rounds", stand_confirm: "Stand up", watching: "Watching",
     seat_n: "Seat {n}", empty_dealer: "Dealer seat free", not_enough_level: "Level too low",
+    level_needed: "Level {n} needed", lv: "Lv {n}", phase_closed: "Bets closed",
+    need_username: "Enter your name", need_password: "Enter your password", coins_n: "{n} coins",
     enter: "Enter", tap_chip: "Pick a chip, then tap an area", sound_on: "Sound on",
     sound_off: "Sound off", no_tables: "No tables yet", bet_total: "Your bets",
     all_rooms: "All rooms", page_of: "Page {n} of {m}", prev_page: "Previous page", next_page: "Next page",
@@ -125,7 +130,7 @@ const STRINGS = {
 // Refusals by their stable code; {x} are filled from the error's details.
 const ERRORS = {
   "zh-TW": {
-    over_limit: "{area} 上限 {limit} 籌碼",
+    over_limit: "{area} 上限 {limit_coins} 星幣",
     player_banker_exclusive: "同一局不能同時押莊和閒",
     insufficient_coins: "星幣不足",
     betting_closed: "已停止下注",
@@ -134,7 +139,7 @@ const ERRORS = {
     not_seated: "請先入座",
     seat_taken: "此座位已有人",
     already_seated: "您已在其他座位",
-    level_too_low: "等級不足，無法進入",
+    level_too_low: "需要等級 {min_level}，才能進入此房間",
     below_floor: "星幣低於入座門檻",
     below_bettor_floor: "星幣低於閒家門檻",
     below_dealer_floor: "星幣低於荷官門檻",
@@ -149,10 +154,10 @@ const ERRORS = {
     rate_limited: "操作太頻繁，請稍候",
     nothing_to_clear: "沒有可清除的押注",
     urge_cooling_down: "催促冷卻中",
-    coins_below_floor: "星幣低於入座門檻",
+    coins_below_floor: "此座位需要 {floor} 星幣，您有 {coins}",
     not_in_round: "您在本局中途入座，下一局開始可下注",
     no_bets: "沒有可清除的押注",
-    dealer_cannot_cover: "荷官星幣不足以承擔更多押注",
+    dealer_cannot_cover: "荷官星幣不足以承擔更多押注（需要 {liability}，荷官有 {dealer_coins}）",
     round_in_play: "牌局進行中，請於本局結束後再換座",
     already_leaving: "您已申請離座，本局結算後離開",
     nothing_to_rebet: "沒有上一局的押注可重複",
@@ -176,7 +181,7 @@ const ERRORS = {
     server_busy: "伺服器忙碌中，請稍候幾秒再試",
   },
   en: {
-    over_limit: "{area} limit is {limit} chips",
+    over_limit: "{area} limit is {limit_coins} coins",
     player_banker_exclusive: "Player and Banker cannot both be bet in one round",
     insufficient_coins: "Not enough coins",
     betting_closed: "Betting is closed",
@@ -185,7 +190,7 @@ const ERRORS = {
     not_seated: "Take a seat first",
     seat_taken: "That seat is taken",
     already_seated: "You already hold a seat",
-    level_too_low: "Your level is too low for this room",
+    level_too_low: "Level {min_level} needed to enter this room",
     below_floor: "Your coins are below the seat's floor",
     below_bettor_floor: "Your coins are below the bettor floor",
     below_dealer_floor: "Your coins are below the dealer floor",
@@ -200,10 +205,10 @@ const ERRORS = {
     rate_limited: "Too fast, wait a moment",
     nothing_to_clear: "No bets to clear",
     urge_cooling_down: "Urge is cooling down",
-    coins_below_floor: "Your coins are below the seat's floor",
+    coins_below_floor: "This seat needs {floor} coins; you have {coins}",
     not_in_round: "You sat down during this round; bet from the next one",
     no_bets: "No bets to clear",
-    dealer_cannot_cover: "The dealer cannot cover more bets",
+    dealer_cannot_cover: "The dealer cannot cover more bets (needs {liability}, has {dealer_coins})",
     round_in_play: "A round is in play; change seats after it",
     already_leaving: "You already leave once this round settles",
     nothing_to_rebet: "No earlier bets to repeat",
@@ -251,6 +256,10 @@ export function onLang(fn) {
   listeners.add(fn);
 }
 
+function fmtNumber(n) {
+  return Number(n).toLocaleString("en-US");
+}
+
 function fill(text, params) {
   return text.replace(/\{(\w+)\}/g, (_, k) => (params && k in params ? params[k] : `{${k}}`));
 }
@@ -272,6 +281,9 @@ export function errorText(err, context) {
   const known = ERRORS[lang][code];
   if (!known) return err?.message || code || "?";
   const details = { ...(context || {}), ...(err.details || {}) };
+  // A limit in chips is said in coins, the one unit the screens show for money.
+  if (typeof details.limit === "number" && details.unit) details.limit_coins = fmtNumber(details.limit * details.unit);
+  for (const [k, v] of Object.entries(details)) if (typeof v === "number") details[k] = fmtNumber(v);
   if (details.area) details.area = t(details.area);
   const missing = [...known.matchAll(/\{(\w+)\}/g)].some((m) => !(m[1] in details));
   if (missing) return err.message || fill(known, details);

@@ -35,9 +35,23 @@ export function loginScreen(app) {
   };
   switcher.onclick = () => setMode(mode === "login" ? "register" : "login");
   setMode("login");
-  const form = h("form", { class: "login-form", onsubmit: async (ev) => {
+  // The form checks itself (novalidate): the browser's own bubbles would speak the browser's
+  // language, not the one chosen here.
+  const invalid = () => {
+    if (!user.value.trim()) return [user, t("need_username")];
+    if (!pass.value) return [pass, t("need_password")];
+    if (mode === "register" && pass.value.length < 6) return [pass, errorText({ code: "bad_password" })];
+    return null;
+  };
+  const form = h("form", { class: "login-form", novalidate: true, onsubmit: async (ev) => {
     ev.preventDefault();
     msg.textContent = "";
+    const bad = invalid();
+    if (bad) {
+      msg.textContent = bad[1];
+      bad[0].focus();
+      return;
+    }
     submit.disabled = true;
     try {
       await app.authenticate(mode, user.value.trim(), pass.value, display.value.trim());
@@ -105,7 +119,7 @@ function tableCard(app, table, room) {
       "data-seat": i, disabled: Boolean(occ) || lowLevel,
       title: occ ? occ.name : i === 0 ? t("sit_dealer") : `${t("sit")} ${i}`,
       onclick: () => app.sit(table.table_id, i),
-    }, i === 0 ? t("dealer").slice(0, 1) : String(i), occ ? h("span", { class: "sd-name" }, occ.name) : null);
+    }, i === 0 ? t("dealer").slice(0, 1) : String(i), occ ? h("span", { class: "sd-name", translate: "no" }, occ.name) : null);
   };
   const free = seats.slice(1).filter((x) => !x).length;
   return h("article", { class: "table-card", "data-table": table.table_id },
@@ -125,7 +139,7 @@ function tableCard(app, table, room) {
     h("footer", null,
       h("button", { class: "btn btn-watch", disabled: lowLevel, onclick: () => app.watch(table.table_id) },
         mySeat !== null ? t("enter") : t("watch")),
-      lowLevel ? h("span", { class: "muted" }, t("not_enough_level")) : null),
+      lowLevel ? h("span", { class: "muted level-needed" }, t("level_needed", { n: room.min_level })) : null),
   );
 }
 
@@ -189,15 +203,15 @@ export function lobbyScreen(app) {
           h("span", { class: "rule" }, t("dealer_floor", { n: fmt(room.dealer_floor) })),
           h("span", { class: "rule limits" },
             ["player", "banker", "tie", "player_pair", "banker_pair"].map((a) =>
-              h("span", { class: `lim lim-${a}` }, `${t(a)} ≤${lim[a] ?? "?"}`))))),
+              h("span", { class: `lim lim-${a}` }, `${t(a)} ≤${lim[a] === undefined ? "?" : fmt(lim[a] * room.chip_unit)}`))))),
       h("div", { class: "tables" }, tables.length ? tables.map((tb) => tableCard(app, tb, room))
         : h("p", { class: "muted" }, filter ? t("no_tables_filtered") : t("no_tables"))));
   });
   return h("div", { class: "screen lobby-screen", "data-road": filter ?? "all" },
     h("header", { class: "topbar" },
-      h("div", { class: "brand" }, chipSVG(10, "百"), h("b", null, t("title")), h("span", null, t("lobby"))),
-      h("div", { class: "me-box" }, h("span", { class: "me-name" }, u.display_name || u.name || ""),
-        h("span", { class: "lv" }, `Lv ${u.level ?? 0}`), h("span", { class: "coins" }, `${fmt(u.coins ?? 0)} ${t("coins")}`)),
+      h("div", { class: "brand" }, chipSVG(10, ""), h("b", null, t("title")), h("span", null, t("lobby"))),
+      h("div", { class: "me-box" }, h("span", { class: "me-name", translate: "no" }, u.display_name || u.name || ""),
+        h("span", { class: "lv" }, t("lv", { n: u.level ?? 0 })), h("span", { class: "coins" }, `${fmt(u.coins ?? 0)} ${t("coins")}`)),
       h("button", { class: "btn btn-ghost btn-history", "data-action": "history", onclick: () => app.showHistory() }, t("my_bets")),
       app.toolbar(),
       h("button", { class: "btn btn-ghost", onclick: () => app.logout() }, t("logout"))),

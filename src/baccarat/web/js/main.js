@@ -57,10 +57,11 @@ const app = {
     return h("div", { class: "toolbar" }, lang, sound);
   },
 
-  /** A short message at the top of the screen; kind "error" for refusals. */
+  /** A short message over the top bar; kind "error" for refusals. One at a time: a new one
+   * replaces the last, so messages never pile up over the table. */
   toast(text, kind = "info") {
     const el = h("div", { class: `toast toast-${kind}`, role: kind === "error" ? "alert" : "status" }, text);
-    toasts.append(el);
+    toasts.replaceChildren(el);
     setTimeout(() => el.classList.add("out"), 2600);
     setTimeout(() => el.remove(), 3100);
   },
@@ -462,7 +463,7 @@ onLang(() => {
   else if (app.screen === "history") mount(root, historyScreen(app));
   else if (app.screen === "table" && app.snapshot) {
     app.table.destroy();
-    app.table = new TableScreen(app);
+    app.table = new TableScreen(app, app.table);
     mount(root, app.table.el);
     app.table.setState(app.snapshot);
   }

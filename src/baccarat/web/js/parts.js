@@ -24,12 +24,13 @@ export function remaining(slip, limits) {
 
 function avatar(name, seat) {
   const hue = SEAT_HUE[seat % SEAT_HUE.length];
-  return h("div", { class: "avatar", style: { "--hue": hue } }, (name || "?").slice(0, 1).toUpperCase());
+  return h("div", { class: "avatar", translate: "no", style: { "--hue": hue } }, (name || "?").slice(0, 1).toUpperCase());
 }
 
 /** One seat box (bettor seats 1-7 and the dealer seat 0). */
 export function seatBox(st, seat, { onSit, canSit }) {
   const occ = st.seats[seat];
+  const unit = st.room.chip_unit;
   const mine = st.me.seat === seat && occ;
   const cls = ["seat", seat === 0 ? "seat-dealer" : "seat-bettor", occ ? "taken" : "free",
     mine ? "me" : "", occ && !occ.connected ? "away" : ""].join(" ");
@@ -48,13 +49,15 @@ export function seatBox(st, seat, { onSit, canSit }) {
     h("div", { class: "seat-no" }, seat === 0 ? t("dealer") : String(seat)),
     avatar(occ.name, seat),
     h("div", { class: "seat-info" },
-      h("div", { class: "seat-name", title: occ.name }, mine ? h("span", { class: "me-tag" }, t("me")) : null, occ.name),
+      h("div", { class: "seat-name", title: occ.name }, mine ? h("span", { class: "me-tag" }, t("me")) : null,
+        h("span", { translate: "no" }, occ.name)),
       h("div", { class: "seat-meta" },
-        h("span", { class: "lv" }, `Lv ${occ.level}`),
+        h("span", { class: "lv" }, t("lv", { n: occ.level })),
         h("span", { class: "coins", "data-coins": occ.coins }, fmt(occ.coins))),
     ),
     seat === 0 ? null : h("div", { class: "seat-bets" },
-      AREAS.filter((a) => bets[a]).map((a) => h("span", { class: `pill pill-${a}` }, `${t(a)} ${bets[a]}`))),
+      AREAS.filter((a) => bets[a]).map((a) => h("span", { class: `pill pill-${a}`, "data-coins": bets[a] * unit },
+        `${t(a)} ${fmt(bets[a] * unit)}`))),
     occ.waiting ? h("div", { class: "seat-wait" }, t("waiting_next")) : null,
     occ.leaving ? h("div", { class: "seat-leaving" }, t("leaving_after_round")) : null,
   );
@@ -71,8 +74,9 @@ export function areaBox(st, area, { onTap, chosen, mySlip, left }) {
     if (!n) continue;
     total += n;
     if (seat !== st.me.seat) {
-      markers.push(h("span", { class: "seat-chip", title: `${t("seat_n", { n: seat })}: ${n}` },
-        chipSVG(n >= 10 ? 10 : n >= 5 ? 5 : n >= 3 ? 3 : n >= 2 ? 2 : 1, String(n)),
+      // A picture of the seat's chips; the amount, in coins, is its title.
+      markers.push(h("span", { class: "seat-chip", title: `${t("seat_n", { n: seat })}: ${t("coins_n", { n: fmt(n * unit) })}` },
+        chipSVG(n >= 10 ? 10 : n >= 5 ? 5 : n >= 3 ? 3 : n >= 2 ? 2 : 1),
         h("small", null, String(seat))));
     }
   }
@@ -86,9 +90,10 @@ export function areaBox(st, area, { onTap, chosen, mySlip, left }) {
     h("span", { class: "area-name" }, t(area)),
     h("span", { class: "area-pay" }, `1:${PAYOUT[area]}`),
     h("span", { class: "area-markers" }, markers),
-    mine ? h("span", { class: "my-stack" }, chipStack(mine, `${mine}`)) : null,
+    mine ? h("span", { class: "my-stack", "data-chips": mine }, chipStack(mine, ""),
+      h("b", { class: "my-coins" }, fmt(mine * unit))) : null,
     h("span", { class: "area-total" }, total ? `${fmt(total * unit)}` : ""),
-    left !== undefined ? h("span", { class: "area-left" }, `${t("limit")} ${left}`) : null,
+    left !== undefined ? h("span", { class: "area-left" }, `${t("limit")} ${fmt(left * unit)}`) : null,
   );
 }
 
@@ -134,11 +139,39 @@ export function ring(cls) {
       const offset = (c * (1 - frac)).toFixed(1);
       // Touch the DOM only when something visible changed.
       if (arc.getAttribute("stroke-dashoffset") !== offset) arc.setAttribute("stroke-dashoffset", offset);
-      const secs = String(Math.ceil(left));
+      // No "0": when the time is up the phase text says what happens next.
+      const secs = left > 0 ? String(Math.ceil(left)) : "";
       if (txt.textContent !== secs) txt.textContent = secs;
       svg.classList.toggle("hurry", left <= 3);
     },
   };
+}
+
+/** What the dealer wins (+) or pays (−) if Player wins, if Banker wins, on a tie, in coins. */
+export function exposureOf(st) {
+  const unit = st.room.chip_unit;
+  const book = st.book || {};
+  let player = 0;
+  let banker = 0;
+  for (let seat = 1; seat <= 7; seat++) {
+    const bets = book.per_seat?.[String(seat)] ?? st.seats[seat]?.bets ?? {};
+    player += bets.player ?? 0;
+    banker += bets.banker ?? 0;
+  }
+  const pc = book.totals?.player?.coins ?? player * unit;
+  const bc = book.totals?.banker?.coins ?? banker * unit;
+  return { pc, bc, ex: book.exposure ?? { if_player_wins: bc - pc, if_banker_wins: pc - bc, if_tie: 0 } };
+}
+
+/** The exposure as three short cells (the dealer's bar on a phone, where the book is below). */
+export function exposureCells(st) {
+  const { ex } = exposureOf(st);
+  const cell = (label, v, cls) => h("div", { class: `dx dx-${cls} ${v > 0 ? "up" : v < 0 ? "down" : ""}` },
+    h("span", null, label), h("b", { "data-exposure": cls }, signed(v)));
+  return h("div", { class: "db-exposure", "aria-label": t("exposure") },
+    cell(t("if_player"), ex.if_player_wins, "player"),
+    cell(t("if_banker"), ex.if_banker_wins, "banker"),
+    cell(t("if_tie"), ex.if_tie, "tie"));
 }
 
 /** The dealer's book: bets by seat, totals, exposure and the dealer's coins vs the floor. */
@@ -154,13 +187,11 @@ export function bookPanel(st) {
     if (!occ && !Object.keys(bets).length) continue;
     rows.push(h("tr", { class: occ ? "" : "gone" },
       h("td", { class: "bk-seat" }, String(seat)),
-      h("td", { class: "bk-name" }, occ?.name ?? "—"),
+      h("td", { class: "bk-name", translate: "no" }, occ?.name ?? "—"),
       ...AREAS.map((a) => h("td", { class: `bk-${a}` }, bets[a] ? fmt(bets[a] * unit) : "·")),
     ));
   }
-  const pc = book.totals?.player?.coins ?? totals.player * unit;
-  const bc = book.totals?.banker?.coins ?? totals.banker * unit;
-  const ex = book.exposure ?? { if_player_wins: bc - pc, if_banker_wins: pc - bc, if_tie: 0 };
+  const { pc, bc, ex } = exposureOf(st);
   const dealer = st.seats[0];
   const floor = st.room.dealer_floor ?? 0;
   const pct = dealer && floor ? Math.min(100, (dealer.coins / (floor * 2)) * 100) : 0;

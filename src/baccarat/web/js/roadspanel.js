@@ -1,10 +1,9 @@
-// The roads panel: bead plate, Big Road, derived roads, counts, ask buttons and fairness.
+// The roads panel: bead plate, Big Road, derived roads, counts and ask buttons.
 
-import { h, add, mount } from "./dom.js";
+import { h, mount } from "./dom.js";
 import { t } from "./i18n.js";
 import { roads, ask } from "./roads.js";
 import { drawBeadPlate, drawBigRoad, drawDerived, miniMark } from "./roadsview.js";
-import { seedMatches, verifyCommand } from "./fair.js";
 import { goodRoads, shoeStats } from "./patterns.js";
 
 const DERIVED = ["big_eye_boy", "small_road", "cockroach_pig"];
@@ -129,47 +128,7 @@ export class RoadsPanel {
           h("span", { class: "cnt cnt-bp" }, `${t("banker_pair")} ${c.banker_pair}`),
           h("span", { class: "cnt cnt-pp" }, `${t("player_pair")} ${c.player_pair}`),
           h("span", { class: "cnt cnt-all", "data-rounds": c.rounds }, `${t("rounds")} ${c.rounds}`)),
-        last ? null : h("div", { class: "asks" }, askBtn("banker"), askBtn("player")),
-        this.fairness()),
+        last ? null : h("div", { class: "asks" }, askBtn("banker"), askBtn("player"))),
     );
-  }
-
-  fairness() {
-    const box = h("div", { class: "fair" },
-      h("div", { class: "fair-line", title: this.shoe.commitment || "" },
-        h("span", null, `${t("commitment")} `),
-        h("code", { class: "commit" }, this.shoe.commitment ? `${this.shoe.commitment.slice(0, 16)}…` : "—")));
-    const last = this.lastShoe;
-    if (last?.seed) {
-      const result = h("span", { class: "verify-result" });
-      const cmd = verifyCommand(last.seed, last.commitment);
-      add(box,
-        h("div", { class: "fair-ended" }, t("shoe_ended")),
-        h("div", { class: "fair-line" }, h("span", null, `${t("seed")} `),
-          h("code", { class: "seed", title: last.seed }, `${last.seed.slice(0, 16)}…`)),
-        h("div", { class: "fair-actions" },
-          h("button", { class: "btn btn-small btn-verify", onclick: async () => {
-            try {
-              const ok = last.commitment ? await seedMatches(last.seed, last.commitment) : false;
-              result.textContent = ok ? `✔ ${t("verify_ok")}` : `✘ ${t("verify_bad")}`;
-              result.className = `verify-result ${ok ? "ok" : "bad"}`;
-            } catch {
-              result.textContent = `✘ ${t("verify_bad")}`;
-              result.className = "verify-result bad";
-            }
-          } }, t("verify")),
-          h("button", { class: "btn btn-small", onclick: async (ev) => {
-            try {
-              await navigator.clipboard.writeText(cmd);
-              ev.target.textContent = t("copied");
-            } catch {
-              ev.target.textContent = "—";
-            }
-          } }, t("copy"))),
-        result,
-        h("details", { class: "fair-cmd" }, h("summary", null, t("verify_cmd")), h("code", { class: "cmd" }, cmd)),
-      );
-    }
-    return box;
   }
 }

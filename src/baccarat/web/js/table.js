@@ -4,24 +4,29 @@ import { h, mount, fmt, signed, pulse } from "./dom.js";
 import { t, errorText, named } from "./i18n.js";
 import { chipSVG } from "./chips.js";
 import { AREAS, secondsLeft, bookFromSeats } from "./state.js";
-import { seatBox, areaBox, handBox, bookPanel, ring, remaining } from "./parts.js";
+import { seatBox, areaBox, handBox, bookPanel, ring, remaining, exposureCells } from "./parts.js";
 import { SqueezeView } from "./squeeze.js";
 import { draggable, flyChip } from "./chipdrag.js";
 import { RoadsPanel } from "./roadspanel.js";
 import { play } from "./sound.js";
 import { totalsLine } from "./history.js";
 import { ChatPanel, emoteSVG, mutedUsers } from "./chat.js";
+import { FairnessPanel } from "./fairpanel.js";
 
 const BET_EARLY_MS = 300; // the betting countdown ends this much before the server closes
+const BADGE_MS = 4200; // how long a result's badges stay
 
 /** The whole table screen; setState() redraws it from a fresh view. */
 export class TableScreen {
-  constructor(app) {
+  /** `before`: the screen this one replaces (a language switch), whose memory it keeps, so
+   * that what was already shown (cards dealt, a result's badges and sounds) is not replayed. */
+  constructor(app, before = null) {
     this.app = app;
     this.chip = Number(localStorage.getItem("baccarat.chip")) || 1;
-    this.st = null;
-    this.coinShown = new Map();
-    this.floated = null;
+    this.st = before?.st ?? null;
+    this.coinShown = before?.coinShown ?? new Map();
+    this.floated = before?.floated ?? null;
+    this.badges = before?.badges ?? null; // the result's badges: {round, until, list}
     this.urgedUntil = 0;
     this.build();
     // Countdowns tick ten times a second: smooth enough, and light on a phone's battery.
@@ -31,6 +36,7 @@ export class TableScreen {
   build() {
     this.topInfo = h("div", { class: "top-info" });
     this.chatPanel = new ChatPanel(this.app);
+    this.fairPanel = new FairnessPanel();
     this.topbar = h("header", { class: "topbar" },
       h("button", { class: "btn btn-ghost btn-lobby", onclick: () => this.app.goLobby() }, `‹ ${t("lobby")}`),
       this.topInfo, this.chatPanel.toggle, this.app.toolbar());
@@ -60,7 +66,8 @@ export class TableScreen {
     this.controls = h("div", { class: "controls" });
     this.roads = new RoadsPanel();
     this.el = h("div", { class: "screen table-screen" }, this.topbar,
-      h("div", { class: "stage" }, this.felt, this.bookSlot), this.controls, this.roads.el, this.chatPanel.el);
+      h("div", { class: "stage" }, this.felt, this.bookSlot), this.controls, this.roads.el, this.chatPanel.el,
+      this.fairPanel.el);
   }
 
   /** Stop the animation loop (leaving the screen). */
@@ -97,14 +104,15 @@ export class TableScreen {
       h("span", { class: "ti-room" }, named(st.room)),
       h("span", { class: "ti-table" }, named(st)),
       h("span", { class: "ti-round" }, t("round_of", { n: st.round_no || 0 })),
-      h("span", { class: "ti-commit", title: st.shoe.commitment || "" },
-        `${t("shoe")} ${st.shoe.commitment ? st.shoe.commitment.slice(0, 8) : "—"}`),
       st.me.role === "dealer" ? h("span", { class: "ti-role" }, t("dealer_view")) : null,
       st.me.role === "spectator" ? h("span", { class: "ti-role" }, t("watching")) : null,
       totalsLine(this.app.totals),
       h("button", { class: "btn btn-ghost btn-small btn-history", "data-action": "history",
         onclick: () => this.app.showHistory() }, t("my_bets")),
+      h("button", { class: "btn btn-ghost btn-small btn-fairness", "data-action": "fairness",
+        onclick: () => this.fairPanel.open(this.st) }, t("fairness")),
     );
+    this.fairPanel.update(st);
   }
 
   drawSeats(st) {
@@ -131,7 +139,7 @@ export class TableScreen {
     const pos = st.me.queuePos;
     const dealer = st.seats[0];
     const names = st.queue.map((w, i) => h("li", { class: w.user_id === st.me.user_id ? "me" : null,
-      "data-user": w.user_id }, `${i + 1}. ${w.name}`));
+      "data-user": w.user_id }, `${i + 1}. `, h("span", { translate: "no" }, w.name)));
     const canJoin = pos === null && st.me.role !== "dealer";
     mount(this.queueEl,
       h("span", { class: "dq-title" }, t("dealer_queue"), h("b", { class: "dq-count" }, ` ${st.queue.length}`)),
@@ -200,6 +208,7 @@ export class TableScreen {
       const urgeBtn = h("button", { class: "btn btn-urge", "data-action": "urge", onclick: () => this.urge() },
         this.urgeRing.el, h("span", null, t("urge")));
       mount(this.controls, h("div", { class: "dealer-bar" },
+        exposureCells(st),
         h("div", { class: "db-info" }, h("b", null, t("dealer")),
           h("span", null, `${t("dealer_floor", { n: fmt(st.room.dealer_floor ?? 0) })}`)),
         urgeBtn,
@@ -235,7 +244,7 @@ export class TableScreen {
       h("div", { class: "tray-side" },
         h("div", { class: "tray-stake" }, h("span", null, t("bet_total")), h("b", null, fmt(st.me.stake || 0))),
         h("div", { class: "tray-left" }, h("span", null, t("limits_left")),
-          ...AREAS.map((a) => h("span", { class: `lim lim-${a}` }, `${t(a)} ${left[a]}`)))),
+          ...AREAS.map((a) => h("span", { class: `lim lim-${a}` }, `${t(a)} ${fmt(left[a] * unit)}`)))),
       h("div", { class: "tray-buttons" },
         this.autoOpenToggle(st),
         ...this.slipButtons(st),
@@ -255,7 +264,8 @@ export class TableScreen {
       class: `btn btn-${action}`, "data-action": action, disabled: !(open && enabled), title,
       onclick: () => this.slipAction(action),
     }, t(action));
-    const lastText = last ? AREAS.filter((a) => last[a]).map((a) => `${t(a)} ${last[a]}`).join(" · ") : "";
+    const unit = st.room.chip_unit;
+    const lastText = last ? AREAS.filter((a) => last[a]).map((a) => `${t(a)} ${fmt(last[a] * unit)}`).join(" · ") : "";
     return [
       button("rebet", !has && last, lastText),
       button("double", has),
@@ -332,26 +342,61 @@ export class TableScreen {
     );
     this.resultEl.hidden = false;
     this.resultEl.dataset.winner = winner;
-    if (this.floated === res.round_id) return;
+    if (this.floated === res.round_id) {
+      // Drawn again (a language switch): the badges come back where they were, quietly.
+      if (this.badges?.round === res.round_id && performance.now() < this.badges.until &&
+          !this.felt.querySelector(".float-net")) this.placeBadges(st, this.badges, true);
+      return;
+    }
     this.floated = res.round_id;
     pulse(this.resultEl, "pop");
     if (myDelta > 0) play("win");
     else if (myDelta < 0) play("lose");
+    // A badge for each seat whose coins changed: a push (a tie's Player and Banker bets)
+    // or a seat without bets shows nothing rather than a 0.
+    const list = [];
     for (const [uid, delta] of Object.entries(res.settlement?.deltas ?? {})) {
       const seat = st.seats.findIndex((s) => s && String(s.user_id) === uid);
-      if (seat < 0) continue;
+      if (seat < 0 || !delta) continue;
+      list.push({ seat, delta, fee: res.settlement?.commission?.[uid] ?? 0 });
+    }
+    this.badges = { round: res.round_id, until: performance.now() + BADGE_MS, list };
+    this.placeBadges(st, this.badges, false);
+  }
+
+  /**
+   * Each seat's net as a badge beside its seat, on the side facing the table's middle (above a
+   * bettor on the bettor's screen, below on the dealer's; beside the dealer seat), never over
+   * a name, and at most as wide as the seat so that neighbours' badges never meet.
+   */
+  placeBadges(st, badges, still) {
+    const f = this.felt.getBoundingClientRect();
+    const left = badges.until - performance.now();
+    for (const { seat, delta, fee } of badges.list) {
       const box = this.el.querySelector(`.seat[data-seat="${seat}"]`);
       if (!box) continue;
-      const fee = res.settlement?.commission?.[uid] ?? 0;
-      // Floats live on the felt, not in the seat, so a redraw of the seats keeps them.
       const r = box.getBoundingClientRect();
-      const f = this.felt.getBoundingClientRect();
-      const el = h("div", {
-        class: `float-net ${delta > 0 ? "up" : delta < 0 ? "down" : ""}`, "data-seat": seat,
-        style: { left: `${r.left - f.left + r.width / 2}px`, top: `${r.top - f.top + r.height / 2}px` },
-      }, signed(delta), fee ? h("small", null, t("commission", { n: fmt(fee) })) : null);
+      // Badges live on the felt, not in the seat, so a redraw of the seats keeps them.
+      const el = h("div", { class: `float-net ${delta > 0 ? "up" : "down"}${still ? " still" : ""}`, "data-seat": seat },
+        h("b", null, signed(delta)), fee ? h("small", null, t("commission_short", { n: fmt(fee) })) : null);
+      if (seat !== 0) el.style.maxWidth = `${r.width}px`;
       this.felt.append(el);
-      setTimeout(() => el.remove(), 4200);
+      const b = el.getBoundingClientRect();
+      const x0 = r.left - f.left;
+      const y0 = r.top - f.top;
+      let x = x0 + r.width / 2 - b.width / 2;
+      let y;
+      if (seat === 0 && x0 + r.width + 8 + b.width <= f.width - 12) {
+        x = x0 + r.width + 8;
+        y = y0 + r.height / 2 - b.height / 2;
+      } else if (y0 + r.height / 2 > f.height / 2) {
+        y = y0 - b.height - 4;
+      } else {
+        y = y0 + r.height + 4;
+      }
+      el.style.left = `${Math.max(4, Math.min(f.width - b.width - 4, x))}px`;
+      el.style.top = `${Math.max(4, y)}px`;
+      setTimeout(() => el.remove(), Math.max(0, left));
     }
   }
 
@@ -392,7 +437,9 @@ export class TableScreen {
     const whole = left === null ? null : Math.ceil(left);
     if (st.phase === "betting" && whole !== null && whole <= 3 && whole > 0 && whole !== this.lastTick) play("tick");
     this.lastTick = whole;
-    const label = this.phaseLabel(st);
+    // The countdown ends a moment before the server closes betting: from then on the
+    // screen says betting is closed, not 請下注 beside an empty ring.
+    const label = st.phase === "betting" && left !== null && left <= 0 ? t("phase_closed") : this.phaseLabel(st);
     if (this.phaseText.textContent !== label) this.phaseText.textContent = label;
     if (this.center.dataset.phase !== st.phase) this.center.dataset.phase = st.phase;
     if (st.phase === "squeeze" && st.squeeze) this.squeeze.tick(left, total);
@@ -415,7 +462,7 @@ export class TableScreen {
     const r = box.getBoundingClientRect();
     const f = this.felt.getBoundingClientRect();
     const text = msg.text && msg.text.length > 40 ? `${msg.text.slice(0, 39)}…` : msg.text;
-    const el = h("div", { class: "chat-bubble", "data-seat": msg.seat,
+    const el = h("div", { class: "chat-bubble", translate: "no", "data-seat": msg.seat,
       style: { left: `${r.left - f.left + r.width / 2}px`, top: `${r.top - f.top}px` } },
     msg.emote ? emoteSVG(msg.emote) : text);
     this.felt.append(el);
@@ -451,7 +498,8 @@ export class TableScreen {
   refuse(err, area) {
     play("refuse");
     const limit = area ? this.st?.room.limits?.[area] : undefined;
-    const text = errorText(err, area ? { area, limit } : {});
+    const unit = this.st?.room.chip_unit;
+    const text = errorText(err, area ? { area, limit, unit } : { unit });
     if (area) {
       const el = this.areasRow.querySelector(`[data-area="${area}"]`);
       pulse(el, "shake");
