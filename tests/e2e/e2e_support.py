@@ -40,6 +40,36 @@ needs_chromium = pytest.mark.skipif(
 )
 
 
+def create_account(server: Server, name: str, coins: int = 1_000_000, level: int = 60) -> str:
+    """An account made with ``baccarat admin`` (names are unique to the test module)."""
+    baccarat_cli(
+        "admin",
+        "create-user",
+        name,
+        "--password-stdin",
+        "--level",
+        str(level),
+        "--coins",
+        str(coins),
+        "--db",
+        server.db,
+        stdin=PASSWORD + "\n",
+    )
+    return name
+
+
+def quiet_table(page: Any) -> str:
+    """A table of the lobby where nobody sits (earlier tests may have left people seated)."""
+    page.wait_for_selector(".table-card")
+    table_id = page.evaluate(
+        """() => (window.baccaratApp.lobby?.tables ?? [])
+             .filter((tb) => tb.seats.every((s) => !s))
+             .map((tb) => tb.table_id).reverse()[0] ?? null"""
+    )
+    assert table_id, "every table has someone seated"
+    return str(table_id)
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

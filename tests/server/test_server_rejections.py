@@ -163,6 +163,26 @@ async def test_a_user_below_the_rooms_level_may_not_even_watch(live: Live) -> No
 
 
 @live_test()
+async def test_level_and_floor_refusals_carry_the_figures_a_screen_shows(live: Live) -> None:
+    # A screen says "Level 50 needed" and "This seat needs 35,000 coins; you have 20,000"
+    # in its own language from these fields, not from the English sentence.
+    _, token = await live.user("novice", level=49)
+    novice = await Client.connect(live.base, token, record=True)
+    with pytest.raises(CommandError) as err:
+        await novice.command("sit", table_id="t1", seat=0)
+    assert (err.value.code, err.value.details) == ("level_too_low", {"min_level": 50})
+    poor = await live.client("poor", 20_000, record=True)
+    with pytest.raises(CommandError) as err:
+        await poor.command("sit", table_id="t1", seat=0)
+    assert err.value.code == "coins_below_floor"
+    assert err.value.details == {"floor": 35_000, "coins": 20_000}
+    for frame in [f for c in (novice, poor) for f in c.frames if f.get("type") == "error"]:
+        SERVER_SCHEMA.validate(frame)
+    await novice.close()
+    await poor.close()
+
+
+@live_test()
 async def test_resync_without_a_table_is_refused(live: Live) -> None:
     alice = await live.client("alice")
     with pytest.raises(CommandError) as err:

@@ -10,6 +10,11 @@ function hex(value, cls) {
   return h("code", { class: `hex ${cls}`, translate: "no" }, value || "—");
 }
 
+/** What the panel shows: it is drawn again only when this changes. */
+function keyOf(st) {
+  return [st.shoe.commitment, st.round_no, st.lastShoe?.seed, st.lastShoe?.commitment].join("|");
+}
+
 /** The panel as a dialog over the table; open() shows it for a table state, close() hides it. */
 export class FairnessPanel {
   constructor() {
@@ -38,12 +43,11 @@ export class FairnessPanel {
   /** Redraw if open (a new shoe, a shoe that ended); a verification already shown stays. */
   update(st) {
     if (!this.open_) return;
-    const key = `${st.shoe.commitment}|${st.lastShoe?.seed ?? ""}`;
-    if (key !== this.key) this.draw(st);
+    if (keyOf(st) !== this.key) this.draw(st);
   }
 
   draw(st) {
-    this.key = `${st.shoe.commitment}|${st.lastShoe?.seed ?? ""}`;
+    this.key = keyOf(st);
     const last = st.lastShoe?.seed ? st.lastShoe : null;
     mount(this.body,
       h("header", { class: "fp-head" }, h("h3", null, t("fairness")),

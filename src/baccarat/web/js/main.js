@@ -44,7 +44,9 @@ const app = {
 
   /** The language and sound toggles (a fresh element each call). */
   toolbar() {
+    // The switch names the other language in that language (marked as such for readers).
     const lang = h("button", { class: "btn btn-ghost btn-lang", "data-action": "lang", title: "中文 / English",
+      lang: getLang() === "en" ? "zh-Hant" : "en",
       onclick: () => setLang(getLang() === "en" ? "zh-TW" : "en") }, getLang() === "en" ? "中文" : "EN");
     const sound = h("button", { class: "btn btn-ghost btn-sound", "data-action": "sound",
       title: isMuted() ? t("sound_off") : t("sound_on"),
