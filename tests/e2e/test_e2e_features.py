@@ -212,13 +212,15 @@ def test_my_bets_lists_my_rounds_and_the_table_shows_the_days_total(
     assert row.locator(".hr-net").get_attribute("data-net") == str(net)
     bets = row.locator(".hr-bets .pill").all_inner_texts()
     assert bets == ["和 500", "莊 1,000"]
-    assert "High 1" in row.locator(".hr-table").inner_text()
+    # The table's name in the page's language.
+    assert row.locator(".hr-table").inner_text() == "高級區 1"
     assert row.locator(".hh-cards .card-svg").count() >= 4
     assert "本靴結束後公開種子" in row.locator(".hr-shoe").inner_text()
     save_screenshot(bettor, "history-desktop")
     english(bettor)
     bettor.wait_for_selector(".history-screen .hist-round .hr-bets .pill:text('Banker 1,000')")
     row = bettor.locator(".hist-round").first
+    assert row.locator(".hr-table").inner_text() == "High 1"
     assert "The seed is revealed when the shoe ends" in row.locator(".hr-shoe").inner_text()
     assert bettor.inner_text(".hist-totals .tot-day").startswith("Today")
     # Back to the table the list was opened from, still seated.

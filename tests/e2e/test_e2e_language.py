@@ -40,7 +40,8 @@ FOREIGN_WORDS = r"""(names) => {
   // page's language: Latin letters in zh-TW, CJK characters (and CJK punctuation) in English.
   const lang = document.documentElement.lang;
   const bad = lang === 'en' ? /[\u3000-\u303f\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]/ : /[A-Za-z]/;
-  const skip = (el) => el.closest('[translate="no"], code, script, style, .card-svg') ||
+  const skip = (el) => el.closest('[translate]')?.getAttribute('translate') === 'no' ||
+    el.closest('code, script, style, .card-svg') ||
     (el.closest('[lang]') && el.closest('[lang]').lang !== lang);
   const visible = (el) => {
     if (!el.checkVisibility({ opacityProperty: true, visibilityProperty: true })) return false;

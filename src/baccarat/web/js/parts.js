@@ -49,8 +49,9 @@ export function seatBox(st, seat, { onSit, canSit }) {
     h("div", { class: "seat-no" }, seat === 0 ? t("dealer") : String(seat)),
     avatar(occ.name, seat),
     h("div", { class: "seat-info" },
-      h("div", { class: "seat-name", title: occ.name }, mine ? h("span", { class: "me-tag" }, t("me")) : null,
-        h("span", { translate: "no" }, occ.name)),
+      // The name is the user's own (never translated); the "me" tag is a word of the page.
+      h("div", { class: "seat-name", translate: "no", title: occ.name },
+        mine ? h("span", { class: "me-tag", translate: "yes" }, t("me")) : null, occ.name),
       h("div", { class: "seat-meta" },
         h("span", { class: "lv" }, t("lv", { n: occ.level })),
         h("span", { class: "coins", "data-coins": occ.coins }, fmt(occ.coins))),
