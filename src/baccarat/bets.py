@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import Literal, get_args
 
 from baccarat.errors import InvalidInput, RuleViolation
+from baccarat.numbers import whole
 
 Area = Literal["player", "banker", "tie", "player_pair", "banker_pair"]
 AREAS: tuple[Area, ...] = get_args(Area)
@@ -56,7 +57,7 @@ def parse_area(text: object) -> Area:
 
 def verify_chip(chip: object) -> int:
     """Check that ``chip`` is one of the chip denominations."""
-    if isinstance(chip, bool) or not isinstance(chip, int) or chip not in CHIPS:
+    if not whole(chip) or chip not in CHIPS:
         raise InvalidInput(
             "bad_chip", f"{chip!r} is not a chip; the chips are {', '.join(map(str, CHIPS))}."
         )
@@ -74,7 +75,7 @@ def verify_bet(slip: Slip, area: Area, chips: int, *, chip_unit: int, coins: int
         raise InvalidInput(
             "unknown_area", f"{area!r} is not a bet area; the areas are {', '.join(AREAS)}."
         )
-    if isinstance(chips, bool) or not isinstance(chips, int) or chips <= 0:
+    if not whole(chips) or chips <= 0:
         raise InvalidInput(
             "bad_chips", f"A bet must be a whole positive number of chips, not {chips!r}."
         )

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from baccarat.errors import InvalidInput
+from baccarat.numbers import whole
 
 RANKS = "A23456789TJQK"
 SUITS = "SHDC"
@@ -23,7 +24,7 @@ class Card:
 
     def __post_init__(self) -> None:
         # Check types first: a non-text suit would make `in SUITS` raise TypeError instead.
-        rank_ok = isinstance(self.rank, int) and not isinstance(self.rank, bool)
+        rank_ok = whole(self.rank)
         suit_ok = isinstance(self.suit, str) and len(self.suit) == 1 and self.suit in SUITS
         if not (rank_ok and 1 <= self.rank <= 13 and suit_ok):
             raise InvalidInput(

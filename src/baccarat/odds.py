@@ -22,6 +22,7 @@ from typing import Literal
 
 from baccarat.bets import PAYOUT, Area
 from baccarat.errors import InvalidInput
+from baccarat.numbers import whole
 from baccarat.rules import BANKER_DRAWS
 from baccarat.settlement import COMMISSION
 
@@ -39,7 +40,7 @@ _BANKER, _PLAYER, _TIE = 0, 1, 2
 
 def verify_decks(decks: object) -> int:
     """Check that a deck count is a whole number from 1 upwards."""
-    if isinstance(decks, bool) or not isinstance(decks, int) or decks < 1:
+    if not whole(decks) or decks < 1:
         raise InvalidInput("bad_decks", f"The number of decks must be 1 or more, not {decks!r}.")
     return decks
 

@@ -16,6 +16,7 @@ from typing import Generic, TypeVar
 
 from baccarat.bets import AREAS, DEALER_AREAS, PAYOUT, Area
 from baccarat.errors import InvalidInput
+from baccarat.numbers import whole
 from baccarat.rules import Outcome
 
 K = TypeVar("K", bound=Hashable)
@@ -28,7 +29,7 @@ COIN_QUANTUM = 100
 
 def verify_chip_unit(chip_unit: object) -> int:
     """Check that a room's chip_unit keeps every commission a whole coin."""
-    if isinstance(chip_unit, bool) or not isinstance(chip_unit, int) or chip_unit <= 0:
+    if not whole(chip_unit) or chip_unit <= 0:
         raise InvalidInput(
             "bad_chip_unit",
             f"chip_unit must be a positive whole number of coins, not {chip_unit!r}.",

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from baccarat.errors import InvalidInput
+from baccarat.numbers import whole
 from baccarat.rules import Outcome, Winner, is_natural
 
 WINNERS: tuple[Winner, ...] = ("banker", "player", "tie")
@@ -31,7 +32,7 @@ class RoundMark:
                 f"The winner must be 'banker', 'player' or 'tie', not {self.winner!r}.",
             )
         # bool is an int subclass; True is not a number of points.
-        if isinstance(self.points, bool) or not isinstance(self.points, int):
+        if not whole(self.points):
             raise InvalidInput(
                 "bad_points", f"Points must be a whole number from 0 to 9, not {self.points!r}."
             )

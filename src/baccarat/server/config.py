@@ -15,6 +15,7 @@ from typing import Any
 
 from baccarat.bets import LIMITS, max_liability
 from baccarat.errors import InvalidInput
+from baccarat.numbers import whole
 from baccarat.table.config import SEATS, TableConfig
 
 TIMERS: dict[str, float] = {
@@ -155,7 +156,7 @@ def _fail(where: str, message: str) -> InvalidInput:
 
 
 def _int(where: str, value: object, *, minimum: int = 0) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+    if not whole(value) or value < minimum:
         raise _fail(where, f"must be a whole number >= {minimum}, not {value!r}.")
     return value
 

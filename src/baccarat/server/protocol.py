@@ -16,6 +16,7 @@ from typing import Any
 
 from baccarat.bets import AREAS, CHIPS
 from baccarat.errors import BaccaratError, InvalidInput
+from baccarat.numbers import whole
 from baccarat.roads.patterns import PATTERNS
 from baccarat.server import wire
 from baccarat.table.chat import EMOTES
@@ -35,9 +36,7 @@ Checker = Any
 
 def integral(value: object) -> int | None:
     """``value`` as an int when it is a JSON integer (``5`` or ``5.0``; never a bool), else None."""
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int):
+    if whole(value):
         return value
     if isinstance(value, float) and value.is_integer():
         return int(value)
@@ -125,7 +124,7 @@ def _road(value: object) -> str:
 
 
 def _page(value: object) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 100_000:
+    if not whole(value) or not 0 <= value <= 100_000:
         raise ValueError("a page is a whole number from 0")
     return value
 

@@ -13,6 +13,7 @@ from argon2.exceptions import InvalidHashError, VerificationError
 
 from baccarat.errors import Conflict, InvalidInput, NotFound
 from baccarat.names import display_key, username_key
+from baccarat.numbers import whole
 from baccarat.store import schema as s
 from baccarat.store.records import User
 
@@ -46,7 +47,7 @@ def verify_password(password: object) -> str:
 
 def verify_level(level: object) -> int:
     """Check a level: a whole number from 0 up."""
-    if isinstance(level, bool) or not isinstance(level, int) or level < 0:
+    if not whole(level) or level < 0:
         raise InvalidInput("bad_level", f"A level is a whole number from 0 up, not {level!r}.")
     return level
 

@@ -20,6 +20,7 @@ import sqlalchemy as sa
 
 from baccarat.bets import AREAS
 from baccarat.errors import BaccaratError, Conflict, InvalidInput, NotFound, RuleViolation
+from baccarat.numbers import whole
 from baccarat.store import epochs
 from baccarat.store import schema as s
 from baccarat.store.bulk import insert_rows, update_rows
@@ -159,7 +160,7 @@ def _verify_bets(op: Escrow, coins: dict[int, int]) -> dict[int, int]:
         if b.area not in AREAS:
             raise InvalidInput("unknown_area", f"{b.area!r} is not a bet area.")
         for name, v in (("chips", b.chips), ("coins", b.coins)):
-            if isinstance(v, bool) or not isinstance(v, int) or v <= 0:
+            if not whole(v) or v <= 0:
                 raise InvalidInput("bad_amount", f"A bet's {name} must be a positive whole number.")
         totals[b.user_id] += b.coins
     for uid, total in totals.items():
@@ -348,7 +349,7 @@ class _Batch:
         if op.key in self.done:
             return Applied(op.key, self._balances([op.user_id]), replayed=True)
         _need_user(self.coins, op.user_id)
-        if isinstance(op.coins, bool) or not isinstance(op.coins, int) or op.coins == 0:
+        if not whole(op.coins) or op.coins == 0:
             raise InvalidInput(
                 "bad_amount", f"A grant is a non-zero whole number of coins, not {op.coins!r}."
             )

@@ -19,6 +19,7 @@ from argon2 import PasswordHasher
 
 from baccarat import names
 from baccarat.errors import Conflict, InvalidInput
+from baccarat.numbers import whole
 from baccarat.shoe import commitment, parse_seed
 from baccarat.store import accounts, epochs
 from baccarat.store import schema as s
@@ -95,7 +96,7 @@ class Store:
         names.verify_username(username)
         accounts.verify_password(password)
         accounts.verify_level(level)
-        if isinstance(coins, bool) or not isinstance(coins, int) or coins < 0:
+        if not whole(coins) or coins < 0:
             raise InvalidInput(
                 "bad_amount", f"Opening coins must be a whole number >= 0, not {coins!r}."
             )
@@ -463,7 +464,7 @@ class Store:
 
     def history(self, username: str, limit: int = 50) -> list[RoundRecord]:
         """The newest rounds a user bet in or dealt, newest first."""
-        if isinstance(limit, bool) or not isinstance(limit, int) or limit <= 0:
+        if not whole(limit) or limit <= 0:
             raise InvalidInput("bad_limit", f"A limit is a whole number above 0, not {limit!r}.")
         with reading(self.engine) as conn:
             uid = accounts.find_user(conn, username).id
@@ -473,7 +474,7 @@ class Store:
         self, user_id: int, limit: int = 20, before: tuple[float, str] | None = None
     ) -> tuple[list[RoundRecord], dict[str, ShoeRecord]]:
         """One page of a user's rounds (bet in or dealt), newest first, with their shoes."""
-        if isinstance(limit, bool) or not isinstance(limit, int) or limit <= 0:
+        if not whole(limit) or limit <= 0:
             raise InvalidInput("bad_limit", f"A limit is a whole number above 0, not {limit!r}.")
         with reading(self.engine) as conn:
             records = load_rounds(conn, user_round_page(conn, user_id, limit, before))

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from baccarat.errors import InvalidInput
+from baccarat.numbers import whole
 from baccarat.settlement import verify_chip_unit
 from baccarat.shoe import MIN_CARDS_TO_DEAL, ROUNDS_PER_SHOE
 
@@ -56,10 +57,6 @@ class UserInfo:
     """Open the cards they control at once instead of squeezing (自動開牌)."""
 
 
-def _whole(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 @dataclass(frozen=True, slots=True)
 class TableConfig:
     """One table's room settings and timers; the defaults are the standard room's."""
@@ -86,18 +83,18 @@ class TableConfig:
         verify_chip_unit(self.chip_unit)
         for name in ("bettor_floor", "dealer_floor", "min_level"):
             value = getattr(self, name)
-            if not _whole(value) or value < 0:
+            if not whole(value) or value < 0:
                 raise InvalidInput(
                     "bad_config", f"{name} must be a whole number of at least 0, not {value!r}."
                 )
         for name in ("idle_rounds_limit", "dealer_round_limit", "rounds_per_shoe"):
             value = getattr(self, name)
-            if not _whole(value) or value < 1:
+            if not whole(value) or value < 1:
                 raise InvalidInput(
                     "bad_config", f"{name} must be a whole number of at least 1, not {value!r}."
                 )
         # A round takes at most 6 cards, so fewer could run the shoe dry mid-round.
-        if not _whole(self.min_cards) or self.min_cards < MIN_CARDS_TO_DEAL:
+        if not whole(self.min_cards) or self.min_cards < MIN_CARDS_TO_DEAL:
             raise InvalidInput(
                 "bad_config",
                 f"min_cards must be at least {MIN_CARDS_TO_DEAL} (a round's most cards), not {self.min_cards!r}.",

@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from baccarat.errors import InvalidInput, RuleViolation
+from baccarat.errors import InternalError, InvalidInput, RuleViolation
 from baccarat.roads.marks import RoundMark
 from baccarat.rules import Hand, Outcome, next_draw
 from baccarat.settlement import settle
@@ -108,15 +108,14 @@ def _end_shoe(t: Table, now: float) -> list[Event]:
         t.shoe_id, t.shoe.commitment, seed.hex() if seed is not None else None, tuple(t.history)
     )
     t.shoe = None
-    t.phase = "shuffling"
-    t.deadline = now + t.config.shuffle_seconds
-    return [t.last_shoe, Shuffling(t.deadline)]
+    deadline = now + t.config.shuffle_seconds
+    t.enter("shuffling", deadline)
+    return [t.last_shoe, Shuffling(deadline)]
 
 
 def wait(t: Table) -> list[Event]:
     """Enter the waiting phase and say what the table waits for."""
-    t.phase = "waiting"
-    t.deadline = None
+    t.enter("waiting")
     return [Waiting(dealer_needed=t.dealer is None, bettor_needed=not t.bettors())]
 
 
@@ -142,10 +141,10 @@ def maybe_start(t: Table, now: float) -> list[Event]:
     for occ in t.seats:
         if occ is not None:
             occ.waiting_next_round = False
-    t.phase = "betting"
-    t.deadline = now + t.config.betting_seconds
+    deadline = now + t.config.betting_seconds
+    t.enter("betting", deadline)
     events.append(
-        BettingOpened(t.round.round_id, t.shoe_id, t.round.round_no, dealer.user_id, t.deadline)
+        BettingOpened(t.round.round_id, t.shoe_id, t.round.round_no, dealer.user_id, deadline)
     )
     return events
 
@@ -218,7 +217,7 @@ def close_betting(t: Table, now: float) -> list[Event]:
     )
     for hand, face_down in first_four:
         events.append(_deal(t, rnd, hand, face_down))
-    t.phase = "squeeze"
+    t.enter("squeeze")
     events += _next_squeeze(t, now)
     return events
 
@@ -298,7 +297,7 @@ def _next_squeeze(t: Table, now: float) -> list[Event]:
             name = rnd.bettors[controller].name
             deadline = now + t.config.squeeze_seconds
             sq = rnd.squeeze = Squeeze(ref[0], ref[1], rnd.card(ref), controller, name, deadline)
-            t.deadline = deadline
+            t.enter("squeeze", deadline)
             events.append(
                 SqueezeStarted(
                     rnd.round_id,
@@ -330,13 +329,40 @@ def open_current(t: Table, now: float, forced: bool) -> list[Event]:
     assert rnd is not None and rnd.squeeze is not None
     ref: CardRef = (rnd.squeeze.hand, rnd.squeeze.position)
     rnd.squeeze = None
-    t.deadline = None
+    t.enter("squeeze")
     return [_reveal(t, rnd, ref, forced), *_next_squeeze(t, now)]
 
 
-def _settle(t: Table, now: float) -> list[Event]:
+def verify_settle(t: Table) -> Round:
+    """The round that settles now; ``InternalError`` unless its stakes are in escrow, it is
+    not settled yet, every card is open and the tableau draws no more: a table that gets
+    here otherwise has a bug, and a round settles exactly once."""
     rnd = t.round
-    assert rnd is not None and rnd.closed and not rnd.settled, "a round settles exactly once"
+    if rnd is None or not rnd.closed or rnd.settled:
+        raise InternalError("The table has no round waiting to be settled.")
+    if rnd.face_down or rnd.pending or next_draw(rnd.player, rnd.banker) is not None:
+        raise InternalError("The round is not fully dealt and open.")
+    return rnd
+
+
+def can_settle(t: Table) -> bool:
+    """Whether the table's round is ready to settle."""
+    try:
+        verify_settle(t)
+    except InternalError:
+        return False
+    return True
+
+
+def _settle(t: Table, now: float) -> list[Event]:
+    """Settle the round (checked first), then free the seats its result empties."""
+    rnd = verify_settle(t)
+    events: list[Event] = [_do_settle(t, rnd, now)]
+    return events + _leave_after_settlement(t, now)
+
+
+def _do_settle(t: Table, rnd: Round, now: float) -> RoundSettled:
+    """Pay the round out on the table's balances, record it, and show the result."""
     unit = t.config.chip_unit
     outcome = Outcome(tuple(rnd.player), tuple(rnd.banker))
     result = settle(outcome, rnd.dealer_id, rnd.stakes(unit))
@@ -361,33 +387,38 @@ def _settle(t: Table, now: float) -> list[Event]:
         for uid, delta in result.deltas.items()
     )
     t.last_result = RoundResult(rnd.round_id, rnd.round_no, outcome, result)
-    t.phase = "result"
-    t.deadline = deadline = now + t.config.result_seconds
-    events: list[Event] = [
-        RoundSettled(
-            round_id=rnd.round_id,
-            shoe_id=rnd.shoe_id,
-            round_no=rnd.round_no,
-            dealer=rnd.dealer_id,
-            bets=rnd.bet_list(unit),
-            cards=rnd.cards_in_order(),
-            outcome=outcome,
-            settlement=result,
-            results=results,
-            deadline=deadline,
-        )
-    ]
+    deadline = now + t.config.result_seconds
+    t.enter("result", deadline)
+    return RoundSettled(
+        round_id=rnd.round_id,
+        shoe_id=rnd.shoe_id,
+        round_no=rnd.round_no,
+        dealer=rnd.dealer_id,
+        bets=rnd.bet_list(unit),
+        cards=rnd.cards_in_order(),
+        outcome=outcome,
+        settlement=result,
+        results=results,
+        deadline=deadline,
+    )
+
+
+def _leave_after_settlement(t: Table, now: float) -> list[Event]:
+    """Bettors below the floor leave; the dealer leaves if they asked to, fell below the
+    dealer floor, or dealt the room's limit of rounds while others wait."""
+    events: list[Event] = []
     for occ in t.bettors():
         if occ.coins < t.config.bettor_floor:
             events += t.free_seat(occ, "below_floor", now)
     dealer = t.dealer
-    if dealer is not None:
-        dealer.dealer_rounds += 1
-    if dealer is not None and dealer.leaving is not None:
+    if dealer is None:
+        return events
+    dealer.dealer_rounds += 1
+    if dealer.leaving is not None:
         events += t.free_seat(dealer, dealer.leaving, now)
-    elif dealer is not None and dealer.coins < t.config.dealer_floor:
+    elif dealer.coins < t.config.dealer_floor:
         events += t.free_seat(dealer, "dealer_below_floor", now)
-    elif dealer is not None and queue.over_limit(t):
+    elif queue.over_limit(t):
         events += t.free_seat(dealer, "dealer_limit", now)
     return events
 
@@ -399,16 +430,14 @@ def end_result(t: Table, now: float) -> list[Event]:
     if _shoe_done(t):
         return called + _end_shoe(t, now)
     events = called + (wait(t) if not t.has_quorum() else [])
-    t.phase = "waiting"
-    t.deadline = None
+    t.enter("waiting")
     return events + maybe_start(t, now)
 
 
 def end_shuffle(t: Table, now: float) -> list[Event]:
     """After the shuffle: start the new shoe and, with a quorum, a round."""
     events: list[Event] = _new_shoe(t)
-    t.phase = "waiting"
-    t.deadline = None
+    t.enter("waiting")
     if not t.has_quorum():
         return events + wait(t)
     return events + maybe_start(t, now)

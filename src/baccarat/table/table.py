@@ -13,6 +13,7 @@ from typing import Literal
 
 from baccarat.bets import Area, stake_coins
 from baccarat.errors import InvalidInput, RuleViolation
+from baccarat.numbers import whole
 from baccarat.roads.marks import RoundMark
 from baccarat.shoe import Shoe
 from baccarat.table import betting, chat, dealing, queue, rebet
@@ -152,6 +153,12 @@ class Table:
         """The occupants of the bettor seats, by seat."""
         return [o for o in self.seats[1:] if o is not None]
 
+    def enter(self, phase: Phase, deadline: float | None = None) -> None:
+        """Move to ``phase`` (or stay in it with a new deadline), which ends at ``deadline``
+        (None: when something happens, not at a time). The one place both change."""
+        self.phase = phase
+        self.deadline = deadline
+
     def has_quorum(self) -> bool:
         """A dealer and at least one bettor: enough for a round."""
         return self.dealer is not None and bool(self.bettors())
@@ -175,7 +182,7 @@ class Table:
 
     def verify_entry(self, level: int) -> None:
         """Refuse a user below the room's level: entering, to watch or to sit, needs it."""
-        if isinstance(level, bool) or not isinstance(level, int):
+        if not whole(level):
             raise InvalidInput("bad_level", f"A level is a whole number, not {level!r}.")
         if level < self.config.min_level:
             raise RuleViolation(
@@ -248,15 +255,17 @@ class Table:
             raise RuleViolation("not_seated", "You do not hold a seat at this table.")
         return occ
 
-    def _sit(self, c: Sit, now: float) -> list[Event]:
+    def verify_sit(self, c: Sit) -> Occupant | None:
+        """Raise why ``c`` is refused; return the user's current occupant when ``c`` moves a
+        seated bettor to the free dealer seat (None for a user not seated here)."""
         user = c.user
         if not isinstance(user, UserInfo) or user.user_id != c.user_id:
             raise InvalidInput("user_mismatch", "The user sitting down must be the one asking.")
-        if isinstance(c.seat, bool) or not isinstance(c.seat, int) or not 0 <= c.seat < SEATS:
+        if not whole(c.seat) or not 0 <= c.seat < SEATS:
             raise InvalidInput(
                 "bad_seat", f"Seats are numbered 0 (dealer) to {SEATS - 1}, not {c.seat!r}."
             )
-        if isinstance(user.coins, bool) or not isinstance(user.coins, int) or user.coins < 0:
+        if not whole(user.coins) or user.coins < 0:
             raise InvalidInput(
                 "bad_coins", f"A balance is a whole number of coins, not {user.coins!r}."
             )
@@ -288,16 +297,31 @@ class Table:
                 floor=floor,
                 coins=coins,
             )
-        # Checked: now act.
+        return current
+
+    def can_sit(self, c: Sit) -> bool:
+        """Whether ``c`` would be taken."""
+        try:
+            self.verify_sit(c)
+        except (InvalidInput, RuleViolation):
+            return False
+        return True
+
+    def _sit(self, c: Sit, now: float) -> list[Event]:
+        current = self.verify_sit(c)
         if current is not None:
             return self.move_to_dealer(current, now)
-        occ = Occupant(user.user_id, user.name, user.level, user.coins, c.seat)
+        return self._do_sit(c.user, c.seat, now)
+
+    def _do_sit(self, user: UserInfo, seat: int, now: float) -> list[Event]:
+        """Seat ``user`` in the free ``seat`` (checked by the caller)."""
+        occ = Occupant(user.user_id, user.name, user.level, user.coins, seat)
         occ.auto_open = user.auto_open is True
-        if c.seat != DEALER_SEAT:
+        if seat != DEALER_SEAT:
             occ.idle_rounds = self.idle_counts.pop(user.user_id, 0)
         # Sitting while a round is being dealt: that round is not theirs.
         occ.waiting_next_round = self.round is not None and self.round.closed
-        self.seats[c.seat] = occ
+        self.seats[seat] = occ
         events: list[Event] = [seated(occ, self.round)]
         if occ.is_dealer:
             events += queue.seated_as_dealer(self, occ.user_id)
@@ -355,7 +379,7 @@ class Table:
     def _set_coins(self, c: SetCoins, now: float) -> list[Event]:
         occ = self.require_seat(c.user_id)
         coins = c.coins
-        if isinstance(coins, bool) or not isinstance(coins, int) or coins < 0:
+        if not whole(coins) or coins < 0:
             raise InvalidInput("bad_coins", f"A balance is a whole number of coins, not {coins!r}.")
         rnd = self.round
         if rnd is not None and not rnd.settled:
@@ -438,7 +462,7 @@ class Table:
             return dealing.end_result(self, now)
         if self.phase == "shuffling":
             return dealing.end_shuffle(self, now)
-        self.deadline = None
+        self.enter(self.phase)
         return []
 
     # ----------------------------------------------------------------- round flow
