@@ -58,6 +58,13 @@ SEEN_AT_RESULT = """() => ({
 })"""
 
 
+PEELED = """() => {
+  const peel = document.querySelector('.squeeze:not([hidden])')?.dataset.peel ?? 'br:0';
+  return Number(peel.split(':')[1]) > 0;
+}"""
+"""Whether the page draws the squeezed card peeled (its drawn zone and progress)."""
+
+
 @dataclass
 class Played:
     """What the two screens showed during the round."""
@@ -103,10 +110,11 @@ def _open_my_squeezes(bettor: Any, dealer: Any, played: Played) -> None:
             bettor.mouse.move(
                 box["x"] + box["width"] * 0.45, box["y"] + box["height"] * 0.5, steps=8
             )
-            bettor.mouse.up()
-            # The peel reaches the other screen through the server's progress relay.
-            dealer.wait_for_selector(".squeeze .sq-flap:not([hidden])", timeout=5_000)
+            # The peel reaches the other screen through the server's progress relay (the
+            # finger still holds the card: let go, it falls back flat).
+            dealer.wait_for_function(PEELED, timeout=5_000)
             played.dealer_saw_peel = True
+            bettor.mouse.up()
         # The card may have opened by its timer meanwhile.
         with contextlib.suppress(PlaywrightError):
             bettor.click(".squeeze.mine .btn-open", timeout=3_000)

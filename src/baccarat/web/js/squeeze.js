@@ -1,104 +1,187 @@
-// The squeeze: a large face-down card whose corner peels back as its controller drags.
+// The squeeze (瞇牌): the round's face-down card, large, peeled by its controller's finger.
 //
-// The peel is a fold line across the card, perpendicular to the diagonal from the dragged
-// corner. In the card's unit square, seen from that corner, the fold is u + v = f with
-// f = progress * MAX_FOLD: the back is clipped to u + v >= f (the face shows through
-// below it), and a shaded flap (the peeled part folded over) is the mirror image of
-// u + v < f across the fold.
+// The controller drags a corner or a long side; the curl follows the finger at display rate
+// and goes to the server ten times a second. Every other screen at the table draws the same
+// curl from those moves with the real face under it, easing between two moves. The hands stay
+// in view above the card, the caption and the 開牌 button keep off the controller's seat, and
+// the one countdown of the squeeze runs beside the card.
 
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { cardFace, cardBack, cardBlank } from "./cards.js";
 import { ring } from "./parts.js";
+import {
+  PeelCanvas, frame, curlRadius, depthFor, progressFor, depthForTravel, tipTravel, zoneAt, isZone,
+} from "./peel.js";
+import { Reveal, asideRect } from "./reveal.js";
 
-const MAX_FOLD = 1.3;
-const SEND_EVERY_MS = 66; // about 15 progress messages a second
+const SEND_EVERY_MS = 100; // the server passes on 10 moves a second; more would be coalesced
+const EASE_MS = 100; // an onlooker eases over the time between two moves
+const SPRING_MS = 240; // a card let go falls back flat
+const OPEN_AT = 0.95; // let go this far and the card opens
+const TAP_MS = 350;
+const MAX_CARD_H = 600;
+const GAP = 14;
 
-function peeled(f) {
-  // The part of the unit square with u + v < f, as a polygon seen from corner (0,0).
-  if (f <= 0) return [];
-  if (f <= 1) return [[0, 0], [f, 0], [0, f]];
-  const g = Math.min(f - 1, 1);
-  return [[0, 0], [1, 0], [1, g], [g, 1], [0, 1]];
-}
-
-function kept(f) {
-  if (f <= 0) return [[0, 0], [1, 0], [1, 1], [0, 1]];
-  if (f <= 1) return [[f, 0], [1, 0], [1, 1], [0, 1], [0, f]];
-  const g = Math.min(f - 1, 1);
-  return g >= 1 ? [[1, 1], [1, 1], [1, 1]] : [[1, g], [1, 1], [g, 1]];
-}
-
-function orient(points, corner) {
-  // Map corner-relative points onto the card for the dragged corner.
-  return points.map(([u, v]) => [corner[1] === "r" ? 1 - u : u, corner[0] === "b" ? 1 - v : v]);
-}
-
-function poly(points) {
-  return `polygon(${points.map(([u, v]) => `${(u * 100).toFixed(2)}% ${(v * 100).toFixed(2)}%`).join(",")})`;
-}
-
-/** The large squeeze card, for its controller (draggable) or a viewer (driven by events). */
+/** The large squeeze card, for its controller (draggable) or an onlooker (driven by moves). */
 export class SqueezeView {
   constructor({ onProgress, onOpen }) {
     this.onProgress = onProgress;
     this.onOpen = onOpen;
+    this.host = null;
     this.timer = ring("squeeze-ring");
     this.face = h("div", { class: "sq-face" });
-    this.back = h("div", { class: "sq-back" }, cardBack());
-    this.flap = h("div", { class: "sq-flap" });
-    this.grips = ["tl", "tr", "bl", "br"].map((c) => h("div", { class: `grip grip-${c}`, "data-corner": c }));
-    this.card = h("div", { class: "sq-card" }, this.face, this.back, this.flap, ...this.grips);
+    this.canvas = h("canvas", { class: "sq-peel", "aria-hidden": "true" });
+    this.peel = new PeelCanvas(this.canvas);
+    this.grips = ["tl", "tr", "bl", "br", "l", "r"].map((z) => h("i", { class: `grip grip-${z}` }));
+    this.card = h("div", { class: "sq-card" }, this.face, this.canvas, ...this.grips);
     this.label = h("div", { class: "sq-label" });
-    this.openBtn = h("button", { class: "btn btn-open", onclick: () => this.open() }, t("open"));
-    this.el = h("div", { class: "squeeze", hidden: true },
-      h("div", { class: "sq-stage" }, this.card, this.timer.el), this.label, this.openBtn);
+    this.openBtn = h("button", { class: "btn btn-open", "data-action": "open", onclick: () => this.open() }, t("open"));
+    this.panel = h("div", { class: "sq-panel" }, this.label,
+      h("div", { class: "sq-panel-row" }, this.timer.el, this.openBtn));
+    this.backdrop = h("div", { class: "sq-backdrop" });
+    this.el = h("div", { class: "squeeze", hidden: true }, this.backdrop, this.card, this.panel);
     this.key = null;
+    this.zone = "br";
+    this.shown = 0; // the progress drawn
+    this.ease = null; // {from, to, at}: an onlooker's way to the latest move
+    this.spring = null; // {from, at}: a released card falling back
+    this.drag = null;
     this.lastSent = 0;
     this.pendingSend = null;
+    this.sentKey = "";
+    this.frameReq = 0;
+    this.size = null;
+    this.reveals = new Set();
     this.bindDrag();
+    this.relayout = () => this.visible() && this.layout();
+    addEventListener("resize", this.relayout);
+    addEventListener("scroll", this.relayout, { passive: true });
+  }
+
+  /** The table screen this view lives on (its hands, seats and classes). */
+  attach(host) {
+    this.host = host;
+  }
+
+  visible() {
+    return !this.el.hidden;
   }
 
   /** Show (or keep showing) the squeeze described by `sq`. */
-  show(sq, { mine, code, handLabel }) {
-    const key = `${sq.hand}:${sq.position}:${mine}`;
+  show(sq, { mine, code, handLabel, seat }) {
+    const key = `${sq.hand}:${sq.position}`;
+    const fresh = key !== this.key;
+    const wasHidden = this.el.hidden;
     this.el.hidden = false;
     this.sq = sq;
     this.mine = mine;
+    this.seat = seat;
     this.el.classList.toggle("mine", mine);
     this.el.dataset.hand = sq.hand;
-    if (key !== this.key || this.code !== code) {
-      this.key = key;
+    this.host?.classList.add("squeezing");
+    if (fresh || this.code !== code) {
       this.code = code;
       this.face.replaceChildren(code ? cardFace(code) : cardBlank());
-      this.progress = 0;
-      this.corner = sq.corner || "br";
+      this.el.dataset.face = code || "";
+    }
+    if (fresh) {
+      this.key = key;
+      this.drag = null;
+      this.spring = null;
+      this.ease = null;
+      this.zone = isZone(sq.corner) ? sq.corner : "br";
+      this.shown = Math.max(0, Math.min(1, Number(sq.progress) || 0));
+      this.sentKey = "";
+      if (!wasHidden) this.card.animate([{ transform: "translateY(40px) scale(0.92)", opacity: 0 }, {}],
+        { duration: 260, easing: "cubic-bezier(0.2, 0.8, 0.2, 1)" });
     }
     this.label.textContent = mine
       ? `${handLabel} · ${t("your_squeeze")}`
       : `${handLabel} · ${t("squeezing", { name: sq.controllerName || "?" })}`;
     this.openBtn.hidden = !mine;
-    if (!mine || !this.dragging) this.setPeel(sq.progress ?? this.progress, sq.corner || this.corner);
+    this.markHand();
+    this.layout();
+    if (fresh) {
+      for (const r of this.reveals) r.makeRoom(asideRect(this.card, this.panel, this.host, r.hand));
+    }
+    if (!mine && !fresh) this.moveTo(sq.progress, sq.corner);
+    this.paint();
   }
 
-  /** Hide the squeeze. */
+  /** Hide the squeeze (a reveal under way goes on by itself). */
   hide() {
+    if (this.el.hidden) return;
     this.el.hidden = true;
     this.key = null;
-    this.dragging = false;
+    this.drag = null;
+    this.spring = null;
+    clearTimeout(this.pendingSend);
+    this.pendingSend = null;
+    this.host?.classList.remove("squeezing");
+    if (this.host) delete this.host.dataset.squeezed;
   }
 
-  /** Draw the peel at `progress` (0..1) from `corner`. */
-  setPeel(progress, corner) {
-    this.progress = Math.max(0, Math.min(1, Number(progress) || 0));
-    this.corner = ["tl", "tr", "bl", "br"].includes(corner) ? corner : "br";
-    const f = this.progress * MAX_FOLD;
-    this.back.style.clipPath = poly(orient(kept(f), this.corner));
-    const flapPts = peeled(f).map(([u, v]) => [f - v, f - u]); // mirror across the fold
-    this.flap.style.clipPath = poly(orient(flapPts, this.corner));
-    this.flap.hidden = f <= 0;
-    this.flap.dataset.corner = this.corner;
-    this.card.dataset.corner = this.corner;
+  /** Leave the screen: stop every reveal. */
+  destroy() {
+    this.hide();
+    for (const r of this.reveals) r.cancel();
+    removeEventListener("resize", this.relayout);
+    removeEventListener("scroll", this.relayout);
+  }
+
+  // The hand's card under the squeeze glows in its hand; the host's data keeps it across redraws.
+  markHand() {
+    if (this.host && this.sq) this.host.dataset.squeezed = `${this.sq.hand}-${this.sq.position}`;
+  }
+
+  /**
+   * A card opened. If it is the one on show, it turns face up here for a beat, the hand's points
+   * flash, and it flies to its hand; a squeeze that starts meanwhile shows at once beside it.
+   */
+  opened(data, { handLabel, name }) {
+    const sq = this.sq;
+    if (!this.visible() || !sq || sq.hand !== data.hand || sq.position !== data.position) return;
+    this.flush();
+    const reveal = new Reveal({
+      host: this.host,
+      hand: data.hand,
+      position: data.position,
+      code: data.card,
+      points: data.points,
+      forced: Boolean(data.forced),
+      handLabel,
+      name,
+      from: this.card,
+      onDone: () => {
+        this.reveals.delete(reveal);
+        if (!this.reveals.size) this.host?.classList.remove("revealing");
+      },
+    });
+    this.host?.classList.add("revealing");
+    for (const r of this.reveals) r.hurry();
+    this.reveals.add(reveal);
+    reveal.start();
+  }
+
+  /** An onlooker's move from the controller: ease to it over the time till the next one. */
+  moveTo(progress, zone) {
+    const to = Math.max(0, Math.min(1, Number(progress) || 0));
+    if (isZone(zone) && zone !== this.zone) {
+      this.zone = zone;
+      this.shown = 0;
+    }
+    if (to === this.shown && !this.ease) return;
+    this.ease = { from: this.shown, to, at: performance.now() };
+    this.paint();
+  }
+
+  /** Draw the peel at `progress` from `zone` at once (no easing). */
+  setPeel(progress, zone) {
+    if (isZone(zone)) this.zone = zone;
+    this.shown = Math.max(0, Math.min(1, Number(progress) || 0));
+    this.ease = null;
+    this.paint();
   }
 
   /** Count down the squeeze's time. */
@@ -107,71 +190,222 @@ export class SqueezeView {
   }
 
   open() {
-    if (!this.mine) return;
+    if (!this.mine || !this.sq) return;
+    this.spring = null;
     this.flush();
     this.onOpen?.(this.sq.hand);
   }
 
+  // ---- layout -------------------------------------------------------------------------------
+
+  /**
+   * Place the card and its panel in the largest free part of the window below (or above) the
+   * hands, centred on the table, the panel beside or under the card and off the controller's
+   * seat.
+   */
+  layout() {
+    const host = this.host;
+    if (!host) return;
+    const vw = innerWidth;
+    const vh = innerHeight;
+    const hands = host.querySelector(".hands-row")?.getBoundingClientRect();
+    if (!hands) return;
+    if (hands.top < 0 || hands.bottom > vh) {
+      // The page was scrolled away from the hands (a phone): bring them back into view.
+      host.querySelector(".hands-row").scrollIntoView({ block: "start" });
+      return;
+    }
+    const bar = host.querySelector(".topbar")?.getBoundingClientRect();
+    const seatEl = this.seat > 0 ? host.querySelector(`.seat[data-seat="${this.seat}"]`) : null;
+    const seat = seatEl?.getBoundingClientRect() ?? null;
+    const regions = [
+      { top: hands.bottom + 6, bottom: vh - 8 },
+      { top: (bar?.bottom ?? 0) + 8, bottom: hands.top - 6 },
+    ].filter((r) => r.bottom - r.top > 120);
+    const cx = hands.left + hands.width / 2;
+    this.panel.classList.remove("side", "below");
+    const size = {};
+    for (const mode of ["side", "below"]) {
+      this.panel.classList.toggle("side", mode === "side");
+      this.panel.classList.toggle("below", mode === "below");
+      size[mode] = [this.panel.offsetWidth, this.panel.offsetHeight];
+    }
+    const options = [];
+    for (const reg of regions) {
+      const rh = reg.bottom - reg.top;
+      const [sw, sh] = size.side;
+      const [bw, bh] = size.below;
+      const sideH = Math.min(rh, (vw - 2 * (sw + GAP) - 24) * 1.4, MAX_CARD_H);
+      const belowH = Math.min(rh - bh - GAP, (vw - 24) * 1.4, MAX_CARD_H);
+      for (const [mode, ch, where] of [["side", sideH, "right"], ["side", sideH, "left"], ["below", belowH, "under"]]) {
+        if (ch < 150) continue;
+        const cw = Math.round(ch / 1.4);
+        const card = { left: Math.round(cx - cw / 2), top: Math.round(reg.top + (rh - (mode === "below" ? ch + bh + GAP : ch)) / 2), w: cw, h: Math.round(ch) };
+        card.left = Math.max(12, Math.min(vw - 12 - cw, card.left));
+        let panel;
+        if (mode === "side") {
+          const px = where === "right" ? card.left + cw + GAP : card.left - GAP - sw;
+          panel = { left: px, top: card.top + card.h - sh, w: sw, h: sh };
+        } else {
+          panel = { left: Math.round(cx - bw / 2), top: card.top + card.h + GAP, w: bw, h: bh };
+        }
+        const clash = seat && overlaps(panel, seat);
+        options.push({ mode, card, panel, score: card.h - (clash ? 10000 : 0) });
+      }
+    }
+    if (!options.length) return;
+    options.sort((a, b) => b.score - a.score);
+    const best = options[0];
+    this.panel.classList.toggle("side", best.mode === "side");
+    this.panel.classList.toggle("below", best.mode === "below");
+    place(this.card, best.card);
+    place(this.panel, best.panel);
+    this.sizeCard(best.card.w, best.card.h);
+  }
+
+  sizeCard(w, h) {
+    const dpr = Math.min(2, devicePixelRatio || 1);
+    const key = `${w}x${h}@${dpr}`;
+    if (this.size === key) return;
+    this.size = key;
+    this.peel.resize(w, h, Math.round(w * 0.45), dpr);
+    this.peel.setBack(null);
+    backImage(w, h, dpr).then((img) => {
+      if (this.size !== key) return;
+      this.peel.setBack(img);
+      this.paint();
+    }, () => {});
+  }
+
+  // ---- drawing ------------------------------------------------------------------------------
+
+  /** Draw on the next frame (once, however often asked). */
+  paint() {
+    if (this.frameReq) return;
+    this.frameReq = requestAnimationFrame((now) => this.frame(now));
+  }
+
+  frame(now) {
+    this.frameReq = 0;
+    if (this.el.hidden) return;
+    let more = false;
+    if (this.ease) {
+      const k = Math.min(1, (now - this.ease.at) / EASE_MS);
+      this.shown = k >= 1 ? this.ease.to : this.ease.from + (this.ease.to - this.ease.from) * k;
+      if (k >= 1) this.ease = null;
+      else more = true;
+    }
+    if (this.spring) {
+      const k = Math.min(1, (now - this.spring.at) / SPRING_MS);
+      this.shown = k >= 1 ? 0 : Math.round(this.spring.from * (1 - k) ** 2 * 1000) / 1000;
+      this.queueSend();
+      if (k >= 1) {
+        this.spring = null;
+        this.flush();
+      } else {
+        more = true;
+      }
+    }
+    this.peel.draw(this.zone, this.shown);
+    // What is drawn, for anyone comparing two screens: the zone and the progress.
+    this.el.dataset.peel = `${this.zone}:${this.shown.toFixed(3)}`;
+    if (more) this.paint();
+  }
+
+  // ---- the controller's finger --------------------------------------------------------------
+
   bindDrag() {
-    const pointFor = (ev) => {
-      const r = this.card.getBoundingClientRect();
-      let u = (ev.clientX - r.left) / r.width;
-      let v = (ev.clientY - r.top) / r.height;
-      if (this.corner[1] === "r") u = 1 - u;
-      if (this.corner[0] === "b") v = 1 - v;
-      return [u, v];
-    };
     this.card.addEventListener("pointerdown", (ev) => {
-      if (!this.mine) return;
-      const grip = ev.target.closest?.(".grip");
+      if (!this.mine || !this.sq) return;
       const r = this.card.getBoundingClientRect();
-      // A press near any corner grabs that corner; a grip makes it explicit.
-      const corner = grip?.dataset.corner ??
-        `${ev.clientY - r.top < r.height / 2 ? "t" : "b"}${ev.clientX - r.left < r.width / 2 ? "l" : "r"}`;
-      this.dragging = true;
-      this.pressed = { x: ev.clientX, y: ev.clientY, at: performance.now(), moved: false };
-      this.corner = corner;
+      const zone = zoneAt(ev.clientX - r.left, ev.clientY - r.top, r.width, r.height);
+      if (zone !== this.zone) this.shown = 0;
+      this.zone = zone;
+      this.spring = null;
+      const f = frame(zone, r.width, r.height);
+      const radius = curlRadius(r.width);
+      this.drag = { x: ev.clientX, y: ev.clientY, at: performance.now(), moved: false, f, radius,
+        travel: tipTravel(depthFor(this.shown, f), radius) };
       this.card.setPointerCapture?.(ev.pointerId);
+      this.card.classList.add("held");
       ev.preventDefault();
     });
     this.card.addEventListener("pointermove", (ev) => {
-      if (!this.dragging) return;
-      if (Math.hypot(ev.clientX - this.pressed.x, ev.clientY - this.pressed.y) < 6) return;
-      this.pressed.moved = true;
-      const [u, v] = pointFor(ev);
-      // The dragged corner sits on the pointer, so the fold is halfway: f = (u + v) / 2.
-      const f = Math.max(0, (u + v) / 2);
-      const p = Math.min(1, f / MAX_FOLD);
-      this.setPeel(p, this.corner);
+      const d = this.drag;
+      if (!d) return;
+      const dx = ev.clientX - d.x;
+      const dy = ev.clientY - d.y;
+      if (!d.moved && Math.hypot(dx, dy) < 6) return;
+      d.moved = true;
+      // Only the pull toward the card's middle counts: the fold keeps its direction.
+      const travel = d.travel - (dx * d.f.n[0] + dy * d.f.n[1]);
+      const p = progressFor(depthForTravel(travel, d.radius), d.f);
+      this.shown = Math.round(p * 1000) / 1000;
+      this.paint();
       this.queueSend();
     });
     const end = () => {
-      if (!this.dragging) return;
-      this.dragging = false;
+      const d = this.drag;
+      if (!d) return;
+      this.drag = null;
+      this.card.classList.remove("held");
       // A quick tap without a drag opens the card at once, like the 開牌 button.
-      const tap = !this.pressed.moved && performance.now() - this.pressed.at < 350;
-      if (tap || this.progress >= 0.98) this.open();
-      else this.flush();
+      const tap = !d.moved && performance.now() - d.at < TAP_MS;
+      if (tap || this.shown >= OPEN_AT) {
+        this.open();
+      } else if (this.shown > 0) {
+        this.spring = { from: this.shown, at: performance.now() };
+        this.paint();
+      }
     };
     this.card.addEventListener("pointerup", end);
     this.card.addEventListener("pointercancel", end);
   }
 
   queueSend() {
-    const now = performance.now();
-    const wait = this.lastSent + SEND_EVERY_MS - now;
-    if (wait <= 0) {
-      this.flush();
-    } else if (!this.pendingSend) {
-      this.pendingSend = setTimeout(() => this.flush(), wait);
-    }
+    const wait = this.lastSent + SEND_EVERY_MS - performance.now();
+    if (wait <= 0) this.flush();
+    else if (!this.pendingSend) this.pendingSend = setTimeout(() => this.flush(), wait);
   }
 
   flush() {
     clearTimeout(this.pendingSend);
     this.pendingSend = null;
-    if (!this.sq) return;
+    if (!this.sq || !this.mine) return;
+    const key = `${this.zone}:${this.shown}`;
+    if (key === this.sentKey) return;
+    this.sentKey = key;
     this.lastSent = performance.now();
-    this.onProgress?.(this.sq.hand, Math.round(this.progress * 1000) / 1000, this.corner);
+    this.onProgress?.(this.sq.hand, this.shown, this.zone);
   }
+}
+
+function overlaps(a, b) {
+  return a.left < b.right && a.left + a.w > b.left && a.top < b.bottom && a.top + a.h > b.top;
+}
+
+function place(el, box) {
+  el.style.left = `${box.left}px`;
+  el.style.top = `${box.top}px`;
+  if (el.classList.contains("sq-card")) {
+    el.style.width = `${box.w}px`;
+    el.style.height = `${box.h}px`;
+  }
+}
+
+/** The card's back as a bitmap of w x h css px (drawn once per size). */
+function backImage(w, h, dpr) {
+  const svg = cardBack();
+  svg.setAttribute("xmlns", "http://www.w3.org/2000/svg");
+  svg.setAttribute("width", String(Math.round(w * dpr)));
+  svg.setAttribute("height", String(Math.round(h * dpr)));
+  const img = new Image();
+  img.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(new XMLSerializer().serializeToString(svg))}`;
+  return img.decode().then(() => {
+    const c = document.createElement("canvas");
+    c.width = Math.round(w * dpr);
+    c.height = Math.round(h * dpr);
+    c.getContext("2d").drawImage(img, 0, 0, c.width, c.height);
+    return c;
+  });
 }

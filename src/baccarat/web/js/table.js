@@ -68,12 +68,13 @@ export class TableScreen {
     this.el = h("div", { class: "screen table-screen" }, this.topbar,
       h("div", { class: "stage" }, this.felt, this.bookSlot), this.controls, this.roads.el, this.chatPanel.el,
       this.fairPanel.el);
+    this.squeeze.attach(this.el);
   }
 
   /** Stop the animation loop (leaving the screen). */
   destroy() {
     clearInterval(this.timer);
-    this.squeeze.hide();
+    this.squeeze.destroy();
   }
 
   /** Redraw from a new state; animations come from comparing it with the last one. */
@@ -314,7 +315,8 @@ export class TableScreen {
     }
     const mine = sq.controller === st.me.user_id;
     const card = st.hands[sq.hand]?.cards?.[sq.position];
-    this.squeeze.show(sq, { mine, code: card?.code ?? null, handLabel: t(sq.hand) });
+    const seat = st.seats.findIndex((s) => s && s.user_id === sq.controller);
+    this.squeeze.show(sq, { mine, code: card?.code ?? null, handLabel: t(sq.hand), seat });
   }
 
   drawResult(st) {
@@ -518,9 +520,11 @@ export class TableScreen {
       if (!st.squeeze || data.hand !== st.squeeze.hand) return false;
       st.squeeze.progress = data.progress;
       st.squeeze.corner = data.corner;
-      if (st.squeeze.controller !== st.me.user_id) this.squeeze.setPeel(data.progress, data.corner);
+      if (st.squeeze.controller !== st.me.user_id) this.squeeze.moveTo(data.progress, data.corner);
       return true;
     }
+    // The squeezed card turns face up in the big view before the screen moves on.
+    if (name === "card_opened") this.squeeze.opened(data, { handLabel: t(data.hand) });
     if (name === "urge" && isPrivate) {
       this.urgeEl.hidden = false;
       pulse(this.urgeEl, "pop");

@@ -1,0 +1,194 @@
+// The reveal: a squeezed card that opens turns face up in the big view for a beat, its hand's
+// points flash, and it flies into its hand.
+//
+// It is a copy of the big card laid over the screen, so the table goes on underneath: the next
+// squeeze shows at once (the copy then steps aside, or flies at once where there is no room),
+// and the server never waits for it. Every step is a Web Animation, so the whole beat can be
+// slowed down or sped up as one (and ends with its animations).
+
+import { h } from "./dom.js";
+import { t } from "./i18n.js";
+import { cardFace } from "./cards.js";
+
+const FLIP_MS = 360;
+const HOLD_MS = 800;
+const ASIDE_MS = 280;
+const FLY_MS = 480;
+const EASE = "cubic-bezier(0.2, 0.8, 0.2, 1)";
+
+/** A place beside the big card, toward its hand, for an opened card to finish its beat in. */
+export function asideRect(card, panel, host, hand) {
+  if (!host) return null;
+  const c = card.getBoundingClientRect();
+  const target = host.querySelector(`.hand[data-hand="${hand}"]`)?.getBoundingClientRect();
+  if (!target) return null;
+  const right = target.left + target.width / 2 > c.left + c.width / 2;
+  const p = panel.getBoundingClientRect();
+  const room = right ? innerWidth - c.right - 24 : c.left - 24;
+  let top = c.top;
+  let bottom = c.bottom;
+  // Keep clear of the caption and the button when they sit on that side.
+  if ((right && p.left >= c.right) || (!right && p.right <= c.left)) bottom = Math.min(bottom, p.top - 12);
+  const w = Math.min(c.width * 0.72, room - 16, (bottom - top) / 1.4);
+  if (w < c.width * 0.4) return null;
+  const hgt = w * 1.4;
+  const left = right ? c.right + 16 + (room - 16 - w) / 2 : c.left - 16 - w - (room - 16 - w) / 2;
+  top += (bottom - top - hgt) / 2;
+  return { left, top, width: w, height: hgt };
+}
+
+/** One opened card's beat, from the big view into its hand. */
+export class Reveal {
+  constructor({ host, hand, position, code, points, forced, handLabel, from, onDone }) {
+    Object.assign(this, { host, hand, position, code, points, forced, handLabel, onDone });
+    this.from = from.getBoundingClientRect();
+    // The card as it looked when it opened: the face with the peel over it.
+    const peel = from.querySelector("canvas");
+    const copy = document.createElement("canvas");
+    if (peel?.width) {
+      copy.width = peel.width;
+      copy.height = peel.height;
+      copy.getContext("2d").drawImage(peel, 0, 0);
+      copy.style.cssText = `position:absolute;left:${peel.style.left};top:${peel.style.top};` +
+        `width:${peel.style.width};height:${peel.style.height}`;
+    }
+    this.card = h("div", { class: "rv-card" },
+      h("div", { class: "rv-side rv-back" }, cardFace(code), copy),
+      h("div", { class: "rv-side rv-front" }, cardFace(code)));
+    this.caption = h("div", { class: "rv-caption" },
+      forced ? h("div", { class: "rv-forced" }, t("time_up_opened")) : null,
+      h("div", { class: "rv-points" }, t("reveal_points", { hand: handLabel, n: points })));
+    this.el = h("div", { class: "sq-reveal", "data-hand": hand, "data-forced": String(forced),
+      style: { left: `${this.from.left}px`, top: `${this.from.top}px`, width: `${this.from.width}px`,
+        height: `${this.from.height}px` } }, this.card, this.caption);
+    // The table stays dimmed through the beat when no squeeze follows (css: only then).
+    this.dim = h("div", { class: "rv-dim" });
+    this.room = undefined; // undefined: no squeeze came after; null: no room beside it; else a rect
+    this.hurried = false;
+    this.anims = new Set();
+    this.done = false;
+  }
+
+  /** Play the beat. */
+  async start() {
+    const host = this.host ?? document.body;
+    host.dataset.landing = `${this.hand}-${this.position}`;
+    host.append(this.dim, this.el);
+    try {
+      await this.play(this.card, [{ transform: "rotateY(0deg) scale(1)" },
+        { transform: "rotateY(90deg) scale(1.06)", offset: 0.5 },
+        { transform: "rotateY(180deg) scale(1)" }], FLIP_MS, EASE);
+      this.flash();
+      this.play(this.caption, [{ opacity: 0, transform: "translate(-50%, 8px) scale(0.9)" },
+        { opacity: 1, transform: "translate(-50%, 0) scale(1)" }], 220, EASE);
+      if (this.room) await this.aside();
+      else if (this.room === undefined && !this.hurried) await this.hold(HOLD_MS);
+      else await this.hold(this.room === null ? 260 : 0);
+      await this.fly();
+    } catch {
+      // Cancelled: the screen went away.
+    } finally {
+      this.finish();
+    }
+  }
+
+  /** A squeeze started meanwhile: finish beside it (`rect`), or fly at once (null). */
+  makeRoom(rect) {
+    if (this.room !== undefined || this.done) return;
+    this.room = rect;
+    if (this.holding) this.holding.finish();
+  }
+
+  /** Another card opened: this one goes to its hand now. */
+  hurry() {
+    this.hurried = true;
+    if (this.room === undefined) this.room = null;
+    if (this.holding) this.holding.finish();
+  }
+
+  /** Stop at once (the screen is leaving). */
+  cancel() {
+    for (const a of this.anims) a.cancel();
+    this.finish();
+  }
+
+  play(el, frames, duration, easing = "linear") {
+    const a = el.animate(frames, { duration, easing, fill: "forwards" });
+    this.anims.add(a);
+    // A cancelled animation rejects its promise: fine for the steps nobody waits for.
+    const done = a.finished.finally(() => this.anims.delete(a));
+    done.catch(() => {});
+    return done;
+  }
+
+  // The hold is an animation too (of nothing), so it keeps time with the rest.
+  hold(ms) {
+    if (ms <= 0) return Promise.resolve();
+    const a = this.el.animate([{ opacity: 1 }, { opacity: 1 }], { duration: ms });
+    this.holding = a;
+    this.anims.add(a);
+    const done = a.finished.finally(() => {
+      this.holding = null;
+      this.anims.delete(a);
+    });
+    done.catch(() => {});
+    return done;
+  }
+
+  async aside() {
+    const r = this.room;
+    const f = this.from;
+    const k = r.width / f.width;
+    const dx = r.left + r.width / 2 - (f.left + f.width / 2);
+    const dy = r.top + r.height / 2 - (f.top + f.height / 2);
+    this.at = `translate(${dx}px, ${dy}px) scale(${k})`;
+    await this.play(this.el, [{ transform: "none" }, { transform: this.at }], ASIDE_MS, EASE);
+    await this.hold(HOLD_MS - ASIDE_MS);
+  }
+
+  // The hand's points flash where they are shown.
+  flash() {
+    const pts = this.host?.querySelector(`.hand[data-hand="${this.hand}"] .hand-points`);
+    if (!pts) return;
+    const r = pts.getBoundingClientRect();
+    const badge = h("div", { class: `rv-flash rv-flash-${this.hand}`,
+      style: { left: `${r.left + r.width / 2}px`, top: `${r.top + r.height / 2}px` } }, String(this.points));
+    (this.host ?? document.body).append(badge);
+    const a = badge.animate([
+      { transform: "translate(-50%, -50%) scale(1)", opacity: 0 },
+      { transform: "translate(-50%, -50%) scale(2.1)", opacity: 1, offset: 0.3 },
+      { transform: "translate(-50%, -50%) scale(1)", opacity: 1, offset: 0.75 },
+      { transform: "translate(-50%, -50%) scale(1)", opacity: 0 },
+    ], { duration: 1100, easing: "ease-out" });
+    a.finished.finally(() => badge.remove()).catch(() => {});
+  }
+
+  async fly() {
+    const target = this.host?.querySelector(`.hand[data-hand="${this.hand}"] .card[data-i="${this.position}"]`);
+    this.play(this.caption, [{ opacity: 1 }, { opacity: 0 }], 160);
+    this.play(this.dim, [{ opacity: 1 }, { opacity: 0 }], FLY_MS);
+    if (!target) {
+      await this.play(this.el, [{ opacity: 1 }, { opacity: 0 }], 200);
+      return;
+    }
+    const r = target.getBoundingClientRect();
+    const f = this.from;
+    // A third card lies sideways in its hand.
+    const sideways = target.classList.contains("third");
+    const w = sideways ? r.height : r.width;
+    const k = w / f.width;
+    const dx = r.left + r.width / 2 - (f.left + f.width / 2);
+    const dy = r.top + r.height / 2 - (f.top + f.height / 2);
+    const end = `translate(${dx}px, ${dy}px) scale(${k})${sideways ? " rotate(90deg)" : ""}`;
+    await this.play(this.el, [{ transform: this.at ?? "none" }, { transform: end }], FLY_MS, EASE);
+  }
+
+  finish() {
+    if (this.done) return;
+    this.done = true;
+    this.el.remove();
+    this.dim.remove();
+    if (this.host?.dataset.landing === `${this.hand}-${this.position}`) delete this.host.dataset.landing;
+    this.onDone?.();
+  }
+}
