@@ -96,9 +96,14 @@ export class SqueezeView {
       if (!wasHidden) this.card.animate([{ transform: "translateY(40px) scale(0.92)", opacity: 0 }, {}],
         { duration: 260, easing: "cubic-bezier(0.2, 0.8, 0.2, 1)" });
     }
-    this.label.textContent = mine
-      ? `${handLabel} · ${t("your_squeeze")}`
-      : `${handLabel} · ${t("squeezing", { name: sq.controllerName || "?" })}`;
+    if (mine) {
+      this.label.textContent = `${handLabel} · ${t("your_squeeze")}`;
+    } else {
+      // "<name> 瞇牌中": the name is the user's own, never translated.
+      const [before, after] = t("squeezing", { name: "\u0001" }).split("\u0001");
+      this.label.replaceChildren(`${handLabel} · ${before}`,
+        h("span", { class: "sq-name", translate: "no" }, sq.controllerName || "?"), after ?? "");
+    }
     this.openBtn.hidden = !mine;
     this.markHand();
     this.layout();
