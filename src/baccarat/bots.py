@@ -30,6 +30,7 @@ import aiohttp
 
 from baccarat.client import Client, CommandError, lobby
 from baccarat.errors import BaccaratError
+from baccarat.table.squeeze import Corner
 
 log = logging.getLogger("baccarat.bots")
 
@@ -40,7 +41,7 @@ STRATEGIES = ("flat", "streak", "random")
 CHAT_WON = ("好牌！", "莊來了", "再來一局", "nice hand", "lucky!")
 CHAT_LOST = ("唉…", "下一局翻本", "手氣不好", "next one", "so close")
 """What a bot says after a round it won or lost."""
-CORNERS = ("tl", "tr", "bl", "br", "l", "r")
+PEELS: tuple[Corner, ...] = ("tl", "tr", "bl", "br", "l", "r")
 """Where a bot peels from: any corner or a long side."""
 
 
@@ -331,7 +332,7 @@ class Bot:
         hand = data["hand"]
         window = float(data.get("remaining_ms", 1000)) / 1000
         if self.rng.random() < self.plan.squeeze_chance:
-            corner = self.rng.choice(CORNERS)
+            corner = self.rng.choice(PEELS)
             steps = self.rng.randint(2, 5)
             for i in range(1, steps + 1):
                 with contextlib.suppress(CommandError):

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, get_args
 
 from baccarat.cards import Card
 
 Hand = Literal["player", "banker"]
+HANDS: tuple[Hand, ...] = get_args(Hand)
+"""The two hands, Player first."""
 Winner = Literal["player", "banker", "tie"]
 
 # BANKER_DRAWS[banker_total][player_third_card_value]: True = the Banker hand draws.

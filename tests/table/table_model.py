@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from baccarat.bets import LIMITS
+from baccarat.bets import AREAS, CHIPS, LIMITS
 from baccarat.cards import deck
 from baccarat.errors import BaccaratError
 from baccarat.shoe import Shoe
@@ -48,12 +48,9 @@ from baccarat.table.events import (
     SqueezeStarted,
     recipient,
 )
+from baccarat.table.squeeze import CORNERS
 
 E = TypeVar("E")
-
-AREAS = ("player", "banker", "tie", "player_pair", "banker_pair")
-CHIPS = (1, 2, 3, 5, 10)
-CORNERS = ("tl", "tr", "bl", "br", "l", "r", "t", "b")
 
 
 class Model:

@@ -12,15 +12,17 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
-from baccarat.bets import AREAS, CHIPS
+from baccarat.bets import AREAS, CHIPS, Area
 from baccarat.errors import BaccaratError, InvalidInput
 from baccarat.numbers import whole
 from baccarat.roads.patterns import PATTERNS
+from baccarat.rules import HANDS, Hand
 from baccarat.server import wire
 from baccarat.table.chat import EMOTES
-from baccarat.table.commands import CORNERS
+from baccarat.table.config import SEATS
+from baccarat.table.squeeze import CORNERS, Corner
 
 VERSION = 1
 MAX_FRAME = 4096
@@ -28,7 +30,8 @@ MAX_FRAME = 4096
 
 MAX_CHAT_TEXT = 500
 """A chat message's raw length in a frame (the table allows 120 characters once normalised)."""
-HANDS = ("player", "banker")
+
+T = TypeVar("T")
 
 # Each command's fields: name -> checker. A checker returns the clean value or raises.
 Checker = Any
@@ -51,15 +54,20 @@ def _table_id(value: object) -> str:
 
 def _seat(value: object) -> int:
     seat = integral(value)
-    if seat is None or not 0 <= seat <= 7:
-        raise ValueError("a seat is a whole number from 0 (dealer) to 7")
+    if seat is None or not 0 <= seat < SEATS:
+        raise ValueError(f"a seat is a whole number from 0 (dealer) to {SEATS - 1}")
     return seat
 
 
-def _area(value: object) -> str:
-    if value not in AREAS:
-        raise ValueError(f"an area is one of {', '.join(AREAS)}")
-    return str(value)
+def _one_of(choices: tuple[T, ...], value: object, refusal: str) -> T:
+    for choice in choices:
+        if value == choice:
+            return choice
+    raise ValueError(refusal)
+
+
+def _area(value: object) -> Area:
+    return _one_of(AREAS, value, f"an area is one of {', '.join(AREAS)}")
 
 
 def _chip(value: object) -> int:
@@ -69,10 +77,8 @@ def _chip(value: object) -> int:
     return chip
 
 
-def _hand(value: object) -> str:
-    if value not in HANDS:
-        raise ValueError("a hand is 'player' or 'banker'")
-    return str(value)
+def _hand(value: object) -> Hand:
+    return _one_of(HANDS, value, "a hand is 'player' or 'banker'")
 
 
 def _progress(value: object) -> float:
@@ -86,10 +92,8 @@ def _progress(value: object) -> float:
     return float(value)
 
 
-def _corner(value: object) -> str:
-    if value not in CORNERS:
-        raise ValueError(f"a corner or side is one of {', '.join(CORNERS)}")
-    return str(value)
+def _corner(value: object) -> Corner:
+    return _one_of(CORNERS, value, f"a corner or side is one of {', '.join(CORNERS)}")
 
 
 def _chat_text(value: object) -> str:

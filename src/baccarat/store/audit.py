@@ -12,7 +12,7 @@ import sqlalchemy as sa
 from baccarat.bets import Area
 from baccarat.cards import Card, parse_cards
 from baccarat.errors import BaccaratError
-from baccarat.rules import deal
+from baccarat.rules import HANDS, deal
 from baccarat.settlement import settle
 from baccarat.store import schema as s
 from baccarat.store.ops import EXPECTED_VOIDS, VOID_ESCROW_REFUSED
@@ -110,7 +110,7 @@ def _recompute_problems(r: RoundRecord, postings: dict[str, dict[str, int]]) -> 
 def _compare_outcome(where: str, recorded: dict[str, Any], fresh: dict[str, Any]) -> Iterator[str]:
     if recorded.get("winner") != fresh["winner"]:
         yield f"{where}: recorded winner {recorded.get('winner')!r}, the cards give {fresh['winner']!r}"
-    for hand in ("player", "banker"):
+    for hand in HANDS:
         rec = recorded.get(hand)
         if not isinstance(rec, dict):
             continue

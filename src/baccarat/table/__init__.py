@@ -25,7 +25,6 @@ bets in play and sits again is loaded with the store's balance and stays in step
 
 from baccarat.table import wire
 from baccarat.table.commands import (
-    CORNERS,
     ClearBets,
     Command,
     Disconnect,
@@ -48,6 +47,7 @@ from baccarat.table.commands import (
 )
 from baccarat.table.config import DEALER_SEAT, ROOMS, SEATS, RoomDefaults, TableConfig, UserInfo
 from baccarat.table.events import Event
+from baccarat.table.squeeze import CORNERS, Corner
 from baccarat.table.table import Phase, Table
 from baccarat.table.view import view
 
@@ -58,6 +58,7 @@ __all__ = [
     "SEATS",
     "ClearBets",
     "Command",
+    "Corner",
     "Disconnect",
     "Double",
     "Emote",

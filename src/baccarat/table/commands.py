@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from baccarat.bets import Area
+from baccarat.rules import Hand
 from baccarat.table.config import UserInfo
-
-CORNERS: tuple[str, ...] = ("tl", "tr", "bl", "br", "l", "r", "t", "b")
-"""Where a squeeze peels from: a corner (top-left, top-right, bottom-left, bottom-right) or a
-whole side (left, right, top, bottom; a long side shows the pip rows first, 看邊)."""
+from baccarat.table.squeeze import Corner
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,7 +31,7 @@ class PlaceChip:
     """Put one chip (a denomination of :data:`baccarat.bets.CHIPS`) on an area."""
 
     user_id: int
-    area: str
+    area: Area
     chip: int
 
 
@@ -76,9 +75,9 @@ class SqueezeProgress:
     """The controller peels the face-down card of ``hand`` to ``progress`` (0 to 1)."""
 
     user_id: int
-    hand: str
+    hand: Hand
     progress: float
-    corner: str
+    corner: Corner
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,7 +85,7 @@ class OpenCard:
     """The controller turns the face-down card of ``hand`` over."""
 
     user_id: int
-    hand: str
+    hand: Hand
 
 
 @dataclass(frozen=True, slots=True)

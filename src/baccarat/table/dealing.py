@@ -11,10 +11,10 @@ from typing import TYPE_CHECKING
 
 from baccarat.errors import InternalError, InvalidInput, RuleViolation
 from baccarat.roads.marks import RoundMark
-from baccarat.rules import Hand, Outcome, next_draw
+from baccarat.rules import HANDS, Hand, Outcome, next_draw
 from baccarat.settlement import settle
 from baccarat.table import queue
-from baccarat.table.commands import CORNERS, OpenCard, SqueezeProgress
+from baccarat.table.commands import OpenCard, SqueezeProgress
 from baccarat.table.events import (
     BettingClosed,
     BettingOpened,
@@ -34,12 +34,10 @@ from baccarat.table.events import (
 )
 from baccarat.table.round import CardRef, Round, RoundResult
 from baccarat.table.seats import Occupant
-from baccarat.table.squeeze import Squeeze, choose_controller
+from baccarat.table.squeeze import CORNERS, Squeeze, choose_controller
 
 if TYPE_CHECKING:
     from baccarat.table.table import Table
-
-HANDS: tuple[Hand, ...] = ("player", "banker")
 
 
 def _current_squeeze(t: Table, user_id: int, hand: object, now: float) -> tuple[Round, Squeeze]:

@@ -17,6 +17,7 @@ import copy
 from collections.abc import Callable
 from typing import Any
 
+from baccarat.rules import HANDS
 from baccarat.table.chat import KEPT as CHAT_KEPT
 
 View = dict[str, Any]
@@ -24,8 +25,6 @@ View = dict[str, Any]
 
 Data = dict[str, Any]
 """An event's ``data`` as JSON."""
-
-HANDS = ("player", "banker")
 
 
 def apply(view: View, kind: str, data: Data) -> View:

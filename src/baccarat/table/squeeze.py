@@ -4,10 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Literal, get_args
 
 from baccarat.bets import Area
 from baccarat.cards import Card
 from baccarat.rules import Hand
+
+Corner = Literal["tl", "tr", "bl", "br", "l", "r", "t", "b"]
+"""Where a squeeze peels from: a corner (top-left, top-right, bottom-left, bottom-right) or a
+whole side (left, right, top, bottom; a long side shows the pip rows first, 看邊)."""
+CORNERS: tuple[Corner, ...] = get_args(Corner)
 
 
 @dataclass(slots=True)
@@ -25,7 +31,7 @@ class Squeeze:
     controller_name: str
     deadline: float
     progress: float = 0.0
-    corner: str | None = None
+    corner: Corner | None = None
 
 
 def choose_controller(

@@ -9,10 +9,10 @@ from __future__ import annotations
 from typing import Any
 
 from baccarat.bets import AREAS, CHIPS, LIMITS, Area, remaining_limits, stake_coins
+from baccarat.rules import HANDS
 from baccarat.table import queue, rebet, wire
 from baccarat.table.book import book
 from baccarat.table.config import DEALER_SEAT
-from baccarat.table.dealing import HANDS
 from baccarat.table.table import Table
 
 
