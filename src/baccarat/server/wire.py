@@ -66,6 +66,12 @@ def dumps(message: Any) -> str:
     A lone surrogate can only sit inside a JSON string (the syntax is ASCII); it becomes
     U+FFFD, so the text stays valid JSON and the socket's writer can always send it.
     """
+    try:
+        return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
+    except TypeError:
+        # orjson refuses a lone surrogate (and integers beyond 64 bits): the standard
+        # encoder writes them, and the surrogate is replaced below.
+        pass
     text = json.dumps(message, separators=(",", ":"), ensure_ascii=False)
     try:
         text.encode("utf-8")
