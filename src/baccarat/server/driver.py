@@ -14,6 +14,7 @@ job hands the table (a user's balance, say) is never older than the table's own 
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import time
 from asyncio import FIRST_COMPLETED
@@ -146,6 +147,7 @@ class TableDriver:
     async def _step(self, job: Job | None) -> None:
         now = self.clock()
         events: list[Event] = []
+        answers: list[Callable[[], None]] = []
         failure: BaccaratError | None = None
         try:
             due = self.table.next_deadline
@@ -153,12 +155,12 @@ class TableDriver:
                 events.extend(self.table.advance(now))
             # A command comes after the moves sent before it (an open after the last peel).
             force = job is not None and job.run is not _NOTHING
-            events.extend(self._flush_squeeze(now, force=force))
+            events.extend(self._flush_squeeze(now, answers, force=force))
             if job is not None and job.prepare is not None:
                 # What fell due is written first, so the read sees it; the job then runs at
                 # ``now``, when nothing is due, as if the read had taken no time.
-                await self._commit(events)
-                events = []
+                await self._commit(events, answers)
+                events, answers = [], []
                 await job.prepare()
             if job is not None:
                 events.extend(job.run(now))
@@ -167,11 +169,16 @@ class TableDriver:
         except Exception:
             log.exception("table job failed", extra={"table_id": self.table_id})
             failure = InternalError()
-        await self._commit(events)
+        reply = job.reply if job is not None else None
+        if reply is not None and self.ledger.seats_noted(self._seat_users()):
+            # Answered with the events, in the same write (the seats need no writing first).
+            answers.append(functools.partial(reply, OK if failure is None else failure))
+            reply = None
+        await self._commit(events, answers)
         if job is not None:
-            if job.reply is not None:
+            if reply is not None:
                 # Answered here, in order with the events (a snapshot follows its ack).
-                job.reply(OK if failure is None else failure)
+                reply(OK if failure is None else failure)
             if failure is None and job.after is not None:
                 job.after()
             if not job.done.done():
@@ -180,23 +187,31 @@ class TableDriver:
                 else:
                     job.done.set_exception(failure)
 
-    async def _commit(self, events: list[Event]) -> None:
-        """Write what ``events`` require, then publish them (and what the writing caused)."""
-        if not events:
+    async def _commit(self, events: list[Event], answers: list[Callable[[], None]]) -> None:
+        """Write what ``events`` require, then publish them (and what the writing caused),
+        then send ``answers`` (the peel moves' acks, after the events they made)."""
+        if not events and not answers:
             return
-        try:
-            events = await self.ledger.record(events)
-        except Exception:
-            # Only a table that is stopping gets here (the ledger retries a database that
-            # does not answer): announce nothing the ledger has not accepted.
-            log.exception("persisting failed", extra={"table_id": self.table_id})
-            events = []
-        # A step's events (and the ``me`` they change) reach each client in one write.
+        if events:
+            try:
+                events = await self.ledger.record(events)
+            except Exception:
+                # Only a table that is stopping gets here (the ledger retries a database that
+                # does not answer): announce nothing the ledger has not accepted.
+                log.exception("persisting failed", extra={"table_id": self.table_id})
+                events = []
+        # A step's events, the ``me`` they change and its acks reach each client in one write.
         with self.hub.corked(self.table_id):
             self._publish(events)
+            for answer in answers:
+                answer()
         if events:
             self._after_change()
-            await self.ledger.note_seats({s: u for u, s in facts.seated(self.table).items()})
+            await self.ledger.note_seats(self._seat_users())
+
+    def _seat_users(self) -> dict[int, int]:
+        # Seat -> user id, as the ledger records the seats.
+        return {s: u for u, s in facts.seated(self.table).items()}
 
     # -- jobs -------------------------------------------------------------------------
 
@@ -239,7 +254,10 @@ class TableDriver:
         # Wake the task so it recomputes its deadline with the pending move.
         self.jobs.put_nowait(Job(_NOTHING))
 
-    def _flush_squeeze(self, now: float, *, force: bool = False) -> list[Event]:
+    def _flush_squeeze(
+        self, now: float, answers: list[Callable[[], None]], *, force: bool = False
+    ) -> list[Event]:
+        # Each move's answer goes into ``answers``: sent once its events are published.
         events: list[Event] = []
         for hand, cmd in list(self._squeeze.items()):
             if not force and now < self._squeeze_last.get(hand, -1.0) + SQUEEZE_INTERVAL:
@@ -250,9 +268,9 @@ class TableDriver:
             try:
                 events.extend(self.table.handle(cmd, now))
             except BaccaratError as exc:
-                reply(exc)
+                answers.append(functools.partial(reply, exc))
             else:
-                reply(OK)
+                answers.append(functools.partial(reply, OK))
         return events
 
     def snapshot_for(self, conn: Connection, now: float) -> dict[str, Any]:

@@ -186,11 +186,15 @@ class TableLedger:
             self._seats = None  # written again under the new epoch
             return True
 
+    def seats_noted(self, seated: dict[int, int]) -> bool:
+        """Whether ``note_seats(seated)`` would write nothing."""
+        return seated == self._seats or self.fenced
+
     async def note_seats(self, seated: dict[int, int]) -> None:
         """Keep the database's record of who sits here (seat -> user id) current, so the
         node that takes the table next keeps their seats; best effort, tried again at the
         next change when the database does not answer."""
-        if seated == self._seats or self.fenced:
+        if self.seats_noted(seated):
             return
         try:
             if await asyncio.to_thread(self.store.save_seats, self.table_id, self.epoch, seated):
