@@ -18,30 +18,12 @@ import signal
 import socket
 import subprocess
 import tempfile
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-
-def free_port() -> int:
-    """A TCP port nobody listens on now."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def wait_until(predicate: object, what: str, limit: float = 60.0) -> None:
-    """Poll ``predicate`` until truthy (a bound on a hang, not a speed test)."""
-    assert callable(predicate)
-    end = time.monotonic() + limit
-    while time.monotonic() < end:
-        with contextlib.suppress(OSError):
-            if predicate():
-                return
-        time.sleep(0.05)
-    raise AssertionError(f"gave up waiting for {what}")
+from serving import free_port, wait_until
 
 
 def _listening(port: int) -> bool:

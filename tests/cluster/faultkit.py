@@ -21,7 +21,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import os
 import signal
 import subprocess
 import sys
@@ -37,7 +36,8 @@ import sqlalchemy as sa
 
 from baccarat.store import Store, open_store
 from baccarat.store import schema as s
-from services import OwnPostgres, OwnRedis, free_port
+from services import OwnPostgres, OwnRedis
+from serving import free_port, start_serve
 
 FAULTS = ("kill", "stop", "redis", "postgres", "partition")
 PHASES = ("betting", "squeeze")
@@ -126,7 +126,7 @@ class Node:
     port: int
     relay: Relay
     log: Path
-    proc: subprocess.Popen[bytes] | None = None
+    proc: subprocess.Popen[str] | None = None
 
     @property
     def url(self) -> str:
@@ -206,22 +206,13 @@ class FaultRun:
 
     def start_node(self, node: Node) -> None:
         """Start (or restart) a node and wait until it answers."""
-        log = node.log.open("ab")
-        node.proc = subprocess.Popen(
-            [
-                sys.executable, "-m", "baccarat", "serve", "--db", self.pg.url,
-                "--rooms", str(self.rooms), "--port", str(node.port), "--speed", str(SPEED),
-                "--redis", f"redis://127.0.0.1:{node.relay.port}/0",
-                "--redis-prefix", self.prefix, "--node-id", node.name,
-                "--public-url", node.url, "--lease-ttl", str(LEASE_TTL),
-                "--log-level", "info",
-            ],
-            stdout=subprocess.DEVNULL,
-            stderr=log,
-            env={**os.environ, "PYTHONUNBUFFERED": "1"},
-        )  # fmt: skip
-        log.close()
-        self.wait(lambda: _get(node.url + "/healthz") is not None, f"node {node.name}")
+        node.proc = start_serve(
+            "--db", self.pg.url, "--rooms", str(self.rooms), "--speed", str(SPEED),
+            "--redis", f"redis://127.0.0.1:{node.relay.port}/0",
+            "--redis-prefix", self.prefix, "--node-id", node.name,
+            "--public-url", node.url, "--lease-ttl", str(LEASE_TTL), "--log-level", "info",
+            port=node.port, log=node.log, healthy=False, limit=90.0,
+        ).proc  # fmt: skip
 
     def close(self) -> None:
         """Stop bots and nodes (SIGTERM: rounds in play finish or are voided)."""

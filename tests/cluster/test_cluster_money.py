@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import socket
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +17,7 @@ from baccarat.server.app import SERVER
 from baccarat.server.config import parse_rooms
 from baccarat.shoe import Shoe
 from baccarat.store import open_store
+from serving import free_port
 
 PLAYER_NATURAL = ["4S", "3H", "5D", "4C"]
 """Player 9 (4, 5) beats Banker 7 (3, 4): no third card, no pair."""
@@ -39,12 +39,6 @@ def _rooms(tables: list[str]) -> dict[str, Any]:
         # Squeezes wait for their controller: the test sets the pace.
         "timers": {"betting": 20.0, "squeeze": 600.0, "result": 2.0, "shuffle": 1.0},
     }
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def _server(ts: TestServer) -> Server:
@@ -74,7 +68,7 @@ async def test_a_bettor_whose_coins_are_in_play_on_one_node_cannot_sit_on_anothe
     try:
         bases = []
         for node, tables in (("A", ["t1"]), ("B", ["t1", "t2"])):
-            port = _free_port()
+            port = free_port()
             base = f"http://127.0.0.1:{port}"
             server = Server(
                 store,

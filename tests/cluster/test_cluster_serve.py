@@ -10,11 +10,6 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import signal
-import socket
-import subprocess
-import sys
-import time
 import urllib.request
 import uuid
 from collections.abc import Iterator
@@ -28,6 +23,7 @@ from redis import Redis
 from baccarat.client import Client, CommandError
 from baccarat.store import open_store
 from pgschema import private_schema
+from serving import Serve, free_port, health, run_serve, start_serve, wait_until
 
 REDIS_URL = os.environ.get("BACCARAT_TEST_REDIS", "redis://127.0.0.1:6379/0")
 SPEED = 10.0
@@ -42,37 +38,9 @@ def _rooms(path: Path, tables: list[str]) -> Path:
     return path
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def _get(url: str) -> Any:
     with urllib.request.urlopen(url, timeout=5) as resp:
         return json.load(resp)
-
-
-def _health(base: str) -> Any:
-    try:
-        with urllib.request.urlopen(base + "/healthz", timeout=5) as resp:
-            return json.load(resp)
-    except urllib.error.HTTPError as exc:
-        return json.load(exc)
-
-
-def _wait(predicate: Any, what: str, limit: float = 30.0) -> Any:
-    """Poll until ``predicate`` is truthy (a bound on waiting, not a speed test)."""
-    end = time.monotonic() + limit
-    while time.monotonic() < end:
-        try:
-            value = predicate()
-        except OSError:
-            value = None
-        if value:
-            return value
-        time.sleep(0.1)
-    raise AssertionError(f"gave up waiting for {what}")
 
 
 @contextmanager
@@ -93,38 +61,14 @@ def _redis_prefix() -> Iterator[str]:
         client.close()
 
 
-@contextmanager
-def _node(
-    db: str, rooms: Path, prefix: str, name: str
-) -> Iterator[tuple[str, subprocess.Popen[str]]]:
-    port = _free_port()
-    base = f"http://127.0.0.1:{port}"
-    proc = subprocess.Popen(
-        [
-            sys.executable, "-m", "baccarat", "serve",
-            "--db", db, "--rooms", str(rooms), "--port", str(port), "--speed", str(SPEED),
-            "--redis", REDIS_URL, "--redis-prefix", prefix,
-            "--node-id", name, "--public-url", base, "--log-level", "warning",
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+def _node(db: str, rooms: Path, prefix: str, name: str) -> Serve:
+    port = free_port()
+    return start_serve(
+        "--db", db, "--rooms", str(rooms), "--speed", str(SPEED),
+        "--redis", REDIS_URL, "--redis-prefix", prefix,
+        "--node-id", name, "--public-url", f"http://127.0.0.1:{port}", "--log-level", "warning",
+        port=port,
     )  # fmt: skip
-    try:
-        _wait(lambda: proc.poll() is not None or _health(base)["ok"], f"node {name} to start")
-        assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
-        yield base, proc
-    finally:
-        if proc.poll() is None:
-            proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-        if proc.stderr is not None:
-            proc.stderr.close()
 
 
 def _lobby_urls(base: str) -> dict[str, str]:
@@ -143,14 +87,14 @@ async def test_two_nodes_run_each_table_once_and_keep_one_seat_per_user(tmp_path
         store.close()
         rooms_a = _rooms(tmp_path / "a.toml", ["t1", "t2"])
         rooms_b = _rooms(tmp_path / "b.toml", ["t1", "t2", "t3"])
-        a, proc_a = stack.enter_context(_node(db, rooms_a, prefix, "A"))
-        b, _ = stack.enter_context(_node(db, rooms_b, prefix, "B"))
+        node_a = stack.enter_context(_node(db, rooms_a, prefix, "A"))
+        a, b = node_a.url, stack.enter_context(_node(db, rooms_b, prefix, "B")).url
 
         # Each table runs on exactly one node, and every lobby says where.
-        assert _health(a)["tables"] == 2 and _health(b)["tables"] == 1
+        assert health(a)["tables"] == 2 and health(b)["tables"] == 1
         everywhere = {"t1": a, "t2": a, "t3": b}
-        _wait(lambda: _lobby_urls(a) == everywhere, "A's lobby to show B's table")
-        _wait(lambda: _lobby_urls(b) == everywhere, "B's lobby to show A's tables")
+        wait_until(lambda: _lobby_urls(a) == everywhere, "A's lobby to show B's table")
+        wait_until(lambda: _lobby_urls(b) == everywhere, "B's lobby to show A's tables")
 
         alice_a = await Client.connect(a, tokens["alice"])
         alice_b = await Client.connect(b, tokens["alice"])
@@ -182,25 +126,15 @@ async def test_two_nodes_run_each_table_once_and_keep_one_seat_per_user(tmp_path
                 await client.close()
 
         # A leaves: B takes its tables over, and the lobby points at B.
-        proc_a.send_signal(signal.SIGTERM)
-        assert proc_a.wait(timeout=20) == 0
-        _wait(lambda: _health(b)["tables"] == 3, "B to take A's tables over")
-        _wait(lambda: _lobby_urls(b) == {"t1": b, "t2": b, "t3": b}, "B's lobby to follow")
-
-
-def _serve(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "baccarat", "serve", *args],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+        assert node_a.stop() == 0
+        wait_until(lambda: health(b)["tables"] == 3, "B to take A's tables over")
+        wait_until(lambda: _lobby_urls(b) == {"t1": b, "t2": b, "t3": b}, "B's lobby to follow")
 
 
 def test_an_unreachable_redis_stops_serve_with_one_line(tmp_path: Path) -> None:
-    port = _free_port()  # nothing listens there
-    done = _serve(
-        "--db", f"sqlite:///{tmp_path / 'x.db'}", "--port", str(_free_port()),
+    port = free_port()  # nothing listens there
+    done = run_serve(
+        "--db", f"sqlite:///{tmp_path / 'x.db'}", "--port", str(free_port()),
         "--redis", f"redis://127.0.0.1:{port}/0",
     )  # fmt: skip
     assert done.returncode == 2
@@ -208,7 +142,7 @@ def test_an_unreachable_redis_stops_serve_with_one_line(tmp_path: Path) -> None:
 
 
 def test_redis_with_a_picked_port_needs_a_public_url(tmp_path: Path) -> None:
-    done = _serve(
+    done = run_serve(
         "--db", f"sqlite:///{tmp_path / 'x.db'}", "--port", "0",
         "--redis", REDIS_URL,
     )  # fmt: skip

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import socket
 import time
 from pathlib import Path
 from typing import Any
@@ -17,6 +16,7 @@ from baccarat.server import Server, create_app
 from baccarat.server.app import SERVER
 from baccarat.server.config import parse_rooms
 from baccarat.store import BetRecord, open_store
+from serving import free_port
 
 
 def _rooms(tables: list[str]) -> dict[str, Any]:
@@ -35,12 +35,6 @@ def _rooms(tables: list[str]) -> dict[str, Any]:
     }
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 async def test_servers_sharing_a_directory_split_tables_and_keep_one_seat_per_user(
     tmp_path: Path,
 ) -> None:
@@ -55,7 +49,7 @@ async def test_servers_sharing_a_directory_split_tables_and_keep_one_seat_per_us
     try:
         bases = []
         for node, tables in (("A", ["t1", "t2"]), ("B", ["t1", "t2", "t3"])):
-            port = _free_port()
+            port = free_port()
             base = f"http://127.0.0.1:{port}"
             server = Server(
                 store,

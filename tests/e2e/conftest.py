@@ -2,11 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from typing import Any
 
@@ -23,6 +18,8 @@ from e2e_support import (
     free_port,
 )
 
+from serving import start_serve
+
 
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
@@ -30,47 +27,14 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     if not CHROMIUM.exists():
         pytest.skip("Debian's chromium is not installed at /usr/bin/chromium")
     db = f"sqlite:///{tmp_path_factory.mktemp('e2e') / 'e2e.db'}"
-    port = free_port()
     log = tmp_path_factory.mktemp("log") / "serve.log"
-    env = dict(os.environ, PYTHONUNBUFFERED="1")
-    with log.open("wb") as out:
-        proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "baccarat",
-                "serve",
-                "--db",
-                db,
-                "--host",
-                "127.0.0.1",
-                "--port",
-                str(port),
-                "--speed",
-                str(SPEED),
-                # Every browser test registers its users and bots from this one address.
-                "--register-per-ip",
-                "1000",
-                "--register-per-hour",
-                "1000",
-            ],
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            env=env,
-        )
-    url = f"http://127.0.0.1:{port}"
+    served = start_serve(
+        "--db", db, "--speed", str(SPEED),
+        # Every browser test registers its users and bots from this one address.
+        "--register-per-ip", "1000", "--register-per-hour", "1000",
+        port=free_port(), log=log,
+    )  # fmt: skip
     try:
-        for _ in range(300):
-            if proc.poll() is not None:
-                raise RuntimeError(f"the server exited: {log.read_text()[-2000:]}")
-            try:
-                with urllib.request.urlopen(f"{url}/healthz", timeout=1) as r:
-                    if r.status == 200:
-                        break
-            except OSError:
-                time.sleep(0.1)
-        else:
-            raise RuntimeError("the server did not answer /healthz")
         for name in USERS:
             baccarat_cli(
                 "admin",
@@ -85,14 +49,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
                 db,
                 stdin=PASSWORD + "\n",
             )
-        yield Server(url, db, proc)
+        yield Server(served.url, db, served.proc)
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        served.stop()
 
 
 @pytest.fixture(scope="module")

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
 import tempfile
@@ -12,6 +11,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from serving import free_port as free_port  # the e2e modules take it from here
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -70,13 +71,6 @@ def quiet_table(page: Any) -> str:
     return str(table_id)
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
 def baccarat_cli(*args: str, stdin: str | None = None) -> None:
     subprocess.run(
         [sys.executable, "-m", "baccarat", *args],
@@ -94,7 +88,7 @@ class Server:
 
     url: str
     db: str
-    process: subprocess.Popen[bytes]
+    process: subprocess.Popen[str]
 
 
 def open_page(

@@ -15,8 +15,6 @@ import json
 import os
 import signal
 import subprocess
-import sys
-import time
 import urllib.request
 import uuid
 from collections.abc import Iterator
@@ -36,6 +34,8 @@ from e2e_support import (
     needs_chromium,
     sit,
 )
+
+from serving import start_serve
 
 pytestmark = needs_chromium
 
@@ -70,29 +70,16 @@ def _start(
     *,
     port: int | None = None,
     public_url: str | None = None,
-) -> tuple[str, subprocess.Popen[bytes]]:
+) -> tuple[str, subprocess.Popen[str]]:
     port = port or free_port()
-    own = f"http://{host}:{port}"
-    url = public_url or own
-    with log.open("wb") as out:
-        proc = subprocess.Popen(
-            [
-                sys.executable, "-m", "baccarat", "serve", "--db", db, "--host", host,
-                "--port", str(port), "--rooms", str(rooms), "--speed", "2",
-                "--redis", REDIS_URL, "--redis-prefix", prefix, "--node-id", name,
-                "--public-url", url, "--lease-ttl", "3",
-            ],
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            env=dict(os.environ, PYTHONUNBUFFERED="1"),
-        )  # fmt: skip
-    for _ in range(300):
-        if proc.poll() is not None:
-            raise RuntimeError(f"node {name} exited: {log.read_text()[-2000:]}")
-        if _healthy(own):
-            return url, proc
-        time.sleep(0.1)
-    raise RuntimeError(f"node {name} did not answer /healthz")
+    url = public_url or f"http://{host}:{port}"
+    served = start_serve(
+        "--db", db, "--rooms", str(rooms), "--speed", "2",
+        "--redis", REDIS_URL, "--redis-prefix", prefix, "--node-id", name,
+        "--public-url", url, "--lease-ttl", "3",
+        port=port, host=host, log=log,
+    )  # fmt: skip
+    return url, served.proc
 
 
 def _rooms(path: Path, tables: list[str]) -> Path:

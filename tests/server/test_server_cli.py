@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import re
-import signal
 import subprocess
 import sys
 import threading
@@ -17,6 +15,7 @@ from typing import Any
 
 from baccarat.client import Client, login
 from baccarat.store import BetRecord, open_store
+from serving import health, run_serve, start_serve, wait_until
 
 
 def _get(url: str) -> Any:
@@ -24,60 +23,18 @@ def _get(url: str) -> Any:
         return json.load(resp)
 
 
-def _wait(predicate: Any, what: str, limit: float = 60.0) -> Any:
-    """Poll until ``predicate`` returns a truthy value (a bound on waiting, not a speed test)."""
-    end = time.monotonic() + limit
-    while time.monotonic() < end:
-        try:
-            value = predicate()
-        except OSError:
-            value = None
-        if value:
-            return value
-        time.sleep(0.2)
-    raise AssertionError(f"gave up waiting for {what}")
-
-
 def test_demo_serves_bots_play_and_sigterm_exits_cleanly(tmp_path: Path) -> None:
     db = f"sqlite:///{tmp_path / 'demo.db'}"
-    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "baccarat",
-            "serve",
-            "--demo",
-            "--db",
-            db,
-            "--port",
-            "0",
-            "--speed",
-            "20",
-        ],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=env,
-    )
-    try:
-        assert proc.stdout is not None
-        lines: list[str] = []
-        while not any("open:" in line for line in lines):
-            line = proc.stdout.readline()
-            assert line, f"serve ended early: {proc.stderr.read() if proc.stderr else ''}"
-            lines.append(line)
-        base = re.search(r"http://[\d.]+:\d+", "".join(lines))
-        assert base is not None
-        url = base.group(0)
-        assert any(db in line for line in lines)
-        _wait(lambda: _get(url + "/healthz")["ok"], "healthz")
+    with start_serve("--demo", "--db", db, "--speed", "20") as served:
+        url = served.url
+        assert any(db in line for line in served.lines)
+        wait_until(lambda: health(url)["ok"], "healthz")
 
         def bots_played() -> bool:
             tables = _get(url + "/api/lobby")["tables"]
             return any(len(t["beads"]) >= 2 for t in tables)
 
-        _wait(bots_played, "bots to play two rounds")
+        wait_until(bots_played, "bots to play two rounds")
         lobby = _get(url + "/api/lobby")
         by_id = {t["table_id"]: t for t in lobby["tables"]}
         # One table with a bot dealer and free bettor seats, one with its dealer seat free.
@@ -85,15 +42,7 @@ def test_demo_serves_bots_play_and_sigterm_exits_cleanly(tmp_path: Path) -> None
         assert first["seats"][0] is not None and None in first["seats"][1:]
         assert by_id[second["table_id"]]["seats"][0] is None
         assert sum(s is not None for s in second["seats"][1:]) >= 1
-        proc.send_signal(signal.SIGTERM)
-        assert proc.wait(timeout=30) == 0
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-        for stream in (proc.stdout, proc.stderr):
-            if stream is not None:
-                stream.close()
+        assert served.stop() == 0
     store = open_store(db)
     try:
         report = store.audit()
@@ -112,45 +61,10 @@ def test_a_bad_rooms_file_refuses_to_start(tmp_path: Path) -> None:
     rooms.write_text(
         '[[rooms]]\nid = "odd"\nchip_unit = 150\ntables = ["odd-1"]\n', encoding="utf-8"
     )
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "baccarat",
-            "serve",
-            "--rooms",
-            str(rooms),
-            "--db",
-            f"sqlite:///{tmp_path / 'x.db'}",
-            "--port",
-            "0",
-        ],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    done = run_serve("--rooms", str(rooms), "--db", f"sqlite:///{tmp_path / 'x.db'}", "--port", "0")
     assert done.returncode == 2
     assert "multiple of 100" in done.stderr
     assert not (tmp_path / "x.db").exists()
-
-
-def _serve(db: str, *extra: str) -> tuple[subprocess.Popen[str], list[str]]:
-    """Start ``baccarat serve`` on a free port; return it and its lines up to the stop hint."""
-    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "baccarat", "serve", "--db", db, "--port", "0", *extra],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-        env=env,
-    )
-    assert proc.stdout is not None
-    lines: list[str] = []
-    while not lines or "Ctrl-C" not in lines[-1]:
-        line = proc.stdout.readline()
-        assert line, "serve ended before it was ready"
-        lines.append(line)
-    return proc, lines
 
 
 def test_a_round_left_in_escrow_at_a_table_gone_from_the_rooms_file_is_voided(
@@ -168,11 +82,8 @@ def test_a_round_left_in_escrow_at_a_table_gone_from_the_rooms_file_is_voided(
         assert store.balance(bettor.user_id) == 99_800
     finally:
         store.close()
-    proc, _ = _serve(db)
-    proc.send_signal(signal.SIGTERM)
-    assert proc.wait(timeout=30) == 0
-    if proc.stdout is not None:
-        proc.stdout.close()
+    with start_serve("--db", db) as served:
+        assert served.stop() == 0
     store = open_store(db)
     try:
         assert store.get_round("r-gone").status == "voided"
@@ -248,24 +159,19 @@ def test_a_newcomer_deals_and_bets_with_the_demo_accounts_and_the_audit_is_clean
     tmp_path: Path,
 ) -> None:
     db = f"sqlite:///{tmp_path / 'x.db'}"
-    proc, lines = _serve(db, "--demo", "--speed", "10")
-    try:
-        url = next(m.group(0) for line in lines if (m := re.search(r"http://[\d.]+:\d+", line)))
+    with start_serve("--db", db, "--demo", "--speed", "10") as served:
         accounts = dict(
-            m.groups() for line in lines if (m := re.match(r"demo account: (\S+) / (\S+)", line))
+            m.groups()
+            for line in served.lines
+            if (m := re.match(r"demo account: (\S+) / (\S+)", line))
         )
         assert {"dealer", "demo1"} <= set(accounts)
         dealer_id, bettor_id, settled, squeezed, seen = _in_thread(
-            lambda: _deal_and_bet(url, ("dealer", accounts["dealer"]), ("demo1", accounts["demo1"]))
+            lambda: _deal_and_bet(
+                served.url, ("dealer", accounts["dealer"]), ("demo1", accounts["demo1"])
+            )
         )
-        proc.send_signal(signal.SIGTERM)
-        assert proc.wait(timeout=30) == 0
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-        if proc.stdout is not None:
-            proc.stdout.close()
+        assert served.stop() == 0
     assert squeezed >= 2 * ROUNDS  # at least the second card of each hand, every round
     assert set(PEEL) <= seen
     store = open_store(db)

@@ -1,8 +1,11 @@
 """The view reducer: a viewer's view folded over the events it receives is the table's view.
 
-A hypothesis state machine plays random commands and timers on one table (the invariants of
-``table_model`` hold after every step), and after each step, for every viewer kind (the
-dealer, each bettor, a controller, a spectator, a user who left), checks that
+A hypothesis state machine plays random commands and timers on one table, from random users
+(one below the room's level) and on a random shoe: the invariants of ``table_model`` hold
+after every step (coins neither made nor lost, table and ledger agree, limits, no card seen
+before its time), every round closed settles once in the end, and, a failure shrinks to a
+short sequence of commands. After each step, for every viewer kind (the
+dealer, each bettor, a controller, a spectator, a user who left), it checks that
 ``apply`` over the events that viewer received turns the view before the step into the view
 after it: exactly, at the step's time, and also as a client that never took a snapshot
 after its first one keeps it (the time left aside, which a client counts down itself).
@@ -45,14 +48,28 @@ from baccarat.table import (
 )
 from baccarat.table.events import Event, recipient
 from baccarat.table.reducer import EVENTS, apply
+from baccarat.table.squeeze import Corner
 from baccarat.table.view import personal
 
-WALLETS = {1: 40_000, 2: 50_000, 3: 100_000, 4: 1_500, 5: 2_500, 6: 20_000, 7: 100_000}
+WALLETS = {
+    1: 40_000,
+    2: 50_000,
+    3: 100_000,
+    4: 1_500,
+    5: 2_500,
+    6: 20_000,
+    7: 100_000,
+    8: 1_000,
+    9: 100_000,
+}
+"""Some near the floors, so that settlements push them out; user 9 is below the level."""
 USERS = list(WALLETS)
 VIEWERS: list[int | None] = [None, *USERS]
 """A spectator who never sits, and every user (dealer, bettors, controllers, leavers)."""
 
 TIMES = (0.5, 1.0, 3.0, 5.0, 11.0, 16.0, 40.0)
+OTHERS = st.one_of(st.none(), st.sampled_from(USERS))
+"""Who peels or opens the card under squeeze: its controller (None), or anyone."""
 
 
 def received(events: list[Event], viewer: int | None, now: float) -> list[tuple[str, Any]]:
@@ -82,19 +99,24 @@ def timeless(v: dict[str, Any]) -> dict[str, Any]:
 class TableReducer(RuleBasedStateMachine):
     """Random play; the reducer checked for every viewer after every step."""
 
-    def __init__(self) -> None:
-        super().__init__()
+    m: Model
+    kept: dict[int | None, dict[str, Any]]
+    """Each viewer's view as a client keeps it: one snapshot, then events only."""
+    sent: dict[int | None, dict[str, Any]]
+    """The last ``me`` each viewer was told, as the server remembers it."""
+
+    @initialize(
+        shoe=st.integers(0, 2**32 - 1),
+        dealer=st.sampled_from(USERS),
+        bettors=st.lists(st.sampled_from(USERS)),
+    )
+    def seat_some(self, shoe: int, dealer: int, bettors: list[int]) -> None:
         config = TableConfig(
             "t", rounds_per_shoe=3, reconnect_grace_seconds=30.0, dealer_floor=3_000
         )
-        self.m = Model(config, WALLETS, shoe_seed=7)
+        self.m = Model(config, WALLETS, shoe_seed=shoe)
         self.kept = {v: view(self.m.table, v, self.m.now) for v in VIEWERS}
-        """Each viewer's view as a client keeps it: one snapshot, then events only."""
         self.sent = {v: personal(self.m.table, v, self.m.now) for v in VIEWERS}
-        """The last ``me`` each viewer was told, as the server remembers it."""
-
-    @initialize(dealer=st.sampled_from(USERS), bettors=st.lists(st.sampled_from(USERS)))
-    def seat_some(self, dealer: int, bettors: list[int]) -> None:
         self.step(lambda: self.m.sit(dealer, 0))
         for seat, uid in enumerate(bettors[:7], start=1):
             self.step(lambda uid=uid, seat=seat: self.m.sit(uid, seat))  # type: ignore[misc]
@@ -152,7 +174,7 @@ class TableReducer(RuleBasedStateMachine):
     def command(self, cmd: Command) -> None:
         self.step(lambda: self.m.do(cmd))
 
-    @rule(uid=st.sampled_from(USERS), seat=st.integers(0, 7))
+    @rule(uid=st.sampled_from(USERS), seat=st.integers(-1, 8))
     def sit(self, uid: int, seat: int) -> None:
         info = UserInfo(uid, f"u{uid}", self.m.levels[uid], self.m.wallets[uid])
         self.command(Sit(uid, info, seat))
@@ -190,18 +212,24 @@ class TableReducer(RuleBasedStateMachine):
     def urge(self, uid: int) -> None:
         self.command(Urge(uid))
 
-    @rule(progress=st.sampled_from((0.0, 0.3, 0.7, 1.0)), corner=st.sampled_from(CORNERS))
-    def peel(self, progress: float, corner: str) -> None:
+    @rule(
+        progress=st.sampled_from((0.0, 0.3, 0.7, 1.0)),
+        corner=st.sampled_from(CORNERS),
+        other=OTHERS,
+    )
+    def peel(self, progress: float, corner: Corner, other: int | None) -> None:
         rnd = self.m.table.round
         if rnd is not None and rnd.squeeze is not None:
             sq = rnd.squeeze
-            self.command(SqueezeProgress(sq.controller, sq.hand, progress, corner))
+            who = sq.controller if other is None else other
+            self.command(SqueezeProgress(who, sq.hand, progress, corner))
 
-    @rule()
-    def open_card(self) -> None:
+    @rule(other=OTHERS)
+    def open_card(self, other: int | None) -> None:
         rnd = self.m.table.round
         if rnd is not None and rnd.squeeze is not None:
-            self.command(OpenCard(rnd.squeeze.controller, rnd.squeeze.hand))
+            who = rnd.squeeze.controller if other is None else other
+            self.command(OpenCard(who, rnd.squeeze.hand))
 
     @rule(uid=st.sampled_from(USERS), back=st.booleans())
     def connection(self, uid: int, back: bool) -> None:
@@ -220,6 +248,11 @@ class TableReducer(RuleBasedStateMachine):
             return events
 
         self.step(advance, seconds)
+
+    def teardown(self) -> None:
+        # Every round whose stakes went into escrow settles once, however play stopped.
+        if hasattr(self, "m"):
+            self.m.finish()
 
 
 TableReducer.TestCase.settings = settings(max_examples=60, stateful_step_count=60, deadline=None)
