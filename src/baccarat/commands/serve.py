@@ -222,6 +222,7 @@ async def _serve(args: argparse.Namespace, config: RoomsConfig, store: Store, ur
         print(f"demo account: {name} / {password}", flush=True)
     print("Ctrl-C stops the server (rounds in play finish first).", flush=True)
     collector.settle()
+    server.metrics.watch_collector()
 
     demo = await start_demo(base, store, config) if args.demo else None
     await stop.wait()

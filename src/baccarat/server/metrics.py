@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+
+from baccarat.server import collector
 
 if TYPE_CHECKING:
     from baccarat.server.passwords import PasswordPool
@@ -47,6 +50,18 @@ class Metrics:
         self.deliveries = Counter(
             "baccarat_messages_queued", "Messages queued to clients", registry=self.registry
         )
+
+    def watch_collector(self) -> Callable[[], None]:
+        """Time the garbage collector's pauses; return the function that stops it."""
+        pauses = Histogram(
+            "baccarat_gc_pause_seconds",
+            "How long each garbage collection stopped the server, by generation",
+            ["generation"],
+            buckets=(0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5),
+            registry=self.registry,
+        )
+        children = [pauses.labels(str(g)) for g in range(3)]
+        return collector.watch(lambda generation, seconds: children[generation].observe(seconds))
 
     def watch_passwords(self, pool: PasswordPool) -> None:
         """Report the password pool's jobs and refusals."""
