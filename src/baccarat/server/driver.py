@@ -20,7 +20,6 @@ import time
 from asyncio import FIRST_COMPLETED
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any
 
 from baccarat.errors import BaccaratError, InternalError, RuleViolation
 from baccarat.server import facts
@@ -34,7 +33,7 @@ from baccarat.server.replies import OK, Ack, Reply
 from baccarat.store import Store
 from baccarat.table import Command, Event, SqueezeProgress, Table, view, wire
 from baccarat.table.events import DealerTurn, SqueezeMoved, recipient
-from baccarat.table.view import personal
+from baccarat.table.view import Personal, personal
 
 log = logging.getLogger("baccarat.server")
 
@@ -96,7 +95,7 @@ class TableDriver:
         self.ledger = TableLedger(table, table_id, store, metrics, epoch, inflight, self.clock)
         self.on_dealer_turn: Callable[[int], None] | None = None
         """Called with the user of each ``dealer_turn`` event: the server seats them."""
-        self._personal: dict[int, dict[str, Any]] = {}
+        self._personal: dict[int, Personal] = {}
         """The last ``me`` each seated user was sent (see ``_publish_personal``)."""
         self._squeeze: dict[str, SqueezeProgress] = {}
         self._squeeze_reply: dict[str, Reply] = {}
@@ -273,7 +272,7 @@ class TableDriver:
                 answers.append(functools.partial(reply, OK))
         return events
 
-    def snapshot_for(self, conn: Connection, now: float) -> dict[str, Any]:
+    def snapshot_for(self, conn: Connection, now: float) -> dict[str, object]:
         """The table's snapshot for the user of ``conn`` (call only inside the task)."""
         return snapshot(self.table_id, self.seq, time.time(), view(self.table, conn.user_id, now))
 
@@ -339,7 +338,7 @@ class TableDriver:
         # The lobby rebuilds the line when it next looks (at most once a second).
         self.hub.changed.add(self.table_id)
 
-    def line(self) -> dict[str, Any]:
+    def line(self) -> dict[str, object]:
         """The table's line in the lobby, as it stands."""
         return facts.lobby_table(
             self.table,

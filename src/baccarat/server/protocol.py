@@ -11,6 +11,7 @@ so ``5.0`` is the integer 5 wherever an integer is expected (a seat, a chip, an 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -33,8 +34,11 @@ MAX_CHAT_TEXT = 500
 
 T = TypeVar("T")
 
-# Each command's fields: name -> checker. A checker returns the clean value or raises.
-Checker = Any
+Checker = Callable[[object], object]
+"""A command field's check: the clean value, or a ``ValueError`` saying what is wrong."""
+
+Fields = dict[str, Any]
+"""A command's checked fields by name; each value has its checker's type (``_seat``: int)."""
 
 
 def integral(value: object) -> int | None:
@@ -169,14 +173,14 @@ class Message:
 
     type: str
     id: str | int
-    fields: dict[str, Any] = field(default_factory=dict)
+    fields: Fields = field(default_factory=dict)
 
 
 MAX_ID = 2**53 - 1
 """Largest integer id (and smallest, negated): what every JSON reader holds exactly."""
 
 
-def _id(data: dict[str, Any]) -> str | int | None:
+def _id(data: Mapping[str, object]) -> str | int | None:
     value = data.get("id")
     if isinstance(value, str):
         return value if len(value) <= 64 else None
@@ -215,7 +219,7 @@ def parse_message(text: str | bytes) -> Message:
         raise InvalidInput(
             "bad_message", f"{kind} does not take the field(s) {', '.join(extra)}.", id=msg_id
         )
-    fields: dict[str, Any] = {}
+    fields: Fields = {}
     for name, check in spec.items():
         if name not in data:
             raise InvalidInput("bad_message", f"{kind} needs the field {name!r}.", id=msg_id)
@@ -232,27 +236,27 @@ def parse_message(text: str | bytes) -> Message:
     return Message(kind, msg_id, fields)
 
 
-def dumps(message: dict[str, Any]) -> str:
+def dumps(message: Mapping[str, object]) -> str:
     """Encode a server message (compact JSON, UTF-8 kept; always encodable, see ``wire``)."""
     return wire.dumps(message)
 
 
-def ack(msg_id: str | int | None, **extra: Any) -> dict[str, Any]:
+def ack(msg_id: str | int | None, **extra: object) -> dict[str, object]:
     """The answer to a command that was carried out."""
     return {"type": "ack", "id": msg_id, **extra}
 
 
 def error(
-    msg_id: str | int | None, code: str, message: str, details: dict[str, Any] | None = None
-) -> dict[str, Any]:
+    msg_id: str | int | None, code: str, message: str, details: Mapping[str, object] | None = None
+) -> dict[str, object]:
     """The answer to a command that was refused (and changed nothing)."""
-    out: dict[str, Any] = {"type": "error", "id": msg_id, "code": code, "message": message}
+    out: dict[str, object] = {"type": "error", "id": msg_id, "code": code, "message": message}
     if details:
         out["details"] = details
     return out
 
 
-def refusal(msg_id: str | int | None, exc: BaccaratError) -> dict[str, Any]:
+def refusal(msg_id: str | int | None, exc: BaccaratError) -> dict[str, object]:
     """The error answer for ``exc``, with its details (the limit broken, the seat taken...)."""
     details = {
         k: v
@@ -263,12 +267,16 @@ def refusal(msg_id: str | int | None, exc: BaccaratError) -> dict[str, Any]:
     return error(msg_id, exc.code, exc.message, details)
 
 
-def hello(user: dict[str, Any], server_time: float, seat: dict[str, Any] | None) -> dict[str, Any]:
+def hello(
+    user: Mapping[str, object], server_time: float, seat: Mapping[str, object] | None
+) -> dict[str, object]:
     """The first message on every connection."""
     return {"type": "hello", "v": VERSION, "user": user, "server_time": server_time, "seat": seat}
 
 
-def snapshot(table_id: str, seq: int, server_time: float, view: dict[str, Any]) -> dict[str, Any]:
+def snapshot(
+    table_id: str, seq: int, server_time: float, view: Mapping[str, object]
+) -> dict[str, object]:
     """A table's whole view for one viewer, as of public event ``seq``."""
     return {
         "type": "snapshot",
@@ -280,10 +288,10 @@ def snapshot(table_id: str, seq: int, server_time: float, view: dict[str, Any]) 
 
 
 def event(
-    table_id: str, seq: int, kind: str, data: dict[str, Any], *, private: bool = False
-) -> dict[str, Any]:
+    table_id: str, seq: int, kind: str, data: Mapping[str, object], *, private: bool = False
+) -> dict[str, object]:
     """One table event; a private one does not advance ``seq``."""
-    out: dict[str, Any] = {"type": "event", "table_id": table_id, "seq": seq}
+    out: dict[str, object] = {"type": "event", "table_id": table_id, "seq": seq}
     if private:
         out["private"] = True
     out["event"] = kind

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
 
 import orjson
 
@@ -29,7 +28,7 @@ MAX_DEPTH = 16
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
-def loads(data: str | bytes) -> Any:
+def loads(data: str | bytes) -> object:
     """Parse one JSON text, or raise ``InvalidInput("bad_message")`` saying what is wrong."""
     try:
         value = orjson.loads(data)
@@ -44,23 +43,25 @@ def loads(data: str | bytes) -> Any:
     return value
 
 
-def depth(value: Any) -> int:
+def depth(value: object) -> int:
     """How deeply arrays and objects nest in ``value`` (a scalar is 0), without recursion."""
     deepest = 0
-    stack: list[tuple[Any, int]] = [(value, 0)]
+    stack: list[tuple[object, int]] = [(value, 0)]
     while stack:
         item, level = stack.pop()
         if isinstance(item, dict):
-            item = item.values()
-        elif not isinstance(item, list):
+            children = list(item.values())
+        elif isinstance(item, list):
+            children = item
+        else:
             continue
         level += 1
         deepest = max(deepest, level)
-        stack.extend((child, level) for child in item if isinstance(child, dict | list))
+        stack.extend((child, level) for child in children if isinstance(child, dict | list))
     return deepest
 
 
-def dumps(message: Any) -> str:
+def dumps(message: object) -> str:
     """Encode a server message as compact JSON (UTF-8 kept) that always encodes as UTF-8.
 
     A lone surrogate can only sit inside a JSON string (the syntax is ASCII); it becomes

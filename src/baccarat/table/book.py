@@ -2,10 +2,19 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypedDict
 
-from baccarat.bets import DEALER_AREAS
+from baccarat.bets import DEALER_AREAS, Area
 from baccarat.table.round import Round
+
+
+class Book(TypedDict):
+    """The dealer's book: each seat's bets (by seat number as text), the Player and Banker
+    totals in chips and coins, and the dealer's gross result for each winner."""
+
+    per_seat: dict[str, dict[Area, int]]
+    totals: dict[Area, dict[str, int]]
+    exposure: dict[str, int]
 
 
 def exposure(player_coins: int, banker_coins: int) -> dict[str, int]:
@@ -17,9 +26,9 @@ def exposure(player_coins: int, banker_coins: int) -> dict[str, int]:
     }
 
 
-def book(rnd: Round | None, chip_unit: int) -> dict[str, Any]:
+def book(rnd: Round | None, chip_unit: int) -> Book:
     """The dealer's view of the round's bets (an empty book between rounds)."""
-    per_seat: dict[str, dict[str, int]] = {}
+    per_seat: dict[str, dict[Area, int]] = {}
     totals = {area: 0 for area in DEALER_AREAS}
     if rnd is not None:
         for bettor in rnd.bettors.values():

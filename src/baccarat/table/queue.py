@@ -11,7 +11,7 @@ after the settlement.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from baccarat.errors import InvalidInput, RuleViolation
 from baccarat.table.commands import JoinQueue, LeaveQueue
@@ -33,7 +33,7 @@ def position(t: Table, user_id: int) -> int | None:
     return None
 
 
-def public(t: Table) -> list[dict[str, Any]]:
+def public(t: Table) -> list[dict[str, int | str]]:
     """The line as every screen may see it, first in line first."""
     return [{"user_id": w.user_id, "name": w.name, "level": w.level} for w in t.queue]
 

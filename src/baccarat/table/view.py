@@ -6,23 +6,54 @@ squeezed, and then to every viewer of the table alike (betting is closed, the ca
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Literal, TypedDict
 
 from baccarat.bets import AREAS, CHIPS, LIMITS, Area, remaining_limits, stake_coins
-from baccarat.rules import HANDS
+from baccarat.rules import HANDS, Hand
 from baccarat.table import queue, rebet, wire
-from baccarat.table.book import book
+from baccarat.table.book import Book, book
 from baccarat.table.config import DEALER_SEAT
 from baccarat.table.table import Table
+from baccarat.table.wire import JsonObject
+
+View = dict[str, object]
+"""A viewer's view, ready for JSON (its keys are pinned in ``docs/protocol``)."""
+
+
+class Me(TypedDict):
+    """The viewer's own part of the view: their seat, coins, bets and what they may do."""
+
+    user_id: int | None
+    seat: int | None
+    role: Literal["spectator", "bettor", "dealer"]
+    coins: int | None
+    bets: dict[Area, int]
+    stake: int
+    remaining: dict[Area, int] | None
+    can_bet: bool
+    urge_ready_at: float | None
+    rebet: dict[Area, int] | None
+    can_rebet: bool
+    can_double: bool
+    can_undo: bool
+    auto_open: bool | None
+    queue_position: int | None
+
+
+class Personal(TypedDict):
+    """The data of the private ``me`` event: ``me``, and the dealer's ``book``."""
+
+    me: Me
+    book: Book | None
 
 
 def _copy(slip: dict[Area, int] | None) -> dict[Area, int] | None:
     return None if slip is None else dict(slip)
 
 
-def _hands(table: Table) -> dict[str, list[dict[str, Any]]]:
+def _hands(table: Table) -> dict[Hand, list[JsonObject]]:
     rnd = table.round
-    out: dict[str, list[dict[str, Any]]] = {hand: [] for hand in HANDS}
+    out: dict[Hand, list[JsonObject]] = {hand: [] for hand in HANDS}
     if rnd is None:
         return out
     sq = rnd.squeeze
@@ -31,28 +62,29 @@ def _hands(table: Table) -> dict[str, list[dict[str, Any]]]:
             if (hand, pos) not in rnd.face_down:
                 out[hand].append({"card": wire.card(card)})
                 continue
-            entry: dict[str, Any] = {"face_down": True}
+            entry: JsonObject = {"face_down": True}
             if sq is not None and (sq.hand, sq.position) == (hand, pos):
                 entry["card"] = wire.card(card)
             out[hand].append(entry)
     return out
 
 
-def _seats(table: Table) -> list[dict[str, Any] | None]:
+def _seats(table: Table) -> list[dict[str, object] | None]:
     rnd = table.round
-    out: list[dict[str, Any] | None] = []
+    out: list[dict[str, object] | None] = []
     for occ in table.seats:
         if occ is None:
             out.append(None)
             continue
-        entry: dict[str, Any] = dict(wire.occupant(occ))
+        entry: dict[str, object] = dict(wire.occupant(occ))
         entry["bets"] = rnd.slip(occ.user_id) if rnd is not None else {}
         out.append(entry)
     return out
 
 
-def _me(table: Table, viewer: int | None, now: float) -> dict[str, Any]:
+def _me(table: Table, viewer: int | None, now: float) -> Me:
     occ = table.occupant(viewer) if viewer is not None else None
+    position = None if viewer is None else queue.position(table, viewer)
     if occ is None:
         return {
             "user_id": viewer,
@@ -69,6 +101,7 @@ def _me(table: Table, viewer: int | None, now: float) -> dict[str, Any]:
             "can_double": False,
             "can_undo": False,
             "auto_open": None,
+            "queue_position": position,
         }
     rnd = table.round
     slip: dict[Area, int] = rnd.slip(occ.user_id) if rnd is not None else {}
@@ -93,10 +126,11 @@ def _me(table: Table, viewer: int | None, now: float) -> dict[str, Any]:
         "can_double": may and rebet.can_double(table, occ.user_id, now),
         "can_undo": may and rebet.can_undo(table, occ.user_id, now),
         "auto_open": occ.auto_open,
+        "queue_position": position,
     }
 
 
-def _result(table: Table) -> dict[str, Any] | None:
+def _result(table: Table) -> JsonObject | None:
     res = table.last_result
     if res is None:
         return None
@@ -108,25 +142,24 @@ def _result(table: Table) -> dict[str, Any] | None:
     }
 
 
-def personal(table: Table, user_id: int | None, now: float) -> dict[str, Any]:
+def personal(table: Table, user_id: int | None, now: float) -> Personal:
     """The part of the view that is the viewer's own: ``me``, and the dealer's ``book``.
 
     It is the data of the private ``me`` event the server sends a seated or queued user
     whenever it changes, so a client keeps its whole view from events alone.
     """
     me = _me(table, user_id, now)
-    me["queue_position"] = None if user_id is None else queue.position(table, user_id)
     is_dealer = me["role"] == "dealer"
     return {"me": me, "book": book(table.round, table.config.chip_unit) if is_dealer else None}
 
 
-def view(table: Table, user_id: int | None, now: float) -> dict[str, Any]:
+def view(table: Table, user_id: int | None, now: float) -> View:
     """The table as ``user_id`` sees it (a spectator when None or not seated)."""
     cfg = table.config
     rnd = table.round
     own = personal(table, user_id, now)
     shoe = table.shoe
-    out: dict[str, Any] = {
+    out: View = {
         "table_id": cfg.table_id,
         "room": cfg.room,
         "chip_unit": cfg.chip_unit,
