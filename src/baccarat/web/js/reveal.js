@@ -58,7 +58,8 @@ export class Reveal {
     this.caption = h("div", { class: "rv-caption" },
       forced ? h("div", { class: "rv-forced" }, t("time_up_opened")) : null,
       h("div", { class: "rv-points" }, t("reveal_points", { hand: handLabel, n: points })));
-    this.el = h("div", { class: "sq-reveal", "data-hand": hand, "data-forced": String(forced),
+    // data-step says where the beat is (flip, hold, aside, fly), for anyone watching the page.
+    this.el = h("div", { class: "sq-reveal", "data-hand": hand, "data-forced": String(forced), "data-step": "flip",
       style: { left: `${this.from.left}px`, top: `${this.from.top}px`, width: `${this.from.width}px`,
         height: `${this.from.height}px` } }, this.card, this.caption);
     // The table stays dimmed through the beat when no squeeze follows (css: only then).
@@ -78,12 +79,15 @@ export class Reveal {
       await this.play(this.card, [{ transform: "rotateY(0deg) scale(1)" },
         { transform: "rotateY(90deg) scale(1.06)", offset: 0.5 },
         { transform: "rotateY(180deg) scale(1)" }], FLIP_MS, EASE);
+      this.el.dataset.step = "hold";
       this.flash();
       this.play(this.caption, [{ opacity: 0, transform: "translate(-50%, 8px) scale(0.9)" },
         { opacity: 1, transform: "translate(-50%, 0) scale(1)" }], 220, EASE);
-      if (this.room) await this.aside();
-      else if (this.room === undefined && !this.hurried) await this.hold(HOLD_MS);
-      else await this.hold(this.room === null ? 260 : 0);
+      // The whole beat here, unless a squeeze starts meanwhile (then the rest of it beside
+      // that card, or a short one where there is no room) or another card opens.
+      const held = this.room === undefined && !this.hurried ? await this.hold(HOLD_MS) : 0;
+      if (this.room && !this.hurried) await this.aside(Math.max(250, HOLD_MS - held - ASIDE_MS));
+      else if (!this.hurried && held < 260) await this.hold(260 - held);
       await this.fly();
     } catch {
       // Cancelled: the screen went away.
@@ -96,14 +100,20 @@ export class Reveal {
   makeRoom(rect) {
     if (this.room !== undefined || this.done) return;
     this.room = rect;
-    if (this.holding) this.holding.finish();
+    this.cut();
   }
 
   /** Another card opened: this one goes to its hand now. */
   hurry() {
     this.hurried = true;
-    if (this.room === undefined) this.room = null;
-    if (this.holding) this.holding.finish();
+    this.cut();
+  }
+
+  // End the hold under way now, remembering how long it held.
+  cut() {
+    if (!this.holding) return;
+    this.heldFor = Number(this.holding.currentTime) || 0;
+    this.holding.finish();
   }
 
   /** Stop at once (the screen is leaving). */
@@ -121,13 +131,15 @@ export class Reveal {
     return done;
   }
 
-  // The hold is an animation too (of nothing), so it keeps time with the rest.
+  // The hold is an animation too (of nothing), so it keeps time with the rest; it resolves to
+  // how long it held (less when cut short).
   hold(ms) {
-    if (ms <= 0) return Promise.resolve();
+    if (ms <= 0) return Promise.resolve(0);
     const a = this.el.animate([{ opacity: 1 }, { opacity: 1 }], { duration: ms });
     this.holding = a;
     this.anims.add(a);
-    const done = a.finished.finally(() => {
+    this.heldFor = ms;
+    const done = a.finished.then(() => this.heldFor).finally(() => {
       this.holding = null;
       this.anims.delete(a);
     });
@@ -135,7 +147,8 @@ export class Reveal {
     return done;
   }
 
-  async aside() {
+  async aside(rest) {
+    this.el.dataset.step = "aside";
     const r = this.room;
     const f = this.from;
     const k = r.width / f.width;
@@ -143,7 +156,7 @@ export class Reveal {
     const dy = r.top + r.height / 2 - (f.top + f.height / 2);
     this.at = `translate(${dx}px, ${dy}px) scale(${k})`;
     await this.play(this.el, [{ transform: "none" }, { transform: this.at }], ASIDE_MS, EASE);
-    await this.hold(HOLD_MS - ASIDE_MS);
+    await this.hold(rest);
   }
 
   // The hand's points flash where they are shown.
@@ -164,6 +177,7 @@ export class Reveal {
   }
 
   async fly() {
+    this.el.dataset.step = "fly";
     const target = this.host?.querySelector(`.hand[data-hand="${this.hand}"] .card[data-i="${this.position}"]`);
     this.play(this.caption, [{ opacity: 1 }, { opacity: 0 }], 160);
     this.play(this.dim, [{ opacity: 1 }, { opacity: 0 }], FLY_MS);

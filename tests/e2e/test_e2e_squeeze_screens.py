@@ -1,0 +1,347 @@
+"""The squeeze as everyone at the table sees it, in two browsers at once and more.
+
+One bettor controls both hands' face-down cards (the only one who bets) from a desktop and,
+with the same account, a phone; the dealer watches on a desktop in English; two spectators
+watch on phones, one in each language. The controller peels the Player's card from a corner
+and opens it, then the Banker's card from a long side and lets the countdown open it. Each
+test checks one thing every screen must show, from what the pages expose: the drawn peel
+(``.squeeze[data-peel]``, zone and progress), the face under it, where the card, its caption
+and its button lie (bounding boxes), the countdowns shown, and the reveal's caption. The
+pictures of the squeeze mid-peel and of the reveal go to ``SCREENSHOTS``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+from e2e_support import (
+    DESKTOP,
+    PHONE,
+    Server,
+    create_account,
+    free_port,
+    log_in,
+    needs_chromium,
+    open_page,
+    place_chip,
+    quiet_table,
+    save_screenshot,
+    sit,
+)
+from playwright.sync_api import Error as PlaywrightError
+
+from serving import start_serve
+
+pytestmark = [pytest.mark.browser, needs_chromium]
+
+DEALER = "sqdealer"
+BETTOR = "sqbettor"
+WATCHERS = ("sqwatchzh", "sqwatchen")
+SEAT = 6
+"""The controller's seat: on the right, where a panel beside the card would go first."""
+
+SLOW = 0.25
+"""The pages' animation rate while the timer's reveal is photographed (the beat, four times
+longer, waits for the camera; the server's timers are not slowed)."""
+
+WATCH_REVEALS = """() => {
+  // Each step of every reveal on the page (flip, hold or aside, fly): its hand, whether the
+  // timer opened the card, and the caption as rendered then.
+  window.revealsSeen = [];
+  const note = (el) => window.revealsSeen.push({
+    hand: el.dataset.hand, forced: el.dataset.forced === 'true', step: el.dataset.step,
+    caption: el.querySelector('.rv-caption')?.innerText ?? '' });
+  new MutationObserver((changes) => {
+    for (const change of changes) {
+      if (change.type === 'attributes' && change.target.classList.contains('sq-reveal')) note(change.target);
+      for (const node of change.addedNodes) if (node.classList?.contains('sq-reveal')) note(node);
+    }
+  }).observe(document.body, { subtree: true, childList: true, attributes: true,
+                              attributeFilter: ['data-step'] });
+}"""
+
+LAYOUT = """(seat) => {
+  // Where the squeeze lies on this page, and what shows on top at the squeezed hand.
+  const box = (el) => {
+    if (!el || !el.checkVisibility({ visibilityProperty: true, opacityProperty: true })) return null;
+    const r = el.getBoundingClientRect();
+    return r.width && r.height ? { left: r.left, top: r.top, right: r.right, bottom: r.bottom } : null;
+  };
+  const squeeze = document.querySelector('.squeeze:not([hidden])');
+  if (!squeeze) return null;
+  const hand = document.querySelector(`.hand[data-hand="${squeeze.dataset.hand}"]`);
+  // Each card of the hand, and its points, is what the page shows at its own centre.
+  const marks = [...hand.querySelectorAll('.card, .hand-points')];
+  const onTop = marks.every((el) => {
+    const r = el.getBoundingClientRect();
+    const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    return hand.contains(hit);
+  });
+  // Countdowns showing a number.
+  const counting = [...document.querySelectorAll('.ring')].filter(
+    (r) => r.checkVisibility({ visibilityProperty: true, opacityProperty: true }) &&
+      (r.querySelector('.ring-text')?.textContent ?? '').trim() !== '').length;
+  return {
+    mine: squeeze.classList.contains('mine'),
+    width: innerWidth,
+    height: innerHeight,
+    card: box(squeeze.querySelector('.sq-card')),
+    label: box(squeeze.querySelector('.sq-label')),
+    button: box(squeeze.querySelector('.btn-open')),
+    hand: box(hand),
+    seat: box(document.querySelector(`.seat[data-seat="${seat}"]`)),
+    handOnTop: onTop,
+    counting,
+  };
+}"""
+
+SAME_PEEL = """(want) => document.querySelector('.squeeze:not([hidden])')?.dataset.peel === want"""
+
+SEEN = """() => {
+  const sq = document.querySelector('.squeeze:not([hidden])');
+  return sq ? { hand: sq.dataset.hand, peel: sq.dataset.peel, face: sq.dataset.face,
+                drawn: sq.querySelector('.sq-face svg')?.getAttribute('aria-label') ?? '' } : null;
+}"""
+
+REVEAL_AT_REST = """() => {
+  // The timer's reveal holding still with its caption fully shown.
+  const el = document.querySelector('.sq-reveal[data-forced="true"]');
+  if (!el || !['hold', 'aside'].includes(el.dataset.step)) return false;
+  const caption = el.querySelector('.rv-caption');
+  return Number(getComputedStyle(caption).opacity) > 0.99 &&
+    el.querySelector('.rv-card').getAnimations().every((a) => a.playState === 'finished');
+}"""
+
+
+@dataclass
+class Seen:
+    """What the pages showed during one round's squeezes."""
+
+    pages: dict[str, Any]
+    layouts: dict[str, Any] = field(default_factory=dict)
+    peels: dict[str, dict[str, Any]] = field(default_factory=dict)
+    reveals: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+
+
+def overlap(a: dict[str, float] | None, b: dict[str, float] | None) -> bool:
+    """Whether two boxes share any area."""
+    if a is None or b is None:
+        return False
+    return (
+        a["left"] < b["right"]
+        and b["left"] < a["right"]
+        and a["top"] < b["bottom"]
+        and b["top"] < a["bottom"]
+    )
+
+
+def slow(page: Any, rate: float) -> Any:
+    """Play the page's animations at ``rate`` (DevTools' animation speed, while the returned
+    session stays open)."""
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Animation.enable")
+    cdp.send("Animation.setPlaybackRate", {"playbackRate": rate})
+    return cdp
+
+
+def drag_and_hold(page: Any, zone: str) -> None:
+    """Press a corner ("br") or the left long side ("l") of the big card and pull it in."""
+    box = page.locator(".squeeze .sq-card").bounding_box()
+    assert box is not None
+    x, y, w, h = box["x"], box["y"], box["width"], box["height"]
+    if zone == "br":
+        start, end = (x + w - 5, y + h - 5), (x + w * 0.62, y + h * 0.7)
+    else:
+        start, end = (x + 5, y + h * 0.5), (x + w * 0.55, y + h * 0.5)
+    page.mouse.move(*start)
+    page.mouse.down()
+    page.mouse.move(*end, steps=10)
+
+
+def peel_seen(seen: Seen, controller: Any, watchers: dict[str, Any], label: str) -> None:
+    """Record the controller's drawn peel and each watcher's once it shows the same one."""
+    mine = controller.evaluate(SEEN)
+    seen.peels[f"{label}:controller"] = mine
+    if mine is None:
+        return
+    for name, page in watchers.items():
+        with contextlib.suppress(PlaywrightError):
+            page.wait_for_function(SAME_PEEL, arg=mine["peel"], timeout=5_000)
+        seen.peels[f"{label}:{name}"] = page.evaluate(SEEN)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """This module's own server, at the rooms' own pace: a 10-second squeeze leaves the
+    controller time to peel while five pages are read and photographed."""
+    db = f"sqlite:///{tmp_path_factory.mktemp('squeeze') / 'e2e.db'}"
+    served = start_serve(
+        "--db", db, "--speed", "1",
+        port=free_port(), log=tmp_path_factory.mktemp("log") / "serve.log",
+    )  # fmt: skip
+    try:
+        yield Server(served.url, db, served.proc)
+    finally:
+        served.stop()
+
+
+@pytest.fixture(scope="module")
+def seen(server: Server, browser: Any) -> Seen:
+    """One round: a corner peel and 開牌 on the Player's card, a side peel and the timer on
+    the Banker's; the layouts, peels, captions and pictures of every page along the way."""
+    for name in (DEALER, BETTOR, *WATCHERS):
+        create_account(server, name)
+    dealer = open_page(browser, server, DESKTOP)
+    log_in(dealer, DEALER)
+    table = quiet_table(dealer)
+    sit(dealer, table, 0)
+    controller = open_page(browser, server, DESKTOP)
+    log_in(controller, BETTOR)
+    sit(controller, table, SEAT)
+    # The same account on a phone: the table comes back at its seat.
+    controller_phone = open_page(browser, server, PHONE, phone=True)
+    log_in(controller_phone, BETTOR)
+    controller_phone.wait_for_selector(f".table-screen .seat.me[data-seat='{SEAT}']")
+    watchers = {}
+    for name, lang in zip(WATCHERS, ("zh", "en"), strict=True):
+        page = open_page(browser, server, PHONE, phone=True)
+        log_in(page, name)
+        page.click(f".table-card[data-table='{table}'] .btn-watch")
+        page.wait_for_selector(".table-screen")
+        watchers[f"phone-{lang}"] = page
+    pages = {
+        "desktop-zh": controller,
+        "phone-en-controller": controller_phone,
+        "desktop-en": dealer,
+        **watchers,
+    }
+    for page in (dealer, controller_phone, watchers["phone-en"]):
+        page.click(".table-screen [data-action='lang']")
+        page.wait_for_function("() => document.documentElement.lang === 'en'")
+    for page in pages.values():
+        page.evaluate(WATCH_REVEALS)
+    result = Seen(pages)
+    onlookers = {"desktop-en": dealer, **watchers}
+    shots = {"desktop-zh": controller, **onlookers}
+
+    # Only the controller bets: it controls both hands' face-down cards.
+    controller.wait_for_selector(".table-screen[data-phase='betting'] .tray", timeout=60_000)
+    assert place_chip(controller, 10, "banker") == "ok"
+    controller.wait_for_selector(".squeeze.mine[data-hand='player']:not([hidden])", timeout=30_000)
+    for name, page in pages.items():
+        with contextlib.suppress(PlaywrightError):
+            page.wait_for_selector(".squeeze[data-hand='player']:not([hidden])", timeout=5_000)
+        result.layouts[name] = page.evaluate(LAYOUT, SEAT)
+    drag_and_hold(controller, "br")
+    peel_seen(result, controller, onlookers, "corner")
+    for name, page in shots.items():
+        save_screenshot(page, f"squeeze-corner-{name}")
+    controller.mouse.up()
+    with contextlib.suppress(PlaywrightError):
+        controller.click(".squeeze.mine[data-hand='player'] .btn-open", timeout=3_000)
+
+    # The Banker's card: once the Player's reveal has gone everywhere, peel a long side.
+    controller.wait_for_selector(".squeeze.mine[data-hand='banker']:not([hidden])", timeout=30_000)
+    # (a few seconds at most: the Banker's countdown runs meanwhile)
+    with contextlib.suppress(PlaywrightError):
+        controller.wait_for_function(
+            "() => !document.querySelector('.sq-reveal')", timeout=3_000, polling=100
+        )
+    for page in onlookers.values():
+        with contextlib.suppress(PlaywrightError):
+            page.wait_for_function(
+                "() => !document.querySelector('.sq-reveal')", timeout=500, polling=100
+            )
+    drag_and_hold(controller, "l")
+    peel_seen(result, controller, onlookers, "side")
+    for name, page in shots.items():
+        save_screenshot(page, f"squeeze-side-{name}")
+    # Still held, the card waits for its countdown: the beat of the reveal is slowed to be seen
+    # (a phone's is the shortest when a third card follows: it goes first).
+    sessions = [slow(page, SLOW) for page in pages.values()]
+    for name in ("phone-zh", "phone-en", "desktop-zh", "desktop-en"):
+        with contextlib.suppress(PlaywrightError):
+            shots[name].wait_for_function(REVEAL_AT_REST, timeout=20_000)
+            save_screenshot(shots[name], f"reveal-{name}")
+    controller.mouse.up()
+    for cdp in sessions:
+        cdp.send("Animation.setPlaybackRate", {"playbackRate": 1})
+        cdp.detach()
+    for page in pages.values():
+        page.wait_for_selector(".table-screen[data-phase='result']", timeout=60_000)
+    for name, page in pages.items():
+        result.reveals[name] = page.evaluate("() => window.revealsSeen")
+        assert not page.js_errors, (name, page.js_errors)
+    return result
+
+
+def test_onlookers_see_the_controllers_face_at_the_same_peel(seen: Seen) -> None:
+    for label, zone in (("corner", "br"), ("side", "l")):
+        mine = seen.peels[f"{label}:controller"]
+        assert mine is not None
+        peel_zone, progress = mine["peel"].split(":")
+        # The drag peeled the card from where it was pressed, part of the way.
+        assert peel_zone == zone
+        assert 0 < float(progress) < 1
+        # A real card's face is drawn under the peel (like "7D").
+        assert len(mine["face"]) == 2 and mine["drawn"] == mine["face"]
+        for name in ("desktop-en", "phone-zh", "phone-en"):
+            theirs = seen.peels[f"{label}:{name}"]
+            assert theirs == mine, (label, name)
+
+
+def test_the_squeezed_hand_and_the_controllers_seat_stay_in_sight(seen: Seen) -> None:
+    assert set(seen.layouts) == set(seen.pages)
+    for name, layout in seen.layouts.items():
+        assert layout is not None, name
+        # The hand being squeezed is on top at each of its cards and its points.
+        assert layout["handOnTop"], name
+        assert layout["hand"] is not None
+        assert not overlap(layout["hand"], layout["card"]), name
+        assert layout["hand"]["top"] >= 0 and layout["hand"]["bottom"] <= layout["height"], name
+        # Caption and button keep off the seat of whoever squeezes.
+        assert layout["label"] is not None, name
+        assert not overlap(layout["label"], layout["seat"]), name
+        assert not overlap(layout["button"], layout["seat"]), name
+    for name in ("desktop-zh", "phone-en-controller"):
+        assert seen.layouts[name]["mine"] and seen.layouts[name]["button"] is not None
+
+
+def test_the_card_is_large(seen: Seen) -> None:
+    for name, layout in seen.layouts.items():
+        card = layout["card"]
+        width = card["right"] - card["left"]
+        if name.startswith("phone"):
+            # Most of a phone's width.
+            assert width >= 0.7 * layout["width"], name
+        else:
+            assert card["bottom"] - card["top"] >= 400, name
+
+
+def test_one_countdown_shows(seen: Seen) -> None:
+    assert {name: layout["counting"] for name, layout in seen.layouts.items()} == {
+        name: 1 for name in seen.pages
+    }
+
+
+def test_the_timer_opens_the_card_with_its_caption_on_every_screen(seen: Seen) -> None:
+    zh = ("desktop-zh", "phone-zh")
+    assert set(seen.reveals) == set(seen.pages)
+    for name, reveals in seen.reveals.items():
+        words = "時間到，自動開牌" if name in zh else "Time's up — opened automatically"
+        # The Banker's card, held until its countdown ran out, turned face up and stayed a
+        # beat with the timer's words (after its flip, before it flew to its hand).
+        shown = [r for r in reveals if r["step"] in ("hold", "aside")]
+        assert any(
+            r["hand"] == "banker" and r["forced"] and words in r["caption"] for r in shown
+        ), (
+            name,
+            reveals,
+        )
+        # A card its controller opened says nothing of the timer.
+        assert all(words in r["caption"] for r in shown if r["forced"]), name
+        assert not any(words in r["caption"] for r in shown if not r["forced"]), name
