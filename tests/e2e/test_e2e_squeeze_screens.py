@@ -44,6 +44,14 @@ WATCHERS = ("sqwatchzh", "sqwatchen")
 SEAT = 6
 """The controller's seat: on the right, where a panel beside the card would go first."""
 
+PICTURES = {
+    "squeeze-corner-desktop-zh",
+    "squeeze-side-phone-en",
+    "reveal-phone-zh",
+    "reveal-desktop-en",
+}
+"""The pictures README.md shows (of every page at each moment, only these are saved)."""
+
 SLOW = 0.25
 """The pages' animation rate while the timer's reveal is photographed (the beat, four times
 longer, waits for the camera; the server's timers are not slowed)."""
@@ -137,6 +145,12 @@ def overlap(a: dict[str, float] | None, b: dict[str, float] | None) -> bool:
         and a["top"] < b["bottom"]
         and b["top"] < a["bottom"]
     )
+
+
+def picture(page: Any, name: str) -> None:
+    """Save the page's picture if README.md shows it."""
+    if name in PICTURES:
+        save_screenshot(page, name)
 
 
 def slow(page: Any, rate: float) -> Any:
@@ -239,7 +253,7 @@ def seen(server: Server, browser: Any) -> Seen:
     drag_and_hold(controller, "br")
     peel_seen(result, controller, onlookers, "corner")
     for name, page in shots.items():
-        save_screenshot(page, f"squeeze-corner-{name}")
+        picture(page, f"squeeze-corner-{name}")
     controller.mouse.up()
     with contextlib.suppress(PlaywrightError):
         controller.click(".squeeze.mine[data-hand='player'] .btn-open", timeout=3_000)
@@ -259,14 +273,14 @@ def seen(server: Server, browser: Any) -> Seen:
     drag_and_hold(controller, "l")
     peel_seen(result, controller, onlookers, "side")
     for name, page in shots.items():
-        save_screenshot(page, f"squeeze-side-{name}")
+        picture(page, f"squeeze-side-{name}")
     # Still held, the card waits for its countdown: the beat of the reveal is slowed to be seen
     # (a phone's is the shortest when a third card follows: it goes first).
     sessions = [slow(page, SLOW) for page in pages.values()]
     for name in ("phone-zh", "phone-en", "desktop-zh", "desktop-en"):
         with contextlib.suppress(PlaywrightError):
             shots[name].wait_for_function(REVEAL_AT_REST, timeout=20_000)
-            save_screenshot(shots[name], f"reveal-{name}")
+            picture(shots[name], f"reveal-{name}")
     controller.mouse.up()
     for cdp in sessions:
         cdp.send("Animation.setPlaybackRate", {"playbackRate": 1})
