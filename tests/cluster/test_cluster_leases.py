@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 
-from baccarat.cluster import Directory, Owner
+from baccarat.cluster import Directory, LocalDirectory, Owner
 
 NodeFactory = Callable[[], Directory]
 
@@ -96,3 +96,14 @@ async def test_owner_names_the_node_and_its_public_url(nodes: NodeFactory) -> No
     await a.unregister("A")
     assert await b.owner("t1") == Owner("A", "")
     assert await b.owner("t2") is None
+
+
+async def test_a_server_alone_keeps_its_tables_and_seats_through_a_stall() -> None:
+    # A shared directory lets a silent node's lease run out; a server's own does not.
+    for directory, kept in ((LocalDirectory(), False), (LocalDirectory.alone(), True)):
+        token = await directory.acquire("t1", "A", 0.01)
+        assert token is not None
+        assert await directory.claim_seat(7, "t1", 3, "A", 0.01)
+        await asyncio.sleep(0.05)  # the event loop stalled past the ttl
+        assert await directory.renew("t1", "A", token) is kept
+        assert (await directory.owner("t1") is not None) is kept

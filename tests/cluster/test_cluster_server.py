@@ -149,3 +149,14 @@ async def test_a_node_taking_a_table_voids_that_tables_rounds_left_in_escrow_onl
         for ts in servers:
             await ts.close()
         store.close()
+
+
+async def test_a_server_without_a_shared_directory_is_a_system_of_one(tmp_path: Path) -> None:
+    store = open_store(f"sqlite:///{tmp_path / 'b.db'}")
+    server = Server(store, parse_rooms(_rooms(["t1"])))
+    directory = server.node.directory
+    token = await directory.acquire("t9", "A", 0.01)
+    assert token is not None
+    await asyncio.sleep(0.05)
+    assert await directory.renew("t9", "A", token)
+    store.close()

@@ -51,6 +51,17 @@ class LocalDirectory:
         self._lines: dict[str, _Line] = {}
         self._followers: set[asyncio.Queue[LobbyChange]] = set()
 
+    @classmethod
+    def alone(cls) -> LocalDirectory:
+        """The directory of a server that is a system of one: nothing in it expires.
+
+        Leases and seat claims expire so that another node can take over from one that
+        stopped answering; a server alone has nobody to hand over to, so a stalled event loop
+        (a long pause, a suspended process) must not cost it its own tables and seats. Its
+        clock stands still.
+        """
+        return cls(clock=lambda: 0.0)
+
     def _now(self) -> float:
         return self._clock()
 

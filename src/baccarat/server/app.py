@@ -108,7 +108,7 @@ class Server:
         self.hub.on_unwatch = self._unwatched
         self.lobby = Lobby(config, self.hub, self._line)
         self.node = Node(
-            LocalDirectory() if directory is None else directory,
+            LocalDirectory.alone() if directory is None else directory,
             self.hub,
             node_id=node_id,
             public_url=public_url,
