@@ -8,8 +8,6 @@ encodes a message for a whole audience once (JSON by orjson, then the frame head
 
 from __future__ import annotations
 
-from typing import Any
-
 import orjson
 
 from baccarat.server.wire import dumps
@@ -33,7 +31,7 @@ def payload(frame: bytes) -> bytes:
     return frame[2 + (2 if n == 126 else 8 if n == 127 else 0) :]
 
 
-def encode(message: Any) -> bytes:
+def encode(message: object) -> bytes:
     """``message`` as compact UTF-8 JSON in one text frame."""
     try:
         data = orjson.dumps(message, option=_OPTIONS)
