@@ -215,12 +215,14 @@ export class SqueezeView {
     const vh = innerHeight;
     const hands = host.querySelector(".hands-row")?.getBoundingClientRect();
     if (!hands) return;
-    if (hands.top < 0 || hands.bottom > vh) {
-      // The page was scrolled away from the hands (a phone): bring them back into view.
-      host.querySelector(".hands-row").scrollIntoView({ block: "start" });
+    const bar = host.querySelector(".topbar")?.getBoundingClientRect();
+    const under = (bar?.bottom ?? 0) + 4;
+    if (hands.top < under - 4 || hands.bottom > vh) {
+      // The page was scrolled away from the hands (a phone): bring them back into view, under
+      // the top bar (the scroll lays the squeeze out again).
+      scrollBy(0, hands.top - under);
       return;
     }
-    const bar = host.querySelector(".topbar")?.getBoundingClientRect();
     const seatEl = this.seat > 0 ? host.querySelector(`.seat[data-seat="${this.seat}"]`) : null;
     const seat = seatEl?.getBoundingClientRect() ?? null;
     const regions = [
@@ -258,7 +260,11 @@ export class SqueezeView {
         options.push({ mode, card, panel, score: card.h - (clash ? 10000 : 0) });
       }
     }
-    if (!options.length) return;
+    if (!options.length) {
+      // A short window (a phone on its side): the hands go up under the top bar, for room below.
+      if (hands.top - under > 1) scrollBy(0, hands.top - under);
+      return;
+    }
     options.sort((a, b) => b.score - a.score);
     const best = options[0];
     this.panel.classList.toggle("side", best.mode === "side");
