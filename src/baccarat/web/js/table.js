@@ -98,6 +98,7 @@ export class TableScreen {
     mount(this.bookSlot, role === "dealer" ? bookPanel(st) : null);
     this.roads.update(st.history, st.shoe, st.lastShoe);
     if (st.phase !== "betting") this.urgeEl.hidden = true;
+    if (this.felt.querySelector(".float-net")) this.layoutBadges();
   }
 
   drawTop(st) {
@@ -372,17 +373,27 @@ export class TableScreen {
    * a name, and at most as wide as the seat so that neighbours' badges never meet.
    */
   placeBadges(st, badges, still) {
-    const f = this.felt.getBoundingClientRect();
     const left = badges.until - performance.now();
     for (const { seat, delta, fee } of badges.list) {
-      const box = this.el.querySelector(`.seat[data-seat="${seat}"]`);
-      if (!box) continue;
-      const r = box.getBoundingClientRect();
       // Badges live on the felt, not in the seat, so a redraw of the seats keeps them.
       const el = h("div", { class: `float-net ${delta > 0 ? "up" : "down"}${still ? " still" : ""}`, "data-seat": seat },
         h("b", null, signed(delta)), fee ? h("small", null, t("commission_short", { n: fmt(fee) })) : null);
-      if (seat !== 0) el.style.maxWidth = `${r.width}px`;
       this.felt.append(el);
+      setTimeout(() => el.remove(), Math.max(0, left));
+    }
+    this.layoutBadges();
+  }
+
+  /** Put each badge by its seat again: seats move when the screen is drawn again (a seat
+   * that gains a line moves its row). */
+  layoutBadges() {
+    const f = this.felt.getBoundingClientRect();
+    for (const el of this.felt.querySelectorAll(".float-net")) {
+      const seat = Number(el.dataset.seat);
+      const box = this.el.querySelector(`.seat[data-seat="${seat}"]`);
+      if (!box) continue;
+      const r = box.getBoundingClientRect();
+      if (seat !== 0) el.style.maxWidth = `${r.width}px`;
       const b = el.getBoundingClientRect();
       const x0 = r.left - f.left;
       const y0 = r.top - f.top;
@@ -398,7 +409,6 @@ export class TableScreen {
       }
       el.style.left = `${Math.max(4, Math.min(f.width - b.width - 4, x))}px`;
       el.style.top = `${Math.max(4, y)}px`;
-      setTimeout(() => el.remove(), Math.max(0, left));
     }
   }
 

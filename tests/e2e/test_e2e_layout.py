@@ -1,0 +1,354 @@
+"""Where things are drawn, from bounding boxes, on a desktop (1440x900) and a phone (390x844).
+
+A dealer and a bettor of this module play among bots at a table nobody else sits at, each on
+a desktop and a phone. At a result: no badge covers a seat's name, badges never meet, the
+dealer's badge stays inside the table, the phone's result banner leaves areas in view, and a
+language switch brings the badges back without playing their sounds again. At any time: the
+phone dealer's controls, exposure and 催促 are on the first screen, no control leaves the
+screen, a refusal shows one toast that covers no seat, 等待下一局 stays on one line, and the
+countdown ring never shows 0 beside 請下注. And Chinese text is drawn with real glyphs, not
+the empty boxes of a missing font.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+from e2e_support import (
+    DESKTOP,
+    PHONE,
+    Server,
+    create_account,
+    log_in,
+    needs_chromium,
+    open_page,
+    place_chip,
+    quiet_table,
+    sit,
+)
+
+pytestmark = [pytest.mark.browser, needs_chromium]
+
+DEALER = "lydealer"
+BETTOR = "lybettor"
+LATE = "lylate"
+
+COUNT_SOUNDS = """() => {
+  // Every oscillator started is a sound played: count them.
+  window.sounds = 0;
+  const make = AudioContext.prototype.createOscillator;
+  AudioContext.prototype.createOscillator = function () {
+    window.sounds += 1;
+    return make.call(this);
+  };
+}"""
+
+WATCH_RING = """() => {
+  // Every 20 ms: what the main ring and the phase text say during betting.
+  window.ringSeen = [];
+  setInterval(() => {
+    const screen = document.querySelector('.table-screen');
+    if (screen?.dataset.phase !== 'betting') return;
+    const ring = document.querySelector('.main-ring .ring-text')?.textContent ?? '';
+    const label = document.querySelector('.phase-text')?.textContent ?? '';
+    const last = window.ringSeen[window.ringSeen.length - 1];
+    if (!last || last[0] !== ring || last[1] !== label) window.ringSeen.push([ring, label]);
+  }, 20);
+}"""
+
+BOXES = """() => {
+  const box = (el) => { const r = el.getBoundingClientRect();
+    return { left: r.left, top: r.top, right: r.right, bottom: r.bottom }; };
+  const all = (sel) => [...document.querySelectorAll(sel)].filter((e) => e.checkVisibility())
+    .map((e) => ({ ...box(e), seat: e.closest('[data-seat]')?.dataset.seat ?? null,
+                   area: e.dataset.area ?? null, text: e.textContent }));
+  const banner = document.querySelector('.result-banner:not([hidden])');
+  return {
+    phase: document.querySelector('.table-screen')?.dataset.phase,
+    badges: all('.float-net'),
+    names: all('.seat-name'),
+    seats: all('.seat'),
+    areas: all('.area'),
+    felt: box(document.querySelector('.felt')),
+    banner: banner ? box(banner) : null,
+  };
+}"""
+
+
+def overlap(a: dict[str, float], b: dict[str, float]) -> float:
+    """The area two boxes share."""
+    w = min(a["right"], b["right"]) - max(a["left"], b["left"])
+    h = min(a["bottom"], b["bottom"]) - max(a["top"], b["top"])
+    return max(0.0, w) * max(0.0, h)
+
+
+def size(a: dict[str, float]) -> float:
+    return (a["right"] - a["left"]) * (a["bottom"] - a["top"])
+
+
+@dataclass
+class Layout:
+    """What the pages showed."""
+
+    results: dict[str, dict[str, Any]] = field(default_factory=dict)
+    switch: dict[str, Any] = field(default_factory=dict)
+    first_screen: dict[str, Any] = field(default_factory=dict)
+    controls: dict[str, list[Any]] = field(default_factory=dict)
+    toasts: dict[str, Any] = field(default_factory=dict)
+    wait_line: dict[str, float] = field(default_factory=dict)
+    ring: list[list[str]] = field(default_factory=list)
+
+
+def start_bots(server: Server, table: str) -> subprocess.Popen[bytes]:
+    """Five bots betting at the table (they never deal)."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "baccarat", "bots", "--url", server.url, "--count", "5",
+         "--no-deal", "--table", table, "--strategy", "mixed", "--seed", "11",
+         "--prefix", "lybot", "--password", "bot-password"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+
+
+CONTROLS_OFF_SCREEN = """() => [...document.querySelectorAll(
+    'button, .tray-chip, .area, input, .seat')].filter((e) => e.checkVisibility())
+  .map((e) => [e.className || e.tagName, e.getBoundingClientRect()])
+  .filter(([, r]) => r.width > 0 && (r.left < -1 || r.right > innerWidth + 1))
+  .map(([name, r]) => [name, Math.round(r.left), Math.round(r.right)])"""
+
+
+@pytest.fixture(scope="module")
+def layout(server: Server, browser: Any) -> Iterator[Layout]:
+    for name in (DEALER, BETTOR, LATE):
+        create_account(server, name)
+    seen = Layout()
+    dealer = open_page(browser, server, DESKTOP)
+    log_in(dealer, DEALER)
+    table = quiet_table(dealer)
+    sit(dealer, table, 0)
+    bots = start_bots(server, table)
+    try:
+        dealer.wait_for_function(
+            "() => document.querySelectorAll('.seats .seat.taken').length >= 5", timeout=60_000
+        )
+        bettor = open_page(browser, server, DESKTOP)
+        log_in(bettor, BETTOR)
+        free = bettor.evaluate(
+            """(table) => [...document.querySelectorAll(`.table-card[data-table='${table}']
+                 .tc-bettors .seat-dot.free`)].map((e) => Number(e.dataset.seat))""",
+            table,
+        )
+        sit(bettor, table, free[0])
+        pages = {"dealer desktop": dealer, "bettor desktop": bettor}
+        for who in ("dealer", "bettor"):
+            phone = open_page(browser, server, PHONE, phone=True)
+            phone.add_init_script(f"({COUNT_SOUNDS})()")
+            log_in(phone, DEALER if who == "dealer" else BETTOR)
+            phone.wait_for_selector(".table-screen .seat.me")
+            pages[f"{who} phone"] = phone
+        bettor.add_init_script(f"({COUNT_SOUNDS})()")
+        bettor.reload()
+        bettor.wait_for_selector(".table-screen .seat.me")
+        pages["bettor desktop"] = bettor
+        pages["bettor phone"].evaluate(WATCH_RING)
+        # A bet on three areas: whatever comes out, the bettor's coins change.
+        bettor.wait_for_selector(".table-screen[data-phase='betting']", timeout=60_000)
+        # A real click first: a page makes sound only once someone has touched it.
+        bettor.click(".tray-chip[data-chip='5']")
+        assert [place_chip(bettor, c, a) for c, a in ((5, "banker"), (1, "tie"))] == ["ok"] * 2
+        assert place_chip(bettor, 1, "player_pair") == "ok"
+        bettor.wait_for_selector(".table-screen[data-phase='result']", timeout=60_000)
+        for name, page in pages.items():
+            seen.results[name] = page.evaluate(BOXES)
+        # The language switches while the badges show: they come back, quietly.
+        before = bettor.evaluate("[window.sounds, document.querySelectorAll('.float-net').length]")
+        bettor.click("[data-action='lang']")
+        bettor.wait_for_timeout(300)
+        after = bettor.evaluate(
+            """[window.sounds, document.querySelectorAll('.float-net').length,
+                document.querySelectorAll('.float-net.still').length,
+                document.querySelector('.table-screen').dataset.phase]"""
+        )
+        seen.switch = {"before": before, "after": after}
+        bettor.click("[data-action='lang']")
+        # The phone dealer's first screen.
+        dp = pages["dealer phone"]
+        seen.first_screen = dp.evaluate(
+            """() => Object.fromEntries(['.btn-urge', '.db-exposure', '.dealer-bar .btn-stand',
+                 '.seat.me'].map((sel) => [sel, document.querySelector(sel)?.getBoundingClientRect()
+                 .bottom ?? null]).concat([['scroll', scrollY], ['height', innerHeight]]))"""
+        )
+        for name, page in pages.items():
+            seen.controls[name] = page.evaluate(CONTROLS_OFF_SCREEN)
+        # Two refusals in a row (a dealer cannot bet): one toast, over the top bar.
+        for name in ("dealer phone", "dealer desktop"):
+            page = pages[name]
+            page.click(".area[data-area='tie']")
+            page.click(".area[data-area='banker']")
+            page.wait_for_selector(".toast-error")
+            seen.toasts[name] = page.evaluate(
+                """() => { const toasts = [...document.querySelectorAll('.toast')];
+                  const t = toasts[0].getBoundingClientRect();
+                  const covered = [...document.querySelectorAll('.seat')].filter((s) => {
+                    const r = s.getBoundingClientRect();
+                    return r.left < t.right && t.left < r.right && r.top < t.bottom && t.top < r.bottom;
+                  }).map((s) => s.dataset.seat);
+                  const bar = document.querySelector('.topbar').getBoundingClientRect();
+                  return { count: toasts.length, covered, top: t.top, barBottom: bar.bottom }; }"""
+            )
+        # A user who sits while a round is dealt waits for the next: 等待下一局 on one line.
+        late = open_page(browser, server, PHONE, phone=True)
+        log_in(late, LATE)
+        late.click(f".table-card[data-table='{table}'] .btn-watch")
+        late.wait_for_selector(".table-screen[data-phase='squeeze']", timeout=60_000)
+        free = late.evaluate(
+            "() => [...document.querySelectorAll('.seats .seat.free')].map((e) => e.dataset.seat)"
+        )
+        # Through the app (the squeeze covers the seats' buttons), while the round is dealt.
+        late.evaluate("([t, s]) => window.baccaratApp.sit(t, Number(s))", [table, free[0]])
+        late.wait_for_selector(".seat.me .seat-wait")
+        seen.wait_line = late.evaluate(
+            """() => { const el = document.querySelector('.seat.me .seat-wait');
+              return { height: el.getBoundingClientRect().height,
+                       line: parseFloat(getComputedStyle(el).lineHeight) ||
+                             1.5 * parseFloat(getComputedStyle(el).fontSize),
+                       text: el.textContent }; }"""
+        )
+        pages["bettor phone"].wait_for_selector(
+            ".table-screen[data-phase='betting']", timeout=60_000
+        )
+        pages["bettor phone"].wait_for_selector(
+            ".table-screen:not([data-phase='betting'])", timeout=60_000
+        )
+        seen.ring = pages["bettor phone"].evaluate("window.ringSeen")
+        yield seen
+    finally:
+        bots.terminate()
+        try:
+            bots.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            bots.kill()
+            bots.wait()
+
+
+@pytest.mark.parametrize(
+    "page", ["dealer desktop", "bettor desktop", "dealer phone", "bettor phone"]
+)
+def test_result_badges_cover_no_name_and_never_meet(layout: Layout, page: str) -> None:
+    seen = layout.results[page]
+    assert seen["phase"] == "result"
+    badges = seen["badges"]
+    # The bettor's coins changed (three areas were bet), so at least their badge shows.
+    assert badges
+    # A push shows nothing: no badge reads 0.
+    assert all(b["text"].strip() not in ("0", "+0", "−0") for b in badges)
+    assert [(b["seat"], n["seat"]) for b in badges for n in seen["names"] if overlap(b, n)] == []
+    assert [(a["seat"], b["seat"]) for a, b in _pairs(badges) if overlap(a, b)] == []
+    felt = seen["felt"]
+    # Inside the table (the dealer's badge is not cut by the table's edge).
+    assert all(
+        b["left"] >= felt["left"] and b["right"] <= felt["right"] and b["top"] >= felt["top"]
+        for b in badges
+    )
+
+
+def _pairs(items: list[Any]) -> list[tuple[Any, Any]]:
+    return [(a, b) for i, a in enumerate(items) for b in items[i + 1 :]]
+
+
+def test_the_phone_result_banner_leaves_areas_in_view(layout: Layout) -> None:
+    for page in ("dealer phone", "bettor phone"):
+        seen = layout.results[page]
+        banner = seen["banner"]
+        assert banner is not None
+        covered = [a["area"] for a in seen["areas"] if overlap(a, banner) > size(a) / 2]
+        assert len(seen["areas"]) == 5
+        assert "player_pair" not in covered and "banker_pair" not in covered
+
+
+def test_a_language_switch_during_a_result_replays_no_badge_and_no_sound(layout: Layout) -> None:
+    sounds_before, badges_before = layout.switch["before"]
+    sounds_after, badges_after, still, phase = layout.switch["after"]
+    assert phase == "result" and badges_before > 0
+    # The result's sound was heard once (so sounds are counted), and not again.
+    assert sounds_before > 0
+    assert sounds_after == sounds_before
+    # The same badges, drawn again without their entrance.
+    assert badges_after == badges_before == still
+
+
+def test_the_phone_dealers_controls_and_exposure_fit_the_first_screen(layout: Layout) -> None:
+    seen = layout.first_screen
+    assert seen["scroll"] == 0
+    for sel in (".btn-urge", ".db-exposure", ".dealer-bar .btn-stand", ".seat.me"):
+        assert seen[sel] is not None and seen[sel] <= seen["height"], sel
+
+
+def test_no_control_leaves_the_screen(layout: Layout) -> None:
+    assert layout.controls == {name: [] for name in layout.controls}
+    assert len(layout.controls) == 4
+
+
+def test_a_refusal_shows_one_toast_over_the_top_bar_covering_no_seat(layout: Layout) -> None:
+    for name, toast in layout.toasts.items():
+        assert toast["count"] == 1, name
+        assert toast["covered"] == [], name
+        assert toast["top"] < toast["barBottom"], name
+
+
+def test_waiting_for_the_next_round_stays_on_one_line(layout: Layout) -> None:
+    line = layout.wait_line
+    assert line["text"] == "等待下一局"
+    assert line["height"] < 1.5 * line["line"]
+
+
+def test_the_ring_never_shows_0_and_betting_ends_as_closed(layout: Layout) -> None:
+    ring = layout.ring
+    assert ring, "no betting window was watched"
+    assert all(text != "0" for text, _ in ring)
+    # The countdown ended before the server closed betting: the label said so.
+    assert ["", "停止下注"] in ring
+    assert all(label != "請下注" for text, label in ring if text == "")
+
+
+TOFU = """() => {
+  // Draw characters with the page's own font stack and compare their pixels: a missing glyph
+  // falls back to the same empty box for every character, as a private-use one does here.
+  const family = getComputedStyle(document.body).fontFamily;
+  const canvas = document.createElement('canvas');
+  canvas.width = 64; canvas.height = 64;
+  const g = canvas.getContext('2d', { willReadFrequently: true });
+  const draw = (ch) => {
+    g.clearRect(0, 0, 64, 64);
+    g.font = `48px ${family}`;
+    g.fillStyle = '#000';
+    g.fillText(ch, 4, 52);
+    return Array.from(g.getImageData(0, 0, 64, 64).data.filter((_, i) => i % 4 === 3)).join(',');
+  };
+  const box = draw('\\u{F0001}');
+  const chars = [...'莊閒和瞇牌籌碼星幣荷官'];
+  const drawn = chars.map(draw);
+  return {
+    family,
+    same_as_box: chars.filter((c, i) => drawn[i] === box),
+    distinct: new Set(drawn).size,
+    count: chars.length,
+    box_has_ink: box.split(',').some((v) => v !== '0'),
+  };
+}"""
+
+
+def test_chinese_is_drawn_with_real_glyphs_not_empty_boxes(server: Server, browser: Any) -> None:
+    page = open_page(browser, server, PHONE, phone=True)
+    page.wait_for_selector(".login-form")
+    seen = page.evaluate(TOFU)
+    # The page states its font stack, a CJK font for Traditional Chinese first.
+    assert seen["family"].startswith('"Noto Sans CJK TC"')
+    assert seen["box_has_ink"]  # the fallback box is drawn, so the comparison means something
+    assert seen["same_as_box"] == []
+    assert seen["distinct"] == seen["count"]
