@@ -74,6 +74,7 @@ export class TableScreen {
   /** Stop the animation loop (leaving the screen). */
   destroy() {
     clearInterval(this.timer);
+    cancelAnimationFrame(this.badgeFrame);
     this.squeeze.destroy();
   }
 
@@ -98,7 +99,6 @@ export class TableScreen {
     mount(this.bookSlot, role === "dealer" ? bookPanel(st) : null);
     this.roads.update(st.history, st.shoe, st.lastShoe);
     if (st.phase !== "betting") this.urgeEl.hidden = true;
-    if (this.felt.querySelector(".float-net")) this.layoutBadges();
   }
 
   drawTop(st) {
@@ -381,7 +381,15 @@ export class TableScreen {
       this.felt.append(el);
       setTimeout(() => el.remove(), Math.max(0, left));
     }
-    this.layoutBadges();
+    // The badges follow their seats while they show: the table's rows move when the roads,
+    // the hands or a seat change size.
+    cancelAnimationFrame(this.badgeFrame);
+    const follow = () => {
+      if (!this.felt.querySelector(".float-net")) return;
+      this.layoutBadges();
+      this.badgeFrame = requestAnimationFrame(follow);
+    };
+    follow();
   }
 
   /** Put each badge by its seat again: seats move when the screen is drawn again (a seat
@@ -394,20 +402,22 @@ export class TableScreen {
       if (!box) continue;
       const r = box.getBoundingClientRect();
       if (seat !== 0) el.style.maxWidth = `${r.width}px`;
-      const b = el.getBoundingClientRect();
-      const x0 = r.left - f.left;
-      const y0 = r.top - f.top;
+      // The badge's own size, not its box in the middle of its entrance (it scales up).
+      const b = { width: el.offsetWidth, height: el.offsetHeight };
+      // Positions are from the felt's padding box, inside its border.
+      const x0 = r.left - f.left - this.felt.clientLeft;
+      const y0 = r.top - f.top - this.felt.clientTop;
       let x = x0 + r.width / 2 - b.width / 2;
       let y;
-      if (seat === 0 && x0 + r.width + 8 + b.width <= f.width - 12) {
+      if (seat === 0 && x0 + r.width + 8 + b.width <= this.felt.clientWidth - 12) {
         x = x0 + r.width + 8;
         y = y0 + r.height / 2 - b.height / 2;
-      } else if (y0 + r.height / 2 > f.height / 2) {
+      } else if (y0 + r.height / 2 > this.felt.clientHeight / 2) {
         y = y0 - b.height - 4;
       } else {
         y = y0 + r.height + 4;
       }
-      el.style.left = `${Math.max(4, Math.min(f.width - b.width - 4, x))}px`;
+      el.style.left = `${Math.max(4, Math.min(this.felt.clientWidth - b.width - 4, x))}px`;
       el.style.top = `${Math.max(4, y)}px`;
     }
   }
