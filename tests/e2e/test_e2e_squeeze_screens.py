@@ -107,10 +107,15 @@ LAYOUT = """(seat) => {
   };
 }"""
 
-SAME_PEEL = """(want) => document.querySelector('.squeeze:not([hidden])')?.dataset.peel === want"""
+SAME_PEEL = """([hand, want]) =>
+  document.querySelector(`.squeeze[data-hand="${hand}"]:not([hidden])`)?.dataset.peel === want"""
 
-SEEN = """() => {
-  const sq = document.querySelector('.squeeze:not([hidden])');
+PEELED_FROM = """([hand, zone]) => (document.querySelector(
+  `.squeeze.mine[data-hand="${hand}"]:not([hidden])`)?.dataset.peel ?? '').startsWith(zone + ':')"""
+
+SEEN = """(hand) => {
+  // The squeeze of that hand (a card that just opened may still show beside it).
+  const sq = document.querySelector(`.squeeze[data-hand="${hand}"]:not([hidden])`);
   return sq ? { hand: sq.dataset.hand, peel: sq.dataset.peel, face: sq.dataset.face,
                 drawn: sq.querySelector('.sq-face svg')?.getAttribute('aria-label') ?? '' } : null;
 }"""
@@ -162,9 +167,10 @@ def slow(page: Any, rate: float) -> Any:
     return cdp
 
 
-def drag_and_hold(page: Any, zone: str) -> None:
-    """Press a corner ("br") or the left long side ("l") of the big card and pull it in."""
-    box = page.locator(".squeeze .sq-card").bounding_box()
+def drag_and_hold(page: Any, hand: str, zone: str) -> None:
+    """Press a corner ("br") or the left long side ("l") of the hand's big card and pull it
+    in; wait (a little) until the page has drawn that peel."""
+    box = page.locator(f".squeeze.mine[data-hand='{hand}']:not([hidden]) .sq-card").bounding_box()
     assert box is not None
     x, y, w, h = box["x"], box["y"], box["width"], box["height"]
     if zone == "br":
@@ -174,18 +180,20 @@ def drag_and_hold(page: Any, zone: str) -> None:
     page.mouse.move(*start)
     page.mouse.down()
     page.mouse.move(*end, steps=10)
+    with contextlib.suppress(PlaywrightError):
+        page.wait_for_function(PEELED_FROM, arg=[hand, zone], timeout=3_000, polling=50)
 
 
-def peel_seen(seen: Seen, controller: Any, watchers: dict[str, Any], label: str) -> None:
+def peel_seen(seen: Seen, controller: Any, watchers: dict[str, Any], label: str, hand: str) -> None:
     """Record the controller's drawn peel and each watcher's once it shows the same one."""
-    mine = controller.evaluate(SEEN)
+    mine = controller.evaluate(SEEN, hand)
     seen.peels[f"{label}:controller"] = mine
     if mine is None:
         return
     for name, page in watchers.items():
         with contextlib.suppress(PlaywrightError):
-            page.wait_for_function(SAME_PEEL, arg=mine["peel"], timeout=5_000)
-        seen.peels[f"{label}:{name}"] = page.evaluate(SEEN)
+            page.wait_for_function(SAME_PEEL, arg=[hand, mine["peel"]], timeout=5_000)
+        seen.peels[f"{label}:{name}"] = page.evaluate(SEEN, hand)
 
 
 @pytest.fixture(scope="module")
@@ -250,8 +258,8 @@ def seen(server: Server, browser: Any) -> Seen:
         with contextlib.suppress(PlaywrightError):
             page.wait_for_selector(".squeeze[data-hand='player']:not([hidden])", timeout=5_000)
         result.layouts[name] = page.evaluate(LAYOUT, SEAT)
-    drag_and_hold(controller, "br")
-    peel_seen(result, controller, onlookers, "corner")
+    drag_and_hold(controller, "player", "br")
+    peel_seen(result, controller, onlookers, "corner", "player")
     for name, page in shots.items():
         picture(page, f"squeeze-corner-{name}")
     controller.mouse.up()
@@ -263,15 +271,15 @@ def seen(server: Server, browser: Any) -> Seen:
     # (a few seconds at most: the Banker's countdown runs meanwhile)
     with contextlib.suppress(PlaywrightError):
         controller.wait_for_function(
-            "() => !document.querySelector('.sq-reveal')", timeout=3_000, polling=100
+            "() => !document.querySelector('.sq-reveal')", timeout=5_000, polling=100
         )
     for page in onlookers.values():
         with contextlib.suppress(PlaywrightError):
             page.wait_for_function(
                 "() => !document.querySelector('.sq-reveal')", timeout=500, polling=100
             )
-    drag_and_hold(controller, "l")
-    peel_seen(result, controller, onlookers, "side")
+    drag_and_hold(controller, "banker", "l")
+    peel_seen(result, controller, onlookers, "side", "banker")
     for name, page in shots.items():
         picture(page, f"squeeze-side-{name}")
     # Still held, the card waits for its countdown: the beat of the reveal is slowed to be seen
