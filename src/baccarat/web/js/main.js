@@ -331,6 +331,8 @@ function onSnapshot(msg) {
     app.screen = "table";
     app.table = new TableScreen(app);
     mount(root, app.table.el);
+    // The table opens at its top (the felt), wherever the lobby was scrolled to.
+    scrollTo(0, 0);
     app.refreshTotals();
   }
   app.seq = msg.seq;

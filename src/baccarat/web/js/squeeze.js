@@ -22,6 +22,8 @@ const OPEN_AT = 0.95; // let go this far and the card opens
 const TAP_MS = 350;
 const MAX_CARD_H = 600;
 const GAP = 14;
+/** A short, wide window (a phone on its side): the card stands beside its hand, full height. */
+const SHORT = "(orientation: landscape) and (max-height: 500px)";
 
 /** The large squeeze card, for its controller (draggable) or an onlooker (driven by moves). */
 export class SqueezeView {
@@ -258,6 +260,26 @@ export class SqueezeView {
         }
         const clash = seat && overlaps(panel, seat);
         options.push({ mode, card, panel, score: card.h - (clash ? 10000 : 0) });
+      }
+    }
+    const own = host.querySelector(`.hand[data-hand="${this.sq?.hand}"]`)?.getBoundingClientRect();
+    if (own && matchMedia(SHORT).matches) {
+      // Beside the squeezed hand, as tall as the window allows, the panel beyond the card.
+      const top = under + 4;
+      const rh = vh - 6 - top;
+      const [sw, sh] = size.side;
+      for (const where of ["right", "left"]) {
+        const room = where === "right" ? [own.right + GAP, vw - 8] : [8, own.left - GAP];
+        const ch = Math.min(rh, (room[1] - room[0] - sw - GAP) * 1.4, MAX_CARD_H);
+        if (ch < 150) continue;
+        const cw = Math.round(ch / 1.4);
+        const card = { left: Math.round(where === "right" ? room[0] : room[1] - cw), top: Math.round(top + (rh - ch) / 2), w: cw, h: Math.round(ch) };
+        const px = where === "right" ? card.left + cw + GAP : card.left - GAP - sw;
+        for (const py of [card.top + card.h - sh, card.top]) {
+          const panel = { left: px, top: py, w: sw, h: sh };
+          const clash = seat && overlaps(panel, seat);
+          options.push({ mode: "side", card, panel, score: card.h - (clash ? 10000 : 0) });
+        }
       }
     }
     if (!options.length) {
