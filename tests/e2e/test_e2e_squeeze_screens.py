@@ -36,11 +36,14 @@ from playwright.sync_api import Error as PlaywrightError
 
 from serving import start_serve
 
-pytestmark = [pytest.mark.browser, needs_chromium]
+pytestmark = [pytest.mark.browser, needs_chromium, pytest.mark.timeout(600)]
 
 DEALER = "sqdealer"
 BETTOR = "sqbettor"
 WATCHERS = ("sqwatchzh", "sqwatchen")
+SIDEWAYS_WATCHER = "sqwatchls"
+LANDSCAPE = {"width": 844, "height": 390}
+"""A phone held on its side."""
 SEAT = 6
 """The controller's seat: on the right, where a panel beside the card would go first."""
 
@@ -49,6 +52,8 @@ PICTURES = {
     "squeeze-side-phone-en",
     "reveal-phone-zh",
     "reveal-desktop-en",
+    "table-landscape-zh",
+    "squeeze-corner-landscape-zh",
 }
 """The pictures README.md shows (of every page at each moment, only these are saved)."""
 
@@ -107,6 +112,22 @@ LAYOUT = """(seat) => {
   };
 }"""
 
+FIRST_SCREEN = """() => {
+  // The felt's parts as the page first shows them, and the roads a scroll away.
+  const box = (el) => {
+    const r = el.getBoundingClientRect();
+    return { left: r.left, top: r.top, right: r.right, bottom: r.bottom };
+  };
+  const roads = document.querySelector('.roads-panel');
+  return {
+    width: innerWidth,
+    height: innerHeight,
+    parts: [...document.querySelectorAll('.hand, .area, .seat-dealer, .tray, .spectator-bar')]
+      .map((el) => ({ name: el.className, ...box(el) })),
+    roads: roads && roads.checkVisibility() ? { ...box(roads), scroll: document.documentElement.scrollHeight } : null,
+  };
+}"""
+
 SAME_PEEL = """([hand, want]) =>
   document.querySelector(`.squeeze[data-hand="${hand}"]:not([hidden])`)?.dataset.peel === want"""
 
@@ -136,6 +157,7 @@ class Seen:
 
     pages: dict[str, Any]
     layouts: dict[str, Any] = field(default_factory=dict)
+    first_screens: dict[str, Any] = field(default_factory=dict)
     peels: dict[str, dict[str, Any]] = field(default_factory=dict)
     reveals: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
 
@@ -215,7 +237,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 def seen(server: Server, browser: Any) -> Seen:
     """One round: a corner peel and 開牌 on the Player's card, a side peel and the timer on
     the Banker's; the layouts, peels, captions and pictures of every page along the way."""
-    for name in (DEALER, BETTOR, *WATCHERS):
+    for name in (DEALER, BETTOR, *WATCHERS, SIDEWAYS_WATCHER):
         create_account(server, name)
     dealer = open_page(browser, server, DESKTOP)
     log_in(dealer, DEALER)
@@ -235,11 +257,17 @@ def seen(server: Server, browser: Any) -> Seen:
         page.click(f".table-card[data-table='{table}'] .btn-watch")
         page.wait_for_selector(".table-screen")
         watchers[f"phone-{lang}"] = page
+    # And a spectator on a phone held sideways.
+    sideways = open_page(browser, server, LANDSCAPE, phone=True)
+    log_in(sideways, SIDEWAYS_WATCHER)
+    sideways.click(f".table-card[data-table='{table}'] .btn-watch")
+    sideways.wait_for_selector(".table-screen")
     pages = {
         "desktop-zh": controller,
         "phone-en-controller": controller_phone,
         "desktop-en": dealer,
         **watchers,
+        "landscape-zh": sideways,
     }
     for page in (dealer, controller_phone, watchers["phone-en"]):
         page.click(".table-screen [data-action='lang']")
@@ -252,6 +280,9 @@ def seen(server: Server, browser: Any) -> Seen:
 
     # Only the controller bets: it controls both hands' face-down cards.
     controller.wait_for_selector(".table-screen[data-phase='betting'] .tray", timeout=60_000)
+    sideways.wait_for_selector(".table-screen[data-phase='betting']")
+    result.first_screens["landscape-zh"] = sideways.evaluate(FIRST_SCREEN)
+    picture(sideways, "table-landscape-zh")
     assert place_chip(controller, 10, "banker") == "ok"
     controller.wait_for_selector(".squeeze.mine[data-hand='player']:not([hidden])", timeout=30_000)
     for name, page in pages.items():
@@ -262,6 +293,7 @@ def seen(server: Server, browser: Any) -> Seen:
     peel_seen(result, controller, onlookers, "corner", "player")
     for name, page in shots.items():
         picture(page, f"squeeze-corner-{name}")
+    picture(sideways, "squeeze-corner-landscape-zh")
     controller.mouse.up()
     with contextlib.suppress(PlaywrightError):
         controller.click(".squeeze.mine[data-hand='player'] .btn-open", timeout=3_000)
@@ -337,11 +369,35 @@ def test_the_card_is_large(seen: Seen) -> None:
     for name, layout in seen.layouts.items():
         card = layout["card"]
         width = card["right"] - card["left"]
-        if name.startswith("phone"):
+        if name.startswith("landscape"):
+            # Most of a sideways phone's height.
+            assert card["bottom"] - card["top"] >= 250, name
+            assert card["top"] >= 0 and card["bottom"] <= layout["height"], name
+        elif name.startswith("phone"):
             # Most of a phone's width.
-            assert width >= 0.7 * layout["width"], name
+            assert width >= 0.7 * layout["width"], (name, layout)
         else:
             assert card["bottom"] - card["top"] >= 400, name
+
+
+def test_a_sideways_phone_shows_the_whole_felt_on_its_first_screen(seen: Seen) -> None:
+    assert set(seen.first_screens) == {"landscape-zh"}
+    for name, screen in seen.first_screens.items():
+        kinds = [part["name"].split()[0] for part in screen["parts"]]
+        # Both hands, the five areas, the dealer's seat and the tray or the spectator's bar.
+        assert kinds.count("hand") == 2 and kinds.count("area") == 5, (name, kinds)
+        assert kinds.count("seat") == 1, (name, kinds)
+        assert kinds.count("spectator-bar") == 1, (name, kinds)
+        for part in screen["parts"]:
+            assert part["bottom"] - part["top"] >= 20, (name, part)
+            assert part["left"] >= 0 and part["right"] <= screen["width"], (name, part)
+            assert part["top"] >= 0 and part["bottom"] <= screen["height"], (name, part)
+        # The roads are below, a scroll away.
+        roads = screen["roads"]
+        assert roads is not None and roads["bottom"] - roads["top"] >= 100, name
+        assert roads["top"] >= screen["height"] - 10 and roads["bottom"] <= roads["scroll"] + 1, (
+            name
+        )
 
 
 def test_one_countdown_shows(seen: Seen) -> None:
@@ -351,7 +407,7 @@ def test_one_countdown_shows(seen: Seen) -> None:
 
 
 def test_the_timer_opens_the_card_with_its_caption_on_every_screen(seen: Seen) -> None:
-    zh = ("desktop-zh", "phone-zh")
+    zh = ("desktop-zh", "phone-zh", "landscape-zh")
     assert set(seen.reveals) == set(seen.pages)
     for name, reveals in seen.reveals.items():
         words = "時間到，自動開牌" if name in zh else "Time's up — opened automatically"
