@@ -280,14 +280,18 @@ def seen(server: Server, browser: Any) -> Seen:
 
     # Only the controller bets: it controls both hands' face-down cards.
     controller.wait_for_selector(".table-screen[data-phase='betting'] .tray", timeout=60_000)
-    sideways.wait_for_selector(".table-screen[data-phase='betting']")
+    assert place_chip(controller, 10, "banker") == "ok"
+    # The sideways phone's first screen, as the round goes on (the bet is in first).
     result.first_screens["landscape-zh"] = sideways.evaluate(FIRST_SCREEN)
     picture(sideways, "table-landscape-zh")
-    assert place_chip(controller, 10, "banker") == "ok"
     controller.wait_for_selector(".squeeze.mine[data-hand='player']:not([hidden])", timeout=30_000)
     for name, page in pages.items():
+        # (a squeeze with no room for its card has no size: it is only waited for in the page)
+        state = "attached" if name.startswith("landscape") else "visible"
         with contextlib.suppress(PlaywrightError):
-            page.wait_for_selector(".squeeze[data-hand='player']:not([hidden])", timeout=5_000)
+            page.wait_for_selector(
+                ".squeeze[data-hand='player']:not([hidden])", state=state, timeout=5_000
+            )
         result.layouts[name] = page.evaluate(LAYOUT, SEAT)
     drag_and_hold(controller, "player", "br")
     peel_seen(result, controller, onlookers, "corner", "player")
@@ -366,18 +370,22 @@ def test_the_squeezed_hand_and_the_controllers_seat_stay_in_sight(seen: Seen) ->
 
 
 def test_the_card_is_large(seen: Seen) -> None:
+    small = {}
     for name, layout in seen.layouts.items():
         card = layout["card"]
         width = card["right"] - card["left"]
+        height = card["bottom"] - card["top"]
         if name.startswith("landscape"):
-            # Most of a sideways phone's height.
-            assert card["bottom"] - card["top"] >= 250, name
-            assert card["top"] >= 0 and card["bottom"] <= layout["height"], name
+            # Most of a sideways phone's height, all of it on the screen.
+            large = height >= 250 and card["top"] >= 0 and card["bottom"] <= layout["height"]
         elif name.startswith("phone"):
             # Most of a phone's width.
-            assert width >= 0.7 * layout["width"], (name, layout)
+            large = width >= 0.7 * layout["width"]
         else:
-            assert card["bottom"] - card["top"] >= 400, name
+            large = height >= 400
+        if not large:
+            small[name] = card
+    assert small == {}
 
 
 def test_a_sideways_phone_shows_the_whole_felt_on_its_first_screen(seen: Seen) -> None:
