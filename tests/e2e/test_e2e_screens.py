@@ -7,6 +7,7 @@ language toggle is remembered, and that a dropped connection comes back by itsel
 
 from __future__ import annotations
 
+import contextlib
 import subprocess
 import sys
 from collections.abc import Callable
@@ -27,6 +28,7 @@ from e2e_support import (
     save_screenshot,
     sit,
 )
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 pytestmark = [pytest.mark.browser, needs_chromium]
 
@@ -121,6 +123,56 @@ def bet_in_one_window(page: Any, bets: list[Callable[[], str]], tries: int = 3) 
             break
         page.wait_for_selector(".table-screen:not([data-phase='betting'])", timeout=30_000)
     return answers
+
+
+RESULT_SHOWN = """() => document.querySelector(
+  ".table-screen[data-phase='result'] .result-banner:not([hidden])")"""
+REVEAL_DONE = "() => !document.querySelector('.sq-reveal')"
+
+
+def result_picture(page: Any, name: str, tries: int = 4) -> None:
+    """Take a picture of a result on the page, once the last card's reveal has landed if it
+    does while the result shows. The test's timers run twice as fast as a real table's (a
+    result shows for 2.5 s, not 5 s), so the page's animations run faster too meanwhile; on a
+    loaded machine a result may end before its picture, and the next one is taken."""
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Animation.enable")
+    try:
+        for _ in range(tries):
+            cdp.send("Animation.setPlaybackRate", {"playbackRate": 3})
+            page.wait_for_function(RESULT_SHOWN, timeout=90_000)
+            # On a slow machine the reveal may still show in the picture.
+            with contextlib.suppress(PlaywrightTimeout):
+                page.wait_for_function(REVEAL_DONE, timeout=1_500)
+            cdp.send("Animation.setPlaybackRate", {"playbackRate": 1})
+            page.wait_for_timeout(200)  # let the banner and the badges finish popping in
+            save_screenshot(page, name)
+            if page.evaluate(RESULT_SHOWN):
+                return
+            page.wait_for_selector(".table-screen:not([data-phase='result'])", timeout=30_000)
+    finally:
+        cdp.send("Animation.setPlaybackRate", {"playbackRate": 1})
+        cdp.detach()
+
+
+def to_english(page: Any) -> None:
+    """Switch the page to English with the toolbar's toggle."""
+    page.click("[data-action='lang']")
+    page.wait_for_function("() => document.documentElement.lang === 'en'")
+
+
+def to_chinese(page: Any) -> None:
+    """Switch the page back to zh-TW."""
+    page.click("[data-action='lang']")
+    page.wait_for_function("() => document.documentElement.lang === 'zh-Hant'")
+
+
+def in_english(page: Any, then: Callable[[], Any]) -> None:
+    """Switch the page to English, do ``then`` (a picture), and switch back to zh-TW."""
+    to_english(page)
+    page.wait_for_timeout(200)
+    then()
+    to_chinese(page)
 
 
 def start_bots(server: Server) -> subprocess.Popen[bytes]:
@@ -237,11 +289,8 @@ def scene(server: Server, browser: Any, request: pytest.FixtureRequest) -> Scene
     squeeze_face = bettor.get_attribute(".squeeze .sq-face svg", "aria-label") or ""
     save_screenshot(bettor, "squeeze-desktop")
     bettor.mouse.up()
-    bettor.wait_for_selector(
-        ".table-screen[data-phase='result'] .result-banner:not([hidden])", timeout=30_000
-    )
-    bettor.wait_for_timeout(400)  # let the banner and the floating nets finish popping in
-    save_screenshot(bettor, "result-desktop")
+    # One try: dave sits idle from here to his next bet, and five idle rounds cost his seat.
+    result_picture(bettor, "result-desktop", tries=1)
     overflow["result-desktop"] = no_horizontal_overflow(bettor)
     lobby_phone.wait_for_selector(".table-screen[data-phase='result']", timeout=30_000)
     cards_on_phone = dict(lobby_phone.evaluate("window.cardWatch"))
@@ -259,6 +308,7 @@ def scene(server: Server, browser: Any, request: pytest.FixtureRequest) -> Scene
         page.wait_for_selector(f".table-card[data-table='{TABLE}'] .mini-beads")
         save_screenshot(page, name)
         overflow[name] = no_horizontal_overflow(page)
+        in_english(page, lambda page=page, name=name: save_screenshot(page, f"{name}-en"))
     dealer_phone = open_page(browser, server, PHONE, phone=True)
     bettor_phone = open_page(browser, server, PHONE, phone=True)
     log_in(dealer_phone, "carol")
@@ -273,6 +323,30 @@ def scene(server: Server, browser: Any, request: pytest.FixtureRequest) -> Scene
     for name, page in (("dealer-phone", dealer_phone), ("bettor-phone", bettor_phone)):
         save_screenshot(page, name)
         overflow[name] = no_horizontal_overflow(page)
+    to_english(dealer_phone)
+    dealer_phone.wait_for_timeout(200)
+    save_screenshot(dealer_phone, "dealer-phone-en")
+    to_english(dealer)
+    # That round's result on dave's phone, and on carol's phone and desktop in English (or the
+    # next round's, when a loaded machine lets a result end before its picture).
+    result_picture(bettor_phone, "result-phone")
+    result_picture(dealer_phone, "result-phone-en")
+    result_picture(dealer, "result-desktop-en")
+    to_chinese(dealer_phone)
+    to_chinese(dealer)
+    # The fairness panel (公平性).
+    for name, page in (("fairness-desktop", dealer), ("fairness-phone-en", bettor_phone)):
+
+        def picture(page: Any = page, name: str = name) -> None:
+            page.click("[data-action='fairness']")
+            page.wait_for_selector(".fair-panel:not([hidden])")
+            save_screenshot(page, name)
+            page.keyboard.press("Escape")
+
+        if name.endswith("-en"):
+            in_english(page, picture)
+        else:
+            picture()
     return Scene(
         dealer,
         bettor,

@@ -99,6 +99,8 @@ export class TableScreen {
     mount(this.bookSlot, role === "dealer" ? bookPanel(st) : null);
     this.roads.update(st.history, st.shoe, st.lastShoe);
     if (st.phase !== "betting") this.urgeEl.hidden = true;
+    // A result's badges go with the result (a fast table's next round comes sooner).
+    if (st.phase !== "result") for (const el of this.felt.querySelectorAll(".float-net")) el.remove();
   }
 
   drawTop(st) {
