@@ -14,9 +14,8 @@ from typing import Any
 import pytest
 from e2e_support import (
     DESKTOP,
-    PASSWORD,
     Server,
-    baccarat_cli,
+    create_account,
     log_in,
     needs_chromium,
     open_page,
@@ -30,24 +29,6 @@ from baccarat.roads import parse_marks
 from baccarat.roads.patterns import PATTERNS, good_roads, stats
 
 pytestmark = [pytest.mark.browser, needs_chromium]
-
-
-def account(server: Server, name: str, coins: int = 1_000_000, level: int = 60) -> str:
-    """Create an account for one scene (names are unique to this module)."""
-    baccarat_cli(
-        "admin",
-        "create-user",
-        name,
-        "--password-stdin",
-        "--level",
-        str(level),
-        "--coins",
-        str(coins),
-        "--db",
-        server.db,
-        stdin=PASSWORD + "\n",
-    )
-    return name
 
 
 def english(page: Any) -> None:
@@ -95,8 +76,8 @@ def test_the_dealer_who_stands_up_during_betting_leaves_after_the_settlement(
     dealer = open_page(browser, server, DESKTOP)
     bettor = open_page(browser, server, DESKTOP)
     pages += [dealer, bettor]
-    log_in(dealer, account(server, "leaver"))
-    log_in(bettor, account(server, "stayer"))
+    log_in(dealer, create_account(server, "leaver"))
+    log_in(bettor, create_account(server, "stayer"))
     english(bettor)
     sit(dealer, table, 0)
     sit(bettor, table, 1)
@@ -142,8 +123,8 @@ def test_rebet_double_and_undo_from_the_tray(
     dealer = open_page(browser, server, DESKTOP)
     bettor = open_page(browser, server, DESKTOP)
     pages += [dealer, bettor]
-    log_in(dealer, account(server, "rebetdealer"))
-    log_in(bettor, account(server, "rebetter"))
+    log_in(dealer, create_account(server, "rebetdealer"))
+    log_in(bettor, create_account(server, "rebetter"))
     sit(dealer, table, 0)
     sit(bettor, table, 1)
     bettor.wait_for_selector(".table-screen[data-phase='betting'] .tray")
@@ -187,8 +168,8 @@ def test_my_bets_lists_my_rounds_and_the_table_shows_the_days_total(
     dealer = open_page(browser, server, DESKTOP)
     bettor = open_page(browser, server, DESKTOP)
     pages += [dealer, bettor]
-    log_in(dealer, account(server, "histdealer"))
-    log_in(bettor, account(server, "histbettor"))
+    log_in(dealer, create_account(server, "histdealer"))
+    log_in(bettor, create_account(server, "histbettor"))
     sit(dealer, table, 0)
     sit(bettor, table, 1)
     bettor.wait_for_selector(".table-screen[data-phase='betting'] .tray")
@@ -237,9 +218,9 @@ def test_a_watcher_queues_for_the_dealer_seat_and_takes_it_when_it_frees(
     bettor = open_page(browser, server, DESKTOP)
     watcher = open_page(browser, server, DESKTOP)
     pages += [dealer, bettor, watcher]
-    log_in(dealer, account(server, "qdealer"))
-    log_in(bettor, account(server, "qbettor"))
-    log_in(watcher, account(server, "qwatcher"))
+    log_in(dealer, create_account(server, "qdealer"))
+    log_in(bettor, create_account(server, "qbettor"))
+    log_in(watcher, create_account(server, "qwatcher"))
     english(watcher)
     sit(dealer, table, 0)
     sit(bettor, table, 1)
@@ -273,9 +254,9 @@ def test_table_chat_and_emotes_with_a_watcher_who_reads_and_mutes(
     bettor = open_page(browser, server, DESKTOP)
     watcher = open_page(browser, server, DESKTOP)
     pages += [dealer, bettor, watcher]
-    log_in(dealer, account(server, "chatdealer"))
-    log_in(bettor, account(server, "chatter"))
-    log_in(watcher, account(server, "reader"))
+    log_in(dealer, create_account(server, "chatdealer"))
+    log_in(bettor, create_account(server, "chatter"))
+    log_in(watcher, create_account(server, "reader"))
     english(bettor)
     sit(dealer, table, 0)
     sit(bettor, table, 1)
@@ -379,8 +360,8 @@ def test_good_roads_stats_and_the_last_shoe_on_the_table_and_the_lobby_filter(
     dealer = open_page(browser, server, DESKTOP)
     bettor = open_page(browser, server, DESKTOP)
     pages += [dealer, bettor]
-    log_in(dealer, account(server, "roaddealer"))
-    log_in(bettor, account(server, "roadbettor"))
+    log_in(dealer, create_account(server, "roaddealer"))
+    log_in(bettor, create_account(server, "roadbettor"))
     # The lobby's filter: "any good road" keeps only tables that show one.
     bettor.click(".road-filter [data-filter='any']")
     bettor.wait_for_selector(".road-filter [data-filter='any'].on")
@@ -456,8 +437,8 @@ def test_auto_open_opens_my_cards_at_once_and_is_remembered(
     dealer = open_page(browser, server, DESKTOP)
     bettor = open_page(browser, server, DESKTOP)
     pages += [dealer, bettor]
-    log_in(dealer, account(server, "autodealer"))
-    log_in(bettor, account(server, "autoopener"))
+    log_in(dealer, create_account(server, "autodealer"))
+    log_in(bettor, create_account(server, "autoopener"))
     # The first scene used this table: seat 3 was never taken there.
     sit(dealer, table, 0)
     sit(bettor, table, 3)
