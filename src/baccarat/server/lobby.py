@@ -200,7 +200,9 @@ class Lobby:
         conn.send(dumps(self.message(view)))
         self._seen[conn] = self._epoch
         if view.road is not None:
-            self._filtered[view] = self._page_ids(view)
+            # Kept if others look at this page: when it differs from what they were sent, the
+            # next tick sends the page whole to all of them.
+            self._filtered.setdefault(view, self._page_ids(view))
 
     def unsubscribe(self, conn: Connection) -> None:
         """No more lobby messages for ``conn``."""
