@@ -18,6 +18,7 @@ import functools
 import logging
 import time
 from asyncio import FIRST_COMPLETED
+from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
@@ -88,7 +89,10 @@ class TableDriver:
         self.loop = asyncio.get_running_loop()
         self.clock = clock or self.loop.time
         """The table's time (seconds): the loop's clock, or a test's."""
-        self.jobs: asyncio.Queue[Job] = asyncio.Queue()
+        self.jobs: deque[Job] = deque()
+        """Jobs waiting for the task, oldest first."""
+        self._waiter: asyncio.Future[None] | None = None
+        """What the idle task awaits: done when a job comes or a squeeze move falls due."""
         self.task: asyncio.Task[None] | None = None
         self.accepting = True
         self.store = store
@@ -122,17 +126,42 @@ class TableDriver:
     async def _main(self) -> None:
         self.hub.changed.add(self.table_id)
         while True:
-            due = self._wake_at()
-            timeout = None if due is None else max(0.0, due - self.clock())
-            try:
-                job = await asyncio.wait_for(self.jobs.get(), timeout)
-            except TimeoutError:
+            job = await self._next_job()
+            if job is None:
                 await self._guarded(None)
                 continue
             if job.run is _STOP:
                 job.done.set_result(None)
                 return
             await self._guarded(job)
+
+    async def _next_job(self) -> Job | None:
+        # The oldest job, or None once the table's next deadline (or a squeeze move) is due.
+        # The task sleeps on a bare future that ``_post`` completes: a job posted reaches
+        # the table at the loop's next turn, with no task or timer made per job.
+        if not self.jobs:
+            due = self._wake_at()
+            timeout = None if due is None else due - self.clock()
+            if timeout is None or timeout > 0:
+                waiter = self._waiter = self.loop.create_future()
+                timer = None if timeout is None else self.loop.call_later(timeout, _wake, waiter)
+                try:
+                    await waiter
+                finally:
+                    self._waiter = None
+                    if timer is not None:
+                        timer.cancel()
+            else:
+                # Overdue: let the rest of the loop run before the step, whatever happens.
+                await asyncio.sleep(0)
+        return self.jobs.popleft() if self.jobs else None
+
+    def _post(self, job: Job | None) -> None:
+        # A job for the task (None: only look at the deadlines again).
+        if job is not None:
+            self.jobs.append(job)
+        if self._waiter is not None:
+            _wake(self._waiter)
 
     async def _guarded(self, job: Job | None) -> None:
         # A bug in one step must not stop the table for good.
@@ -153,7 +182,7 @@ class TableDriver:
             if due is not None and now >= due:
                 events.extend(self.table.advance(now))
             # A command comes after the moves sent before it (an open after the last peel).
-            force = job is not None and job.run is not _NOTHING
+            force = job is not None
             events.extend(self._flush_squeeze(now, answers, force=force))
             if job is not None and job.prepare is not None:
                 # What fell due is written first, so the read sees it; the job then runs at
@@ -230,7 +259,7 @@ class TableDriver:
         if not self.accepting or not self.running:
             raise RuleViolation("table_closed", "The table is closing; try again later.")
         job = Job(run, reply, after, prepare)
-        self.jobs.put_nowait(job)
+        self._post(job)
         await job.done
 
     def command(self, cmd: Command) -> Callable[[float], list[Event]]:
@@ -250,8 +279,10 @@ class TableDriver:
             replaced(Ack({"coalesced": True}))
         self._squeeze[cmd.hand] = cmd
         self._squeeze_reply[cmd.hand] = reply
-        # Wake the task so it recomputes its deadline with the pending move.
-        self.jobs.put_nowait(Job(_NOTHING))
+        if replaced is None:
+            # Wake the task so it recomputes its deadline with the pending move (a move that
+            # replaces another is due when that one was).
+            self._post(None)
 
     def _flush_squeeze(
         self, now: float, answers: list[Callable[[], None]], *, force: bool = False
@@ -365,7 +396,7 @@ class TableDriver:
         self.ledger.give_up()
         if self.running:
             job = Job(_STOP)
-            self.jobs.put_nowait(job)
+            self._post(job)
             await job.done
         await self.ledger.void_open("shutdown")
 
@@ -374,5 +405,6 @@ def _STOP(now: float) -> list[Event]:
     return []
 
 
-def _NOTHING(now: float) -> list[Event]:
-    return []
+def _wake(waiter: asyncio.Future[None]) -> None:
+    if not waiter.done():
+        waiter.set_result(None)
