@@ -161,8 +161,11 @@ def test_the_login_registration_password_and_metrics_settings_are_read() -> None
         "password_hash_workers": 3,
         "password_hash_queue": 0,
         "metrics_listen": "[::1]:9100",
+        "squeeze_rate": 5,
     }
+    assert parse_rooms(copy.deepcopy(GOOD)).server.squeeze_rate == 10
     server = parse_rooms(data).server
+    assert server.squeeze_rate == 5
     assert (server.login_attempts, server.login_attempts_per_name) == (4, 40)
     assert (server.register_per_ip, server.register_per_hour) == (2, 20)
     assert (server.password_hash_workers, server.password_hash_queue) == (3, 0)
@@ -178,6 +181,10 @@ def test_the_login_registration_password_and_metrics_settings_are_read() -> None
         ("password_hash_queue", -1, "whole number >= 0"),
         ("metrics_listen", "9100", "HOST:PORT"),
         ("metrics_listen", "127.0.0.1:99999", "HOST:PORT"),
+        ("squeeze_rate", 0, "from 1 to 30"),
+        ("squeeze_rate", 31, "from 1 to 30"),
+        ("squeeze_rate", "10", "from 1 to 30"),
+        ("squeeze_rate", True, "from 1 to 30"),
     ],
 )
 def test_a_bad_server_setting_is_refused_with_its_key(key: str, value: object, words: str) -> None:

@@ -9,7 +9,7 @@ from typing import Any
 
 import jsonschema
 import pytest
-from server_live import Live, auto_open, is_event, live_test
+from server_live import SLOW_SQUEEZE, Live, auto_open, is_event, live_test
 
 from baccarat.client import Client
 
@@ -208,6 +208,64 @@ async def test_squeeze_moves_are_answered_once_and_the_latest_wins(live: Live) -
     assert opened["data"]["forced"] is False
     for c in [dealer, *bettors, spectator]:
         await c.close()
+
+
+PACED = {**SLOW_SQUEEZE, "server": {**SLOW_SQUEEZE["server"], "squeeze_rate": 4}}
+"""A squeeze that waits a minute, and peel moves passed on at 4 a second."""
+
+
+@pytest.mark.parametrize(("rooms", "rate"), [(SLOW_SQUEEZE, 10), (PACED, 4)])
+def test_peel_moves_reach_the_screens_at_most_at_the_squeeze_rate(
+    tmp_path: Path, rooms: dict[str, Any], rate: int
+) -> None:
+    @live_test(rooms=rooms)
+    async def play(live: Live) -> None:
+        dealer, bettors, spectator = await _seat_table(live)
+        alice, bob, carol = bettors
+        auto_open(bob)
+        auto_open(carol)
+        await asyncio.gather(*(b.wait_for(is_event("betting_opened")) for b in bettors))
+        await alice.command("bet", area="player", chip=10)
+        await carol.command("bet", area="banker", chip=1)
+        started = await alice.wait_for(
+            lambda m: (
+                is_event("squeeze_started")(m) and m["data"]["controller_user_id"] == alice.user_id
+            ),
+        )
+        hand, round_id = started["data"]["hand"], started["data"]["round_id"]
+        # 24 moves, 20 a second: each is answered, but at most ``rate`` a second go on.
+        loop = asyncio.get_running_loop()
+        began = loop.time()
+        moves = [round(0.04 * i, 2) for i in range(1, 25)]
+        sent = []
+        for p in moves:
+            sent.append(
+                asyncio.ensure_future(alice.command("squeeze", hand=hand, progress=p, corner="tl"))
+            )
+            await asyncio.sleep(0.05)
+        answers = await asyncio.gather(*sent)
+        took = loop.time() - began
+        await alice.command("open", hand=hand)
+        await spectator.wait_for(
+            lambda m: is_event("card_opened")(m) and m["data"]["round_id"] == round_id
+        )
+        assert all(a["type"] == "ack" for a in answers)
+        seen = [
+            f["data"]["progress"]
+            for f in spectator.frames
+            if f.get("event") == "squeeze_progress"
+            and f["data"]["hand"] == hand
+            and f["data"]["round_id"] == round_id
+        ]
+        # The latest move wins; no more went on than the rate allows in the time they took.
+        assert seen and seen[-1] == moves[-1]
+        assert len(seen) <= took * rate + 2, (len(seen), took)
+        # Coalesced, not dropped wholesale: the screens saw the card move along the way.
+        assert len(seen) >= 3
+        for c in [dealer, *bettors, spectator]:
+            await c.close()
+
+    play(tmp_path)
 
 
 @live_test()

@@ -176,6 +176,7 @@ class Server:
             metrics=self.metrics,
             epoch=epoch,
             inflight=self.inflight,
+            squeeze_interval=1 / self.config.server.squeeze_rate,
         )
         driver.on_dealer_turn = lambda uid: self._spawn(self.seating.dealer_turn(driver, uid))
         self.drivers[table_id] = driver

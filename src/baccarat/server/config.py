@@ -41,6 +41,7 @@ SERVER_KEYS = {
     "password_hash_queue",
     "metrics_listen",
     "command_rate",
+    "squeeze_rate",
 }
 ROOM_KEYS = {
     "id",
@@ -86,6 +87,10 @@ class ServerSettings:
     """``HOST:PORT`` of a second listener that serves only ``/metrics`` ("" for none)."""
     command_rate: float = 50.0
     """Commands per second one socket may send (bursts of two seconds' worth)."""
+    squeeze_rate: float = 10.0
+    """Peel moves per second that reach a table and every screen at it (the latest wins).
+    Most of a table's frames are peel moves: fewer a second carry more tables on a core,
+    and the onlookers' screens ease over a longer step."""
 
 
 @dataclass(frozen=True)
@@ -164,6 +169,12 @@ def _int(where: str, value: object, *, minimum: int = 0) -> int:
 def _positive(where: str, value: object) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
         raise _fail(where, f"must be a positive number, not {value!r}.")
+    return float(value)
+
+
+def _between(where: str, value: object, low: float, high: float) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not low <= value <= high:
+        raise _fail(where, f"must be a number from {low:g} to {high:g}, not {value!r}.")
     return float(value)
 
 
@@ -265,6 +276,7 @@ def _server(data: object) -> ServerSettings:
             "server.metrics_listen", data.get("metrics_listen", ""), empty=True
         ),
         command_rate=_positive("server.command_rate", data.get("command_rate", 50.0)),
+        squeeze_rate=_between("server.squeeze_rate", data.get("squeeze_rate", 10.0), 1, 30),
     )
 
 

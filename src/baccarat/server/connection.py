@@ -46,6 +46,9 @@ WRITE_HIGH = 64 * 1024
 """Bytes a transport may hold unsent before the writer waits for the client to read."""
 DRAIN_POLL = 0.01
 """Seconds between two looks at a slow client's transport (only while it is behind)."""
+READ_AHEAD = 16
+"""Commands read in a row without a turn of the loop in between, while none waits to be
+written (a burst of peel moves on one socket must not hold the other tables up)."""
 ANSWERS_KEPT = 32
 """Answered command ids a connection remembers, so a retried command runs once."""
 _PLAIN_ACK = ""
@@ -95,6 +98,7 @@ class Connection:
         self._rate = command_rate
         self._tokens = command_rate * BURST_SECONDS
         self._refilled: float | None = None
+        self._read_ahead = 0
 
     def allow(self, now: float) -> bool:
         """Take one command from the client's budget (a token bucket); False when spent."""
@@ -181,7 +185,14 @@ class Connection:
             self._room.clear()
 
     async def wait_for_room(self) -> None:
-        """Let the writer run; while the queue is over half full, wait until it drains."""
+        """Let the writer run; while the queue is over half full, wait until it drains.
+
+        With nothing queued (the answers went straight to the socket) the next command is
+        read at once, up to ``READ_AHEAD`` in a row: then the rest of the loop gets a turn."""
+        self._read_ahead += 1
+        if self._queue.empty() and self._read_ahead < READ_AHEAD:
+            return
+        self._read_ahead = 0
         await asyncio.sleep(0)
         if not self._room.is_set():
             await self._room.wait()

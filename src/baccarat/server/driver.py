@@ -39,9 +39,10 @@ from baccarat.table.view import Personal, personal
 log = logging.getLogger("baccarat.server")
 
 SQUEEZE_INTERVAL = 0.1
-"""At most 10 squeeze moves per second per hand reach the table (and every screen); the
-latest wins. The viewers' screens ease the peel over the same 100 ms, so it moves smoothly,
-and the peel moves are most of a table's frames: twice as many would cost twice the CPU."""
+"""By default at most 10 squeeze moves per second per hand reach the table (and every
+screen); the latest wins. The viewers' screens ease the peel over the time between two
+moves, so it moves smoothly, and the peel moves are most of a table's frames: twice as many
+would cost twice the CPU. The ``[server]`` setting ``squeeze_rate`` changes it."""
 
 
 @dataclass
@@ -77,6 +78,7 @@ class TableDriver:
         epoch: int = 0,
         inflight: CoinsInFlight | None = None,
         clock: Callable[[], float] | None = None,
+        squeeze_interval: float = SQUEEZE_INTERVAL,
     ) -> None:
         self.table = table
         self.table_id = table_id
@@ -104,6 +106,8 @@ class TableDriver:
         self._squeeze: dict[str, SqueezeProgress] = {}
         self._squeeze_reply: dict[str, Reply] = {}
         self._squeeze_last: dict[str, float] = {}
+        self.squeeze_interval = squeeze_interval
+        """Seconds between two squeeze moves of a hand that reach the table, at least."""
 
     # -- the task ---------------------------------------------------------------------
 
@@ -119,7 +123,9 @@ class TableDriver:
     def _wake_at(self) -> float | None:
         due = self.table.next_deadline
         if self._squeeze:
-            flush = min(self._squeeze_last.get(h, -1.0) + SQUEEZE_INTERVAL for h in self._squeeze)
+            flush = min(
+                self._squeeze_last.get(h, -1.0) + self.squeeze_interval for h in self._squeeze
+            )
             due = flush if due is None else min(due, flush)
         return due
 
@@ -267,7 +273,8 @@ class TableDriver:
         return lambda now: self.table.handle(cmd, now)
 
     def squeeze(self, cmd: SqueezeProgress, reply: Reply) -> None:
-        """Coalesce squeeze moves: at most one per hand every 100 ms reaches the table.
+        """Coalesce squeeze moves: at most one per hand every ``squeeze_interval`` reaches
+        the table.
 
         A move replaced by a later one before it reached the table is acknowledged with
         ``coalesced: true``; the one that reaches it is answered like any command.
@@ -290,7 +297,7 @@ class TableDriver:
         # Each move's answer goes into ``answers``: sent once its events are published.
         events: list[Event] = []
         for hand, cmd in list(self._squeeze.items()):
-            if not force and now < self._squeeze_last.get(hand, -1.0) + SQUEEZE_INTERVAL:
+            if not force and now < self._squeeze_last.get(hand, -1.0) + self.squeeze_interval:
                 continue
             del self._squeeze[hand]
             reply = self._squeeze_reply.pop(hand)

@@ -308,7 +308,7 @@ class Dispatcher:
         return handle
 
     async def squeeze(self, conn: Connection, msg: Message, reply: Reply) -> None:
-        """Peel the face-down card one controls; moves are coalesced to 10 per second."""
+        """Peel the face-down card one controls; moves are coalesced (``squeeze_rate``)."""
         driver = self._seat_of(conn)
         f = msg.fields
         driver.squeeze(SqueezeProgress(conn.user_id, f["hand"], f["progress"], f["corner"]), reply)

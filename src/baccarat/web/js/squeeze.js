@@ -16,7 +16,8 @@ import {
 import { Reveal, asideRect } from "./reveal.js";
 
 const SEND_EVERY_MS = 100; // the server passes on 10 moves a second; more would be coalesced
-const EASE_MS = 100; // an onlooker eases over the time between two moves
+const EASE_MS = 100; // an onlooker eases over the time between two moves: at least this,
+const EASE_MAX_MS = 400; // at most this (a server may pass on fewer moves a second)
 const SPRING_MS = 240; // a card let go falls back flat
 const OPEN_AT = 0.95; // let go this far and the card opens
 const TAP_MS = 350;
@@ -46,7 +47,8 @@ export class SqueezeView {
     this.key = null;
     this.zone = "br";
     this.shown = 0; // the progress drawn
-    this.ease = null; // {from, to, at}: an onlooker's way to the latest move
+    this.ease = null; // {from, to, at, span}: an onlooker's way to the latest move
+    this.movedAt = 0; // when the latest move from the controller came
     this.spring = null; // {from, at}: a released card falling back
     this.drag = null;
     this.lastSent = 0;
@@ -92,6 +94,7 @@ export class SqueezeView {
       this.drag = null;
       this.spring = null;
       this.ease = null;
+      this.movedAt = 0;
       this.zone = isZone(sq.corner) ? sq.corner : "br";
       this.shown = Math.max(0, Math.min(1, Number(sq.progress) || 0));
       this.sentKey = "";
@@ -179,7 +182,12 @@ export class SqueezeView {
       this.shown = 0;
     }
     if (to === this.shown && !this.ease) return;
-    this.ease = { from: this.shown, to, at: performance.now() };
+    const now = performance.now();
+    // The gap between the last two moves sets the pace: the card keeps moving until the next.
+    const gap = this.movedAt ? now - this.movedAt : EASE_MS;
+    this.movedAt = now;
+    const span = Math.max(EASE_MS, Math.min(EASE_MAX_MS, gap));
+    this.ease = { from: this.shown, to, at: now, span };
     this.paint();
   }
 
@@ -323,7 +331,7 @@ export class SqueezeView {
     if (this.el.hidden) return;
     let more = false;
     if (this.ease) {
-      const k = Math.min(1, (now - this.ease.at) / EASE_MS);
+      const k = Math.min(1, (now - this.ease.at) / this.ease.span);
       this.shown = k >= 1 ? this.ease.to : this.ease.from + (this.ease.to - this.ease.from) * k;
       if (k >= 1) this.ease = null;
       else more = true;
