@@ -68,6 +68,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="also run each step against a bare aiohttp server sending the same frames",
     )
+    parser.add_argument(
+        "--squeeze-rate",
+        type=float,
+        default=10.0,
+        help="peel moves a second the servers started here pass on (default 10, the "
+        "server's default; with --url the server's own setting holds)",
+    )
     parser.add_argument("--url", help="a running server to load (default: start one per step)")
     parser.add_argument("--db", help="its database URL (needed with --url, for the accounts)")
     parser.add_argument("--p99-limit", type=float, default=P99_LIMIT_MS, help="ms (default 50)")
@@ -90,6 +97,9 @@ def run(args: argparse.Namespace) -> int:
     if args.url and not args.db:
         print("baccarat loadtest: --url needs --db (the server's database)", file=sys.stderr)
         return 2
+    if not 1 <= args.squeeze_rate <= 30:
+        print("baccarat loadtest: --squeeze-rate must be from 1 to 30", file=sys.stderr)
+        return 2
     if args.duration <= 0 or args.warmup < 0 or args.ramp < 0:
         print(
             "baccarat loadtest: --duration must be > 0, --warmup and --ramp >= 0",
@@ -109,6 +119,7 @@ def run(args: argparse.Namespace) -> int:
         p99_limit_ms=args.p99_limit,
         seed=args.seed,
         keep_going=args.keep_going,
+        squeeze_rate=args.squeeze_rate,
     )
     console = Console(stderr=True)
     with Progress(

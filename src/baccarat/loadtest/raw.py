@@ -92,11 +92,11 @@ class RawTable:
 
     def peel_move(self, data: dict[str, Any]) -> None:
         """Coalesce peel moves as the real server does: the latest wins, at most one per
-        ``SQUEEZE_INTERVAL``."""
+        ``squeeze_interval``."""
         self.peel = data
         if self.peel_timer is None:
             loop = asyncio.get_running_loop()
-            wait = max(0.0, self.peel_sent + SQUEEZE_INTERVAL - loop.time())
+            wait = max(0.0, self.peel_sent + self.server.squeeze_interval - loop.time())
             self.peel_timer = loop.call_later(wait, self._flush_peel)
 
     def _flush_peel(self) -> None:
@@ -177,8 +177,9 @@ class RawTable:
 class RawServer:
     """Tables by id, lobby subscribers, and the command handlers."""
 
-    def __init__(self, sizes: dict[str, int]) -> None:
+    def __init__(self, sizes: dict[str, int], squeeze_interval: float = SQUEEZE_INTERVAL) -> None:
         self.frames = Frames(sizes)
+        self.squeeze_interval = squeeze_interval
         self.tables: dict[str, RawTable] = {}
         self.lobby: set[web.WebSocketResponse] = set()
         self.users = 0
@@ -265,9 +266,9 @@ async def _send_all(sockets: Iterable[web.WebSocketResponse], text: str) -> None
                 await ws.send_str(text)
 
 
-async def serve(port: int, sizes: dict[str, int]) -> None:
+async def serve(port: int, sizes: dict[str, int], squeeze_rate: float = 10.0) -> None:
     """Serve until SIGTERM or SIGINT."""
-    server = RawServer(sizes)
+    server = RawServer(sizes, 1 / squeeze_rate)
     app = web.Application()
     app.router.add_get("/ws", server.handle)
     runner = web.AppRunner(app, access_log=None)
@@ -292,12 +293,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--sizes", default="{}", help="JSON: bytes of each frame type")
+    parser.add_argument("--squeeze-rate", type=float, default=10.0, help="peel moves a second")
     args = parser.parse_args()
     with contextlib.suppress(ImportError):
         import uvloop
 
         asyncio.set_event_loop_policy(uvloop.EventLoopPolicy())
-    asyncio.run(serve(args.port, {str(k): int(v) for k, v in json.loads(args.sizes).items()}))
+    sizes = {str(k): int(v) for k, v in json.loads(args.sizes).items()}
+    asyncio.run(serve(args.port, sizes, args.squeeze_rate))
 
 
 if __name__ == "__main__":

@@ -50,6 +50,8 @@ class Options:
     seed: int | None = None
     keep_going: bool = False
     """Run every step even after one failed."""
+    squeeze_rate: float = 10.0
+    """Peel moves a second the servers started here pass on (``[server] squeeze_rate``)."""
 
 
 @dataclass
@@ -76,11 +78,11 @@ class Step:
         return bool(f.get("passed"))
 
 
-def rooms_toml(table_ids: list[str]) -> str:
+def rooms_toml(table_ids: list[str], squeeze_rate: float = 10.0) -> str:
     """A rooms file with one room holding ``table_ids`` (default timers)."""
     ids = ", ".join(f'"{t}"' for t in table_ids)
     return (
-        "[server]\ncommand_rate = 50\n\n"
+        f"[server]\ncommand_rate = 50\nsqueeze_rate = {squeeze_rate:g}\n\n"
         '[[rooms]]\nid = "load"\nname = "Load"\nmin_level = 50\nchip_unit = 100\n'
         f"bettor_floor = 1000\ndealer_floor = 35000\ntables = [{ids}]\n"
     )
@@ -202,8 +204,17 @@ def _serve_argv(db: str, rooms: Path) -> list[str]:
     ]
 
 
-def _raw_argv(sizes: dict[str, int]) -> list[str]:
-    return ["-m", "baccarat.loadtest.raw", "--port", "0", "--sizes", json.dumps(sizes)]
+def _raw_argv(sizes: dict[str, int], squeeze_rate: float) -> list[str]:
+    return [
+        "-m",
+        "baccarat.loadtest.raw",
+        "--port",
+        "0",
+        "--sizes",
+        json.dumps(sizes),
+        "--squeeze-rate",
+        f"{squeeze_rate:g}",
+    ]
 
 
 async def run(opts: Options, phase: Phase, announce: Callable[[Step], None]) -> dict[str, Any]:
@@ -224,6 +235,7 @@ async def _run(opts: Options, phase: Phase, announce: Callable[[Step], None]) ->
         "model": opts.model,
         "duration": opts.duration,
         "p99_limit_ms": opts.p99_limit_ms,
+        "squeeze_rate": opts.squeeze_rate,
         "database": opts.db or "sqlite (a fresh file per step)",
         "steps": [],
     }
@@ -326,7 +338,7 @@ async def _project_step(
     phase: Phase,
 ) -> Step:
     rooms = work / f"rooms-{len(crews)}.toml"
-    rooms.write_text(rooms_toml([c.table_id for c in crews]), encoding="utf-8")
+    rooms.write_text(rooms_toml([c.table_id for c in crews], opts.squeeze_rate), encoding="utf-8")
     phase.start("start server", 1)
     server = ServerProcess(_serve_argv(db, rooms), core=core, log=work / f"serve-{len(crews)}.log")
     try:
@@ -347,7 +359,9 @@ async def _raw_step(
         if v["frames"]
     }
     phase.start("start raw server", 1)
-    server = ServerProcess(_raw_argv(sizes), core=core, log=work / f"raw-{len(crews)}.log")
+    server = ServerProcess(
+        _raw_argv(sizes, opts.squeeze_rate), core=core, log=work / f"raw-{len(crews)}.log"
+    )
     try:
         url = await asyncio.to_thread(server.wait_ready)
         phase.advance(1)
