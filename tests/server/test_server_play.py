@@ -189,18 +189,6 @@ async def test_squeeze_moves_are_answered_once_and_the_latest_wins(live: Live) -
         *(alice.command("squeeze", hand=hand, progress=p, corner="tl") for p in moves)
     )
     assert all(a["type"] == "ack" for a in answers)
-    # A replaced move is answered with the write of the move that replaced it: after the
-    # squeeze_progress that carries a later move.
-    sent = {a["id"]: p for a, p in zip(answers, moves, strict=True)}
-    shown = 0.0
-    coalesced = 0
-    for f in alice.frames:
-        if f.get("event") == "squeeze_progress" and f["data"]["round_id"] == round_id:
-            shown = f["data"]["progress"]
-        elif f.get("type") == "ack" and f.get("coalesced") and f["id"] in sent:
-            coalesced += 1
-            assert shown > sent[f["id"]], (f, shown)
-    assert coalesced > 0
     await alice.command("open", hand=hand)
     opened = await spectator.wait_for(
         lambda m: (

@@ -44,12 +44,6 @@ screen); the latest wins. The viewers' screens ease the peel over the time betwe
 moves, so it moves smoothly, and the peel moves are most of a table's frames: twice as many
 would cost twice the CPU. The ``[server]`` setting ``squeeze_rate`` changes it."""
 
-COALESCED = Ack({"coalesced": True})
-"""The answer to a squeeze move that a later one replaced before it reached the table."""
-COALESCED_HELD = 32
-"""Answers to replaced squeeze moves a hand holds for its next write, at most (a client that
-floods moves gets the oldest at once)."""
-
 
 @dataclass
 class Job:
@@ -110,8 +104,7 @@ class TableDriver:
         self._personal: dict[int, Personal] = {}
         """The last ``me`` each seated user was sent (see ``_publish_personal``)."""
         self._squeeze: dict[str, SqueezeProgress] = {}
-        self._squeeze_reply: dict[str, list[Reply]] = {}
-        """The answers each hand's pending moves wait for: the replaced ones, then the latest."""
+        self._squeeze_reply: dict[str, Reply] = {}
         self._squeeze_last: dict[str, float] = {}
         self.squeeze_interval = squeeze_interval
         """Seconds between two squeeze moves of a hand that reach the table, at least."""
@@ -284,23 +277,19 @@ class TableDriver:
         the table.
 
         A move replaced by a later one before it reached the table is acknowledged with
-        ``coalesced: true``, in the same write as the move that reaches the table and its
-        answer (sooner when ``COALESCED_HELD`` such answers wait); the one that reaches it is
-        answered like any command.
+        ``coalesced: true``; the one that reaches it is answered like any command.
         """
         if not self.accepting:
             raise RuleViolation("table_closed", "The table is closing; try again later.")
-        replies = self._squeeze_reply.get(cmd.hand)
+        replaced = self._squeeze_reply.get(cmd.hand)
+        if replaced is not None:
+            replaced(Ack({"coalesced": True}))
         self._squeeze[cmd.hand] = cmd
-        if replies is None:
-            self._squeeze_reply[cmd.hand] = [reply]
+        self._squeeze_reply[cmd.hand] = reply
+        if replaced is None:
             # Wake the task so it recomputes its deadline with the pending move (a move that
             # replaces another is due when that one was).
             self._post(None)
-            return
-        replies.append(reply)
-        if len(replies) > COALESCED_HELD:
-            replies.pop(0)(COALESCED)
 
     def _flush_squeeze(
         self, now: float, answers: list[Callable[[], None]], *, force: bool = False
@@ -311,8 +300,7 @@ class TableDriver:
             if not force and now < self._squeeze_last.get(hand, -1.0) + self.squeeze_interval:
                 continue
             del self._squeeze[hand]
-            *replaced, reply = self._squeeze_reply.pop(hand)
-            answers.extend(functools.partial(r, COALESCED) for r in replaced)
+            reply = self._squeeze_reply.pop(hand)
             self._squeeze_last[hand] = now
             try:
                 events.extend(self.table.handle(cmd, now))
