@@ -169,8 +169,9 @@ async def test_every_screen_sees_the_squeezed_face_and_nothing_earlier(live: Liv
         await c.close()
 
 
-@live_test()
-async def test_squeeze_moves_are_answered_once_and_the_latest_wins(live: Live) -> None:
+async def _alice_squeezes(live: Live) -> tuple[Client, list[Client], Client, str, str]:
+    """Seat the table; alice bets most and squeezes first: (dealer, bettors, spectator,
+    the hand, the round)."""
     dealer, bettors, spectator = await _seat_table(live)
     alice, bob, carol = bettors
     auto_open(bob)
@@ -184,6 +185,13 @@ async def test_squeeze_moves_are_answered_once_and_the_latest_wins(live: Live) -
         ),
     )
     hand, round_id = started["data"]["hand"], started["data"]["round_id"]
+    return dealer, bettors, spectator, hand, round_id
+
+
+@live_test()
+async def test_squeeze_moves_are_answered_once_and_the_latest_wins(live: Live) -> None:
+    dealer, bettors, spectator, hand, round_id = await _alice_squeezes(live)
+    alice = bettors[0]
     moves = [round(0.1 * i, 1) for i in range(1, 9)]
     answers = await asyncio.gather(
         *(alice.command("squeeze", hand=hand, progress=p, corner="tl") for p in moves)
@@ -220,19 +228,8 @@ def test_peel_moves_reach_the_screens_at_most_at_the_squeeze_rate(
 ) -> None:
     @live_test(rooms=rooms)
     async def play(live: Live) -> None:
-        dealer, bettors, spectator = await _seat_table(live)
-        alice, bob, carol = bettors
-        auto_open(bob)
-        auto_open(carol)
-        await asyncio.gather(*(b.wait_for(is_event("betting_opened")) for b in bettors))
-        await alice.command("bet", area="player", chip=10)
-        await carol.command("bet", area="banker", chip=1)
-        started = await alice.wait_for(
-            lambda m: (
-                is_event("squeeze_started")(m) and m["data"]["controller_user_id"] == alice.user_id
-            ),
-        )
-        hand, round_id = started["data"]["hand"], started["data"]["round_id"]
+        dealer, bettors, spectator, hand, round_id = await _alice_squeezes(live)
+        alice = bettors[0]
         # 24 moves, 20 a second: each is answered, but at most ``rate`` a second go on.
         loop = asyncio.get_running_loop()
         began = loop.time()
