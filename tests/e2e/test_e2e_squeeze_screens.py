@@ -7,14 +7,17 @@ and opens it, then the Banker's card from a long side and lets the countdown ope
 test checks one thing every screen must show, from what the pages expose: the drawn peel
 (``.squeeze[data-peel]``, zone and progress), the face under it, where the card, its caption
 and its button lie (bounding boxes), the countdowns shown, and the reveal's caption. The
-pictures of the squeeze mid-peel and of the reveal go to ``SCREENSHOTS``.
+pictures of the squeeze mid-peel and of the reveal go to ``SCREENSHOTS``. The server passes
+on ``RATE`` peel moves a second (not its default), and the controller's page sends no more.
 """
 
 from __future__ import annotations
 
 import contextlib
+import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from importlib import resources
 from typing import Any
 
 import pytest
@@ -58,6 +61,19 @@ PICTURES = {
 """The pictures README.md shows (of every page at each moment, only these are saved)."""
 
 SLOW = 0.25
+RATE = 5
+"""Peel moves a second the server passes on (its hello tells the pages)."""
+COUNT_SENDS = """() => {
+  // When the page sent each squeeze move (the socket's send, looked up at each call).
+  window.squeezeSent = [];
+  const send = WebSocket.prototype.send;
+  WebSocket.prototype.send = function (data) {
+    if (typeof data === 'string' && data.includes('"type":"squeeze"')) {
+      window.squeezeSent.push(performance.now());
+    }
+    return send.call(this, data);
+  };
+}"""
 """The pages' animation rate while the timer's reveal is photographed (the beat, four times
 longer, waits for the camera; the server's timers are not slowed)."""
 
@@ -160,6 +176,8 @@ class Seen:
     first_screens: dict[str, Any] = field(default_factory=dict)
     peels: dict[str, dict[str, Any]] = field(default_factory=dict)
     reveals: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    squeeze_sent: list[float] = field(default_factory=list)
+    """When (ms) the controller's desktop page sent each peel move."""
 
 
 def overlap(a: dict[str, float] | None, b: dict[str, float] | None) -> bool:
@@ -222,9 +240,15 @@ def peel_seen(seen: Seen, controller: Any, watchers: dict[str, Any], label: str,
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """This module's own server, at the rooms' own pace: a 10-second squeeze leaves the
     controller time to peel while five pages are read and photographed."""
-    db = f"sqlite:///{tmp_path_factory.mktemp('squeeze') / 'e2e.db'}"
+    work = tmp_path_factory.mktemp("squeeze")
+    db = f"sqlite:///{work / 'e2e.db'}"
+    rooms = work / "rooms.toml"
+    shipped = resources.files("baccarat").joinpath("rooms.toml").read_text(encoding="utf-8")
+    paced = shipped.replace("\nsqueeze_rate = 10 ", f"\nsqueeze_rate = {RATE} ")
+    assert paced != shipped
+    rooms.write_text(paced, encoding="utf-8")
     served = start_serve(
-        "--db", db, "--speed", "1",
+        "--db", db, "--speed", "1", "--rooms", str(rooms),
         port=free_port(), log=tmp_path_factory.mktemp("log") / "serve.log",
     )  # fmt: skip
     try:
@@ -246,6 +270,7 @@ def seen(server: Server, browser: Any) -> Seen:
     controller = open_page(browser, server, DESKTOP)
     log_in(controller, BETTOR)
     sit(controller, table, SEAT)
+    controller.evaluate(COUNT_SENDS)
     # The same account on a phone: the table comes back at its seat.
     controller_phone = open_page(browser, server, PHONE, phone=True)
     log_in(controller_phone, BETTOR)
@@ -331,6 +356,7 @@ def seen(server: Server, browser: Any) -> Seen:
         cdp.detach()
     for page in pages.values():
         page.wait_for_selector(".table-screen[data-phase='result']", timeout=60_000)
+    result.squeeze_sent = controller.evaluate("() => window.squeezeSent")
     for name, page in pages.items():
         result.reveals[name] = page.evaluate("() => window.revealsSeen")
         assert not page.js_errors, (name, page.js_errors)
@@ -432,3 +458,12 @@ def test_the_timer_opens_the_card_with_its_caption_on_every_screen(seen: Seen) -
         # A card its controller opened says nothing of the timer.
         assert all(words in r["caption"] for r in shown if r["forced"]), name
         assert not any(words in r["caption"] for r in shown if not r["forced"]), name
+
+
+def test_the_controller_sends_no_more_peel_moves_than_the_server_passes_on(seen: Seen) -> None:
+    # Two drags of many pointer moves each: the first move of a drag goes at once, the rest
+    # wait for the gap the hello's rate asks (1000 / RATE ms).
+    sent = seen.squeeze_sent
+    assert len(sent) >= 3, sent
+    gaps = [b - a for a, b in itertools.pairwise(sent)]
+    assert min(gaps) >= 1000 / RATE - 5, gaps

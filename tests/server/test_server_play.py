@@ -230,6 +230,8 @@ def test_peel_moves_reach_the_screens_at_most_at_the_squeeze_rate(
     async def play(live: Live) -> None:
         dealer, bettors, spectator, hand, round_id = await _alice_squeezes(live)
         alice = bettors[0]
+        # Every client is told the rate in its hello, so a screen sends no more.
+        assert [c.hello["squeeze_rate"] for c in (dealer, alice, spectator)] == [rate] * 3
         # 24 moves, 20 a second: each is answered, but at most ``rate`` a second go on.
         loop = asyncio.get_running_loop()
         began = loop.time()

@@ -36,7 +36,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of ``loadtest``."""
     parser.description = (
         "Runs N full tables (a dealer, 7 bettors betting 2-4 chips a round, 1 spectator; "
-        "controllers peel at ~15 moves/s for 2-4 s a card) for each N of --tables, until the "
+        "controllers peel for 2-4 s a card, sending 15 moves/s with --model minimal and, like "
+        "the browser, no more than the server's squeeze_rate with --model browser) for each N "
+        "of --tables, until the "
         f"p99 delivery latency passes {P99_LIMIT_MS:g} ms or a client sees an error. Without "
         "--url it starts its own server for each step (SQLite, default timers) pinned to one "
         "core and runs the clients on another."

@@ -2,15 +2,16 @@
 
 Each full table has a dealer, seven bettors and a spectator. A bettor places 2 to 4 chips on
 Player or Banker at moments spread over the first 60% of each betting window; whoever
-controls a face-down card peels it at about 15 moves a second for 2 to 4 seconds, then opens
-it. Two client models:
+controls a face-down card peels it (a hand that moves about 15 times a second) for 2 to 4
+seconds, then opens it. Two client models:
 
 - ``minimal``: what the protocol needs and nothing else (no lobby once seated, no snapshots
-  asked for);
+  asked for); it sends every move of the hand, 15 a second;
 - ``browser``: what the shipped browser client (``baccarat/web/js``) does: it subscribes to
   the lobby when the lobby shows and unsubscribes when it enters a table (``main.js``),
   applies the events ``table.js`` applies in place, and asks for a snapshot (``resync``, 40 ms
-  debounce) after any other event.
+  debounce) after any other event; it sends no more peel moves a second than the hello's
+  ``squeeze_rate`` (``squeeze.js``), the rate the server passes them on at.
 
 Frames are classified from their first bytes (the server writes ``type`` first and an
 event's name before its data), so most frames are never parsed; the few the clients act on
@@ -43,7 +44,7 @@ BROWSER_UNSUBSCRIBES = True
 """Whether main.js sends ``lobby.unsubscribe`` when it enters a table."""
 RESYNC_DEBOUNCE = 0.04
 SQUEEZE_RATE = 15.0
-"""Peel moves per second while a controller squeezes."""
+"""Moves a second of a controller's hand while it squeezes."""
 CHIPS = (1, 2, 3, 5)
 PARSED = frozenset({"betting_opened", "chip_placed", "squeeze_started", "seat_freed"})
 
@@ -164,6 +165,8 @@ class Client(WSListener):
         self.seq = 0
         self.slip: dict[str, int] = {}
         self.round_id = ""
+        self.peel_rate = SQUEEZE_RATE
+        """Peel moves sent a second (the browser's follows the hello's ``squeeze_rate``)."""
 
     # -- picows callbacks --------------------------------------------------------------
 
@@ -191,6 +194,9 @@ class Client(WSListener):
         if kind == "ack" or kind == "error":
             self._answer(kind, data)
         elif kind == "hello":
+            rate = json.loads(data).get("squeeze_rate")
+            if self.gen.model == "browser" and isinstance(rate, int | float) and rate > 0:
+                self.peel_rate = min(SQUEEZE_RATE, float(rate))
             if not self.hello.done():
                 self.hello.set_result(None)
         elif kind == "snapshot" and self.member.role == "bettor" and not self.round_id:
@@ -307,8 +313,8 @@ class Client(WSListener):
         self.command("bet", f',"area":"{area}","chip":{chip}')
 
     def _peel(self, hand: str, corner: str) -> None:
-        moves = max(1, round(self.gen.rng.uniform(2.0, 4.0) * SQUEEZE_RATE))
-        step = 1 / SQUEEZE_RATE
+        moves = max(1, round(self.gen.rng.uniform(2.0, 4.0) * self.peel_rate))
+        step = 1 / self.peel_rate
 
         def move(i: int) -> None:
             if self.closing:

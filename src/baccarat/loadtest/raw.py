@@ -202,7 +202,9 @@ class RawServer:
         self.users += 1
         user_id = int(request.headers.get(USER_HEADER, -self.users))
         table: RawTable | None = None
-        await ws.send_str(self.frames.plain("hello", v=1, user={"id": user_id}, seat=None))
+        rate = round(1 / self.squeeze_interval, 3)
+        hello = self.frames.plain("hello", v=1, user={"id": user_id}, seat=None, squeeze_rate=rate)
+        await ws.send_str(hello)
         try:
             async for msg in ws:
                 if msg.type != WSMsgType.TEXT:

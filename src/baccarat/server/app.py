@@ -89,6 +89,8 @@ class Server:
         self.origins = origins
         self.queue_limit = queue_limit
         self.command_rate = config.server.command_rate if command_rate is None else command_rate
+        self.squeeze_rate = config.server.squeeze_rate
+        """Peel moves a second passed on to a table (told to every client in its hello)."""
         self.shutdown_grace = shutdown_grace
         self.node_id = node_id
         self.hub = Hub()
@@ -176,7 +178,7 @@ class Server:
             metrics=self.metrics,
             epoch=epoch,
             inflight=self.inflight,
-            squeeze_interval=1 / self.config.server.squeeze_rate,
+            squeeze_interval=1 / self.squeeze_rate,
         )
         driver.on_dealer_turn = lambda uid: self._spawn(self.seating.dealer_turn(driver, uid))
         self.drivers[table_id] = driver

@@ -268,10 +268,21 @@ def refusal(msg_id: str | int | None, exc: BaccaratError) -> dict[str, object]:
 
 
 def hello(
-    user: Mapping[str, object], server_time: float, seat: Mapping[str, object] | None
+    user: Mapping[str, object],
+    server_time: float,
+    seat: Mapping[str, object] | None,
+    squeeze_rate: float,
 ) -> dict[str, object]:
-    """The first message on every connection."""
-    return {"type": "hello", "v": VERSION, "user": user, "server_time": server_time, "seat": seat}
+    """The first message on every connection (``squeeze_rate``: peel moves a second that
+    reach a table; a screen sends no more)."""
+    return {
+        "type": "hello",
+        "v": VERSION,
+        "user": user,
+        "server_time": server_time,
+        "seat": seat,
+        "squeeze_rate": squeeze_rate,
+    }
 
 
 def snapshot(

@@ -56,6 +56,7 @@ class Host(Protocol):
     accepting: bool
     queue_limit: int
     command_rate: float
+    squeeze_rate: float
     hub: Hub
     metrics: Metrics
     lobby: Lobby
@@ -103,7 +104,7 @@ async def websocket(server: Host, request: web.Request) -> web.StreamResponse:
     conn.start()
     seat = server.hub.seats.get(user.user_id)
     seat_json = None if seat is None else {"table_id": seat[0], "seat": seat[1]}
-    conn.send(dumps(hello(auth.user_json(user), time.time(), seat_json)))
+    conn.send(dumps(hello(auth.user_json(user), time.time(), seat_json, server.squeeze_rate)))
     if seat is not None:
         # Back at the table: mark the user connected, then send the table as it stands.
         if first:

@@ -24,6 +24,7 @@ const markSession = (on) => (on ? localStorage.setItem(SESSION_MARK, "1") : loca
 const app = {
   user: null,
   seat: null,
+  squeezeRate: 10, // peel moves a second the server passes on (its hello says)
   lobby: null,
   // The page of the lobby this client looks at; its good-road filter (好路) is remembered.
   lobbyView: { room: null, page: 0, road: localStorage.getItem("baccarat.road_filter") || null },
@@ -417,6 +418,7 @@ function onMessage(msg) {
     case "hello":
       app.user = msg.user;
       app.seat = msg.seat;
+      app.squeezeRate = msg.squeeze_rate;
       if (app.pendingSit) {
         const { tableId, seat } = app.pendingSit;
         app.pendingSit = null;

@@ -15,7 +15,7 @@ import {
 } from "./peel.js";
 import { Reveal, asideRect } from "./reveal.js";
 
-const SEND_EVERY_MS = 100; // the server passes on 10 moves a second; more would be coalesced
+const RATE = 10; // peel moves a second the server passes on, until its hello says otherwise
 const EASE_MS = 100; // an onlooker eases over the time between two moves: at least this,
 const EASE_MAX_MS = 400; // at most this (a server may pass on fewer moves a second)
 const SPRING_MS = 240; // a card let go falls back flat
@@ -28,8 +28,11 @@ const SHORT = "(orientation: landscape) and (max-height: 500px)";
 
 /** The large squeeze card, for its controller (draggable) or an onlooker (driven by moves). */
 export class SqueezeView {
-  constructor({ onProgress, onOpen }) {
+  constructor({ onProgress, onOpen, rate }) {
     this.onProgress = onProgress;
+    /** Peel moves a second the server passes on (the hello's squeeze_rate): more would only
+     * be coalesced, so no more are sent. */
+    this.rate = rate ?? (() => RATE);
     this.onOpen = onOpen;
     this.host = null;
     this.timer = ring("squeeze-ring");
@@ -126,8 +129,7 @@ export class SqueezeView {
     this.key = null;
     this.drag = null;
     this.spring = null;
-    clearTimeout(this.pendingSend);
-    this.pendingSend = null;
+    this.dropSend();
     this.host?.classList.remove("squeezing");
     if (this.host) delete this.host.dataset.squeezed;
   }
@@ -152,7 +154,7 @@ export class SqueezeView {
   opened(data, { handLabel, name }) {
     const sq = this.sq;
     if (!this.visible() || !sq || sq.hand !== data.hand || sq.position !== data.position) return;
-    this.flush();
+    this.dropSend(); // the face shows: a peel move not yet sent is moot
     const reveal = new Reveal({
       host: this.host,
       hand: data.hand,
@@ -207,7 +209,7 @@ export class SqueezeView {
   open() {
     if (!this.mine || !this.sq) return;
     this.spring = null;
-    this.flush();
+    this.dropSend(); // opened: a peel move not yet sent is moot (and would exceed the rate)
     this.onOpen?.(this.sq.hand);
   }
 
@@ -339,10 +341,10 @@ export class SqueezeView {
     if (this.spring) {
       const k = Math.min(1, (now - this.spring.at) / SPRING_MS);
       this.shown = k >= 1 ? 0 : Math.round(this.spring.from * (1 - k) ** 2 * 1000) / 1000;
+      // (flat again: that last move goes when the rate allows, like every other)
       this.queueSend();
       if (k >= 1) {
         this.spring = null;
-        this.flush();
       } else {
         more = true;
       }
@@ -404,14 +406,18 @@ export class SqueezeView {
   }
 
   queueSend() {
-    const wait = this.lastSent + SEND_EVERY_MS - performance.now();
+    const wait = this.lastSent + 1000 / (this.rate() || RATE) - performance.now();
     if (wait <= 0) this.flush();
     else if (!this.pendingSend) this.pendingSend = setTimeout(() => this.flush(), wait);
   }
 
-  flush() {
+  dropSend() {
     clearTimeout(this.pendingSend);
     this.pendingSend = null;
+  }
+
+  flush() {
+    this.dropSend();
     if (!this.sq || !this.mine) return;
     const key = `${this.zone}:${this.shown}`;
     if (key === this.sentKey) return;

@@ -58,6 +58,7 @@ export class TableScreen {
     this.squeeze = new SqueezeView({
       onProgress: (hand, progress, corner) => this.app.send("squeeze", { hand, progress, corner }).catch(() => {}),
       onOpen: (hand) => this.app.send("open", { hand }).catch((err) => this.refuse(err)),
+      rate: () => this.app.squeezeRate,
     });
     this.felt = h("div", { class: "felt" },
       h("div", { class: "felt-inner" }, this.dealerRail, this.queueEl, this.handsRow, this.areasRow, this.seatsRow),
