@@ -41,7 +41,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "of --tables, until the "
         f"p99 delivery latency passes {P99_LIMIT_MS:g} ms or a client sees an error. Without "
         "--url it starts its own server for each step (SQLite, default timers) pinned to one "
-        "core and runs the clients on another."
+        "core."
     )
     parser.add_argument(
         "--tables",
@@ -76,6 +76,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=10.0,
         help="peel moves a second the servers started here pass on (default 10, the "
         "server's default; with --url the server's own setting holds)",
+    )
+    parser.add_argument(
+        "--pin-generator",
+        action="store_true",
+        help="keep the load generator on the core the server does not use (by default it "
+        "may run on any core: pinned, it stalls the measurement on a two-core machine; "
+        "docs/benchmarks.md)",
     )
     parser.add_argument("--url", help="a running server to load (default: start one per step)")
     parser.add_argument("--db", help="its database URL (needed with --url, for the accounts)")
@@ -122,6 +129,7 @@ def run(args: argparse.Namespace) -> int:
         seed=args.seed,
         keep_going=args.keep_going,
         squeeze_rate=args.squeeze_rate,
+        pin_generator=args.pin_generator,
     )
     console = Console(stderr=True)
     with Progress(

@@ -1,8 +1,8 @@
 """A capacity run: steps of N full tables, each measured, until latency or errors fail.
 
 With no ``url`` the run starts its own server for every step (``baccarat serve`` with exactly
-N tables and default timers, SQLite, pinned to one core) and runs the load generator on
-another core. With ``raw`` the same clients then play, at the same N, against the bare
+N tables and default timers, SQLite, pinned to one core); the load generator may run on any
+core (``pin_generator`` keeps it on another one). With ``raw`` the same clients then play, at the same N, against the bare
 server of the same stack (``baccarat.loadtest.raw``), so each step states the project's
 cost per delivery against its stack's. With a ``url`` the clients join the first N tables of
 a running server (its database named by ``db``), and each step adds tables to the last.
@@ -52,6 +52,10 @@ class Options:
     """Run every step even after one failed."""
     squeeze_rate: float = 10.0
     """Peel moves a second the servers started here pass on (``[server] squeeze_rate``)."""
+    pin_generator: bool = False
+    """Keep the load generator off the server's core. On a two-core machine that stalls the
+    measurement itself: past ~26,000 deliveries a second both processes sit half idle while
+    the bare server's loop runs late by tenths of a second (``docs/benchmarks.md``)."""
 
 
 @dataclass
@@ -236,11 +240,12 @@ async def _run(opts: Options, phase: Phase, announce: Callable[[Step], None]) ->
         "duration": opts.duration,
         "p99_limit_ms": opts.p99_limit_ms,
         "squeeze_rate": opts.squeeze_rate,
+        "generator_pinned": opts.pin_generator,
         "database": opts.db or "sqlite (a fresh file per step)",
         "steps": [],
     }
     server_core, load_core = _cores()
-    if load_core is not None:
+    if load_core is not None and opts.pin_generator:
         pin(0, load_core)
     audits: list[dict[str, Any]] = []
     if opts.url is not None:
