@@ -50,6 +50,7 @@ def test_a_smoke_run_plays_measures_and_leaves_a_clean_ledger(tmp_path: Path) ->
     report = json.loads(out.read_text())
     assert report["audit"]["ok"], report["audit"]
     assert report["audit"]["rounds"] > 0
+    assert report["generator_pinned"] is False
     project, raw = report["steps"]
     assert (project["server"], raw["server"]) == ("project", "raw")
     for step in (project, raw):
@@ -142,3 +143,7 @@ def test_the_browser_model_follows_the_shipped_client() -> None:
     assert re.search(r"if \(!app\.view\) \{\s*scheduleResync\(msg\.event\);", main_js)
     assert "apply(app.view, msg.event, data)" in main_js
     assert ('"lobby.unsubscribe"' in main_js) == BROWSER_UNSUBSCRIBES
+    # It sends no more peel moves a second than the hello's squeeze_rate, as the model does.
+    assert "app.squeezeRate = msg.squeeze_rate;" in main_js
+    squeeze_js = (WEB / "squeeze.js").read_text(encoding="utf-8")
+    assert "this.lastSent + 1000 / (this.rate() || RATE)" in squeeze_js
