@@ -61,6 +61,8 @@ PICTURES = {
 """The pictures README.md shows (of every page at each moment, only these are saved)."""
 
 SLOW = 0.25
+"""The pages' animation rate while the timer's reveal is photographed (the beat, four times
+longer, waits for the camera; the server's timers are not slowed)."""
 RATE = 5
 """Peel moves a second the server passes on (its hello tells the pages)."""
 COUNT_SENDS = """() => {
@@ -74,8 +76,6 @@ COUNT_SENDS = """() => {
     return send.call(this, data);
   };
 }"""
-"""The pages' animation rate while the timer's reveal is photographed (the beat, four times
-longer, waits for the camera; the server's timers are not slowed)."""
 
 WATCH_REVEALS = """() => {
   // Each step of every reveal on the page (flip, hold or aside, fly): its hand, whether the

@@ -2,9 +2,9 @@
 
 With no ``url`` the run starts its own server for every step (``baccarat serve`` with exactly
 N tables and default timers, SQLite, pinned to one core); the load generator may run on any
-core (``pin_generator`` keeps it on another one). With ``raw`` the same clients then play, at the same N, against the bare
-server of the same stack (``baccarat.loadtest.raw``), so each step states the project's
-cost per delivery against its stack's. With a ``url`` the clients join the first N tables of
+core (``pin_generator`` keeps it on another one). With ``raw`` the same clients then play,
+at the same N, against the bare server of the same stack (``baccarat.loadtest.raw``), so
+each step states the project's cost per delivery against its stack's. With a ``url`` the clients join the first N tables of
 a running server (its database named by ``db``), and each step adds tables to the last.
 """
 
