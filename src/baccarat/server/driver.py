@@ -226,7 +226,9 @@ class TableDriver:
         then send ``answers`` (the peel moves' acks, after the events they made)."""
         if not events and not answers:
             return
-        if events:
+        # Peel moves (most steps of a round) change no seat, no lobby line and no ledger.
+        moves_only = all(type(ev) is SqueezeMoved for ev in events)
+        if not moves_only:
             try:
                 events = await self.ledger.record(events)
             except Exception:
@@ -239,7 +241,7 @@ class TableDriver:
             self._publish(events)
             for answer in answers:
                 answer()
-        if events:
+        if not moves_only:
             self._after_change()
             await self.ledger.note_seats(self._seat_users())
 

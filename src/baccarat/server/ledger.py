@@ -62,6 +62,9 @@ log = logging.getLogger("baccarat.server")
 
 T = TypeVar("T")
 
+_WRITTEN = (RoundSettled, ShoeStarted, ShoeEnded, BettingClosed, BettingOpened)
+"""The events ``record`` writes for (or, for ``betting_opened``, reads the balances at)."""
+
 
 class TableLedger:
     """One table's writes through the store, in the order its events happened."""
@@ -144,6 +147,8 @@ class TableLedger:
 
     async def record(self, events: list[Event]) -> list[Event]:
         """Write what ``events`` require; return them with any events the writing caused."""
+        if not any(isinstance(ev, _WRITTEN) for ev in events):
+            return events  # nothing to write (a chip, a card): no lock, no wait
         out: list[Event] = []
         async with self._lock:
             for ev in events:
