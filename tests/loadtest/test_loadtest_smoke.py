@@ -146,4 +146,4 @@ def test_the_browser_model_follows_the_shipped_client() -> None:
     # It sends no more peel moves a second than the hello's squeeze_rate, as the model does.
     assert "app.squeezeRate = msg.squeeze_rate;" in main_js
     squeeze_js = (WEB / "squeeze.js").read_text(encoding="utf-8")
-    assert "this.lastSent + 1000 / (this.rate() || RATE)" in squeeze_js
+    assert "this.lastSent + 1000 / (this.rate?.() || RATE)" in squeeze_js

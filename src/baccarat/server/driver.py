@@ -226,9 +226,7 @@ class TableDriver:
         then send ``answers`` (the peel moves' acks, after the events they made)."""
         if not events and not answers:
             return
-        # Peel moves (most steps of a round) change no seat, no lobby line and no ledger.
-        moves_only = all(type(ev) is SqueezeMoved for ev in events)
-        if not moves_only:
+        if events:
             try:
                 events = await self.ledger.record(events)
             except Exception:
@@ -241,7 +239,8 @@ class TableDriver:
             self._publish(events)
             for answer in answers:
                 answer()
-        if not moves_only:
+        # Peel moves (most steps of a round) change no seat and no lobby line.
+        if not all(type(ev) is SqueezeMoved for ev in events):
             self._after_change()
             await self.ledger.note_seats(self._seat_users())
 

@@ -32,7 +32,7 @@ export class SqueezeView {
     this.onProgress = onProgress;
     /** Peel moves a second the server passes on (the hello's squeeze_rate): more would only
      * be coalesced, so no more are sent. */
-    this.rate = rate ?? (() => RATE);
+    this.rate = rate;
     this.onOpen = onOpen;
     this.host = null;
     this.timer = ring("squeeze-ring");
@@ -406,7 +406,7 @@ export class SqueezeView {
   }
 
   queueSend() {
-    const wait = this.lastSent + 1000 / (this.rate() || RATE) - performance.now();
+    const wait = this.lastSent + 1000 / (this.rate?.() || RATE) - performance.now();
     if (wait <= 0) this.flush();
     else if (!this.pendingSend) this.pendingSend = setTimeout(() => this.flush(), wait);
   }
