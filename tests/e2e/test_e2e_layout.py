@@ -146,6 +146,15 @@ CONTROLS_OFF_SCREEN = """() => [...document.querySelectorAll(
   .map(([name, r]) => [name, Math.round(r.left), Math.round(r.right)])"""
 
 
+LATE_SIT = """(table) => {
+  const seat = document.querySelector('.seats .seat.free')?.dataset.seat;
+  if (seat === undefined) return Promise.resolve('no free seat');
+  return window.baccaratApp.send('sit', { table_id: table, seat: Number(seat) }).then(
+    () => { window.baccaratApp.seat = { table_id: table, seat: Number(seat) }; return 'ok'; },
+    (err) => err.code || String(err));
+}"""
+
+
 @pytest.fixture(scope="module")
 def layout(server: Server, browser: Any) -> Iterator[Layout]:
     for name in (DEALER, BETTOR, LATE):
@@ -233,12 +242,18 @@ def layout(server: Server, browser: Any) -> Iterator[Layout]:
         late = open_page(browser, server, PHONE, phone=True)
         log_in(late, LATE)
         late.click(f".table-card[data-table='{table}'] .btn-watch")
-        late.wait_for_selector(".table-screen[data-phase='squeeze']", timeout=60_000)
-        free = late.evaluate(
-            "() => [...document.querySelectorAll('.seats .seat.free')].map((e) => e.dataset.seat)"
-        )
-        # Through the app (the squeeze covers the seats' buttons), while the round is dealt.
-        late.evaluate("([t, s]) => window.baccaratApp.sit(t, Number(s))", [table, free[0]])
+        refused = []
+        for _ in range(3):
+            # A bot may take the free seat first: then try again at the next squeeze.
+            late.wait_for_selector(".table-screen[data-phase='squeeze']", timeout=60_000)
+            # Through the app's socket (the squeeze covers the seats' buttons), while the
+            # round is dealt.
+            answer = late.evaluate(LATE_SIT, table)
+            if answer == "ok":
+                break
+            refused.append(answer)
+            late.wait_for_selector(".table-screen:not([data-phase='squeeze'])", timeout=60_000)
+        assert len(refused) < 3, f"the late sit was refused: {refused}"
         late.wait_for_selector(".seat.me .seat-wait")
         seen.wait_line = late.evaluate(
             """() => { const el = document.querySelector('.seat.me .seat-wait');
