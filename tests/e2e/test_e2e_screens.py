@@ -33,7 +33,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 pytestmark = [pytest.mark.browser, needs_chromium]
 
 TABLE = "standard-2"
-ROUNDS_BEFORE_PICTURES = 3
+ROUNDS_BEFORE_PICTURES = 2
 """Rounds played before the screenshots, so that the roads show a little history."""
 
 
