@@ -50,6 +50,52 @@ class _Writes:
     system: dict[str, int] = field(default_factory=lambda: defaultdict(int))
 
 
+# The batch's statements are built once: a statement object is compiled once per database
+# (SQLAlchemy caches by the object's key, which it computes once), and its lists are
+# expanding parameters, so building and keying each statement costs nothing per batch.
+_DONE = sa.select(s.ledger_tx.c.key).where(
+    s.ledger_tx.c.key.in_(sa.bindparam("ids", expanding=True))
+)
+_ROUND_TABLES = (
+    sa.select(s.rounds.c.table_id)
+    .where(s.rounds.c.id.in_(sa.bindparam("ids", expanding=True)))
+    .distinct()
+)
+_ROUNDS = (
+    sa.select(
+        s.rounds.c.id,
+        s.rounds.c.table_id,
+        s.rounds.c.status,
+        s.rounds.c.dealer_id,
+        s.rounds.c.escrow,
+    )
+    .where(s.rounds.c.id.in_(sa.bindparam("ids", expanding=True)))
+    .order_by(s.rounds.c.id)
+    .with_for_update()
+)
+_STAKES = (
+    sa.select(s.bets.c.round_id, s.bets.c.user_id, sa.func.sum(s.bets.c.coins))
+    .where(s.bets.c.round_id.in_(sa.bindparam("ids", expanding=True)))
+    .group_by(s.bets.c.round_id, s.bets.c.user_id)
+)
+_COINS = (
+    sa.select(s.users.c.id, s.users.c.coins)
+    .where(s.users.c.id.in_(sa.bindparam("ids", expanding=True)))
+    .order_by(s.users.c.id)
+    .with_for_update()
+)
+_MOVE_USER = (
+    sa.update(s.users)
+    .where(s.users.c.id == sa.bindparam("b_id"))
+    .values(coins=s.users.c.coins + sa.bindparam("b_d"))
+)
+_MOVE_SYSTEM = (
+    sa.update(s.system_wallets)
+    .where(s.system_wallets.c.name == sa.bindparam("b_name"))
+    .values(balance=s.system_wallets.c.balance + sa.bindparam("b_d"))
+)
+
+
 def _round_ids(ops: Iterable[Op]) -> set[str]:
     return {op.round_id for op in ops if not isinstance(op, Grant)}
 
@@ -59,9 +105,7 @@ def _tables(conn: sa.Connection, ops: Sequence[Op], rids: list[str]) -> set[str]
     # locked first, the rounds next, the wallets last, in every transaction alike.
     tables = {op.table_id for op in ops if isinstance(op, Escrow | Unescrowed)}
     if rids:
-        tables.update(
-            conn.scalars(sa.select(s.rounds.c.table_id).where(s.rounds.c.id.in_(rids)).distinct())
-        )
+        tables.update(conn.scalars(_ROUND_TABLES, {"ids": rids}))
     return tables
 
 
@@ -69,31 +113,16 @@ def _load(
     conn: sa.Connection, ops: Sequence[Op]
 ) -> tuple[set[str], dict[str, int], dict[str, _Round], dict[int, int]]:
     keys = {op.key for op in ops}
-    done = set(conn.scalars(sa.select(s.ledger_tx.c.key).where(s.ledger_tx.c.key.in_(keys))))
+    done = set(conn.scalars(_DONE, {"ids": sorted(keys)}))
     rids = sorted(_round_ids(ops))
     table_epochs = epochs.current(conn, _tables(conn, ops, rids), lock=True)
     rounds: dict[str, _Round] = {}
     if rids:
-        rows = conn.execute(
-            sa.select(
-                s.rounds.c.id,
-                s.rounds.c.table_id,
-                s.rounds.c.status,
-                s.rounds.c.dealer_id,
-                s.rounds.c.escrow,
-            )
-            .where(s.rounds.c.id.in_(rids))
-            .order_by(s.rounds.c.id)
-            .with_for_update()
-        )
+        rows = conn.execute(_ROUNDS, {"ids": rids})
         for rid, table_id, status, dealer, escrow in rows:
             rounds[rid] = _Round(table_id, status, dealer, escrow, {})
         if rounds:
-            stake_rows = conn.execute(
-                sa.select(s.bets.c.round_id, s.bets.c.user_id, sa.func.sum(s.bets.c.coins))
-                .where(s.bets.c.round_id.in_(list(rounds)))
-                .group_by(s.bets.c.round_id, s.bets.c.user_id)
-            )
+            stake_rows = conn.execute(_STAKES, {"ids": list(rounds)})
             for rid, uid, total in stake_rows:
                 rounds[rid].stakes[uid] = int(total)
     uids: set[int] = set()
@@ -112,12 +141,7 @@ def _load(
         uids.update(r.stakes)
     coins: dict[int, int] = {}
     if uids:
-        user_rows = conn.execute(
-            sa.select(s.users.c.id, s.users.c.coins)
-            .where(s.users.c.id.in_(sorted(uids)))
-            .order_by(s.users.c.id)
-            .with_for_update()
-        )
+        user_rows = conn.execute(_COINS, {"ids": sorted(uids)})
         coins = {uid: int(c) for uid, c in user_rows}
     return done, table_epochs, rounds, coins
 
@@ -391,20 +415,10 @@ def _write(conn: sa.Connection, w: _Writes) -> None:
     insert_rows(conn, s.round_results, w.results)
     user_moves = [{"b_id": u, "b_d": d} for u, d in sorted(w.users.items()) if d]
     if user_moves:
-        conn.execute(
-            sa.update(s.users)
-            .where(s.users.c.id == sa.bindparam("b_id"))
-            .values(coins=s.users.c.coins + sa.bindparam("b_d")),
-            user_moves,
-        )
+        conn.execute(_MOVE_USER, user_moves)
     sys_moves = [{"b_name": n, "b_d": d} for n, d in sorted(w.system.items()) if d]
     if sys_moves:
-        conn.execute(
-            sa.update(s.system_wallets)
-            .where(s.system_wallets.c.name == sa.bindparam("b_name"))
-            .values(balance=s.system_wallets.c.balance + sa.bindparam("b_d")),
-            sys_moves,
-        )
+        conn.execute(_MOVE_SYSTEM, sys_moves)
 
 
 def apply_ops(conn: sa.Connection, ops: Sequence[Op], now: float | None = None) -> list[Outcome]:

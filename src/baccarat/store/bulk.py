@@ -8,6 +8,7 @@ one statement per table per batch instead (bench/bench_store.py measures the dif
 
 from __future__ import annotations
 
+import functools
 import json
 from typing import Any
 
@@ -50,13 +51,26 @@ def insert_rows(conn: sa.Connection, table: sa.Table, rows: list[dict[str, Any]]
     if not rows:
         return
     if conn.dialect.name != "postgresql":
-        conn.execute(sa.insert(table), rows)
+        conn.execute(_insert(table), rows)
         return
-    cols = list(rows[0])
+    cols = tuple(rows[0])
+    conn.execute(_pg_insert(table, cols), _arrays(table, rows, list(cols)))
+
+
+# Each statement is built once per shape: SQLAlchemy then keys and compiles it once.
+
+
+@functools.cache
+def _insert(table: sa.Table) -> sa.Insert:
+    return sa.insert(table)
+
+
+@functools.cache
+def _pg_insert(table: sa.Table, cols: tuple[str, ...]) -> sa.TextClause:
     names = ", ".join(f'"{c}"' for c in cols)
     values = ", ".join(_value(table, c) for c in cols)
-    sql = f'INSERT INTO "{table.name}" ({names}) SELECT {values} FROM {_unnest(table, cols)}'
-    conn.execute(sa.text(sql), _arrays(table, rows, cols))
+    unnest = _unnest(table, list(cols))
+    return sa.text(f'INSERT INTO "{table.name}" ({names}) SELECT {values} FROM {unnest}')
 
 
 def update_rows(
@@ -75,21 +89,34 @@ def update_rows(
     """
     if not rows:
         return
-    cols = list(rows[0])
-    sets = [f'"{c}" = {_value(table, c)}' for c in cols if c != key]
-    sets += [f'"{c}" = {v}' for c, v in (fixed or {}).items()]
-    t = f'"{table.name}"'
-    cond = f'{t}."{key}" = v."{key}"' + (f" AND {where}" if where else "")
+    cols = tuple(rows[0])
+    shape = (table, key, cols, where, tuple((fixed or {}).items()))
     if conn.dialect.name == "postgresql":
-        sql = f"UPDATE {t} SET {', '.join(sets)} FROM {_unnest(table, cols)} WHERE {cond}"
-        conn.execute(sa.text(sql), _arrays(table, rows, cols))
+        conn.execute(_pg_update(*shape), _arrays(table, rows, list(cols)))
         return
     # SQLite: executemany of one UPDATE, each row's values bound under a prefixed name.
+    conn.execute(_update(*shape), [{f"b_{c}": r[c] for c in cols} for r in rows])
+
+
+@functools.cache
+def _pg_update(
+    table: sa.Table, key: str, cols: tuple[str, ...], where: str, fixed: tuple[tuple[str, str], ...]
+) -> sa.TextClause:
+    sets = [f'"{c}" = {_value(table, c)}' for c in cols if c != key]
+    sets += [f'"{c}" = {v}' for c, v in fixed]
+    t = f'"{table.name}"'
+    cond = f'{t}."{key}" = v."{key}"' + (f" AND {where}" if where else "")
+    unnest = _unnest(table, list(cols))
+    return sa.text(f"UPDATE {t} SET {', '.join(sets)} FROM {unnest} WHERE {cond}")
+
+
+@functools.cache
+def _update(
+    table: sa.Table, key: str, cols: tuple[str, ...], where: str, fixed: tuple[tuple[str, str], ...]
+) -> sa.Update:
     values: dict[str, Any] = {
         c: sa.bindparam(f"b_{c}", type_=table.c[c].type) for c in cols if c != key
     }
-    values.update({c: sa.literal_column(v) for c, v in (fixed or {}).items()})
+    values.update({c: sa.literal_column(v) for c, v in fixed})
     stmt = sa.update(table).where(table.c[key] == sa.bindparam(f"b_{key}")).values(values)
-    if where:
-        stmt = stmt.where(sa.text(where))
-    conn.execute(stmt, [{f"b_{c}": r[c] for c in cols} for r in rows])
+    return stmt.where(sa.text(where)) if where else stmt

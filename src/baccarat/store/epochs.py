@@ -33,6 +33,15 @@ class Takeover:
     seats: dict[int, int]
 
 
+_EPOCHS = (
+    sa.select(s.table_epochs.c.table_id, s.table_epochs.c.epoch)
+    .where(s.table_epochs.c.table_id.in_(sa.bindparam("ids", expanding=True)))
+    .order_by(s.table_epochs.c.table_id)
+)
+_EPOCHS_LOCKED = _EPOCHS.with_for_update(read=True)
+"""Built once, so SQLAlchemy keys and compiles them once (``batch``'s statements too)."""
+
+
 def current(conn: sa.Connection, table_ids: Iterable[str], *, lock: bool = False) -> dict[str, int]:
     """Each table's epoch (0 for a table never taken); ``lock`` holds the rows until commit.
 
@@ -42,14 +51,8 @@ def current(conn: sa.Connection, table_ids: Iterable[str], *, lock: bool = False
     ids = sorted(set(table_ids))
     if not ids:
         return {}
-    q = (
-        sa.select(s.table_epochs.c.table_id, s.table_epochs.c.epoch)
-        .where(s.table_epochs.c.table_id.in_(ids))
-        .order_by(s.table_epochs.c.table_id)
-    )
-    if lock:
-        q = q.with_for_update(read=True)
-    found = {t: int(e) for t, e in conn.execute(q)}
+    q = _EPOCHS_LOCKED if lock else _EPOCHS
+    found = {t: int(e) for t, e in conn.execute(q, {"ids": ids})}
     return {t: found.get(t, 0) for t in ids}
 
 
