@@ -49,6 +49,11 @@ from baccarat.store.rounds import (
 from baccarat.store.url import default_db_url, driver_url
 from baccarat.store.writer import RETRIES, Writer
 
+_BALANCES = sa.select(s.users.c.id, s.users.c.coins).where(
+    s.users.c.id.in_(sa.bindparam("ids", expanding=True))
+)
+"""Every round's balances read (built once, so SQLAlchemy compiles it once)."""
+
 
 class Store:
     """Accounts, sessions, the ledger, shoes and rounds, in one database."""
@@ -185,9 +190,7 @@ class Store:
         if not ids:
             return {}
         with reading(self.engine) as conn:
-            rows = conn.execute(
-                sa.select(s.users.c.id, s.users.c.coins).where(s.users.c.id.in_(ids))
-            )
+            rows = conn.execute(_BALANCES, {"ids": ids})
             return {int(uid): int(coins) for uid, coins in rows}
 
     def _system(self, name: str) -> int:
