@@ -7,21 +7,22 @@ import sys
 from typing import Any
 
 from baccarat.server.connection import ANSWERS_KEPT, Connection
+from baccarat.server.frames import payload
 from baccarat.server.protocol import ack, error
 from baccarat.server.wire import dumps
 
 
 def _connection() -> tuple[Connection, list[str]]:
-    """A connection whose queue is read back by the test (no socket is needed here)."""
+    """A connection whose frames are read back by the test (no socket is needed here)."""
     conn = Connection(None, None, 1)  # type: ignore[arg-type]
     sent: list[str] = []
-    original = conn.send
+    original = conn.send_frame
 
-    def send(text: str) -> None:
-        sent.append(text)
-        original(text)
+    def send_frame(frame: bytes) -> None:
+        sent.append(payload(frame).decode())
+        original(frame)
 
-    conn.send = send  # type: ignore[method-assign]
+    conn.send_frame = send_frame  # type: ignore[method-assign]
     return conn, sent
 
 

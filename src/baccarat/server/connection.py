@@ -26,8 +26,7 @@ from typing import Any, cast
 
 from aiohttp import web
 
-from baccarat.server.frames import payload, text_frame
-from baccarat.server.wire import dumps
+from baccarat.server.frames import encode, payload, text_frame
 
 log = logging.getLogger("baccarat.server")
 
@@ -51,7 +50,7 @@ READ_AHEAD = 16
 written (a burst of peel moves on one socket must not hold the other tables up)."""
 ANSWERS_KEPT = 32
 """Answered command ids a connection remembers, so a retried command runs once."""
-_PLAIN_ACK = ""
+_PLAIN_ACK = b""
 """Kept in place of an ack without fields: rebuilt from the id (most answers are these)."""
 
 
@@ -89,8 +88,8 @@ class Connection:
         self._on_drop = on_drop
         self._writer: asyncio.Task[None] | None = None
         self._closing: asyncio.Task[None] | None = None
-        self._answers: dict[str | int, str | None] = {}
-        """Command id -> its answer's text, or None while the command runs (oldest first)."""
+        self._answers: dict[str | int, bytes | None] = {}
+        """Command id -> its answer's frame, or None while the command runs (oldest first)."""
         self._repeats: dict[str | int, int] = {}
         """Copies of a running command that wait for its answer."""
         self._corked: list[str | bytes] | None = None
@@ -204,11 +203,11 @@ class Connection:
         Otherwise the id is remembered as running and ``answer`` will record its answer.
         """
         if msg_id in self._answers:
-            text = self._answers[msg_id]
-            if text is None:
+            frame = self._answers[msg_id]
+            if frame is None:
                 self._repeats[msg_id] = self._repeats.get(msg_id, 0) + 1
             else:
-                self.send(text or dumps({"type": "ack", "id": msg_id}))
+                self.send_frame(frame or encode({"type": "ack", "id": msg_id}))
             return True
         self._answers[msg_id] = None
         while len(self._answers) > ANSWERS_KEPT:
@@ -219,15 +218,15 @@ class Connection:
 
     def answer(self, message: dict[str, Any]) -> None:
         """Send the answer (ack or error) to a command, and remember it if the command ran."""
-        text = dumps(message)
+        frame = encode(message)
         msg_id = message.get("id")
         copies = 1
         if msg_id is not None and msg_id in self._answers and self._answers[msg_id] is None:
             plain = message == {"type": "ack", "id": msg_id}
-            self._answers[msg_id] = _PLAIN_ACK if plain else text
+            self._answers[msg_id] = _PLAIN_ACK if plain else frame
             copies += self._repeats.pop(msg_id, 0)
         for _ in range(copies):
-            self.send(text)
+            self.send_frame(frame)
 
     def drop(self, code: int, reason: str) -> None:
         """Close the socket in the background without waiting for the client."""
