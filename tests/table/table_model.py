@@ -49,6 +49,7 @@ from baccarat.table.events import (
     recipient,
 )
 from baccarat.table.squeeze import CORNERS
+from baccarat.table.view import personal, personal_key
 
 E = TypeVar("E")
 
@@ -91,6 +92,8 @@ class Model:
         self.rejections: Counter[str] = Counter()
         self.kinds: Counter[str] = Counter()
         self.log: list[Event] = []
+        self.keys: dict[int, tuple[Any, Any]] = {}
+        """Each bettor's last ``personal_key`` and the ``personal`` it stood for."""
 
     # -- acting ---------------------------------------------------------------------
 
@@ -185,6 +188,21 @@ class Model:
                 # Bets taken back may uncover the book while betting is open; it never closes so.
                 assert rnd.liability(cfg.chip_unit) <= table.dealer.coins
             self.check_privacy(events)
+        self.check_personal_keys()
+
+    def check_personal_keys(self) -> None:
+        """Equal ``personal_key``s of a user mean equal ``me``s (the server skips the
+        rebuild then), whatever happened between them."""
+        for uid in self.wallets:
+            key = personal_key(self.table, uid, self.now)
+            if key is None:
+                self.keys.pop(uid, None)
+                continue
+            own = personal(self.table, uid, self.now)
+            seen = self.keys.get(uid)
+            if seen is not None and seen[0] == key:
+                assert own == seen[1], f"user {uid}'s me changed under the same key {key}"
+            self.keys[uid] = (key, own)
 
     def check_privacy(self, events: list[Event]) -> None:
         """No card is named before it is dealt and betting closed; a face-down card is named

@@ -34,7 +34,7 @@ from baccarat.server.replies import OK, Ack, Reply
 from baccarat.store import Store
 from baccarat.table import Command, Event, SqueezeProgress, Table, view, wire
 from baccarat.table.events import DealerTurn, SqueezeMoved, recipient
-from baccarat.table.view import Personal, personal
+from baccarat.table.view import Personal, personal, personal_key
 
 log = logging.getLogger("baccarat.server")
 
@@ -103,6 +103,8 @@ class TableDriver:
         """Called with the user of each ``dealer_turn`` event: the server seats them."""
         self._personal: dict[int, Personal] = {}
         """The last ``me`` each seated user was sent (see ``_publish_personal``)."""
+        self._personal_key: dict[int, tuple[object, ...]] = {}
+        """What each bettor's last ``me`` was made of (``view.personal_key``)."""
         self._squeeze: dict[str, SqueezeProgress] = {}
         self._squeeze_reply: dict[str, Reply] = {}
         self._squeeze_last: dict[str, float] = {}
@@ -362,15 +364,28 @@ class TableDriver:
         queued = {w.user_id for w in self.table.queue}
         users = set(self._personal) | set(facts.seated(self.table)) | queued
         for user_id in users:
+            # A bettor whose ``me`` is made of the same things as last time has the same.
+            key = personal_key(self.table, user_id, now)
+            if key is not None and key == self._personal_key.get(user_id):
+                continue
             own = personal(self.table, user_id, now)
             if own == self._personal.get(user_id):
+                self._remember_key(user_id, key)
                 continue
             if own["me"]["seat"] is None and own["me"]["queue_position"] is None:
                 self._personal.pop(user_id, None)
             else:
                 self._personal[user_id] = own
+            self._remember_key(user_id, key)
             msg = event(self.table_id, self.seq, "me", own, private=True)
             self.metrics.deliveries.inc(self.hub.to_user_at(user_id, self.table_id, msg))
+
+    def _remember_key(self, user_id: int, key: tuple[object, ...] | None) -> None:
+        # Kept only beside a ``me`` that was sent: the key stands for that ``me``.
+        if key is None or user_id not in self._personal:
+            self._personal_key.pop(user_id, None)
+        else:
+            self._personal_key[user_id] = key
 
     def _after_change(self) -> None:
         self.hub.set_seats(self.table_id, facts.seated(self.table))

@@ -153,6 +153,48 @@ def personal(table: Table, user_id: int | None, now: float) -> Personal:
     return {"me": me, "book": book(table.round, table.config.chip_unit) if is_dealer else None}
 
 
+def personal_key(table: Table, user_id: int, now: float) -> tuple[object, ...] | None:
+    """Everything a seated bettor's ``personal`` is made of, or None for anyone else.
+
+    Two equal keys of one user mean two equal ``personal``s, so a server can skip building a
+    bettor's ``me`` again after a step that changed nothing it is made of (most chips at a
+    table change only the placer's and the dealer's). What ``_me`` reads for a bettor: the
+    seat's own fields, the queue, the round, whether betting is open, the bettor's slip and
+    last slip, and, for the dealer's cover, the book's Player and Banker chips and the
+    dealer's coins. None for the dealer (the book follows every chip) and for anyone not
+    seated: build theirs.
+    """
+    occ = table.occupant(user_id)
+    if occ is None or occ.seat == DEALER_SEAT:
+        return None
+    rnd = table.round
+    dealer = table.dealer
+    player = banker = 0
+    slip: frozenset[tuple[Area, int]] = frozenset()
+    if rnd is not None:
+        for b in rnd.bettors.values():
+            player += b.slip.get("player", 0)
+            banker += b.slip.get("banker", 0)
+        own = rnd.bettors.get(user_id)
+        if own is not None:
+            slip = frozenset(own.slip.items())
+    last = table.last_slips.get(user_id)
+    return (
+        occ.seat,
+        occ.coins,
+        occ.waiting_next_round,
+        occ.auto_open,
+        queue.position(table, user_id),
+        None if rnd is None else rnd.round_id,
+        table.betting_open(now),
+        slip,
+        None if last is None else frozenset(last.items()),
+        player,
+        banker,
+        None if dealer is None else (dealer.user_id, dealer.coins),
+    )
+
+
 def view(table: Table, user_id: int | None, now: float) -> View:
     """The table as ``user_id`` sees it (a spectator when None or not seated)."""
     cfg = table.config
