@@ -2,7 +2,9 @@
 ``me`` again while the key stays the same, so whatever changes a ``me`` must change the key.
 
 The long random games check the rule after every step (``table_model``); these are the
-changes those games seldom make while nothing else in the key moves.
+changes those games seldom make while nothing else in the key moves. The book's own totals
+are not in it: a chip on Player changes a bettor's `me` only when it changes what the
+dealer can cover.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from baccarat.table import JoinQueue, LeaveQueue, SetCoins
 from baccarat.table.view import personal, personal_key
 
 
-def test_the_dealers_coins_are_in_a_bettors_key() -> None:
+def test_the_dealers_cover_is_in_a_bettors_key() -> None:
     # The dealer can just cover the book: bettor 3 cannot double the Player bet.
     g = Game(dealer_floor=1_000)
     g.sit(1, 0, coins=1_500)
@@ -23,7 +25,8 @@ def test_the_dealers_coins_are_in_a_bettors_key() -> None:
     g.bet(3, "player", 5)
     key = personal_key(g.table, 3, g.now)
     assert personal(g.table, 3, g.now)["me"]["can_double"] is False
-    # A grant to the dealer alone changes what bettor 3 may do, so it changes the key.
+    # A grant to the dealer alone changes what bettor 3 may do, so it changes the key
+    # (which holds whether the dealer covers each bet the buttons ask about).
     g.do(SetCoins(1, 3_000))
     assert personal(g.table, 3, g.now)["me"]["can_double"] is True
     assert personal_key(g.table, 3, g.now) != key

@@ -8,11 +8,22 @@ from __future__ import annotations
 
 from typing import Literal, TypedDict
 
-from baccarat.bets import AREAS, CHIPS, LIMITS, Area, remaining_limits, stake_coins
+from baccarat.bets import (
+    AREAS,
+    CHIPS,
+    DEALER_AREAS,
+    LIMITS,
+    Area,
+    remaining_limits,
+    stake_coins,
+)
+from baccarat.errors import RuleViolation
 from baccarat.rules import HANDS, Hand
 from baccarat.table import queue, rebet, wire
+from baccarat.table.betting import verify_cover
 from baccarat.table.book import Book, book
 from baccarat.table.config import DEALER_SEAT
+from baccarat.table.round import Round
 from baccarat.table.table import Table
 from baccarat.table.wire import JsonObject
 
@@ -160,25 +171,27 @@ def personal_key(table: Table, user_id: int, now: float) -> tuple[object, ...] |
     bettor's ``me`` again after a step that changed nothing it is made of (most chips at a
     table change only the placer's and the dealer's). What ``_me`` reads for a bettor: the
     seat's own fields, the queue, the round, whether betting is open, the bettor's slip and
-    last slip, and, for the dealer's cover, the book's Player and Banker chips and the
-    dealer's coins. None for the dealer (the book follows every chip) and for anyone not
-    seated: build theirs.
+    last slip, and, while betting is open, whether the dealer covers each booked bet the
+    bet buttons ask about (a smallest chip on Player or on Banker, a rebet, a double). None
+    for the dealer (the book follows every chip) and for anyone not seated: build theirs.
     """
     occ = table.occupant(user_id)
     if occ is None or occ.seat == DEALER_SEAT:
         return None
     rnd = table.round
-    dealer = table.dealer
-    player = banker = 0
-    slip: frozenset[tuple[Area, int]] = frozenset()
-    if rnd is not None:
-        for b in rnd.bettors.values():
-            player += b.slip.get("player", 0)
-            banker += b.slip.get("banker", 0)
-        own = rnd.bettors.get(user_id)
-        if own is not None:
-            slip = frozenset(own.slip.items())
+    own = rnd.bettors.get(user_id) if rnd is not None else None
+    slip: dict[Area, int] = dict(own.slip) if own is not None else {}
     last = table.last_slips.get(user_id)
+    open_now = table.betting_open(now)
+    covered: tuple[bool, ...] = ()
+    if rnd is not None and open_now:
+        asked: list[dict[Area, int]] = [
+            {"player": CHIPS[0]},
+            {"banker": CHIPS[0]},
+            _booked(last),
+            _booked(slip),
+        ]
+        covered = tuple(_covers(table, rnd, extra) for extra in asked)
     return (
         occ.seat,
         occ.coins,
@@ -186,13 +199,26 @@ def personal_key(table: Table, user_id: int, now: float) -> tuple[object, ...] |
         occ.auto_open,
         queue.position(table, user_id),
         None if rnd is None else rnd.round_id,
-        table.betting_open(now),
-        slip,
+        open_now,
+        frozenset(slip.items()),
         None if last is None else frozenset(last.items()),
-        player,
-        banker,
-        None if dealer is None else (dealer.user_id, dealer.coins),
+        covered,
     )
+
+
+def _booked(slip: dict[Area, int] | None) -> dict[Area, int]:
+    return {a: n for a, n in (slip or {}).items() if a in DEALER_AREAS}
+
+
+def _covers(table: Table, rnd: Round, extra: dict[Area, int]) -> bool:
+    # The dealer's cover as the bet checks ask it (no booked chips: nothing to cover).
+    if not extra:
+        return True
+    try:
+        verify_cover(table, rnd, extra)
+    except RuleViolation:
+        return False
+    return True
 
 
 def view(table: Table, user_id: int | None, now: float) -> View:
