@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import json
+from collections.abc import Sequence
 from typing import Any
 
 import sqlalchemy as sa
@@ -26,7 +27,9 @@ def _pg_type(col: sa.Column[Any]) -> str:
     return "text"  # strings, and JSON sent as its text
 
 
-def _arrays(table: sa.Table, rows: list[dict[str, Any]], cols: list[str]) -> dict[str, list[Any]]:
+def _arrays(
+    table: sa.Table, rows: list[dict[str, Any]], cols: Sequence[str]
+) -> dict[str, list[Any]]:
     out: dict[str, list[Any]] = {}
     for c in cols:
         if isinstance(table.c[c].type, sa.JSON):
@@ -36,7 +39,7 @@ def _arrays(table: sa.Table, rows: list[dict[str, Any]], cols: list[str]) -> dic
     return out
 
 
-def _unnest(table: sa.Table, cols: list[str]) -> str:
+def _unnest(table: sa.Table, cols: Sequence[str]) -> str:
     casts = ", ".join(f"CAST(:{c} AS {_pg_type(table.c[c])}[])" for c in cols)
     names = ", ".join(f'"{c}"' for c in cols)
     return f"unnest({casts}) AS v({names})"
@@ -54,7 +57,7 @@ def insert_rows(conn: sa.Connection, table: sa.Table, rows: list[dict[str, Any]]
         conn.execute(_insert(table), rows)
         return
     cols = tuple(rows[0])
-    conn.execute(_pg_insert(table, cols), _arrays(table, rows, list(cols)))
+    conn.execute(_pg_insert(table, cols), _arrays(table, rows, cols))
 
 
 # Each statement is built once per shape: SQLAlchemy then keys and compiles it once.
@@ -69,7 +72,7 @@ def _insert(table: sa.Table) -> sa.Insert:
 def _pg_insert(table: sa.Table, cols: tuple[str, ...]) -> sa.TextClause:
     names = ", ".join(f'"{c}"' for c in cols)
     values = ", ".join(_value(table, c) for c in cols)
-    unnest = _unnest(table, list(cols))
+    unnest = _unnest(table, cols)
     return sa.text(f'INSERT INTO "{table.name}" ({names}) SELECT {values} FROM {unnest}')
 
 
@@ -92,7 +95,7 @@ def update_rows(
     cols = tuple(rows[0])
     shape = (table, key, cols, where, tuple((fixed or {}).items()))
     if conn.dialect.name == "postgresql":
-        conn.execute(_pg_update(*shape), _arrays(table, rows, list(cols)))
+        conn.execute(_pg_update(*shape), _arrays(table, rows, cols))
         return
     # SQLite: executemany of one UPDATE, each row's values bound under a prefixed name.
     conn.execute(_update(*shape), [{f"b_{c}": r[c] for c in cols} for r in rows])
@@ -106,7 +109,7 @@ def _pg_update(
     sets += [f'"{c}" = {v}' for c, v in fixed]
     t = f'"{table.name}"'
     cond = f'{t}."{key}" = v."{key}"' + (f" AND {where}" if where else "")
-    unnest = _unnest(table, list(cols))
+    unnest = _unnest(table, cols)
     return sa.text(f"UPDATE {t} SET {', '.join(sets)} FROM {unnest} WHERE {cond}")
 
 
