@@ -3,8 +3,9 @@
 Plays whole rounds at one table (a dealer and seven bettors, each placing a few chips, both
 hands opened at once) on a fake clock, and times the parts a server pays for: commands,
 timers, one view per viewer kind, a round's events made wire data (``baccarat.table.wire``),
-and the ``me`` of every seated user (what the server checks after each change to send the
-private ``me`` event). Prints a Markdown table for docs/benchmarks.md.
+the ``me`` of every seated user (what the server checks after each change to send the
+private ``me`` event), and mid-betting the seven bettors' ``me`` keys (what the server
+compares after each chip to skip building a ``me`` that did not change). Prints a Markdown table for docs/benchmarks.md.
 
     python bench/bench_table.py [--rounds N]
 """
@@ -19,7 +20,7 @@ from baccarat.errors import BaccaratError
 from baccarat.shoe import Shoe
 from baccarat.table import OpenCard, PlaceChip, Sit, Table, TableConfig, UserInfo, view, wire
 from baccarat.table.events import Event
-from baccarat.table.view import personal
+from baccarat.table.view import personal, personal_key
 
 AREAS = ("player", "banker", "tie", "player_pair", "banker_pair")
 
@@ -111,6 +112,20 @@ def main() -> None:
             personal(table, uid, clock[0])
     personal_all = (time.perf_counter() - t0) / n
 
+    # Mid-betting: every bettor has chips down, betting open (the keys' cover answers).
+    betting, at = new_table()
+    play_round(betting, at)
+    while betting.phase != "betting":
+        at[0] = max(at[0], betting.next_deadline or at[0])
+        betting.advance(at[0])
+    for seat in range(1, 8):
+        betting.handle(PlaceChip(seat, "player" if seat % 2 else "banker", 5), at[0])
+    t0 = time.perf_counter()
+    for _ in range(n):
+        for uid in range(1, 8):
+            personal_key(betting, uid, at[0])
+    keys_betting = (time.perf_counter() - t0) / n
+
     viewers = {"dealer": 100, "bettor": 1, "spectator": None}
     view_times = {}
     for name, uid in viewers.items():
@@ -129,6 +144,7 @@ def main() -> None:
         print(f"| one {name} view | {t * 1e6:,.1f} µs |")
     print(f"| a round's {len(LOG)} events made wire data | {wire_round * 1e6:,.1f} µs |")
     print(f"| the me of all 8 seated users | {personal_all * 1e6:,.1f} µs |")
+    print(f"| the me keys of the 7 bettors, mid-betting | {keys_betting * 1e6:,.1f} µs |")
 
 
 if __name__ == "__main__":

@@ -57,10 +57,13 @@ def check_chip(t: Table, c: PlaceChip, now: float) -> tuple[Occupant, Round, Are
     return occ, rnd, area
 
 
-def verify_cover(t: Table, rnd: Round, extra: dict[Area, int]) -> None:
-    """Refuse chips the dealer could not pay in the worse outcome (Player or Banker wins)."""
+def verify_cover(
+    t: Table, rnd: Round, extra: dict[Area, int], book: tuple[int, int] | None = None
+) -> None:
+    """Refuse chips the dealer could not pay in the worse outcome (Player or Banker wins);
+    ``book`` is the round's ``book_chips()`` when the caller already has them."""
     dealer = t.dealer
-    owed = rnd.liability(t.config.chip_unit, extra)
+    owed = rnd.liability(t.config.chip_unit, extra, book)
     if dealer is None or owed > dealer.coins:
         raise RuleViolation(
             "dealer_cannot_cover",

@@ -80,15 +80,26 @@ class Round:
         bettor = self.bettors.get(user_id)
         return dict(bettor.slip) if bettor else {}
 
-    def area_chips(self, *areas: Area) -> int:
-        """All bettors' chips on the given areas."""
-        return sum(b.slip.get(a, 0) for b in self.bettors.values() for a in areas)
+    def book_chips(self) -> tuple[int, int]:
+        """All bettors' chips on Player and on Banker (the dealer's book), in one pass."""
+        player = banker = 0
+        for b in self.bettors.values():
+            player += b.slip.get("player", 0)
+            banker += b.slip.get("banker", 0)
+        return player, banker
 
-    def liability(self, chip_unit: int, extra: dict[Area, int] | None = None) -> int:
-        """The dealer's payout in the worse outcome, with ``extra`` chips added to the book."""
+    def liability(
+        self,
+        chip_unit: int,
+        extra: dict[Area, int] | None = None,
+        book: tuple[int, int] | None = None,
+    ) -> int:
+        """The dealer's payout in the worse outcome, with ``extra`` chips added to the book
+        (``book``: this round's ``book_chips()``, when the caller already has them)."""
         added = extra or {}
-        player = self.area_chips("player") + added.get("player", 0)
-        banker = self.area_chips("banker") + added.get("banker", 0)
+        player, banker = self.book_chips() if book is None else book
+        player += added.get("player", 0)
+        banker += added.get("banker", 0)
         return dealer_liability(player * chip_unit, banker * chip_unit)
 
     def stakes(self, chip_unit: int) -> dict[int, dict[Area, int]]:

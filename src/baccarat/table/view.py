@@ -191,7 +191,8 @@ def personal_key(table: Table, user_id: int, now: float) -> tuple[object, ...] |
             _booked(last),
             _booked(slip),
         ]
-        covered = tuple(_covers(table, rnd, extra) for extra in asked)
+        book = rnd.book_chips()
+        covered = tuple(_covers(table, rnd, extra, book) for extra in asked)
     return (
         occ.seat,
         occ.coins,
@@ -210,12 +211,12 @@ def _booked(slip: dict[Area, int] | None) -> dict[Area, int]:
     return {a: n for a, n in (slip or {}).items() if a in DEALER_AREAS}
 
 
-def _covers(table: Table, rnd: Round, extra: dict[Area, int]) -> bool:
+def _covers(table: Table, rnd: Round, extra: dict[Area, int], book: tuple[int, int]) -> bool:
     # The dealer's cover as the bet checks ask it (no booked chips: nothing to cover).
     if not extra:
         return True
     try:
-        verify_cover(table, rnd, extra)
+        verify_cover(table, rnd, extra, book)
     except RuleViolation:
         return False
     return True
