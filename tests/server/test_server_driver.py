@@ -271,3 +271,24 @@ def test_a_command_has_exactly_one_answer() -> None:
     reply(OK)
     reply(InternalError())
     assert screen.sent == [{"type": "ack", "id": 7}]
+
+
+def test_the_deliveries_counter_counts_every_event_and_me_sent() -> None:
+    async def main() -> None:
+        store = FakeStore({1: 100_000, 2: 10_000})
+        rig = Rig(store)
+        screens = [rig.screen, Screen(1), Screen(2)]
+        for screen in screens[1:]:
+            rig.hub.add(screen)  # type: ignore[arg-type]
+            rig.hub.watch(screen, "t1")  # type: ignore[arg-type]
+        await seated_round(rig)
+        await rig.do(OpenCard(2, "player"))
+        await rig.do(OpenCard(2, "banker"))
+        sent = [m for s in screens for m in s.sent if m.get("type") == "event"]
+        # The seated users' own ``me`` events are among them, not only the table's.
+        assert {m["event"] for m in sent} >= {"me", "chip_placed", "round_settled"}
+        counted = rig.driver.metrics.registry.get_sample_value("baccarat_messages_queued_total")
+        assert counted == len(sent)
+        await rig.driver.stop(0.0)
+
+    run(main)

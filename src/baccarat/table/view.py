@@ -180,7 +180,7 @@ def personal_key(table: Table, user_id: int, now: float) -> tuple[object, ...] |
         return None
     rnd = table.round
     own = rnd.bettors.get(user_id) if rnd is not None else None
-    slip: dict[Area, int] = dict(own.slip) if own is not None else {}
+    slip: dict[Area, int] = own.slip if own is not None else {}
     last = table.last_slips.get(user_id)
     open_now = table.betting_open(now)
     covered: tuple[bool, ...] = ()
