@@ -20,7 +20,7 @@ from baccarat.errors import BaccaratError
 from baccarat.shoe import Shoe
 from baccarat.table import OpenCard, PlaceChip, Sit, Table, TableConfig, UserInfo, view, wire
 from baccarat.table.events import Event
-from baccarat.table.view import personal, personal_key
+from baccarat.table.view import personal, personal_keys
 
 AREAS = ("player", "banker", "tie", "player_pair", "banker_pair")
 
@@ -121,9 +121,9 @@ def main() -> None:
     for seat in range(1, 8):
         betting.handle(PlaceChip(seat, "player" if seat % 2 else "banker", 5), at[0])
     t0 = time.perf_counter()
+    bettors = range(1, 8)
     for _ in range(n):
-        for uid in range(1, 8):
-            personal_key(betting, uid, at[0])
+        personal_keys(betting, bettors, at[0])
     keys_betting = (time.perf_counter() - t0) / n
 
     viewers = {"dealer": 100, "bettor": 1, "spectator": None}

@@ -49,7 +49,7 @@ from baccarat.table.events import (
     recipient,
 )
 from baccarat.table.squeeze import CORNERS
-from baccarat.table.view import personal, personal_key
+from baccarat.table.view import personal, personal_key, personal_keys
 
 E = TypeVar("E")
 
@@ -193,8 +193,11 @@ class Model:
     def check_personal_keys(self) -> None:
         """Equal ``personal_key``s of a user mean equal ``me``s (the server skips the
         rebuild then), whatever happened between them."""
+        keys = personal_keys(self.table, list(self.wallets), self.now)
         for uid in self.wallets:
-            key = personal_key(self.table, uid, self.now)
+            key = keys[uid]
+            # Everyone's at once (as the server asks) is each user's alone.
+            assert key == personal_key(self.table, uid, self.now)
             if key is None:
                 self.keys.pop(uid, None)
                 continue

@@ -34,7 +34,7 @@ from baccarat.server.replies import OK, Ack, Reply
 from baccarat.store import Store
 from baccarat.table import Command, Event, SqueezeProgress, Table, view, wire
 from baccarat.table.events import DealerTurn, SqueezeMoved, recipient
-from baccarat.table.view import Personal, personal, personal_key
+from baccarat.table.view import Personal, personal, personal_keys
 
 log = logging.getLogger("baccarat.server")
 
@@ -369,9 +369,10 @@ class TableDriver:
         sent = 0
         queued = {w.user_id for w in self.table.queue}
         users = set(self._personal) | set(facts.seated(self.table)) | queued
+        keys = personal_keys(self.table, users, now)
         for user_id in users:
             # A bettor whose ``me`` is made of the same things as last time has the same.
-            key = personal_key(self.table, user_id, now)
+            key = keys[user_id]
             if key is not None and key == self._personal_key.get(user_id):
                 continue
             own = personal(self.table, user_id, now)

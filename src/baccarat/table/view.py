@@ -6,6 +6,7 @@ squeezed, and then to every viewer of the table alike (betting is closed, the ca
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Literal, TypedDict
 
 from baccarat.bets import (
@@ -175,36 +176,52 @@ def personal_key(table: Table, user_id: int, now: float) -> tuple[object, ...] |
     bet buttons ask about (a smallest chip on Player or on Banker, a rebet, a double). None
     for the dealer (the book follows every chip) and for anyone not seated: build theirs.
     """
-    occ = table.occupant(user_id)
-    if occ is None or occ.seat == DEALER_SEAT:
-        return None
+    return personal_keys(table, (user_id,), now)[user_id]
+
+
+def personal_keys(
+    table: Table, user_ids: Iterable[int], now: float
+) -> dict[int, tuple[object, ...] | None]:
+    """``personal_key`` of each of ``user_ids``; what the users share is worked out once."""
     rnd = table.round
-    own = rnd.bettors.get(user_id) if rnd is not None else None
-    slip: dict[Area, int] = own.slip if own is not None else {}
-    last = table.last_slips.get(user_id)
     open_now = table.betting_open(now)
-    covered: tuple[bool, ...] = ()
+    round_id = None if rnd is None else rnd.round_id
+    book = (0, 0)
+    common: tuple[bool, ...] = ()
     if rnd is not None and open_now:
-        asked: list[dict[Area, int]] = [
-            {"player": CHIPS[0]},
-            {"banker": CHIPS[0]},
-            _booked(last),
-            _booked(slip),
-        ]
         book = rnd.book_chips()
-        covered = tuple(_covers(table, rnd, extra, book) for extra in asked)
-    return (
-        occ.seat,
-        occ.coins,
-        occ.waiting_next_round,
-        occ.auto_open,
-        queue.position(table, user_id),
-        None if rnd is None else rnd.round_id,
-        open_now,
-        frozenset(slip.items()),
-        None if last is None else frozenset(last.items()),
-        covered,
-    )
+        common = (
+            _covers(table, rnd, {"player": CHIPS[0]}, book),
+            _covers(table, rnd, {"banker": CHIPS[0]}, book),
+        )
+    out: dict[int, tuple[object, ...] | None] = {}
+    for user_id in user_ids:
+        occ = table.occupant(user_id)
+        if occ is None or occ.seat == DEALER_SEAT:
+            out[user_id] = None
+            continue
+        own = rnd.bettors.get(user_id) if rnd is not None else None
+        slip: dict[Area, int] = own.slip if own is not None else {}
+        last = table.last_slips.get(user_id)
+        covered = common
+        if rnd is not None and open_now:
+            covered += (
+                _covers(table, rnd, _booked(last), book),
+                _covers(table, rnd, _booked(slip), book),
+            )
+        out[user_id] = (
+            occ.seat,
+            occ.coins,
+            occ.waiting_next_round,
+            occ.auto_open,
+            queue.position(table, user_id),
+            round_id,
+            open_now,
+            frozenset(slip.items()),
+            None if last is None else frozenset(last.items()),
+            covered,
+        )
+    return out
 
 
 def _booked(slip: dict[Area, int] | None) -> dict[Area, int]:
