@@ -168,12 +168,13 @@ def test_a_seat_refused_for_coins_says_the_floor_and_the_coins(
     create_account(server, "lgpoor", coins=5_000)
     page = open_page(browser, server, DESKTOP)
     log_in(page, "lgpoor")
-    free = page.evaluate(
-        """() => window.baccaratApp.lobby.tables.filter((tb) => tb.room_id === 'vip')
+    # The lobby screen shows before its first page of tables arrives: wait for a free VIP seat.
+    free = page.wait_for_function(
+        """() => (window.baccaratApp.lobby?.tables ?? []).filter((tb) => tb.room_id === 'vip')
              .flatMap((tb) => tb.seats.map((s, i) => [tb.table_id, i, s]))
              .filter(([, , s]) => !s).map(([t, i]) => [t, i])
              .sort((a, b) => a[1] - b[1])[0]"""
-    )
+    ).json_value()
     table, seat = free
     page.evaluate("([t, s]) => window.baccaratApp.sit(t, s)", [table, seat])
     page.wait_for_selector(".toast-error")
