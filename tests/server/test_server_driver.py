@@ -292,3 +292,51 @@ def test_the_deliveries_counter_counts_every_event_and_me_sent() -> None:
         await rig.driver.stop(0.0)
 
     run(main)
+
+
+def test_the_lobby_line_is_marked_changed_exactly_when_it_changed() -> None:
+    async def main() -> None:
+        store = FakeStore({1: 100_000, 2: 10_000, 3: 10_000})
+        rig = Rig(store)
+        shown = rig.driver.line()
+        marks = 0
+
+        async def step(run: Callable[[], Awaitable[None]]) -> None:
+            # After each step the lobby's line is what it would rebuild if marked, else stale.
+            nonlocal shown, marks
+            rig.hub.changed.clear()
+            await run()
+            line = rig.driver.line()
+            if "t1" in rig.hub.changed:
+                marks += 1
+                shown = line
+            assert line == shown
+
+        async def open_squeezed() -> None:
+            rnd = rig.driver.table.round
+            assert rnd is not None and rnd.squeeze is not None
+            await rig.do(OpenCard(rnd.squeeze.controller, rnd.squeeze.hand))
+
+        await step(lambda: rig.do(Sit(1, UserInfo(1, "dealer", 60, 100_000), 0)))
+        await step(lambda: rig.do(Sit(2, UserInfo(2, "bettor", 60, 10_000), 1)))
+        await step(lambda: rig.do(Sit(3, UserInfo(3, "other", 60, 10_000), 2)))
+        chips_from = marks
+        for _ in range(3):
+            await step(lambda: rig.do(PlaceChip(2, "player", 5)))
+            await step(lambda: rig.do(PlaceChip(3, "banker", 5)))
+        # Chips change no line: no mark, and the line shown is still right.
+        assert marks == chips_from
+        shoes = set()
+        while len(shoes) < 3:  # two shoes of two rounds played through, a third begun
+            table = rig.driver.table
+            shoes.add(table.shoe_id)
+            if table.phase == "squeeze":
+                await step(open_squeezed)
+            elif table.phase == "betting" and table.round is not None and not table.round.slip(2):
+                await step(lambda: rig.do(PlaceChip(2, "player", 5)))
+            else:
+                await step(rig.to_deadline)
+        assert marks > chips_from + 8
+        await rig.driver.stop(0.0)
+
+    run(main)

@@ -105,6 +105,8 @@ class TableDriver:
         """The last ``me`` each seated user was sent (see ``_publish_personal``)."""
         self._personal_key: dict[int, tuple[object, ...]] = {}
         """What each bettor's last ``me`` was made of (``view.personal_key``)."""
+        self._line_key: tuple[object, ...] | None = None
+        """What the lobby line was made of when the table was last marked changed."""
         self._squeeze: dict[str, SqueezeProgress] = {}
         self._squeeze_reply: dict[str, Reply] = {}
         self._squeeze_last: dict[str, float] = {}
@@ -397,8 +399,12 @@ class TableDriver:
 
     def _after_change(self) -> None:
         self.hub.set_seats(self.table_id, facts.seated(self.table))
-        # The lobby rebuilds the line when it next looks (at most once a second).
-        self.hub.changed.add(self.table_id)
+        # The lobby rebuilds the line when it next looks (at most once a second), only if
+        # what it is made of changed: most steps are chips, which change no line.
+        key = facts.line_key(self.table)
+        if key != self._line_key:
+            self._line_key = key
+            self.hub.changed.add(self.table_id)
 
     def line(self) -> dict[str, object]:
         """The table's line in the lobby, as it stands."""

@@ -52,6 +52,22 @@ def lobby_table(
     }
 
 
+def line_key(table: Table) -> tuple[object, ...]:
+    """What the table's lobby line is made of, but the watchers (the hub marks those).
+
+    Equal keys mean equal lines, so a step that leaves the key alone (a chip, an undo) need
+    not have its line rebuilt: the history only grows within a shoe, so with the shoe its
+    length stands for it."""
+    return (
+        tuple(None if o is None else (o.user_id, o.name) for o in table.seats),
+        table.phase,
+        table.round.round_no if table.round is not None else table.rounds_in_shoe,
+        table.shoe_id,
+        len(table.history),
+        len(table.queue),
+    )
+
+
 def bet_records(ev: BettingClosed) -> tuple[BetRecord, ...]:
     """The ledger's bet records from a ``betting_closed`` event."""
     return tuple(
