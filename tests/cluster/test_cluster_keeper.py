@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 import pytest
 
 from baccarat.cluster import Directory
 from baccarat.cluster.keeper import Keeper
+from baccarat.cluster.local import LocalDirectory
 
 NodeFactory = Callable[[], Directory]
 TABLES = ("t1", "t2", "t3")
@@ -202,3 +203,37 @@ async def test_a_woken_keeper_takes_a_released_table_before_its_next_period(
         assert set(tb.running) == set(TABLES)
     finally:
         await b.stop()
+
+
+class Counting(LocalDirectory):
+    """A directory of its own process that counts the renewals asked of it."""
+
+    def __init__(self, *, expires: bool) -> None:
+        super().__init__(clock=lambda: 0.0, expires=expires)
+        self.renewals = 0
+
+    async def renew(self, table_id: str, node_id: str, token: int) -> bool:
+        self.renewals += 1
+        return await super().renew(table_id, node_id, token)
+
+    async def renew_seats(self, node_id: str, seats: Mapping[int, str], ttl: float) -> set[int]:
+        self.renewals += 1
+        return await super().renew_seats(node_id, seats, ttl)
+
+
+async def test_a_system_of_one_renews_nothing_and_keeps_its_tables() -> None:
+    # Where leases run out, every tick after the first renews each table and the seats.
+    directory, tables = Counting(expires=True), Tables()
+    keeper = _keeper(directory, "A", tables, seats={7: "t1"})
+    for _ in range(3):
+        await keeper.tick()
+    assert directory.renewals == 1 + 2 * (len(TABLES) + 1)
+    # A system of one renews nothing, and keeps its tables long past the ttl.
+    directory, tables = Counting(expires=False), Tables()
+    keeper = _keeper(directory, "A", tables, ttl=0.01, seats={7: "t1"})
+    for _ in range(3):
+        await keeper.tick()
+        await asyncio.sleep(0.02)
+    assert directory.renewals == 0
+    assert set(tables.running) == set(TABLES) and keeper.held == tables.running
+    assert tables.started == sorted(TABLES)

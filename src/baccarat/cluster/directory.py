@@ -47,6 +47,11 @@ class LobbyChange(NamedTuple):
 class Directory(Protocol):
     """What the nodes of one system share."""
 
+    expires: bool
+    """Whether leases, seat claims and lobby lines run out unless renewed. A system of one
+    has nobody to hand its tables over to: nothing in its directory runs out, and a node
+    need not renew what it holds."""
+
     # -- nodes ------------------------------------------------------------------------
 
     async def register(self, node_id: str, public_url: str, ttl: float) -> bool:

@@ -4,7 +4,8 @@ Every period (``ttl / 3``, at most ``MAX_PERIOD``) the keeper announces the node
 each lease it holds, tries to lease every table nobody holds, and renews the seat claims of
 the users seated here. Three renewals fit in one time-to-live, so one slow tick does not
 lose anything; a short period means a table whose node died is taken soon after its lease
-runs out.
+runs out. In a system of one (a directory where nothing runs out) there is nothing to
+renew: a tick only announces the node and leases the tables not held yet.
 
 A node that finds the directory has forgotten it although it renewed in time knows the
 directory lost its data (Redis restarted empty): for one ttl it takes no table it did not
@@ -99,6 +100,10 @@ class Keeper:
             log.warning("the directory lost its data; taking no other node's table for a ttl")
             self._quiet_until = asked + self.ttl
         self._registered_until = asked + self.ttl
+        if not self.directory.expires:
+            # Nothing held runs out (a system of one): only the tables not held yet remain.
+            await self._acquire_free()
+            return
         for table_id, token in list(self.held.items()):
             asked = _now()
             if await self.directory.renew(table_id, self.node_id, token) or await self._regain(
@@ -108,14 +113,17 @@ class Keeper:
             else:
                 log.warning("table lease lost", extra={"table_id": table_id})
                 await self._drop(table_id)
-        if _now() >= self._quiet_until:
-            for table_id in self.table_ids:
-                if table_id not in self.held:
-                    await self._try(table_id)
+        await self._acquire_free()
         lost = await self.directory.renew_seats(self.node_id, self.seats(), self.ttl)
         for user_id in lost:
             if self.on_seat_lost is not None:
                 self.on_seat_lost(user_id)
+
+    async def _acquire_free(self) -> None:
+        if _now() >= self._quiet_until:
+            for table_id in self.table_ids:
+                if table_id not in self.held:
+                    await self._try(table_id)
 
     async def _regain(self, table_id: str) -> bool:
         # The lease is gone from the directory; if nobody holds it, lease it again, and keep
@@ -166,7 +174,8 @@ class Keeper:
             await self.directory.release(table_id, self.node_id, token)
             return
         self.held[table_id] = token
-        self._valid_until[table_id] = asked + self.ttl
+        if self.directory.expires:
+            self._valid_until[table_id] = asked + self.ttl
 
     def start(self) -> None:
         """Tick now and every period in a task of its own."""

@@ -42,8 +42,11 @@ class _Line:
 class LocalDirectory:
     """``Directory`` for one process; ``clock`` is injectable (seconds, monotonic)."""
 
-    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self, clock: Callable[[], float] = time.monotonic, *, expires: bool = True
+    ) -> None:
         self._clock = clock
+        self.expires = expires
         self._nodes: dict[str, tuple[str, float]] = {}
         self._leases: dict[str, _Lease] = {}
         self._fences: dict[str, int] = {}
@@ -60,7 +63,7 @@ class LocalDirectory:
         (a long pause, a suspended process) must not cost it its own tables and seats. Its
         clock stands still.
         """
-        return cls(clock=lambda: 0.0)
+        return cls(clock=lambda: 0.0, expires=False)
 
     def _now(self) -> float:
         return self._clock()

@@ -41,6 +41,8 @@ def _text(value: str | bytes) -> str:
 class RedisDirectory:
     """``Directory`` shared by every node that uses the same Redis and ``prefix``."""
 
+    expires = True
+
     def __init__(self, client: Redis, prefix: str = DEFAULT_PREFIX) -> None:
         self.client = client
         self.prefix = prefix

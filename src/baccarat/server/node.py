@@ -179,8 +179,9 @@ class Node:
             self._wake.clear()
             pending, self._pending = self._pending, {}
             due = set(pending)
-            if asyncio.get_running_loop().time() >= refresh_at:
-                # Only the refresh republishes every held table, not each change.
+            if self.directory.expires and asyncio.get_running_loop().time() >= refresh_at:
+                # Only the refresh republishes every held table, not each change (and only
+                # where lines run out).
                 due |= set(self.keeper.held)
                 refresh_at = asyncio.get_running_loop().time() + self.ttl / 3
             for table_id in due:
