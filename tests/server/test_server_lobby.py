@@ -226,3 +226,33 @@ async def test_rooms_and_tables_come_with_their_names_in_each_language(live: Liv
         "a2": ("Standard 2", {"zh-TW": "一般區 2", "en": "Standard 2"}),
     }
     await sam.close()
+
+
+class CountedWaits(asyncio.Event):
+    """An event that counts how often it is waited on."""
+
+    waits = 0
+
+    async def wait(self) -> bool:
+        self.waits += 1
+        return await super().wait()
+
+
+@live_test(lease_ttl=0.3)
+async def test_a_server_alone_publishes_its_lines_only_when_they_change(lv: Live) -> None:
+    # Nothing in a system of one runs out, so nothing is refreshed: the publishing task
+    # sleeps until a line changes instead of waking for refreshes (or spinning), however
+    # short the ttl.
+    node = lv.server.node
+    assert not node.directory.expires
+    counted, woken = CountedWaits(), node._wake
+    node._wake = counted
+    woken.set()  # the task wakes once and then waits on the counted event
+    await asyncio.sleep(TICK * 1.5)
+    assert 1 <= counted.waits <= 3
+    client = await lv.client("lines")
+    await client.command("sit", table_id="t1", seat=1)
+    await asyncio.sleep(TICK * 1.5)  # the lobby's tick hands the changed line over
+    assert "t1" in lv.server.node.directory._lines  # type: ignore[attr-defined]
+    assert 2 <= counted.waits <= 6
+    await client.close()

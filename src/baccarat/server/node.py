@@ -171,7 +171,9 @@ class Node:
     async def _publish_lines(self) -> None:
         # One task publishes, so a table's lines reach the directory in the order they
         # changed; every ttl / 3 the lines of held tables are refreshed before they expire.
-        refresh_at = asyncio.get_running_loop().time() + self.ttl / 3
+        # Where nothing runs out (a system of one) there is no refresh.
+        loop = asyncio.get_running_loop()
+        refresh_at = loop.time() + self.ttl / 3 if self.directory.expires else None
         while True:
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout_at(refresh_at):
@@ -179,11 +181,10 @@ class Node:
             self._wake.clear()
             pending, self._pending = self._pending, {}
             due = set(pending)
-            if self.directory.expires and asyncio.get_running_loop().time() >= refresh_at:
-                # Only the refresh republishes every held table, not each change (and only
-                # where lines run out).
+            if refresh_at is not None and loop.time() >= refresh_at:
+                # Only the refresh republishes every held table, not each change.
                 due |= set(self.keeper.held)
-                refresh_at = asyncio.get_running_loop().time() + self.ttl / 3
+                refresh_at = loop.time() + self.ttl / 3
             for table_id in due:
                 summary = pending.get(table_id) or self.summary_of(table_id)
                 if summary is not None:
