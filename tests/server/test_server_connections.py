@@ -115,17 +115,12 @@ async def test_a_client_that_stops_reading_is_dropped_and_the_table_plays_on(liv
         if i % 200 == 0:
             await writer.drain()
     rounds = 0
-    writers: set[str] = set()
     while rounds < 3 or live.server.hub.online(stuck_user.user_id):
         await alice.wait_for(is_event("betting_opened"), 30)
-        writers |= {t.get_name() for t in asyncio.all_tasks()}
         await alice.command("bet", area="player", chip=1)
         await alice.wait_for(is_event("round_settled"), 30)
         rounds += 1
     assert not live.server.hub.online(stuck_user.user_id)
-    # Clients who keep up cost no writer task (a message that has to wait starts one: the
-    # 1011 and too_slow tests go through it).
-    assert not writers & {f"writer-{dealer.user_id}", f"writer-{alice.user_id}"}
     metrics = live.server.metrics.render().decode()
     assert 'baccarat_clients_dropped_total{reason="too_slow"} 1.0' in metrics
     # The others lost nothing: their public events arrive without a gap.

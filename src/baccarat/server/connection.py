@@ -1,6 +1,5 @@
 """One client's WebSocket: frames written at once while the client keeps up, else a bounded
-queue drained by its own writer task (started the first time a message has to wait: a client
-that keeps up costs no task).
+queue drained by its own writer task.
 
 A table never waits for a client. While nothing of the client's is waiting (its queue empty,
 its transport's buffer empty), a message's frame goes straight to the transport: no task
@@ -87,9 +86,7 @@ class Connection:
         self._room = asyncio.Event()
         self._room.set()
         self._on_drop = on_drop
-        self._started = False
         self._writer: asyncio.Task[None] | None = None
-        """Drains the queue; started with the first message that has to wait."""
         self._closing: asyncio.Task[None] | None = None
         self._answers: dict[str | int, bytes | None] = {}
         """Command id -> its answer's frame, or None while the command runs (oldest first)."""
@@ -115,19 +112,12 @@ class Connection:
         return True
 
     def start(self) -> None:
-        """Take the socket's transport to write to; the writer task starts with the first
-        message that has to wait (most clients keep up and never need one)."""
+        """Start the writer task."""
         # uvloop's transports are not asyncio.Transport subclasses: ask for what is used.
         transport = self.request.transport
         if not self.ws.compress and hasattr(transport, "get_write_buffer_size"):
             self._transport = cast(asyncio.Transport, transport)
-        self._started = True
-        if not self._queue.empty():
-            self._start_writer()
-
-    def _start_writer(self) -> None:
-        if self._writer is None and self._started and not self.closed:
-            self._writer = asyncio.create_task(self._write_loop(), name=f"writer-{self.user_id}")
+        self._writer = asyncio.create_task(self._write_loop(), name=f"writer-{self.user_id}")
 
     def send(self, text: str) -> None:
         """Send one encoded message (written now, or queued); a full queue drops the client."""
@@ -190,7 +180,6 @@ class Connection:
         except asyncio.QueueFull:
             self.drop(CLOSE_TOO_SLOW, "too_slow")
             return
-        self._start_writer()
         if self._queue.qsize() >= self._high:
             self._room.clear()
 
