@@ -95,6 +95,9 @@ class TableDriver:
         """Jobs waiting for the task, oldest first."""
         self._waiter: asyncio.Future[None] | None = None
         """What the idle task awaits: done when a job comes or a squeeze move falls due."""
+        self._timer: asyncio.TimerHandle | None = None
+        self._wakes_at: float | None = None
+        """When the idle task's timer wakes it (the table's clock), None without a timer."""
         self.task: asyncio.Task[None] | None = None
         self.accepting = True
         self.store = store
@@ -154,13 +157,17 @@ class TableDriver:
             timeout = None if due is None else due - self.clock()
             if timeout is None or timeout > 0:
                 waiter = self._waiter = self.loop.create_future()
-                timer = None if timeout is None else self.loop.call_later(timeout, _wake, waiter)
+                self._wakes_at = due
+                if timeout is not None:
+                    self._timer = self.loop.call_later(timeout, _wake, waiter)
                 try:
                     await waiter
                 finally:
                     self._waiter = None
-                    if timer is not None:
-                        timer.cancel()
+                    self._wakes_at = None
+                    if self._timer is not None:
+                        self._timer.cancel()
+                        self._timer = None
             else:
                 # Overdue: let the rest of the loop run before the step, whatever happens.
                 await asyncio.sleep(0)
@@ -291,10 +298,28 @@ class TableDriver:
             replaced(Ack({"coalesced": True}))
         self._squeeze[cmd.hand] = cmd
         self._squeeze_reply[cmd.hand] = reply
-        if replaced is None:
-            # Wake the task so it recomputes its deadline with the pending move (a move that
-            # replaces another is due when that one was).
+        if replaced is None and not self._wake_by(
+            self._squeeze_last.get(cmd.hand, -1.0) + self.squeeze_interval
+        ):
+            # Due now: wake the task to pass the move on (a move that replaces another is
+            # due when that one was).
             self._post(None)
+
+    def _wake_by(self, due: float) -> bool:
+        """Make the idle task wake at ``due`` at the latest, without waking it now; False
+        when ``due`` has come (or the task is busy: it looks at its deadlines next anyway)."""
+        waiter = self._waiter
+        if waiter is None or waiter.done():
+            return False
+        timeout = due - self.clock()
+        if timeout <= 0:
+            return False
+        if self._wakes_at is None or due < self._wakes_at:
+            if self._timer is not None:
+                self._timer.cancel()
+            self._timer = self.loop.call_later(timeout, _wake, waiter)
+            self._wakes_at = due
+        return True
 
     def _flush_squeeze(
         self, now: float, answers: list[Callable[[], None]], *, force: bool = False
