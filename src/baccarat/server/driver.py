@@ -157,9 +157,8 @@ class TableDriver:
             timeout = None if due is None else due - self.clock()
             if timeout is None or timeout > 0:
                 waiter = self._waiter = self.loop.create_future()
-                self._wakes_at = due
-                if timeout is not None:
-                    self._timer = self.loop.call_later(timeout, _wake, waiter)
+                if due is not None and timeout is not None:
+                    self._arm(waiter, due, timeout)
                 try:
                     await waiter
                 finally:
@@ -315,11 +314,15 @@ class TableDriver:
         if timeout <= 0:
             return False
         if self._wakes_at is None or due < self._wakes_at:
-            if self._timer is not None:
-                self._timer.cancel()
-            self._timer = self.loop.call_later(timeout, _wake, waiter)
-            self._wakes_at = due
+            self._arm(waiter, due, timeout)
         return True
+
+    def _arm(self, waiter: asyncio.Future[None], due: float, timeout: float) -> None:
+        # The idle task's one timer: it wakes the task at ``due`` (``timeout`` from now).
+        if self._timer is not None:
+            self._timer.cancel()
+        self._timer = self.loop.call_later(timeout, _wake, waiter)
+        self._wakes_at = due
 
     def _flush_squeeze(
         self, now: float, answers: list[Callable[[], None]], *, force: bool = False
