@@ -11,7 +11,7 @@ from pathlib import Path
 from baccarat.loadtest.accounts import BETTORS, make_crews
 from baccarat.loadtest.clients import BROWSER_UNSUBSCRIBES, frame_kind
 from baccarat.loadtest.curve import curve_svg
-from baccarat.loadtest.runner import rooms_toml
+from baccarat.loadtest.runner import fresh_database, rooms_toml
 from baccarat.loadtest.stats import Tally, percentile, summary_ms
 from baccarat.server.config import load_rooms
 from baccarat.store import open_store
@@ -64,6 +64,20 @@ def test_a_smoke_run_plays_measures_and_leaves_a_clean_ledger(tmp_path: Path) ->
     assert project["rss_mb"]["playing"] > 0
     assert "vs_raw_cpu_per_delivery" in project
     assert curve.read_text().startswith("<svg")
+
+
+def test_a_workdir_used_again_gets_a_fresh_database_per_step(tmp_path: Path) -> None:
+    first = fresh_database(tmp_path, 10)
+    with open_store(first) as store:
+        make_crews(store, ["t-1"], prefix="lt-")
+    assert (tmp_path / "load-10.db").exists()
+    again = fresh_database(tmp_path, 10)
+    assert again == first
+    # The same accounts can be made again: nothing of the first run is left.
+    with open_store(again) as store:
+        assert store.total_coins()["total"] == 0
+        crews = make_crews(store, ["t-1"], prefix="lt-")
+        assert store.balance(crews[0].members[0].user_id) > 0
 
 
 def test_accounts_are_real_users_with_ledger_grants(tmp_path: Path) -> None:

@@ -255,7 +255,7 @@ async def _run(opts: Options, phase: Phase, announce: Callable[[Step], None]) ->
     for n in [] if opts.url is not None else opts.steps:
         # A fresh database per step: the server keeps who sat where across restarts, and a
         # step's tables must start empty.
-        db = f"sqlite:///{work / f'load-{n}.db'}"
+        db = fresh_database(work, n)
         phase.start("accounts", 1)
         with open_store(db) as store:
             crews = make_crews(store, [f"load-{i}" for i in range(1, n + 1)])
@@ -276,6 +276,15 @@ async def _run(opts: Options, phase: Phase, announce: Callable[[Step], None]) ->
         "problems": [p for a in audits for p in a["problems"]][:10],
     }
     return report
+
+
+def fresh_database(work: Path, tables: int) -> str:
+    """The URL of step ``tables``'s database in ``work``, with any earlier run's file removed
+    (a ``--workdir`` used again would find last run's seats taken)."""
+    path = work / f"load-{tables}.db"
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        Path(f"{path}{suffix}").unlink(missing_ok=True)
+    return f"sqlite:///{path}"
 
 
 async def _against_running(
