@@ -57,14 +57,23 @@ def check_chip(t: Table, c: PlaceChip, now: float) -> tuple[Occupant, Round, Are
     return occ, rnd, area
 
 
+def covers(
+    t: Table, rnd: Round, extra: dict[Area, int], book: tuple[int, int] | None = None
+) -> bool:
+    """Whether the dealer could pay the round's book with ``extra`` chips added, in the worse
+    outcome (Player or Banker wins); ``book`` is the round's ``book_chips()`` when the caller
+    already has them. Only ``extra``'s Player and Banker chips count."""
+    dealer = t.dealer
+    return dealer is not None and rnd.liability(t.config.chip_unit, extra, book) <= dealer.coins
+
+
 def verify_cover(
     t: Table, rnd: Round, extra: dict[Area, int], book: tuple[int, int] | None = None
 ) -> None:
-    """Refuse chips the dealer could not pay in the worse outcome (Player or Banker wins);
-    ``book`` is the round's ``book_chips()`` when the caller already has them."""
-    dealer = t.dealer
-    owed = rnd.liability(t.config.chip_unit, extra, book)
-    if dealer is None or owed > dealer.coins:
+    """Refuse chips the dealer could not pay in the worse outcome (``covers``)."""
+    if not covers(t, rnd, extra, book):
+        dealer = t.dealer
+        owed = rnd.liability(t.config.chip_unit, extra, book)
         raise RuleViolation(
             "dealer_cannot_cover",
             f"The dealer could not pay {owed} coins if that side won; the dealer has "

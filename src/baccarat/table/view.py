@@ -18,10 +18,9 @@ from baccarat.bets import (
     remaining_limits,
     stake_coins,
 )
-from baccarat.errors import RuleViolation
 from baccarat.rules import HANDS, Hand
 from baccarat.table import queue, rebet, wire
-from baccarat.table.betting import verify_cover
+from baccarat.table.betting import covers
 from baccarat.table.book import Book, book
 from baccarat.table.config import DEALER_SEAT
 from baccarat.table.round import Round
@@ -206,8 +205,8 @@ def personal_keys(
         covered = common
         if rnd is not None and open_now:
             covered += (
-                _covers(table, rnd, _booked(last), book),
-                _covers(table, rnd, _booked(slip), book),
+                _covers(table, rnd, last or {}, book),
+                _covers(table, rnd, slip, book),
             )
         out[user_id] = (
             occ.seat,
@@ -224,19 +223,12 @@ def personal_keys(
     return out
 
 
-def _booked(slip: dict[Area, int] | None) -> dict[Area, int]:
-    return {a: n for a, n in (slip or {}).items() if a in DEALER_AREAS}
-
-
-def _covers(table: Table, rnd: Round, extra: dict[Area, int], book: tuple[int, int]) -> bool:
-    # The dealer's cover as the bet checks ask it (no booked chips: nothing to cover).
-    if not extra:
+def _covers(table: Table, rnd: Round, slip: dict[Area, int], book: tuple[int, int]) -> bool:
+    # The dealer's cover as the bet checks ask it: a slip with nothing on Player or Banker
+    # needs none (``rebet._verify_added``).
+    if slip.keys().isdisjoint(DEALER_AREAS):
         return True
-    try:
-        verify_cover(table, rnd, extra, book)
-    except RuleViolation:
-        return False
-    return True
+    return covers(table, rnd, slip, book)
 
 
 def view(table: Table, user_id: int | None, now: float) -> View:
