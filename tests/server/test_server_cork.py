@@ -81,8 +81,8 @@ async def test_a_client_behind_gets_the_corked_messages_queued_in_order() -> Non
     conn.uncork()
     assert transport.writes == []
     queued: list[Any] = []
-    while not conn._queue.empty():
-        queued.append(conn._queue.get_nowait())
+    while conn._queue:
+        queued.append(conn._queue.popleft())
     assert queued == ['{"n":0}', '{"n":1}', '{"n":2}']
     await asyncio.sleep(0)
     await conn.finish()

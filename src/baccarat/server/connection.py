@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections import deque
 from collections.abc import Callable
 from typing import Any, cast
 
@@ -74,7 +75,12 @@ class Connection:
         self.token: str | None = None
         self.lobby = False
         self.closed = False
-        self._queue: asyncio.Queue[str | bytes | None] = asyncio.Queue(maxsize=queue_limit)
+        self._queue: deque[str | bytes | None] = deque()
+        """What waits for the writer, oldest first; None asks it to stop."""
+        self._limit = queue_limit
+        self._wakeup: asyncio.Future[None] | None = None
+        """What the writer waits on while the queue is empty (a plain deque and one future a
+        socket: an ``asyncio.Queue`` and ``Event`` held five deques each socket's life)."""
         self._transport: asyncio.Transport | None = None
         """Where frames are written directly; None when the socket compresses (then every
         message goes through aiohttp's writer)."""
@@ -83,8 +89,10 @@ class Connection:
         # The reader stops above the high mark and reads on once the writer is below the low.
         self._high = max(1, queue_limit // 2)
         self._low = queue_limit // 4
-        self._room = asyncio.Event()
-        self._room.set()
+        self._full = False
+        """The queue passed the high mark and has not drained to the low one yet."""
+        self._room: asyncio.Future[None] | None = None
+        """What the reader waits on while the queue is full."""
         self._on_drop = on_drop
         self._writer: asyncio.Task[None] | None = None
         self._closing: asyncio.Task[None] | None = None
@@ -154,7 +162,7 @@ class Connection:
             not self.closed
             and transport is not None
             and not self._busy
-            and self._queue.empty()
+            and not self._queue
             and not transport.is_closing()
             and not transport.get_write_buffer_size()
         )
@@ -166,7 +174,7 @@ class Connection:
             self._corked.append(item)
             return
         transport = self._transport
-        if transport is not None and not self._busy and self._queue.empty():
+        if transport is not None and not self._busy and not self._queue:
             if transport.is_closing():
                 self.drop(CLOSE_GOING_AWAY, "gone")
                 return
@@ -175,13 +183,24 @@ class Connection:
                 # Nothing of this client's is waiting: nothing to keep in order behind.
                 transport.write(frame)
                 return
-        try:
-            self._queue.put_nowait(item)
-        except asyncio.QueueFull:
+        if len(self._queue) >= self._limit:
             self.drop(CLOSE_TOO_SLOW, "too_slow")
             return
-        if self._queue.qsize() >= self._high:
-            self._room.clear()
+        self._queue.append(item)
+        self._wake_writer()
+        if len(self._queue) >= self._high:
+            self._full = True
+
+    def _wake_writer(self) -> None:
+        wakeup = self._wakeup
+        if wakeup is not None and not wakeup.done():
+            wakeup.set_result(None)
+
+    def _make_room(self) -> None:
+        self._full = False
+        room, self._room = self._room, None
+        if room is not None and not room.done():
+            room.set_result(None)
 
     async def wait_for_room(self) -> None:
         """Let the writer run; while the queue is over half full, wait until it drains.
@@ -189,12 +208,14 @@ class Connection:
         With nothing queued (the answers went straight to the socket) the next command is
         read at once, up to ``READ_AHEAD`` in a row: then the rest of the loop gets a turn."""
         self._read_ahead += 1
-        if self._queue.empty() and self._read_ahead < READ_AHEAD:
+        if not self._queue and self._read_ahead < READ_AHEAD:
             return
         self._read_ahead = 0
         await asyncio.sleep(0)
-        if not self._room.is_set():
-            await self._room.wait()
+        if self._full:
+            if self._room is None:
+                self._room = asyncio.get_running_loop().create_future()
+            await self._room
 
     def replay(self, msg_id: str | int) -> bool:
         """Whether a command with this id was seen before (then it must not run again).
@@ -233,7 +254,7 @@ class Connection:
         if self.closed:
             return
         self.closed = True
-        self._room.set()
+        self._make_room()
         if self._on_drop is not None:
             self._on_drop(self, reason)
         if self._writer is not None:
@@ -263,8 +284,9 @@ class Connection:
         """Send what is queued (bounded wait), then stop the writer."""
         if self._writer is None or self.closed:
             return
-        with contextlib.suppress(asyncio.QueueFull):
-            self._queue.put_nowait(None)
+        if len(self._queue) < self._limit:
+            self._queue.append(None)
+            self._wake_writer()
         with contextlib.suppress(TimeoutError, asyncio.CancelledError):
             await asyncio.wait_for(asyncio.shield(self._writer), 1.0)
         self._writer.cancel()
@@ -272,11 +294,18 @@ class Connection:
     async def _write_loop(self) -> None:
         try:
             while True:
-                item = await self._queue.get()
+                if not self._queue:
+                    self._wakeup = asyncio.get_running_loop().create_future()
+                    try:
+                        await self._wakeup
+                    finally:
+                        self._wakeup = None
+                    continue
+                item = self._queue.popleft()
                 if item is None:
                     return
-                if self._queue.qsize() <= self._low:
-                    self._room.set()
+                if self._full and len(self._queue) <= self._low:
+                    self._make_room()
                 self._busy = True
                 try:
                     await self._write(item)
