@@ -5,6 +5,7 @@ from __future__ import annotations
 import aiohttp
 from server_live import Live, live_test
 
+from baccarat.client import ws_url
 from baccarat.server.headers import content_security_policy
 
 
@@ -41,6 +42,23 @@ async def test_pages_api_and_errors_carry_the_security_headers(live: Live) -> No
                 assert csp["frame-ancestors"] == ["'none'"]
                 # The client's socket goes back to the host that served the page.
                 assert csp["connect-src"] == ["'self'", f"ws://{host}", f"wss://{host}"]
+
+
+@live_test()
+async def test_a_sockets_upgrade_carries_none_but_a_refused_one_does(live: Live) -> None:
+    # A 101 carries no document; its headers would be kept for the socket's whole life.
+    _, token = await live.user("upgrader")
+    async with aiohttp.ClientSession() as http:
+        auth = {"Authorization": f"Bearer {token}"}
+        async with http.ws_connect(ws_url(live.base), headers=auth) as ws:
+            assert ws._response.status == 101
+            assert "Content-Security-Policy" not in ws._response.headers
+            assert "X-Frame-Options" not in ws._response.headers
+            assert (await ws.receive_json())["type"] == "hello"
+        async with http.get(live.base + "/ws", headers={"Origin": "http://evil.example"}) as resp:
+            assert resp.status in (401, 403)
+            assert resp.headers["X-Frame-Options"] == "DENY"
+            assert "Content-Security-Policy" in resp.headers
 
 
 def test_a_host_header_that_is_not_a_host_adds_no_socket_source() -> None:

@@ -1,4 +1,4 @@
-"""Security headers on every HTTP response, fitted to the browser client.
+"""Security headers on every HTTP response but a socket's 101, fitted to the browser client.
 
 The client loads only its own scripts, styles and images (plus ``data:`` images, its icon),
 opens a WebSocket back to the host it came from, and sets styles only through the CSSOM
@@ -43,7 +43,11 @@ def content_security_policy(host: str | None) -> str:
 
 
 async def add_security_headers(request: web.Request, response: web.StreamResponse) -> None:
-    """``on_response_prepare``: set the headers on any response, errors included."""
+    """``on_response_prepare``: set the headers on any response, errors included, but a
+    socket's 101 Switching Protocols: it carries no document for them to govern, and a
+    socket's response (with its headers) lives as long as the socket."""
+    if response.status == 101:
+        return
     for name, value in FIXED.items():
         response.headers.setdefault(name, value)
     response.headers.setdefault(
