@@ -86,3 +86,21 @@ async def test_a_client_behind_gets_the_corked_messages_queued_in_order() -> Non
     assert queued == ['{"n":0}', '{"n":1}', '{"n":2}']
     await asyncio.sleep(0)
     await conn.finish()
+
+
+async def test_a_client_that_keeps_up_never_gets_a_queue_and_one_behind_drains_it() -> None:
+    transport = Transport()
+    conn = _connection(transport)
+    for n in range(50):
+        conn.send(f'{{"n":{n}}}')
+    assert len(transport.writes) == 50
+    assert conn._queue is None  # every frame went straight out: no memory for a backlog
+    transport.backlog = 1
+    conn.send('{"n":50}')
+    conn.send('{"n":51}')
+    assert len(transport.writes) == 50
+    transport.backlog = 0
+    for _ in range(3):
+        await asyncio.sleep(0)
+    assert [_messages(w) for w in transport.writes[50:]] == [[b'{"n":50}'], [b'{"n":51}']]
+    await conn.finish()

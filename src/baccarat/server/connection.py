@@ -75,8 +75,9 @@ class Connection:
         self.token: str | None = None
         self.lobby = False
         self.closed = False
-        self._queue: deque[str | bytes | None] = deque()
-        """What waits for the writer, oldest first; None asks it to stop."""
+        self._queue: deque[str | bytes | None] | None = None
+        """What waits for the writer, oldest first; None asks it to stop. Made when a first
+        message has to wait (a client that keeps up never needs one)."""
         self._limit = queue_limit
         self._wakeup: asyncio.Future[None] | None = None
         """What the writer waits on while the queue is empty (a plain deque and one future a
@@ -183,13 +184,19 @@ class Connection:
                 # Nothing of this client's is waiting: nothing to keep in order behind.
                 transport.write(frame)
                 return
-        if len(self._queue) >= self._limit:
+        queue = self._backlog()
+        if len(queue) >= self._limit:
             self.drop(CLOSE_TOO_SLOW, "too_slow")
             return
-        self._queue.append(item)
+        queue.append(item)
         self._wake_writer()
-        if len(self._queue) >= self._high:
+        if len(queue) >= self._high:
             self._full = True
+
+    def _backlog(self) -> deque[str | bytes | None]:
+        if self._queue is None:
+            self._queue = deque()
+        return self._queue
 
     def _wake_writer(self) -> None:
         wakeup = self._wakeup
@@ -284,8 +291,9 @@ class Connection:
         """Send what is queued (bounded wait), then stop the writer."""
         if self._writer is None or self.closed:
             return
-        if len(self._queue) < self._limit:
-            self._queue.append(None)
+        queue = self._backlog()
+        if len(queue) < self._limit:
+            queue.append(None)
             self._wake_writer()
         with contextlib.suppress(TimeoutError, asyncio.CancelledError):
             await asyncio.wait_for(asyncio.shield(self._writer), 1.0)
@@ -294,17 +302,18 @@ class Connection:
     async def _write_loop(self) -> None:
         try:
             while True:
-                if not self._queue:
+                queue = self._queue
+                if not queue:
                     self._wakeup = asyncio.get_running_loop().create_future()
                     try:
                         await self._wakeup
                     finally:
                         self._wakeup = None
                     continue
-                item = self._queue.popleft()
+                item = queue.popleft()
                 if item is None:
                     return
-                if self._full and len(self._queue) <= self._low:
+                if self._full and len(queue) <= self._low:
                     self._make_room()
                 self._busy = True
                 try:
