@@ -33,6 +33,8 @@ from baccarat.server.connection import (
 )
 from baccarat.server.driver import TableDriver
 from baccarat.server.headers import add_security_headers
+from baccarat.server.heartbeat import INTERVAL as HEARTBEAT_INTERVAL
+from baccarat.server.heartbeat import Heartbeat
 from baccarat.server.hub import Hub
 from baccarat.server.inflight import CoinsInFlight
 from baccarat.server.limits import AuthLimits
@@ -79,6 +81,7 @@ class Server:
         public_url: str = "",
         metrics_token: str | None = None,
         lease_ttl: float = DEFAULT_TTL,
+        heartbeat: float = HEARTBEAT_INTERVAL,
     ) -> None:
         self.store = store
         self.config = config
@@ -94,6 +97,7 @@ class Server:
         self.shutdown_grace = shutdown_grace
         self.node_id = node_id
         self.hub = Hub()
+        self.heartbeat = Heartbeat(self.hub, heartbeat)
         self.metrics = Metrics()
         self.metrics_token = metrics_token or None
         """With a token, ``/metrics`` on the public listener answers its bearer only."""
@@ -135,6 +139,7 @@ class Server:
         (raising its epoch, returning the stakes of rounds a crash left open), then its task
         starts. A server alone (a system of one) gets every table at once."""
         self.lobby.start()
+        self._spawn(self.heartbeat.run())
         await self.node.start()
         log.info("node running", extra={"tables": len(self.drivers)})
 

@@ -27,7 +27,7 @@ from typing import Any, cast
 
 from aiohttp import web
 
-from baccarat.server.frames import encode, payload, text_frame
+from baccarat.server.frames import PING, encode, payload, text_frame
 
 log = logging.getLogger("baccarat.server")
 
@@ -107,6 +107,22 @@ class Connection:
         self._tokens = command_rate * BURST_SECONDS
         self._refilled: float | None = None
         self._read_ahead = 0
+        self.heard = True
+        """The client sent something (any frame) since the heartbeat's last look."""
+        self._pinged = False
+
+    def beat(self) -> None:
+        """The heartbeat's look (``heartbeat.py``): a client heard from is left alone; a quiet
+        one is pinged; one pinged at the last look and silent since is dropped."""
+        if self.closed:
+            return
+        if self.heard:
+            self.heard = self._pinged = False
+        elif self._pinged:
+            self.drop(CLOSE_GOING_AWAY, "no_pong")
+        else:
+            self._pinged = True
+            self.send_frame(PING)
 
     def allow(self, now: float) -> bool:
         """Take one command from the client's budget (a token bucket); False when spent."""
@@ -218,6 +234,9 @@ class Connection:
         if not self._queue and self._read_ahead < READ_AHEAD:
             return
         self._read_ahead = 0
+        self.heard = True
+        """The client sent something (any frame) since the heartbeat's last look."""
+        self._pinged = False
         await asyncio.sleep(0)
         if self._full:
             if self._room is None:

@@ -25,6 +25,16 @@ def text_frame(payload: bytes) -> bytes:
     return b"\x81\x7f" + n.to_bytes(8, "big") + payload
 
 
+PING = b"\x89\x00"
+"""A ping without payload (the heartbeat's)."""
+
+
+def pong_frame(data: bytes) -> bytes:
+    """The pong answering a ping with ``data`` (a control frame: at most 125 bytes, which
+    the reader enforces on the ping)."""
+    return bytes((0x8A, len(data))) + data
+
+
 def payload(frame: bytes) -> bytes:
     """The payload of a frame made by ``text_frame``."""
     n = frame[1]

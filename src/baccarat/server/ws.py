@@ -19,6 +19,7 @@ from baccarat.errors import BaccaratError, InternalError, InvalidInput, RuleViol
 from baccarat.server import auth
 from baccarat.server.connection import Connection
 from baccarat.server.driver import TableDriver
+from baccarat.server.frames import pong_frame
 from baccarat.server.hub import Hub
 from baccarat.server.lobby import Lobby, View
 from baccarat.server.metrics import Metrics
@@ -88,7 +89,9 @@ async def websocket(server: Host, request: web.Request) -> web.StreamResponse:
         return auth.fail(503, "shutting_down", "The server is shutting down.")
     # No per-message compression: it costs CPU and memory on every socket for frames of a
     # few hundred bytes (docs/benchmarks.md), and it would make each socket's bytes its own.
-    ws = web.WebSocketResponse(heartbeat=30.0, max_msg_size=MAX_FRAME * 4, compress=False)
+    # The heartbeat is the server's (``heartbeat.py``), not a timer per socket: pings and
+    # pongs come through here.
+    ws = web.WebSocketResponse(autoping=False, max_msg_size=MAX_FRAME * 4, compress=False)
     await ws.prepare(request)
     conn = Connection(
         ws,
@@ -112,8 +115,11 @@ async def websocket(server: Host, request: web.Request) -> web.StreamResponse:
         server.rewatch(conn, seat[0])
     try:
         async for msg in ws:
+            conn.heard = True
             if msg.type == WSMsgType.TEXT:
                 await server.dispatch(conn, msg.data)
+            elif msg.type == WSMsgType.PING:
+                conn.send_frame(pong_frame(msg.data))
             elif msg.type == WSMsgType.BINARY:
                 server.dispatch.refuse(conn, InvalidInput("bad_message", "Send JSON text frames."))
             if conn.closed:
