@@ -234,9 +234,6 @@ class Connection:
         if not self._queue and self._read_ahead < READ_AHEAD:
             return
         self._read_ahead = 0
-        self.heard = True
-        """The client sent something (any frame) since the heartbeat's last look."""
-        self._pinged = False
         await asyncio.sleep(0)
         if self._full:
             if self._room is None:
