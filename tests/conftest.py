@@ -9,8 +9,14 @@ server per worker session. Every other module is a unit of its own, as with
 from __future__ import annotations
 
 import pytest
+from hypothesis import settings
 from xdist.scheduler import LoadScopeScheduling
 from xdist.workermanage import Producer
+
+# No time limit per example: the suite runs beside browsers on a small, shared machine, and
+# a slow example is not a failing one (speed is measured under bench/, never in tests).
+settings.register_profile("suite", deadline=None)
+settings.load_profile("suite")
 
 
 class BrowserTestsTogether(LoadScopeScheduling):

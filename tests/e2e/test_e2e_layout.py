@@ -82,8 +82,12 @@ WATCH_RESULT = """(switchLang, boxes) => {
       const before = counts();
       document.querySelector("[data-action='lang']").click();
       frames(2, () => {
-        seen.switch = { before, after: counts() };
+        const after = counts();
+        const still = showing();
         document.querySelector("[data-action='lang']").click();
+        // Gone by then (a starved page): the next round's sounds may be in the count.
+        if (!still) { window.resultMissed = true; return; }
+        seen.switch = { before, after };
         window.resultSeen = seen;
       });
     });
