@@ -28,6 +28,9 @@ class Transport:
     def is_closing(self) -> bool:
         return False
 
+    def abort(self) -> None:
+        self.backlog = 0
+
 
 def _connection(transport: Transport) -> Connection:
     ws = cast(web.WebSocketResponse, SimpleNamespace(compress=False))
@@ -104,3 +107,38 @@ async def test_a_client_that_keeps_up_never_gets_a_queue_and_one_behind_drains_i
         await asyncio.sleep(0)
     assert [_messages(w) for w in transport.writes[50:]] == [[b'{"n":50}'], [b'{"n":51}']]
     await conn.finish()
+
+
+async def test_the_heartbeat_pings_a_quiet_client_drops_a_silent_one_and_spares_a_full_one() -> (
+    None
+):
+    closed: list[int] = []
+
+    async def close(code: int, message: bytes) -> None:
+        closed.append(code)
+
+    quiet, backed_up = Transport(), Transport()
+    conns = []
+    for transport in (quiet, backed_up):
+        ws = cast(web.WebSocketResponse, SimpleNamespace(compress=False, close=close))
+        request = cast(web.Request, SimpleNamespace(transport=transport))
+        conn = Connection(ws, request, user_id=1, queue_limit=8)
+        conn.start()
+        conns.append(conn)
+    silent, full = conns
+    # Behind and over half its queue: the reader waits, so the client's pong waits unread.
+    backed_up.backlog = 1
+    for n in range(5):
+        full.send(f'{{"n":{n}}}')
+    for conn in conns:
+        conn.beat()  # new: heard
+    assert quiet.writes == []
+    for conn in conns:
+        conn.beat()
+    assert quiet.writes == [b"\x89\x00"]  # a ping
+    for conn in conns:
+        conn.beat()
+    await silent.wait_closed()
+    assert silent.closed and closed == [1001]
+    assert not full.closed
+    await full.finish()

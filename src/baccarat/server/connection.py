@@ -113,10 +113,12 @@ class Connection:
 
     def beat(self) -> None:
         """The heartbeat's look (``heartbeat.py``): a client heard from is left alone; a quiet
-        one is pinged; one pinged at the last look and silent since is dropped."""
+        one is pinged; one pinged at the last look and silent since is dropped. A client whose
+        queue is full counts as heard: its frames wait unread until the writer has room (its
+        pong among them), and one that reads nothing is dropped when the queue fills."""
         if self.closed:
             return
-        if self.heard:
+        if self.heard or self._full:
             self.heard = self._pinged = False
         elif self._pinged:
             self.drop(CLOSE_GOING_AWAY, "no_pong")
