@@ -62,7 +62,10 @@ def covers(
 ) -> bool:
     """Whether the dealer could pay the round's book with ``extra`` chips added, in the worse
     outcome (Player or Banker wins); ``book`` is the round's ``book_chips()`` when the caller
-    already has them. Only ``extra``'s Player and Banker chips count."""
+    already has them. Only ``extra``'s Player and Banker chips count: chips on neither need no
+    cover."""
+    if extra.keys().isdisjoint(DEALER_AREAS):
+        return True
     dealer = t.dealer
     return dealer is not None and rnd.liability(t.config.chip_unit, extra, book) <= dealer.coins
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from baccarat.bets import DEALER_AREAS, Area, stake_coins, verify_bets
+from baccarat.bets import Area, stake_coins, verify_bets
 from baccarat.errors import InvalidInput, RuleViolation
 from baccarat.table.betting import bettor_of, check_bettor, verify_cover
 from baccarat.table.commands import Double, Rebet, Undo
@@ -29,9 +29,7 @@ if TYPE_CHECKING:
 
 def _verify_added(t: Table, occ: Occupant, rnd: Round, added: dict[Area, int]) -> None:
     verify_bets(rnd.slip(occ.user_id), added, chip_unit=t.config.chip_unit, coins=occ.coins)
-    booked = {a: n for a, n in added.items() if a in DEALER_AREAS}
-    if booked:
-        verify_cover(t, rnd, booked)
+    verify_cover(t, rnd, added)
 
 
 def verify_rebet(t: Table, user_id: int, now: float) -> tuple[Occupant, Round, dict[Area, int]]:

@@ -12,7 +12,6 @@ from typing import Literal, TypedDict
 from baccarat.bets import (
     AREAS,
     CHIPS,
-    DEALER_AREAS,
     LIMITS,
     Area,
     remaining_limits,
@@ -23,7 +22,6 @@ from baccarat.table import queue, rebet, wire
 from baccarat.table.betting import covers
 from baccarat.table.book import Book, book
 from baccarat.table.config import DEALER_SEAT
-from baccarat.table.round import Round
 from baccarat.table.table import Table
 from baccarat.table.wire import JsonObject
 
@@ -190,8 +188,8 @@ def personal_keys(
     if rnd is not None and open_now:
         book = rnd.book_chips()
         common = (
-            _covers(table, rnd, {"player": CHIPS[0]}, book),
-            _covers(table, rnd, {"banker": CHIPS[0]}, book),
+            covers(table, rnd, {"player": CHIPS[0]}, book),
+            covers(table, rnd, {"banker": CHIPS[0]}, book),
         )
     out: dict[int, tuple[object, ...] | None] = {}
     for user_id in user_ids:
@@ -205,8 +203,8 @@ def personal_keys(
         covered = common
         if rnd is not None and open_now:
             covered += (
-                _covers(table, rnd, last or {}, book),
-                _covers(table, rnd, slip, book),
+                covers(table, rnd, last or {}, book),
+                covers(table, rnd, slip, book),
             )
         out[user_id] = (
             occ.seat,
@@ -221,14 +219,6 @@ def personal_keys(
             covered,
         )
     return out
-
-
-def _covers(table: Table, rnd: Round, slip: dict[Area, int], book: tuple[int, int]) -> bool:
-    # The dealer's cover as the bet checks ask it: a slip with nothing on Player or Banker
-    # needs none (``rebet._verify_added``).
-    if slip.keys().isdisjoint(DEALER_AREAS):
-        return True
-    return covers(table, rnd, slip, book)
 
 
 def view(table: Table, user_id: int | None, now: float) -> View:
