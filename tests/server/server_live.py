@@ -119,11 +119,13 @@ def is_event(kind: str) -> Callable[[dict[str, Any]], bool]:
 
 
 def live_test(
-    *, postgres: bool = False, **server_kw: Any
+    *, postgres: bool = False, uvloop: bool = False, **server_kw: Any
 ) -> Callable[[Callable[[Live], Awaitable[None]]], Callable[[Path], None]]:
     """Run an async test against a fresh live server, in its own event loop and thread.
 
-    With ``postgres`` the store is a private schema of the test PostgreSQL server.
+    With ``postgres`` the store is a private schema of the test PostgreSQL server; with
+    ``uvloop`` the loop is uvloop's, as ``baccarat serve`` runs (its clock and timers count
+    whole milliseconds).
 
     The loop runs on a worker thread so that the test does not depend on the state of the
     main thread's loop (a session-wide fixture elsewhere may keep one running).
@@ -146,7 +148,8 @@ def live_test(
 
                 def target() -> None:
                     try:
-                        asyncio.run(main(tmp_path, db_url))
+                        with asyncio.Runner(loop_factory=_loop_factory(uvloop)) as run:
+                            run.run(main(tmp_path, db_url))
                     except BaseException as exc:
                         failure.append(exc)
 
@@ -163,3 +166,11 @@ def live_test(
         return runner
 
     return wrap
+
+
+def _loop_factory(uvloop: bool) -> Callable[[], asyncio.AbstractEventLoop] | None:
+    if not uvloop:
+        return None
+    import uvloop as uv
+
+    return uv.new_event_loop

@@ -44,6 +44,12 @@ screen); the latest wins. The viewers' screens ease the peel over the time betwe
 moves, so it moves smoothly, and the peel moves are most of a table's frames: twice as many
 would cost twice the CPU. The ``[server]`` setting ``squeeze_rate`` changes it."""
 
+CLOCK_TICK = 0.001
+"""The loop's clock and timers count whole milliseconds (uvloop's do): a time less than one
+tick away counts as come. Otherwise a timer that fires on its tick, a rounding short of the
+time it was set for, wakes the task again and again, with nothing to do, until the clock's
+next tick (hundreds of empty steps for one peel move on an idle loop)."""
+
 
 @dataclass
 class Job:
@@ -155,7 +161,7 @@ class TableDriver:
         if not self.jobs:
             due = self._wake_at()
             timeout = None if due is None else due - self.clock()
-            if timeout is None or timeout > 0:
+            if timeout is None or timeout > CLOCK_TICK:
                 waiter = self._waiter = self.loop.create_future()
                 if due is not None and timeout is not None:
                     self._arm(waiter, due, timeout)
@@ -195,7 +201,9 @@ class TableDriver:
         failure: BaccaratError | None = None
         try:
             due = self.table.next_deadline
-            if due is not None and now >= due:
+            if due is not None and now >= due - CLOCK_TICK:
+                # Within a tick of it: the step is at the deadline (the table's own test).
+                now = max(now, due)
                 events.extend(self.table.advance(now))
             # A command comes after the moves sent before it (an open after the last peel).
             force = job is not None
@@ -311,7 +319,7 @@ class TableDriver:
         if waiter is None or waiter.done():
             return False
         timeout = due - self.clock()
-        if timeout <= 0:
+        if timeout <= CLOCK_TICK:
             return False
         if self._wakes_at is None or due < self._wakes_at:
             self._arm(waiter, due, timeout)
@@ -330,7 +338,8 @@ class TableDriver:
         # Each move's answer goes into ``answers``: sent once its events are published.
         events: list[Event] = []
         for hand, cmd in list(self._squeeze.items()):
-            if not force and now < self._squeeze_last.get(hand, -1.0) + self.squeeze_interval:
+            due = self._squeeze_last.get(hand, -1.0) + self.squeeze_interval
+            if not force and now < due - CLOCK_TICK:
                 continue
             del self._squeeze[hand]
             reply = self._squeeze_reply.pop(hand)
