@@ -223,7 +223,8 @@ class Client(WSListener):
             self.transport.send(
                 WSMsgType.TEXT, f'{{"type":"{kind}","id":{self.next_id}{fields}}}'.encode()
             )
-            self.tally.sent += 1
+            if self.tally.measuring:
+                self.tally.sent += 1
         elif done is not None:
             done.set_exception(ConnectionError("not connected"))
         return done if done is not None else self.gen.loop.create_future()

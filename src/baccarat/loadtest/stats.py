@@ -44,7 +44,8 @@ class Tally:
     rounds: int = 0
     """Rounds settled, counted once per table (by its spectator)."""
     sent: int = 0
-    """Commands sent."""
+    """Commands sent in the window (the seating before it lasts as long as the server takes
+    to seat everyone, so counting it would make a slower server look busier)."""
 
     def frame(self, kind: str, size: int) -> None:
         """Count one frame received."""
