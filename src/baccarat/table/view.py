@@ -191,13 +191,17 @@ def personal_keys(
             covers(table, rnd, {"player": CHIPS[0]}, book),
             covers(table, rnd, {"banker": CHIPS[0]}, book),
         )
+    # Read once for all the users: who sits where, and the dealer queue's places.
+    seated = {occ.user_id: occ for occ in table.seats if occ is not None}
+    places = {w.user_id: i for i, w in enumerate(table.queue, 1)}
+    bettors = rnd.bettors if rnd is not None else {}
     out: dict[int, tuple[object, ...] | None] = {}
     for user_id in user_ids:
-        occ = table.occupant(user_id)
+        occ = seated.get(user_id)
         if occ is None or occ.seat == DEALER_SEAT:
             out[user_id] = None
             continue
-        own = rnd.bettors.get(user_id) if rnd is not None else None
+        own = bettors.get(user_id)
         slip: dict[Area, int] = own.slip if own is not None else {}
         last = table.last_slips.get(user_id)
         covered = common
@@ -206,16 +210,18 @@ def personal_keys(
                 covers(table, rnd, last or {}, book),
                 covers(table, rnd, slip, book),
             )
+        # A slip's items in the order they were first bet: the same slip, the same tuple
+        # (two equal slips in another order only build a ``me`` that was not needed).
         out[user_id] = (
             occ.seat,
             occ.coins,
             occ.waiting_next_round,
             occ.auto_open,
-            queue.position(table, user_id),
+            places.get(user_id),
             round_id,
             open_now,
-            frozenset(slip.items()),
-            None if last is None else frozenset(last.items()),
+            tuple(slip.items()),
+            None if last is None else tuple(last.items()),
             covered,
         )
     return out
