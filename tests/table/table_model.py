@@ -4,7 +4,8 @@ It keeps its own ledger from the events alone (stakes out at ``betting_closed``,
 plus deltas back at ``round_settled``), as the store does, and after every step checks:
 coins conserved to the coin, no balance below zero, limits kept, no card named before it is
 dealt, a face-down card named only while it is squeezed (to every viewer alike), nothing of
-the undealt shoe anywhere, every round settled exactly once.
+the undealt shoe anywhere, every round settled exactly once; and that what the server skips
+looking at after some steps (everyone's ``me``, the seats, the lobby line) did not change.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import Any, TypeVar
 from baccarat.bets import AREAS, CHIPS, LIMITS
 from baccarat.cards import deck
 from baccarat.errors import BaccaratError
+from baccarat.server import facts
 from baccarat.shoe import Shoe
 from baccarat.table import (
     ClearBets,
@@ -49,7 +51,7 @@ from baccarat.table.events import (
     recipient,
 )
 from baccarat.table.squeeze import CORNERS
-from baccarat.table.view import personal, personal_key, personal_keys
+from baccarat.table.view import PERSONAL_UNCHANGED, personal, personal_key, personal_keys
 
 E = TypeVar("E")
 
@@ -94,6 +96,8 @@ class Model:
         self.log: list[Event] = []
         self.keys: dict[int, tuple[Any, Any]] = {}
         """Each bettor's last ``personal_key`` and the ``personal`` it stood for."""
+        self.before: Any = self.skippable()
+        """What the server skips looking at after some steps, as it stood after the last."""
 
     # -- acting ---------------------------------------------------------------------
 
@@ -146,6 +150,12 @@ class Model:
                     del self.escrow[rid]
         self.check(events)
 
+    def skippable(self) -> Any:
+        """Everyone's ``personal``, the seats and the lobby line's key: what the server does
+        not look at after a step made only of events that leave them alone."""
+        personals = {uid: personal(self.table, uid, self.now) for uid in self.wallets}
+        return personals, facts.seated(self.table), facts.line_key(self.table)
+
     def snapshot(self) -> Any:
         """What every viewer sees, plus the next deadline."""
         viewers = [None, *(o.user_id for o in self.table.seats if o is not None)]
@@ -189,6 +199,20 @@ class Model:
                 assert rnd.liability(cfg.chip_unit) <= table.dealer.coins
             self.check_privacy(events)
         self.check_personal_keys()
+        self.check_skipped(events)
+
+    def check_skipped(self, events: list[Event]) -> None:
+        """A step made only of ``PERSONAL_UNCHANGED`` events changed nobody's ``personal``;
+        one made only of ``SEATS_UNCHANGED`` events changed neither the seats nor the line."""
+        # Against the last step's (what the server last sent), whatever time passed since.
+        now = self.skippable()
+        personals, seated, line = now
+        kinds = {type(ev) for ev in events}
+        if kinds and kinds <= PERSONAL_UNCHANGED:
+            assert personals == self.before[0], f"{kinds} changed a me"
+        if kinds and kinds <= facts.SEATS_UNCHANGED:
+            assert (seated, line) == self.before[1:], f"{kinds} changed the seats or the line"
+        self.before = now
 
     def check_personal_keys(self) -> None:
         """Equal ``personal_key``s of a user mean equal ``me``s (the server skips the

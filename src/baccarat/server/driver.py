@@ -33,11 +33,10 @@ from baccarat.server.protocol import dumps, event, snapshot
 from baccarat.server.replies import OK, Ack, Reply
 from baccarat.store import Store
 from baccarat.table import Command, Event, SqueezeProgress, Table, view, wire
-from baccarat.table.events import DealerTurn, SqueezeMoved, recipient
-from baccarat.table.view import Personal, personal, personal_keys
+from baccarat.table.events import DealerTurn, recipient
+from baccarat.table.view import PERSONAL_UNCHANGED, Personal, personal, personal_keys
 
 log = logging.getLogger("baccarat.server")
-
 SQUEEZE_INTERVAL = 0.1
 """By default at most 10 squeeze moves per second per hand reach the table (and every
 screen); the latest wins. The viewers' screens ease the peel over the time between two
@@ -257,8 +256,7 @@ class TableDriver:
             self._publish(events)
             for answer in answers:
                 answer()
-        # Peel moves (most steps of a round) change no seat and no lobby line.
-        if not all(type(ev) is SqueezeMoved for ev in events):
+        if any(type(ev) not in facts.SEATS_UNCHANGED for ev in events):
             self._after_change()
             await self.ledger.note_seats(self._seat_users())
 
@@ -394,7 +392,7 @@ class TableDriver:
                 msg = event(self.table_id, self.seq, kind, data, private=True)
                 n = self.hub.to_user_at(to, self.table_id, msg)
             sent += n
-        if any(not isinstance(ev, SqueezeMoved) for ev in events):
+        if any(type(ev) not in PERSONAL_UNCHANGED for ev in events):
             sent += self._publish_personal(now)
         # Counted once a step: the counter takes a lock each time.
         if sent:

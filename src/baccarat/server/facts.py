@@ -11,10 +11,13 @@ from typing import Any
 from baccarat.roads.patterns import good_roads
 from baccarat.store import BetRecord
 from baccarat.table import Table, wire
-from baccarat.table.events import BettingClosed
+from baccarat.table.events import BettingClosed, ChipPlaced, Event, SqueezeMoved
 
 BEADS = 12
 """How many of the last results a lobby line shows."""
+SEATS_UNCHANGED: frozenset[type[Event]] = frozenset({SqueezeMoved, ChipPlaced})
+"""Events that change neither ``seated`` nor ``line_key`` (most steps of a round are one of
+these): after a step made only of these a server need not look at either."""
 
 
 def seated(table: Table) -> dict[int, int]:

@@ -22,11 +22,26 @@ from baccarat.table import queue, rebet, wire
 from baccarat.table.betting import covers
 from baccarat.table.book import Book, book
 from baccarat.table.config import DEALER_SEAT
+from baccarat.table.events import (
+    CardDealt,
+    CardOpened,
+    ChatMessage,
+    Controllers,
+    Event,
+    SqueezeMoved,
+    SqueezeStarted,
+)
 from baccarat.table.table import Table
 from baccarat.table.wire import JsonObject
 
 View = dict[str, object]
 """A viewer's view, ready for JSON (its keys are pinned in ``docs/protocol``)."""
+
+PERSONAL_UNCHANGED: frozenset[type[Event]] = frozenset(
+    {SqueezeMoved, SqueezeStarted, CardDealt, CardOpened, Controllers, ChatMessage}
+)
+"""Events that change nobody's ``personal``: the deal (cards, who controls them, the peel)
+and the chat. After a step made only of these a server need not look at anyone's ``me``."""
 
 
 class Me(TypedDict):
