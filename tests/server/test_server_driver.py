@@ -340,3 +340,50 @@ def test_the_lobby_line_is_marked_changed_exactly_when_it_changed() -> None:
         await rig.driver.stop(0.0)
 
     run(main)
+
+
+def test_a_chip_at_an_idle_table_is_published_in_the_turn_its_command_was_read() -> None:
+    async def main() -> None:
+        rig = Rig(FakeStore({1: 100_000, 2: 10_000}))
+        await rig.do(Sit(1, UserInfo(1, "dealer", 60, 100_000), 0))
+        await rig.do(Sit(2, UserInfo(2, "bettor", 60, 10_000), 1))
+        await asyncio.sleep(0)  # the table's task is asleep, betting open, nothing due
+        turns: list[str] = []
+        asyncio.get_running_loop().call_soon(turns.append, "the loop's next turn")
+        bet = Reply(rig.screen, "bet", rig.driver.metrics)  # type: ignore[arg-type]
+        chip = rig.driver.command(PlaceChip(2, "player", 5))
+        await rig.driver.submit(chip, reply=bet, inline=True)
+        # Published and answered with no turn of the loop in between.
+        assert turns == []
+        assert rig.screen.events()[-1] == "chip_placed"
+        assert rig.screen.sent[-1] == {"type": "ack", "id": "bet"}
+        # With something due, the step is the task's (it runs what fell due first).
+        assert rig.driver.table.next_deadline is not None
+        rig.now = rig.driver.table.next_deadline
+        late = Reply(rig.screen, "late", rig.driver.metrics)  # type: ignore[arg-type]
+        await rig.driver.submit(chip, reply=late, inline=True)
+        assert turns == ["the loop's next turn"]
+        assert rig.screen.sent[-1]["code"] == "betting_closed"
+        await rig.driver.stop(0.0)
+
+    run(main)
+
+
+def test_a_deadline_set_by_a_step_run_inline_wakes_the_table() -> None:
+    async def main() -> None:
+        store = FakeStore({1: 100_000, 2: 10_000})
+        rig = Rig(store)
+        # The loop's own clock and timers, and a betting window of 0.2 s.
+        rig.driver.clock = rig.driver.loop.time
+        rig.driver.table.config = TableConfig("t1", betting_seconds=0.2)
+        await rig.do(Sit(1, UserInfo(1, "dealer", 60, 100_000), 0))
+        await asyncio.sleep(0)
+        assert rig.driver.table.next_deadline is None  # asleep with no timer
+        seat = rig.driver.command(Sit(2, UserInfo(2, "bettor", 60, 10_000), 1))
+        await rig.driver.submit(seat, inline=True)
+        assert rig.screen.events()[-1] == "betting_opened"
+        await asyncio.sleep(0.6)
+        assert "betting_closed" in rig.screen.events()
+        await rig.driver.stop(0.0)
+
+    run(main)

@@ -101,6 +101,9 @@ class TableDriver:
         self._waiter: asyncio.Future[None] | None = None
         """What the idle task awaits: done when a job comes or a squeeze move falls due."""
         self._timer: asyncio.TimerHandle | None = None
+        self._inline: asyncio.Future[None] | None = None
+        """Done when the step a command runs in its own task (``submit(inline=True)``) ends;
+        the table's task waits for it before its own next step."""
         self._wakes_at: float | None = None
         """When the idle task's timer wakes it (the table's clock), None without a timer."""
         self.task: asyncio.Task[None] | None = None
@@ -145,6 +148,9 @@ class TableDriver:
         self.hub.changed.add(self.table_id)
         while True:
             job = await self._next_job()
+            while self._inline is not None:
+                # A command's step runs in its own task (``submit``): one step at a time.
+                await asyncio.shield(self._inline)
             if job is None:
                 await self._guarded(None)
                 continue
@@ -273,17 +279,47 @@ class TableDriver:
         reply: Reply | None = None,
         after: Callable[[], None] | None = None,
         prepare: Callable[[], Awaitable[None]] | None = None,
+        inline: bool = False,
     ) -> None:
         """Run ``run`` in the table's task (after ``prepare``, if given, has read the store).
 
         With ``reply`` the task answers the command (ack or error) and a refusal is not
         raised here; without, a refusal is raised to the caller.
+
+        With ``inline`` (a command that writes nothing, such as a chip) and the table's task
+        asleep with nothing due, the step runs at once in the caller's task: its events go
+        out in the same turn of the loop as the command was read, not one turn later. The
+        table's task stays asleep, and waits for that step if it wakes meanwhile.
         """
         if not self.accepting or not self.running:
             raise RuleViolation("table_closed", "The table is closing; try again later.")
         job = Job(run, reply, after, prepare)
-        self._post(job)
+        if inline and prepare is None and self._idle():
+            await self._step_inline(job)
+        else:
+            self._post(job)
         await job.done
+
+    def _idle(self) -> bool:
+        # The task sleeps, no job waits, no step runs elsewhere, and nothing falls due: a
+        # step now is this job's alone.
+        waiter = self._waiter
+        if waiter is None or waiter.done() or self.jobs or self._inline is not None:
+            return False
+        due = self._wake_at()
+        return due is None or self.clock() < due - CLOCK_TICK
+
+    async def _step_inline(self, job: Job) -> None:
+        self._inline = self.loop.create_future()
+        try:
+            await self._guarded(job)
+        finally:
+            ended, self._inline = self._inline, None
+            ended.set_result(None)
+            # The step may have set a deadline before the sleeping task's timer.
+            due = self._wake_at()
+            if due is not None and not self._wake_by(due):
+                self._post(None)
 
     def command(self, cmd: Command) -> Callable[[float], list[Event]]:
         """A job that hands one command to the table."""

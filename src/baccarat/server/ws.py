@@ -157,11 +157,12 @@ class Dispatcher:
             "resync": self.resync,
             "sit": self.sit,
             "stand": self.seated(lambda uid, f: StandUp(uid)),
-            "bet": self.seated(lambda uid, f: PlaceChip(uid, f["area"], f["chip"])),
-            "clear": self.seated(lambda uid, f: ClearBets(uid)),
-            "rebet": self.seated(lambda uid, f: Rebet(uid)),
-            "double": self.seated(lambda uid, f: Double(uid)),
-            "undo": self.seated(lambda uid, f: Undo(uid)),
+            # The betting window's commands write nothing: run at once when the table idles.
+            "bet": self.seated(lambda uid, f: PlaceChip(uid, f["area"], f["chip"]), True),
+            "clear": self.seated(lambda uid, f: ClearBets(uid), True),
+            "rebet": self.seated(lambda uid, f: Rebet(uid), True),
+            "double": self.seated(lambda uid, f: Double(uid), True),
+            "undo": self.seated(lambda uid, f: Undo(uid), True),
             "urge": self.seated(lambda uid, f: Urge(uid)),
             "open": self.seated(lambda uid, f: OpenCard(uid, f["hand"])),
             "squeeze": self.squeeze,
@@ -305,12 +306,16 @@ class Dispatcher:
             raise RuleViolation("not_seated", "You do not hold a seat at any table.")
         return self._driver(where[0])
 
-    def seated(self, build: Callable[[int, dict[str, Any]], Command]) -> Handler:
-        """A handler for a command at the table where the user sits."""
+    def seated(
+        self, build: Callable[[int, dict[str, Any]], Command], inline: bool = False
+    ) -> Handler:
+        """A handler for a command at the table where the user sits (``inline``: see
+        ``TableDriver.submit``)."""
 
         async def handle(conn: Connection, msg: Message, reply: Reply) -> None:
             driver = self._seat_of(conn)
-            await driver.submit(driver.command(build(conn.user_id, msg.fields)), reply=reply)
+            command = driver.command(build(conn.user_id, msg.fields))
+            await driver.submit(command, reply=reply, inline=inline)
 
         return handle
 
