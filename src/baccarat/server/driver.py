@@ -1,10 +1,13 @@
 """One asyncio task per table: it drives the pure table with the loop's clock.
 
-Every change to a table happens inside its task, one job at a time: a job runs a command (or
+Every change to a table happens one step at a time, in its task: a job runs a command (or
 builds a snapshot) at ``loop.time()``, the task writes what must be written through the
 store (``TableLedger``), then publishes the events, each public one with the next ``seq``.
-Between jobs the task sleeps until the table's next deadline and calls ``advance``. Because
-nothing else touches the table, a snapshot is always consistent with the ``seq`` it carries.
+Between jobs the task sleeps until the table's next deadline and calls ``advance``. A
+command that writes nothing (a chip) may run its step in its own task instead, while the
+table's task sleeps with nothing due (``submit(inline=True)``); the table's task then waits
+for that step before its next. Because nothing else touches the table, a snapshot is always
+consistent with the ``seq`` it carries.
 
 A job may first read the store (``prepare``): the task runs that read after every write the
 table's earlier steps caused, and runs the job at the moment the read began, so what the
