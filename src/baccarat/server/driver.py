@@ -40,6 +40,7 @@ from baccarat.table.events import DealerTurn, recipient
 from baccarat.table.view import PERSONAL_UNCHANGED, Personal, personal, personal_keys
 
 log = logging.getLogger("baccarat.server")
+
 SQUEEZE_INTERVAL = 0.1
 """By default at most 10 squeeze moves per second per hand reach the table (and every
 screen); the latest wins. The viewers' screens ease the peel over the time between two
