@@ -322,8 +322,8 @@ class TableDriver:
             ended.set_result(None)
             # The step may have set a deadline before the sleeping task's timer.
             due = self._wake_at()
-            if due is not None and not self._wake_by(due):
-                self._post(None)
+            if due is not None:
+                self._step_by(due)
 
     def command(self, cmd: Command) -> Callable[[float], list[Event]]:
         """A job that hands one command to the table."""
@@ -343,11 +343,14 @@ class TableDriver:
             replaced(Ack({"coalesced": True}))
         self._squeeze[cmd.hand] = cmd
         self._squeeze_reply[cmd.hand] = reply
-        if replaced is None and not self._wake_by(
-            self._squeeze_last.get(cmd.hand, -1.0) + self.squeeze_interval
-        ):
-            # Due now: wake the task to pass the move on (a move that replaces another is
-            # due when that one was).
+        if replaced is None:
+            # A move that replaces another is due when that one was.
+            self._step_by(self._squeeze_last.get(cmd.hand, -1.0) + self.squeeze_interval)
+
+    def _step_by(self, due: float) -> None:
+        """Make the task step at ``due`` at the latest: its timer moved up while it sleeps,
+        or woken now when ``due`` has come."""
+        if not self._wake_by(due):
             self._post(None)
 
     def _wake_by(self, due: float) -> bool:
