@@ -10,7 +10,8 @@ from typing import Any
 import sqlalchemy as sa
 
 from baccarat.errors import BaccaratError
-from baccarat.store import Applied, BetRecord, Settle, Store, schema
+from baccarat.store import Applied, BetRecord, Escrow, Settle, Store, schema
+from baccarat.store.writer import Writer
 
 PLAYER_WINS = ["9S", "2H", "KH", "3C"]
 RACES = 4
@@ -156,3 +157,44 @@ def test_a_cancelled_wait_still_applies_and_the_writer_goes_on(
     assert not store.submit(Settle("r1", *args)).result(timeout=60).replayed
     assert store.settle_round("r0", *args).replayed
     assert store.balance(bettor.user_id) == 10_000 + 2 * 99
+
+
+def _escrows(store: Store, rounds: int) -> tuple[int, list[Escrow]]:
+    """A bettor, and the escrows of ``rounds`` rounds with one bet of 100 of theirs each."""
+    dealer = store.create_user("streamdealer", "pw", coins=1_000_000)
+    bettor = store.create_user("streambettor", "pw", coins=1_000_000)
+    bets = [BetRecord(bettor.user_id, "player", 1, 100, time.time())]
+    ops = [Escrow(f"s{n}", "t1", "s1", n, dealer.user_id, bets) for n in range(rounds)]
+    return bettor.user_id, ops
+
+
+def test_a_steady_stream_of_single_writes_shares_commits_once_the_writer_is_busy(
+    store: Store,
+) -> None:
+    # Each write arrives alone (the one before it is durable by then), as from many
+    # tables each writing a few times a round: without gathering, one commit each.
+    bettor, ops = _escrows(store, 120)
+    before = store.commits
+    futures = []
+    for op in ops:
+        futures.append(store.submit(op))
+        time.sleep(0.005)
+    assert all(not f.result(timeout=60).replayed for f in futures)
+    assert store.commits - before < len(ops) // 2
+    assert store.balance(bettor) == 1_000_000 - len(ops) * 100
+
+
+def test_a_writer_waits_for_more_writes_only_while_it_is_busy(store: Store) -> None:
+    writer = Writer(store.engine, gather=0.04)
+    # Quiet: a write now and then commits at once.
+    for t in (0.0, 0.5, 1.0):
+        assert writer._gather_until(t) == t
+        writer._count(t, 1)
+    # Busy: more than one write per window over the last second.
+    t = 2.0
+    for _ in range(30):
+        writer._count(t, 1)
+        t += 0.02
+    assert writer._gather_until(t) == t + 0.04
+    # Quiet again a second later: the old batches no longer count.
+    assert writer._gather_until(t + 1.5) == t + 1.5
