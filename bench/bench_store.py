@@ -140,6 +140,26 @@ def run_store(url: str, n: int, slow_n: int) -> dict[str, float]:
         store.close()
 
 
+def cpu_by_sharing(url: str, shared: int, n: int) -> float:
+    """The process's CPU milliseconds (user and system) per round when ``shared`` rounds'
+    escrows share one transaction and their settlements the next."""
+    store = open_store(url, hasher=PasswordHasher.from_parameters(profiles.CHEAPEST))
+    try:
+        dealer, bettors = setup(store)
+        rounds = make_rounds(n, dealer, bettors, 3)
+        before = os.times()
+        for i in range(0, n, shared):
+            chunk = rounds[i : i + shared]
+            store.apply_many([escrow for escrow, _ in chunk])
+            store.apply_many([settlement for _, settlement in chunk])
+        after = os.times()
+        assert store.audit().ok
+        spent = (after.user - before.user) + (after.system - before.system)
+        return 1000 * spent / n
+    finally:
+        store.close()
+
+
 @contextmanager
 def scratch_database(pg_url: str, name: str) -> Iterator[str]:
     """A database created for the run and dropped afterwards."""
@@ -172,7 +192,23 @@ def main() -> None:
         "--pg",
         default=os.environ.get("BACCARAT_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test"),
     )
+    parser.add_argument(
+        "--shared",
+        default="",
+        help="also the CPU per round on SQLite when N,N,... rounds share each transaction",
+    )
     args = parser.parse_args()
+    if args.shared:
+        sizes = [int(k) for k in args.shared.split(",")]
+        with tempfile.TemporaryDirectory() as tmp:
+            cpu = [
+                cpu_by_sharing(f"sqlite:///{Path(tmp) / f'shared{k}.db'}", k, 320) for k in sizes
+            ]
+        print("| rounds per transaction | " + " | ".join(str(k) for k in sizes) + " |")
+        print("|---|" + "---|" * len(sizes))
+        print(
+            "| CPU per round (user + system) | " + " | ".join(f"{c:.2f} ms" for c in cpu) + " |\n"
+        )
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         r = run_store(f"sqlite:///{Path(tmp) / 'bench.db'}", args.rounds, args.slow_rounds)

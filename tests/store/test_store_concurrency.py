@@ -7,6 +7,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+import pytest
 import sqlalchemy as sa
 
 from baccarat.errors import BaccaratError
@@ -171,16 +172,17 @@ def _escrows(store: Store, rounds: int) -> tuple[int, list[Escrow]]:
 def test_a_steady_stream_of_single_writes_shares_commits_once_the_writer_is_busy(
     store: Store,
 ) -> None:
-    # Each write arrives alone (the one before it is durable by then), as from many
-    # tables each writing a few times a round: without gathering, one commit each.
-    bettor, ops = _escrows(store, 120)
+    # Writes arrive one by one, 5 ms apart, none waiting for the one before, as from many
+    # tables each writing a few times a round; the first few at once, so that the writer
+    # sees writers overlap. Without gathering, nearly one commit each.
+    bettor, ops = _escrows(store, 200)
     before = store.commits
-    futures = []
-    for op in ops:
-        futures.append(store.submit(op))
+    futures = [store.submit(op) for op in ops[:3]]
+    for op in ops[3:]:
         time.sleep(0.005)
+        futures.append(store.submit(op))
     assert all(not f.result(timeout=60).replayed for f in futures)
-    assert store.commits - before < len(ops) // 2
+    assert store.commits - before < len(ops) // 3
     assert store.balance(bettor) == 1_000_000 - len(ops) * 100
 
 
@@ -188,13 +190,19 @@ def test_a_writer_waits_for_more_writes_only_while_it_is_busy(store: Store) -> N
     writer = Writer(store.engine, gather=0.04)
     # Quiet: a write now and then commits at once.
     for t in (0.0, 0.5, 1.0):
-        assert writer._gather_until(t) == t
+        assert writer._gather_plan(t) == (t, 0.0)
         writer._count(t, 1)
-    # Busy: more than one write per window over the last second.
+    # One caller writing fast, each write waited for: nobody else to wait for.
     t = 2.0
-    for _ in range(30):
+    for _ in range(50):
+        assert writer._gather_plan(t) == (t, 0.0)
         writer._count(t, 1)
-        t += 0.02
-    assert writer._gather_until(t) == t + 0.04
+        t += 0.01
+    # Busy, and writers that overlap: 52 writes in the last second, some together. The
+    # writer waits up to 40 ms, but no longer than twice the recent gap for the next one.
+    writer._count(t, 2)
+    until, patience = writer._gather_plan(t)
+    assert until == t + 0.04
+    assert patience == pytest.approx(2 / 52)
     # Quiet again a second later: the old batches no longer count.
-    assert writer._gather_until(t + 1.5) == t + 1.5
+    assert writer._gather_plan(t + 1.5) == (t + 1.5, 0.0)

@@ -8,10 +8,13 @@ is rolled back and every operation is retried alone.
 
 When operations arrive steadily but each finds the writer idle (many tables, each writing
 a few times a round), every one would pay a whole transaction: its commit, its fsync and
-the statements' fixed cost. A writer that has taken more than one operation per gathering
-window over the last second therefore waits up to that window for more before it commits
-(PostgreSQL's ``commit_delay`` does the same): a few milliseconds more for each write, for
-a fraction of the CPU. A quiet writer commits at once.
+the statements' fixed cost. A writer that took more than one operation per gathering window
+over the last second, some of them together, therefore waits up to that window for more
+before it commits, and no longer than twice the recent gap between two for the next one
+(PostgreSQL's ``commit_delay`` with its ``commit_siblings``): a few milliseconds more for
+each write, for a fraction of the CPU. A quiet writer commits at once, and so does one fed
+by a single caller that waits for each write before the next (there is nobody else to wait
+for).
 """
 
 from __future__ import annotations
@@ -95,13 +98,18 @@ class Writer:
                 break
             batch = [item]
             began = time.monotonic()
-            until = self._gather_until(began)
+            until, patience = self._gather_plan(began)
             while len(batch) < self._max_batch:
                 try:
-                    left = until - time.monotonic()
-                    nxt = self._queue.get(timeout=left) if left > 0 else self._queue.get_nowait()
+                    nxt = self._queue.get_nowait()
                 except queue.Empty:
-                    break
+                    left = min(until - time.monotonic(), patience)
+                    if left <= 0:
+                        break
+                    try:
+                        nxt = self._queue.get(timeout=left)
+                    except queue.Empty:
+                        break
                 if nxt is None:
                     stop = True
                     break
@@ -115,14 +123,20 @@ class Writer:
                     if not fut.done():
                         fut.set_exception(err)
 
-    def _gather_until(self, now: float) -> float:
-        """Until when to wait for more operations before committing a batch begun now."""
+    def _gather_plan(self, now: float) -> tuple[float, float]:
+        """Until when to wait for more operations before committing a batch begun now, and
+        how long to wait for the next one at most: twice the recent gap between two. Callers
+        that wait for their writes before sending more (a closed loop) stop sending while
+        their writes wait here, and the batch goes without them."""
         batches = self._batches
         while batches and now - batches[0][0] > RATE_WINDOW:
             self._taken -= batches.popleft()[1]
-        # More than one operation expected within a window: waiting for it pays.
-        busy = (self._taken + 1) * self._gather > RATE_WINDOW
-        return now + self._gather if busy else now
+        expected = self._taken * self._gather / RATE_WINDOW
+        # More than one operation expected within a window, and writers that overlap (some
+        # batch held more than one): waiting for the next pays.
+        if expected + self._gather / RATE_WINDOW > 1 and self._taken > len(batches):
+            return now + self._gather, 2 * RATE_WINDOW / self._taken
+        return now, 0.0
 
     def _count(self, began: float, size: int) -> None:
         self._batches.append((began, size))
