@@ -46,13 +46,31 @@ def wait_toast(page: Any, text: str, timeout: int = 10_000) -> None:
     )
 
 
+WATCH_RESULT = """() => {
+  // The result phase lasts a few seconds; a page busy clicking may look only after it has
+  // passed, and at a table that plays no next round (its dealer left) it never comes back.
+  const look = () => {
+    if (document.querySelector(".table-screen[data-phase='result'] .result-banner:not([hidden])"))
+      window.resultSeen = true;
+  };
+  if (!window.resultWatch) {
+    window.resultWatch = new MutationObserver(look);
+    window.resultWatch.observe(document.body, { subtree: true, childList: true, attributes: true });
+  }
+  window.resultSeen = false;
+  look();
+}"""
+
+
 def open_every_squeeze(page: Any) -> None:
-    """Open each card this page controls until the round's result shows."""
+    """Open each card this page controls until the round's result has shown."""
+    page.evaluate(WATCH_RESULT)
     for _ in range(12):
-        page.wait_for_selector(
-            ".squeeze.mine:not([hidden]), .table-screen[data-phase='result']", timeout=30_000
+        page.wait_for_function(
+            """() => window.resultSeen || !!document.querySelector('.squeeze.mine:not([hidden])')""",
+            timeout=30_000,
         )
-        if page.locator(".table-screen[data-phase='result']").count():
+        if page.evaluate("() => window.resultSeen"):
             return
         with contextlib.suppress(PlaywrightError):
             page.click(".squeeze.mine .btn-open", timeout=3_000)
@@ -91,7 +109,7 @@ def test_the_dealer_who_stands_up_during_betting_leaves_after_the_settlement(
     # The round is not called off: it is dealt, squeezed and settled with the dealer's book.
     assert bettor.locator(".table-screen[data-phase='betting']").count() == 1
     open_every_squeeze(bettor)
-    bettor.wait_for_selector(".table-screen[data-phase='result'] .result-banner:not([hidden])")
+    assert bettor.evaluate("() => window.resultSeen")
     bettor.wait_for_selector(".seat[data-seat='0'].free", timeout=10_000)
     dealer.wait_for_selector(".table-screen[data-role='spectator']", timeout=10_000)
     assert not dealer.js_errors and not bettor.js_errors
