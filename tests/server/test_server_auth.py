@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import aiohttp
@@ -301,6 +302,17 @@ async def test_metrics_answer_the_operators_token_only(live: Live) -> None:
         metrics = await resp.text()
         assert "baccarat_tables_running 2.0" in metrics
         assert "baccarat_password_jobs 0.0" in metrics
+        # The ledger's commits and the writes they carried, as the store counts them.
+        await live.user("granted", coins=100)
+        await asyncio.to_thread(live.store.grant, "granted", 50, "a test grant")
+        commits, writes = live.store.commits, live.store.writes
+        assert commits >= 1 and writes >= commits
+        resp = await http.get(
+            live.base + "/metrics", headers={"Authorization": "Bearer s3cret-token"}
+        )
+        metrics = await resp.text()
+        assert f"baccarat_ledger_commits_total {float(commits)}" in metrics
+        assert f"baccarat_ledger_writes_total {float(writes)}" in metrics
 
 
 @live_test()

@@ -104,6 +104,7 @@ class Server:
         settings = config.server
         self.passwords = PasswordPool(settings.password_hash_workers, settings.password_hash_queue)
         self.metrics.watch_passwords(self.passwords)
+        self.metrics.watch_store(store)
         self.inflight = CoinsInFlight()
         """Users whose coins an unsettled round holds, at every table of this server."""
         self.drivers: dict[str, TableDriver] = {}

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+from prometheus_client.core import CounterMetricFamily
+from prometheus_client.registry import Collector
 
 from baccarat.server import collector
 
 if TYPE_CHECKING:
     from baccarat.server.passwords import PasswordPool
+    from baccarat.store import Store
 
 
 class Metrics:
@@ -78,6 +81,11 @@ class Metrics:
         )
         refused.set_function(lambda: pool.refused)
 
+    def watch_store(self, store: Store) -> None:
+        """Report the ledger writer's commits and the writes they carried (their ratio is
+        how much group commit shares: near 1 on a quiet server, several when busy)."""
+        self.registry.register(_LedgerCollector(store))
+
     def observe_command(self, command: str, seconds: float) -> None:
         """Record one command's time to its answer (the labelled child is looked up once)."""
         child = self._latency_of.get(command)
@@ -89,3 +97,20 @@ class Metrics:
         """The metrics in the Prometheus text format."""
         data: bytes = generate_latest(self.registry)
         return data
+
+
+class _LedgerCollector(Collector):
+    """The store's own counts, read when the metrics are."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    def collect(self) -> Iterator[CounterMetricFamily]:
+        yield CounterMetricFamily(
+            "baccarat_ledger_commits", "Ledger transactions committed", value=self.store.commits
+        )
+        yield CounterMetricFamily(
+            "baccarat_ledger_writes",
+            "Ledger operations committed (escrows, settlements, voids, grants)",
+            value=self.store.writes,
+        )

@@ -75,6 +75,11 @@ class Store:
         """Ledger transactions committed by the writer so far."""
         return self._writer.commits
 
+    @property
+    def writes(self) -> int:
+        """Ledger operations those transactions carried."""
+        return self._writer.writes
+
     def close(self) -> None:
         """Finish queued writes and release the database."""
         self._writer.close()

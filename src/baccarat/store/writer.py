@@ -64,6 +64,8 @@ class Writer:
         self._closed = False
         self.commits = 0
         """How many transactions the writer committed (to observe batching)."""
+        self.writes = 0
+        """How many operations those transactions carried."""
 
     def submit(self, op: Op) -> Future[Applied]:
         """Queue ``op``; the future resolves to its outcome once it is durable."""
@@ -167,6 +169,7 @@ class Writer:
         with self._engine.begin() as conn:
             outcomes = apply_ops(conn, ops)
         self.commits += 1
+        self.writes += len(ops)
         return outcomes
 
     def _apply_alone(self, op: Op) -> Outcome | BaseException:
