@@ -29,7 +29,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     db = f"sqlite:///{tmp_path_factory.mktemp('e2e') / 'e2e.db'}"
     log = tmp_path_factory.mktemp("log") / "serve.log"
     served = start_serve(
-        "--db", db, "--speed", str(SPEED),
+        "--db", db, "--speed", str(SPEED), "--test-hooks",
         # Every browser test registers its users and bots from this one address.
         "--register-per-ip", "1000", "--register-per-hour", "1000",
         port=free_port(), log=log,

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
 import tempfile
+import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -13,6 +15,7 @@ from typing import Any
 import pytest
 
 from serving import free_port as free_port  # the e2e modules take it from here
+from serving import wait_until
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -211,3 +214,28 @@ def drag_chip(page: Any, chip: int, area: str, *, touch: bool = False) -> str:
             page.mouse.move(x, y)
         page.mouse.up()
     return str(page.evaluate("([a, b, e]) => window.answerTo(a, b, e)", [area, before, errors]))
+
+
+def hold(server: Server, table_id: str, phase: str | None) -> dict[str, Any]:
+    """Hold the table once it is in ``phase`` (its time stands still there: the test reads and
+    photographs the pages at leisure), or with None let it go on. Needs ``--test-hooks``."""
+    req = urllib.request.Request(
+        f"{server.url}/api/test/tables/{table_id}",
+        data=json.dumps({"hold": phase}).encode(),
+        headers={"Content-Type": "application/json"},
+        method="POST",
+    )
+    with urllib.request.urlopen(req, timeout=10) as resp:
+        state: dict[str, Any] = json.load(resp)
+    return state
+
+
+def held_in(server: Server, table_id: str, phase: str, limit: float = 120.0) -> dict[str, Any]:
+    """Wait until the table is held in ``phase`` (after ``hold``)."""
+
+    def state() -> dict[str, Any] | None:
+        with urllib.request.urlopen(f"{server.url}/api/test/tables/{table_id}", timeout=10) as r:
+            got: dict[str, Any] = json.load(r)
+        return got if got["held"] and got["phase"] == phase else None
+
+    return wait_until(state, f"{table_id} held in {phase}", limit)

@@ -24,6 +24,8 @@ from e2e_support import (
     PHONE,
     Server,
     create_account,
+    held_in,
+    hold,
     log_in,
     needs_chromium,
     open_page,
@@ -226,28 +228,34 @@ def layout(server: Server, browser: Any) -> Iterator[Layout]:
                    Number(document.querySelector('.main-ring .ring-text')?.textContent || 0) >= 5""",
                 timeout=90_000,
             )
+            # The table holds at this round's result until every page has read it.
+            hold(server, table, "result")
             chips = ((5, "banker"), (1, "tie"), (1, "player_pair"))
             assert [place_chip(bettor, c, a) for c, a in chips] == ["ok"] * 3
-            # Each page reads itself the moment its result shows (a loaded machine may run a
-            # page behind or ahead of the others); the bettor's desktop switches language
-            # there. A page that missed it watches the next round's, bet again.
+            # Each page reads itself the moment its result shows; the bettor's desktop
+            # switches language there. A page too starved to read it two frames after it
+            # showed (its badges last 4.2 s) watches the next round's, bet again.
             waiting = {n: p for n, p in pages.items() if n not in seen.results}
             for name, page in waiting.items():
                 page.evaluate(
                     f"(switchLang) => ({WATCH_RESULT})(switchLang, {BOXES})",
                     name == "bettor desktop",
                 )
-            for name, page in waiting.items():
-                page.wait_for_function(
-                    "() => window.resultSeen || window.resultMissed", timeout=60_000
-                )
-                got = page.evaluate("window.resultSeen")
-                if got is None:
-                    missed.append(name)
-                    continue
-                seen.results[name] = got["boxes"]
-                if "switch" in got:
-                    seen.switch = got["switch"]
+            try:
+                held_in(server, table, "result")
+                for name, page in waiting.items():
+                    page.wait_for_function(
+                        "() => window.resultSeen || window.resultMissed", timeout=60_000
+                    )
+                    got = page.evaluate("window.resultSeen")
+                    if got is None:
+                        missed.append(name)
+                        continue
+                    seen.results[name] = got["boxes"]
+                    if "switch" in got:
+                        seen.switch = got["switch"]
+            finally:
+                hold(server, table, None)
             if len(seen.results) == len(pages):
                 break
         assert len(seen.results) == len(pages), f"results missed: {missed}"
@@ -282,21 +290,25 @@ def layout(server: Server, browser: Any) -> Iterator[Layout]:
         late.click(f".table-card[data-table='{table}'] .btn-watch")
         refused = []
         for _ in range(3):
-            # A bot may take the free seat first, or a loaded machine may land the sit after
-            # the round: then try again at the next squeeze.
-            late.wait_for_selector(".table-screen[data-phase='squeeze']", timeout=60_000)
-            # Through the app's socket (the squeeze covers the seats' buttons), while the
-            # round is dealt.
-            answer = late.evaluate(LATE_SIT, table)
-            if answer == "ok":
-                got = late.wait_for_function(WAIT_LINE, timeout=60_000).json_value()
-                if not got.get("missed"):
-                    seen.wait_line = got
-                    break
-                answer = "sat after the round"
-                late.evaluate("() => window.baccaratApp.send('stand', {})")
-                late.wait_for_selector(".seat.me", state="detached")
-            refused.append(answer)
+            # A bot may take the free seat first: then try again at the next squeeze. The
+            # table holds in the squeeze meanwhile, so the sit lands while the round is dealt.
+            hold(server, table, "squeeze")
+            try:
+                held_in(server, table, "squeeze")
+                late.wait_for_selector(".table-screen[data-phase='squeeze']", timeout=60_000)
+                # Through the app's socket (the squeeze covers the seats' buttons).
+                answer = late.evaluate(LATE_SIT, table)
+                if answer == "ok":
+                    got = late.wait_for_function(WAIT_LINE, timeout=60_000).json_value()
+                    if not got.get("missed"):
+                        seen.wait_line = got
+                        break
+                    answer = "sat after the round"
+                    late.evaluate("() => window.baccaratApp.send('stand', {})")
+                    late.wait_for_selector(".seat.me", state="detached")
+                refused.append(answer)
+            finally:
+                hold(server, table, None)
             late.wait_for_selector(".table-screen:not([data-phase='squeeze'])", timeout=60_000)
         assert seen.wait_line, f"the late user never sat during a round: {refused}"
         pages["bettor phone"].wait_for_selector(

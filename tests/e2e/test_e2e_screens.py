@@ -10,7 +10,7 @@ from __future__ import annotations
 import contextlib
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,6 +20,8 @@ from e2e_support import (
     PHONE,
     Server,
     drag_chip,
+    held_in,
+    hold,
     log_in,
     needs_chromium,
     no_horizontal_overflow,
@@ -130,29 +132,32 @@ RESULT_SHOWN = """() => document.querySelector(
 REVEAL_DONE = "() => !document.querySelector('.sq-reveal')"
 
 
-def result_picture(page: Any, name: str, tries: int = 4) -> None:
-    """Take a picture of a result on the page, once the last card's reveal has landed if it
-    does while the result shows. The test's timers run twice as fast as a real table's (a
-    result shows for 2.5 s, not 5 s), so the page's animations run faster too meanwhile; on a
-    loaded machine a result may end before its picture, and the next one is taken."""
+@contextlib.contextmanager
+def result_held(server: Server) -> Iterator[None]:
+    """The table held in its next result while the block runs."""
+    hold(server, TABLE, "result")
+    try:
+        held_in(server, TABLE, "result")
+        yield
+    finally:
+        hold(server, TABLE, None)
+
+
+def result_picture(page: Any, name: str) -> None:
+    """A picture of the result on the page (held), once its last reveal has landed (played
+    three times faster)."""
     cdp = page.context.new_cdp_session(page)
     cdp.send("Animation.enable")
+    cdp.send("Animation.setPlaybackRate", {"playbackRate": 3})
     try:
-        for _ in range(tries):
-            cdp.send("Animation.setPlaybackRate", {"playbackRate": 3})
-            page.wait_for_function(RESULT_SHOWN, timeout=90_000)
-            # On a slow machine the reveal may still show in the picture.
-            with contextlib.suppress(PlaywrightTimeout):
-                page.wait_for_function(REVEAL_DONE, timeout=1_500)
-            cdp.send("Animation.setPlaybackRate", {"playbackRate": 1})
-            page.wait_for_timeout(200)  # let the banner and the badges finish popping in
-            save_screenshot(page, name)
-            if page.evaluate(RESULT_SHOWN):
-                return
-            page.wait_for_selector(".table-screen:not([data-phase='result'])", timeout=30_000)
+        page.wait_for_function(RESULT_SHOWN, timeout=60_000)
+        with contextlib.suppress(PlaywrightTimeout):
+            page.wait_for_function(REVEAL_DONE, timeout=3_000)
     finally:
         cdp.send("Animation.setPlaybackRate", {"playbackRate": 1})
         cdp.detach()
+    page.wait_for_timeout(200)  # let the banner and the badges finish popping in
+    save_screenshot(page, name)
 
 
 def to_english(page: Any) -> None:
@@ -265,6 +270,9 @@ def scene(server: Server, browser: Any, request: pytest.FixtureRequest) -> Scene
     )
     dragged = answers[1] if len(answers) > 1 else "not tried"
     assert answers[2:] == ["ok"] * 3
+    # dave squeezes this round's cards: the table holds in each squeeze while he peels (the
+    # bots open theirs), so a slow page still shows his card before its time runs out.
+    hold(server, TABLE, "squeeze")
     bettor.click(".tray-chip[data-chip='5']")
     banker_stack = bettor.inner_text(".area[data-area='banker'] .my-stack")
     dealer.wait_for_function(
@@ -280,19 +288,24 @@ def scene(server: Server, browser: Any, request: pytest.FixtureRequest) -> Scene
         save_screenshot(page, name)
         overflow[name] = no_horizontal_overflow(page)
     # dave has the largest stake, so he squeezes at least one hand's face-down card.
-    bettor.wait_for_selector(".squeeze.mine:not([hidden])", timeout=30_000)
-    box = bettor.locator(".squeeze .sq-card").bounding_box()
-    assert box is not None
-    bettor.mouse.move(box["x"] + box["width"] - 4, box["y"] + box["height"] - 4)
-    bettor.mouse.down()
-    bettor.mouse.move(box["x"] + box["width"] * 0.5, box["y"] + box["height"] * 0.55, steps=6)
-    squeeze_face = bettor.get_attribute(".squeeze .sq-face svg", "aria-label") or ""
-    save_screenshot(bettor, "squeeze-desktop")
-    bettor.mouse.up()
-    # One try: dave sits idle from here to his next bet, and five idle rounds cost his seat.
-    result_picture(bettor, "result-desktop", tries=1)
-    overflow["result-desktop"] = no_horizontal_overflow(bettor)
-    lobby_phone.wait_for_selector(".table-screen[data-phase='result']", timeout=30_000)
+    try:
+        bettor.wait_for_selector(".squeeze.mine:not([hidden])", timeout=60_000)
+        held_in(server, TABLE, "squeeze")
+        box = bettor.locator(".squeeze .sq-card").bounding_box()
+        assert box is not None
+        bettor.mouse.move(box["x"] + box["width"] - 4, box["y"] + box["height"] - 4)
+        bettor.mouse.down()
+        bettor.mouse.move(box["x"] + box["width"] * 0.5, box["y"] + box["height"] * 0.55, steps=6)
+        squeeze_face = bettor.get_attribute(".squeeze .sq-face svg", "aria-label") or ""
+        save_screenshot(bettor, "squeeze-desktop")
+        bettor.mouse.up()
+    finally:
+        # Let go of the squeeze and hold the result instead, for its picture.
+        hold(server, TABLE, None)
+    with result_held(server):
+        result_picture(bettor, "result-desktop")
+        overflow["result-desktop"] = no_horizontal_overflow(bettor)
+        lobby_phone.wait_for_selector(".table-screen[data-phase='result']", timeout=30_000)
     cards_on_phone = dict(lobby_phone.evaluate("window.cardWatch"))
     cards_on_phone["three_each_zh"] = cards_outside(lobby_phone)
     lobby_phone.click(".table-screen [data-action='lang']")
@@ -329,9 +342,10 @@ def scene(server: Server, browser: Any, request: pytest.FixtureRequest) -> Scene
     to_english(dealer)
     # That round's result on dave's phone, and on carol's phone and desktop in English (or the
     # next round's, when a loaded machine lets a result end before its picture).
-    result_picture(bettor_phone, "result-phone")
-    result_picture(dealer_phone, "result-phone-en")
-    result_picture(dealer, "result-desktop-en")
+    with result_held(server):
+        result_picture(bettor_phone, "result-phone")
+        result_picture(dealer_phone, "result-phone-en")
+        result_picture(dealer, "result-desktop-en")
     to_chinese(dealer_phone)
     to_chinese(dealer)
     # The fairness panel (公平性).

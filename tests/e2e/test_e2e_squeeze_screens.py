@@ -27,6 +27,8 @@ from e2e_support import (
     Server,
     create_account,
     free_port,
+    held_in,
+    hold,
     log_in,
     needs_chromium,
     open_page,
@@ -248,7 +250,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     assert paced != shipped
     rooms.write_text(paced, encoding="utf-8")
     served = start_serve(
-        "--db", db, "--speed", "1", "--rooms", str(rooms),
+        "--db", db, "--speed", "1", "--rooms", str(rooms), "--test-hooks",
         port=free_port(), log=tmp_path_factory.mktemp("log") / "serve.log",
     )  # fmt: skip
     try:
@@ -303,13 +305,17 @@ def seen(server: Server, browser: Any) -> Seen:
     onlookers = {"desktop-en": dealer, **watchers}
     shots = {"desktop-zh": controller, **onlookers}
 
-    # Only the controller bets: it controls both hands' face-down cards.
+    # Only the controller bets: it controls both hands' face-down cards. The table holds in
+    # each squeeze while five pages are read and photographed (a slow machine reads them
+    # slowly), until the Banker's card is left to its countdown.
     controller.wait_for_selector(".table-screen[data-phase='betting'] .tray", timeout=60_000)
+    hold(server, table, "squeeze")
     assert place_chip(controller, 10, "banker") == "ok"
     # The sideways phone's first screen, as the round goes on (the bet is in first).
     result.first_screens["landscape-zh"] = sideways.evaluate(FIRST_SCREEN)
     picture(sideways, "table-landscape-zh")
     controller.wait_for_selector(".squeeze.mine[data-hand='player']:not([hidden])", timeout=30_000)
+    held_in(server, table, "squeeze")
     for name, page in pages.items():
         # (a squeeze with no room for its card has no size: it is only waited for in the page)
         state = "attached" if name.startswith("landscape") else "visible"
@@ -346,6 +352,7 @@ def seen(server: Server, browser: Any) -> Seen:
     # Still held, the card waits for its countdown: the beat of the reveal is slowed to be seen
     # (a phone's is the shortest when a third card follows: it goes first).
     sessions = [slow(page, SLOW) for page in pages.values()]
+    hold(server, table, None)
     for name in ("phone-zh", "phone-en", "desktop-zh", "desktop-en"):
         with contextlib.suppress(PlaywrightError):
             shots[name].wait_for_function(REVEAL_AT_REST, timeout=20_000)

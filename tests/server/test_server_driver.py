@@ -374,7 +374,7 @@ def test_a_deadline_set_by_a_step_run_inline_wakes_the_table() -> None:
         store = FakeStore({1: 100_000, 2: 10_000})
         rig = Rig(store)
         # The loop's own clock and timers, and a betting window of 0.2 s.
-        rig.driver.clock = rig.driver.loop.time
+        rig.driver.base_clock = rig.driver.loop.time
         rig.driver.table.config = TableConfig("t1", betting_seconds=0.2)
         await rig.do(Sit(1, UserInfo(1, "dealer", 60, 100_000), 0))
         await asyncio.sleep(0)
@@ -384,6 +384,39 @@ def test_a_deadline_set_by_a_step_run_inline_wakes_the_table() -> None:
         assert rig.screen.events()[-1] == "betting_opened"
         await asyncio.sleep(0.6)
         assert "betting_closed" in rig.screen.events()
+        await rig.driver.stop(0.0)
+
+    run(main)
+
+
+def test_a_held_table_waits_in_its_phase_until_released() -> None:
+    async def main() -> None:
+        store = FakeStore({1: 100_000, 2: 10_000})
+        rig = Rig(store)
+        # Held at the next squeeze: betting closes at its deadline, the squeeze then waits.
+        rig.driver.hold_at("squeeze")
+        await seated_round(rig)
+        assert rig.driver.table.phase == "squeeze" and rig.driver.held
+        await rig.at(rig.now + 3600)
+        assert rig.driver.table.phase == "squeeze"
+        # Commands go on while held, in the table's own time: the controller opens both
+        # cards and the round settles.
+        rig.driver.hold_at("result")
+        await rig.do(OpenCard(2, "player"))
+        await rig.do(OpenCard(2, "banker"))
+        assert rig.driver.table.phase == "result" and rig.driver.held
+        due = rig.driver.table.next_deadline
+        assert due is not None
+        left = due - rig.driver.clock()
+        await rig.at(rig.now + 3600)
+        assert rig.driver.table.phase == "result"
+        # Let go, the result runs on for the time it had left.
+        rig.driver.release()
+        assert not rig.driver.held
+        await rig.at(rig.now + left - 0.1)
+        assert rig.driver.table.phase == "result"
+        await rig.at(rig.now + 0.1)
+        assert rig.driver.table.phase != "result"
         await rig.driver.stop(0.0)
 
     run(main)

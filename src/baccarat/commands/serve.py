@@ -97,6 +97,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=DEFAULT_PREFIX,
         help=f"key prefix in Redis, one per system sharing it (default: {DEFAULT_PREFIX})",
     )
+    parser.add_argument(
+        "--test-hooks",
+        action="store_true",
+        help="serve /api/test/tables/ID to the machine itself, where tests hold a table's "
+        "phase (for the project's browser tests, never for players)",
+    )
     parser.add_argument("--node-id", help="this node's unique name (default: HOSTNAME:PORT)")
     parser.add_argument(
         "--lease-ttl",
@@ -199,6 +205,7 @@ async def _serve(args: argparse.Namespace, config: RoomsConfig, store: Store, ur
         public_url=args.public_url or (f"http://{shown}:{args.port}" if args.redis else ""),
         metrics_token=os.environ.get("BACCARAT_METRICS_TOKEN"),
         lease_ttl=args.lease_ttl,
+        test_hooks=args.test_hooks,
     )
     runner = web.AppRunner(create_app(server), shutdown_timeout=5.0, access_log=None)
     await runner.setup()

@@ -35,6 +35,7 @@ from baccarat.server.driver import TableDriver
 from baccarat.server.headers import add_security_headers
 from baccarat.server.heartbeat import INTERVAL as HEARTBEAT_INTERVAL
 from baccarat.server.heartbeat import Heartbeat
+from baccarat.server.holds import hold_route
 from baccarat.server.hub import Hub
 from baccarat.server.inflight import CoinsInFlight
 from baccarat.server.limits import AuthLimits
@@ -82,10 +83,13 @@ class Server:
         metrics_token: str | None = None,
         lease_ttl: float = DEFAULT_TTL,
         heartbeat: float = HEARTBEAT_INTERVAL,
+        test_hooks: bool = False,
     ) -> None:
         self.store = store
         self.config = config
         self.speed = speed
+        self.test_hooks = test_hooks
+        """Serve ``/api/test/tables/{id}``: the browser tests' holds (``server/holds.py``)."""
         self.allow_register = (
             config.server.allow_register if allow_register is None else allow_register
         )
@@ -417,6 +421,10 @@ def create_app(server: Server) -> web.Application:
     app.router.add_get("/healthz", server.healthz)
     app.router.add_get("/metrics", server.public_metrics)
     app.router.add_get("/ws", functools.partial(websocket, server))
+    if server.test_hooks:
+        held = hold_route(server.drivers)
+        app.router.add_get("/api/test/tables/{table_id}", held)
+        app.router.add_post("/api/test/tables/{table_id}", held)
     app.router.add_get("/{path:.*}", StaticFiles(web_root()).serve)
 
     async def on_startup(app: web.Application) -> None:

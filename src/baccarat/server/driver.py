@@ -98,8 +98,13 @@ class TableDriver:
         self.metrics = metrics
         self.seq = 0
         self.loop = asyncio.get_running_loop()
-        self.clock = clock or self.loop.time
-        """The table's time (seconds): the loop's clock, or a test's."""
+        self.base_clock = clock or self.loop.time
+        """The loop's clock, or a test's: the squeeze moves' pace and the task's timers."""
+        self._lag = 0.0
+        """How far the table's time lags the base clock: the holds' total so far."""
+        self._held_at: float | None = None
+        """The table's time at which a hold froze it (see ``hold_at``)."""
+        self._hold_phase: str | None = None
         self.jobs: deque[Job] = deque()
         """Jobs waiting for the task, oldest first."""
         self._waiter: asyncio.Future[None] | None = None
@@ -109,7 +114,7 @@ class TableDriver:
         """Done when the step a command runs in its own task (``submit(inline=True)``) ends;
         the table's task waits for it before its own next step."""
         self._wakes_at: float | None = None
-        """When the idle task's timer wakes it (the table's clock), None without a timer."""
+        """When the idle task's timer wakes it (the base clock), None without a timer."""
         self.task: asyncio.Task[None] | None = None
         self.accepting = True
         self.store = store
@@ -134,13 +139,21 @@ class TableDriver:
         """Start the table's task."""
         self.task = asyncio.create_task(self._main(), name=f"table-{self.table_id}")
 
+    def clock(self) -> float:
+        """The table's time (seconds): the base clock, less the time it was held."""
+        if self._held_at is not None:
+            return self._held_at
+        return self.base_clock() - self._lag
+
     @property
     def running(self) -> bool:
         """Whether the task is alive."""
         return self.task is not None and not self.task.done()
 
     def _wake_at(self) -> float | None:
+        # On the base clock: a table's deadline waits while it is held.
         due = self.table.next_deadline
+        due = None if due is None or self._held_at is not None else due + self._lag
         if self._squeeze:
             flush = min(
                 self._squeeze_last.get(h, -1.0) + self.squeeze_interval for h in self._squeeze
@@ -169,7 +182,7 @@ class TableDriver:
         # the table at the loop's next turn, with no task or timer made per job.
         if not self.jobs:
             due = self._wake_at()
-            timeout = None if due is None else due - self.clock()
+            timeout = None if due is None else due - self.base_clock()
             if timeout is None or timeout > CLOCK_TICK:
                 waiter = self._waiter = self.loop.create_future()
                 if due is not None and timeout is not None:
@@ -236,6 +249,7 @@ class TableDriver:
             answers.append(functools.partial(reply, OK if failure is None else failure))
             reply = None
         await self._commit(events, answers)
+        self._check_hold()
         if job is not None:
             if reply is not None:
                 # Answered here, in order with the events (a snapshot follows its ack).
@@ -311,7 +325,7 @@ class TableDriver:
         if waiter is None or waiter.done() or self.jobs or self._inline is not None:
             return False
         due = self._wake_at()
-        return due is None or self.clock() < due - CLOCK_TICK
+        return due is None or self.base_clock() < due - CLOCK_TICK
 
     async def _step_inline(self, job: Job) -> None:
         self._inline = self.loop.create_future()
@@ -324,6 +338,35 @@ class TableDriver:
             due = self._wake_at()
             if due is not None:
                 self._step_by(due)
+
+    # -- holds: the browser tests' breakpoints (``baccarat serve --test-hooks``) ---------
+
+    @property
+    def held(self) -> bool:
+        """Whether the table's time stands still (a hold)."""
+        return self._held_at is not None
+
+    def hold_at(self, phase: str | None) -> None:
+        """Hold the table whenever it is in ``phase`` (now, or when it next comes to it): its
+        time stands still there, so the phase lasts, with the time it had left, until
+        ``release``. Commands and peel moves go on as usual; one that moves the table on
+        (a card opened) lets its time run until it comes to ``phase`` again. None releases."""
+        self._hold_phase = phase
+        self._check_hold()
+
+    def release(self) -> None:
+        """Let the table's time run on from where it stood."""
+        self.hold_at(None)
+
+    def _check_hold(self) -> None:
+        # After every step: freeze the table's time in the held phase, thaw it elsewhere.
+        holding = self._hold_phase is not None and self.table.phase == self._hold_phase
+        if holding and self._held_at is None:
+            self._held_at = self.clock()
+        elif not holding and self._held_at is not None:
+            self._lag = self.base_clock() - self._held_at
+            self._held_at = None
+            self._post(None)
 
     def command(self, cmd: Command) -> Callable[[float], list[Event]]:
         """A job that hands one command to the table."""
@@ -359,7 +402,7 @@ class TableDriver:
         waiter = self._waiter
         if waiter is None or waiter.done():
             return False
-        timeout = due - self.clock()
+        timeout = due - self.base_clock()
         if timeout <= CLOCK_TICK:
             return False
         if self._wakes_at is None or due < self._wakes_at:
@@ -377,14 +420,16 @@ class TableDriver:
         self, now: float, answers: list[Callable[[], None]], *, force: bool = False
     ) -> list[Event]:
         # Each move's answer goes into ``answers``: sent once its events are published.
+        # Paced on the base clock, so that the moves go on while the table is held.
         events: list[Event] = []
+        base = self.base_clock()
         for hand, cmd in list(self._squeeze.items()):
             due = self._squeeze_last.get(hand, -1.0) + self.squeeze_interval
-            if not force and now < due - CLOCK_TICK:
+            if not force and base < due - CLOCK_TICK:
                 continue
             del self._squeeze[hand]
             reply = self._squeeze_reply.pop(hand)
-            self._squeeze_last[hand] = now
+            self._squeeze_last[hand] = base
             try:
                 events.extend(self.table.handle(cmd, now))
             except BaccaratError as exc:

@@ -1,0 +1,65 @@
+"""Holds: the browser tests' breakpoints on a live table (``baccarat serve --test-hooks``).
+
+A test drives a table to the moment it needs instead of waiting for a time window to come
+by: ``POST /api/test/tables/{id}`` with ``{"hold": "result"}`` holds the table once it is in
+its result phase (its deadlines wait; commands go on), and ``{"hold": null}`` lets it go on.
+The route exists only on a server started with ``--test-hooks``, and answers only requests
+from the machine itself: it is no part of the game.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from aiohttp import web
+
+from baccarat.server.auth import fail
+from baccarat.server.driver import TableDriver
+
+PHASES = ("waiting", "betting", "squeeze", "result", "shuffling")
+
+
+def hold_route(
+    drivers: dict[str, TableDriver],
+) -> Callable[[web.Request], Awaitable[web.Response]]:
+    """The handler of ``GET`` and ``POST /api/test/tables/{table_id}``."""
+
+    async def handle(request: web.Request) -> web.Response:
+        if not _from_loopback(request.remote):
+            return fail(403, "forbidden", "Test hooks answer only the machine itself.")
+        driver = drivers.get(request.match_info["table_id"])
+        if driver is None:
+            return fail(404, "no_such_table", "There is no such table on this server.")
+        if request.method == "POST":
+            try:
+                body: Any = await request.json()
+            except ValueError:
+                return fail(400, "bad_message", "The body must be JSON.")
+            hold = body.get("hold") if isinstance(body, dict) else None
+            if (
+                not isinstance(body, dict)
+                or "hold" not in body
+                or (hold is not None and hold not in PHASES)
+            ):
+                return fail(400, "bad_message", f"hold must be null or one of {PHASES}.")
+            driver.hold_at(hold)
+        table = driver.table
+        return web.json_response(
+            {
+                "table_id": driver.table_id,
+                "phase": table.phase,
+                "held": driver.held,
+                "round_no": table.round.round_no if table.round is not None else None,
+            }
+        )
+
+    return handle
+
+
+def _from_loopback(remote: str | None) -> bool:
+    try:
+        return remote is not None and ipaddress.ip_address(remote).is_loopback
+    except ValueError:
+        return False

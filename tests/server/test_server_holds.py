@@ -1,0 +1,62 @@
+"""The test hooks' holds over HTTP: a table held in its result stays there until let go;
+without ``--test-hooks`` the route does not exist; bad input changes nothing."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import aiohttp
+from server_live import Live, auto_open, is_event, live_test
+
+
+async def _post(live: Live, table: str, body: Any) -> tuple[int, dict[str, Any]]:
+    async with (
+        aiohttp.ClientSession() as http,
+        http.post(f"{live.base}/api/test/tables/{table}", json=body) as resp,
+    ):
+        return resp.status, await resp.json()
+
+
+@live_test(test_hooks=True)
+async def test_a_table_held_in_its_result_waits_there_until_let_go(live: Live) -> None:
+    dealer = await live.client("dealer", 1_000_000)
+    bettor = await live.client("bettor", 100_000, record=True)
+    auto_open(bettor)
+    status, state = await _post(live, "t1", {"hold": "result"})
+    assert status == 200 and state["held"] is False
+    await dealer.command("sit", table_id="t1", seat=0)
+    await bettor.command("sit", table_id="t1", seat=1)  # betting opens with this seat
+    await bettor.command("bet", area="player", chip=1)
+    await bettor.wait_for(is_event("round_settled"), timeout=30)
+    _, state = await _post(live, "t1", {"hold": "result"})
+    assert state["phase"] == "result" and state["held"] is True
+    # Far longer than the result lasts (0.2 s at the tests' speed): nothing comes.
+    before = len(bettor.frames)
+    await asyncio.sleep(1.0)
+    assert [m for m in bettor.frames[before:] if m.get("type") == "event"] == []
+    _, state = await _post(live, "t1", {"hold": None})
+    assert state["held"] is False
+    await bettor.wait_for(is_event("betting_opened"), timeout=10)
+    await dealer.close()
+    await bettor.close()
+
+
+@live_test(test_hooks=True)
+async def test_a_bad_hold_is_refused_and_changes_nothing(live: Live) -> None:
+    for body in ({"hold": "nap"}, {"hold": 3}, {}, ["result"]):
+        status, answer = await _post(live, "t1", body)
+        assert status == 400 and answer["error"]["code"] == "bad_message", body
+    status, answer = await _post(live, "nowhere", {"hold": "result"})
+    assert status == 404 and answer["error"]["code"] == "no_such_table"
+    assert not live.server.drivers["t1"].held
+
+
+@live_test()
+async def test_without_test_hooks_there_is_no_hold(live: Live) -> None:
+    async with (
+        aiohttp.ClientSession() as http,
+        http.post(f"{live.base}/api/test/tables/t1", json={"hold": "result"}) as resp,
+    ):
+        assert resp.status in (404, 405)
+    assert not live.server.drivers["t1"].held
