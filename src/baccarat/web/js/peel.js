@@ -15,7 +15,10 @@ export const CORNERS = ["tl", "tr", "bl", "br"];
 export const SIDES = ["l", "r", "t", "b"];
 export const ZONES = [...CORNERS, ...SIDES];
 
-const REACH = 0.62; // how far across the card (of its span along the pull) a full peel folds
+// How far across the card (of its span along the pull) a full peel folds. The finger travels
+// about twice the fold's depth, so at 0.48 a corner dragged 77% of the way to the opposite
+// corner (a side 68% across) reaches OPEN_AT: a drag across the card opens it.
+const REACH = 0.48;
 const CURL = 0.075; // the curl's radius, of the card's width
 const BANDS = 28; // slices of a bowed side peel
 const STRIPS = 5; // slices of each quarter of the curl

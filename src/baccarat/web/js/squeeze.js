@@ -20,6 +20,11 @@ const EASE_MS = 100; // an onlooker eases over the time between two moves: at le
 const EASE_MAX_MS = 400; // at most this (a server may pass on fewer moves a second)
 const SPRING_MS = 240; // a card let go falls back flat
 const OPEN_AT = 0.95; // let go this far and the card opens
+// A flick opens it too: let go while the finger still pulls this fast (px/ms over the last
+// FLICK_MS), once the card is at least FLICK_FROM peeled (a slip of the finger is no flick).
+const FLICK_SPEED = 0.5;
+const FLICK_MS = 100;
+const FLICK_FROM = 0.2;
 const TAP_MS = 350;
 const MAX_CARD_H = 600;
 const GAP = 14;
@@ -60,6 +65,7 @@ export class SqueezeView {
     this.frameReq = 0;
     this.size = null;
     this.reveals = new Set();
+    this.waiting = []; // what waits for the reveals to end (the result's banner)
     this.bindDrag();
     this.relayout = () => this.visible() && this.layout();
     addEventListener("resize", this.relayout);
@@ -134,9 +140,16 @@ export class SqueezeView {
     if (this.host) delete this.host.dataset.squeezed;
   }
 
+  /** Call `then` once no reveal is under way (at once if none is). */
+  afterReveals(then) {
+    if (!this.reveals.size) then();
+    else this.waiting.push(then);
+  }
+
   /** Leave the screen: stop every reveal. */
   destroy() {
     this.hide();
+    this.waiting = [];
     for (const r of this.reveals) r.cancel();
     removeEventListener("resize", this.relayout);
     removeEventListener("scroll", this.relayout);
@@ -167,7 +180,9 @@ export class SqueezeView {
       from: this.card,
       onDone: () => {
         this.reveals.delete(reveal);
-        if (!this.reveals.size) this.host?.classList.remove("revealing");
+        if (this.reveals.size) return;
+        this.host?.classList.remove("revealing");
+        for (const then of this.waiting.splice(0)) then();
       },
     });
     this.host?.classList.add("revealing");
@@ -367,8 +382,10 @@ export class SqueezeView {
       this.spring = null;
       const f = frame(zone, r.width, r.height);
       const radius = curlRadius(r.width);
-      this.drag = { x: ev.clientX, y: ev.clientY, at: performance.now(), moved: false, f, radius,
-        travel: tipTravel(depthFor(this.shown, f), radius) };
+      const travel = tipTravel(depthFor(this.shown, f), radius);
+      const at = performance.now();
+      this.drag = { x: ev.clientX, y: ev.clientY, at, moved: false, f, radius, travel,
+        trail: [[at, travel]] };
       this.card.setPointerCapture?.(ev.pointerId);
       this.card.classList.add("held");
       ev.preventDefault();
@@ -382,6 +399,9 @@ export class SqueezeView {
       d.moved = true;
       // Only the pull toward the card's middle counts: the fold keeps its direction.
       const travel = d.travel - (dx * d.f.n[0] + dy * d.f.n[1]);
+      const now = performance.now();
+      d.trail.push([now, travel]);
+      while (d.trail.length > 2 && now - d.trail[1][0] > FLICK_MS) d.trail.shift();
       const p = progressFor(depthForTravel(travel, d.radius), d.f);
       this.shown = Math.round(p * 1000) / 1000;
       this.paint();
@@ -394,7 +414,7 @@ export class SqueezeView {
       this.card.classList.remove("held");
       // A quick tap without a drag opens the card at once, like the 開牌 button.
       const tap = !d.moved && performance.now() - d.at < TAP_MS;
-      if (tap || this.shown >= OPEN_AT) {
+      if (tap || this.shown >= OPEN_AT || (this.shown >= FLICK_FROM && flickSpeed(d.trail) >= FLICK_SPEED)) {
         this.open();
       } else if (this.shown > 0) {
         this.spring = { from: this.shown, at: performance.now() };
@@ -425,6 +445,16 @@ export class SqueezeView {
     this.lastSent = performance.now();
     this.onProgress?.(this.sq.hand, this.shown, this.zone);
   }
+}
+
+/** How fast (px/ms) the finger pulled over the drag's latest samples [[time, travel], ...]. */
+export function flickSpeed(trail) {
+  if (trail.length < 2) return 0;
+  const [t0, s0] = trail[0];
+  const [t1, s1] = trail[trail.length - 1];
+  // A finger that stopped before letting go is no flick: the last sample must be recent.
+  if (performance.now() - t1 > FLICK_MS) return 0;
+  return t1 > t0 ? (s1 - s0) / (t1 - t0) : 0;
 }
 
 function overlaps(a, b) {

@@ -329,6 +329,18 @@ export class TableScreen {
       this.resultEl.hidden = true;
       return;
     }
+    if (this.floated !== res.round_id && this.squeeze.reveals.size) {
+      // The last card is still turning over and flying to its hand: the result follows it,
+      // so nothing covers the banner and the badges.
+      this.resultEl.hidden = true;
+      if (this.resultWait !== res.round_id) {
+        this.resultWait = res.round_id;
+        this.squeeze.afterReveals(() => {
+          if (this.st?.phase === "result" && this.st.result?.round_id === res.round_id) this.drawResult(this.st);
+        });
+      }
+      return;
+    }
     const o = res.outcome;
     const pp = o.player?.points ?? o.player_points;
     const bp = o.banker?.points ?? o.banker_points;
