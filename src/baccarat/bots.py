@@ -38,8 +38,8 @@ FOLLOW_LIMIT = 60.0
 """Seconds a bot that lost sight of its table keeps looking for it before sitting anew."""
 
 STRATEGIES = ("flat", "streak", "random")
-CHAT_WON = ("好牌！", "莊來了", "再來一局", "nice hand", "lucky!")
-CHAT_LOST = ("唉…", "下一局翻本", "手氣不好", "next one", "so close")
+CHAT_WON = ("好牌！", "莊來了", "再來一局", "手氣真旺", "贏了！")
+CHAT_LOST = ("唉…", "下一局翻本", "手氣不好", "差一點", "可惜")
 """What a bot says after a round it won or lost."""
 PEELS: tuple[Corner, ...] = ("tl", "tr", "bl", "br", "l", "r")
 """Where a bot peels from: any corner or a long side."""

@@ -1,7 +1,9 @@
-"""Demo mode: demo accounts, and bots that keep a few tables busy over a real socket.
+"""Demo mode: demo accounts, and bots that keep tables of every room busy over a real socket.
 
-The layout leaves one person something to do at once: at the first Standard table a bot
-deals and bettor seats are free; at the second, bots bet and the dealer seat is free.
+A newcomer lands in a lobby with play to watch, and something to do at once: in every room
+the first table has a bot dealing and bots betting, with bettor seats free; at the second
+Standard table bots bet and the dealer seat is free. Bots go by Chinese nicknames (the
+client's default language) and chat in Chinese.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ import random
 from dataclasses import dataclass, field
 
 from baccarat.bots import Bot, BotPlan, run_bots
-from baccarat.errors import NotFound
+from baccarat.errors import InvalidInput, NotFound
 from baccarat.server.config import RoomsConfig
 from baccarat.store import Store
 
@@ -25,6 +27,29 @@ DEMO_USERS: tuple[tuple[str, int], ...] = (
 """People's demo accounts and their opening coins (enough to deal at Standard and High)."""
 
 
+NICKNAMES: tuple[str, ...] = (
+    "阿豪",
+    "小美",
+    "發哥",
+    "旺財",
+    "龍哥",
+    "金妹",
+    "阿明",
+    "大師兄",
+    "小龍女",
+    "賭神",
+    "阿珍",
+    "好運來",
+    "老王",
+    "莎莎",
+    "阿傑",
+    "財神爺",
+)
+"""The bots' display names, in the order they are handed out."""
+
+BETTORS_PER_TABLE = 3
+
+
 @dataclass
 class DemoBot:
     """One demo bot's account and plan."""
@@ -32,6 +57,7 @@ class DemoBot:
     name: str
     plan: BotPlan
     coins: int = 1_000_000
+    nickname: str | None = None
 
 
 @dataclass
@@ -51,23 +77,30 @@ class Demo:
 
 def demo_layout(config: RoomsConfig) -> list[DemoBot]:
     """Which bots play where, from the configured tables."""
-    tables = [t for r in config.rooms for t in r.table_ids]
     out: list[DemoBot] = []
-    if tables:
-        # A bot deals; four bettor seats stay free for people.
-        first = tables[0]
-        out.append(DemoBot("bot-dealer-1", BotPlan("flat", first, seat=0)))
-        for i, strategy in enumerate(("flat", "streak", "random"), start=1):
-            out.append(
-                DemoBot(f"bot-{first}-{i}", BotPlan(strategy, first, seat=i, may_deal=False))
-            )
-    if len(tables) > 1:
+    strategies = ("flat", "streak", "random")
+
+    def bettors(table: str) -> None:
+        for i in range(1, BETTORS_PER_TABLE + 1):
+            plan = BotPlan(strategies[(len(out) + i) % 3], table, seat=i, may_deal=False)
+            out.append(DemoBot(f"bot-{table}-{i}", plan))
+
+    for n, room in enumerate(config.rooms, start=1):
+        if not room.table_ids:
+            continue
+        # A bot deals and bots bet; four bettor seats stay free for people.
+        first = room.table_ids[0]
+        out.append(DemoBot(f"bot-dealer-{n}", BotPlan("flat", first, seat=0)))
+        bettors(first)
+    standard = config.rooms[0].table_ids if config.rooms else ()
+    if len(standard) > 1:
         # Bots bet; the dealer seat stays free for a person.
-        second = tables[1]
-        for i, strategy in enumerate(("random", "streak", "flat"), start=1):
-            out.append(
-                DemoBot(f"bot-{second}-{i}", BotPlan(strategy, second, seat=i, may_deal=False))
-            )
+        bettors(standard[1])
+    for i, bot in enumerate(out):
+        bot.nickname = NICKNAMES[i] if i < len(NICKNAMES) else None
+        # A dealer books every bet of its table: enough to stay above the richest room's floor.
+        if bot.plan.seat == 0:
+            bot.coins = max(bot.coins, 4 * max(r.dealer_floor for r in config.rooms))
     return out
 
 
@@ -76,15 +109,23 @@ def ensure_accounts(store: Store, bots: list[DemoBot]) -> list[tuple[str, str]]:
     for name, coins in DEMO_USERS:
         _ensure(store, name, coins, DEMO_PASSWORD)
     for bot in bots:
-        _ensure(store, bot.name, bot.coins, DEMO_PASSWORD)
+        _ensure(store, bot.name, bot.coins, DEMO_PASSWORD, bot.nickname)
     return [(name, DEMO_PASSWORD) for name, _ in DEMO_USERS]
 
 
-def _ensure(store: Store, name: str, coins: int, password: str) -> None:
+def _ensure(
+    store: Store, name: str, coins: int, password: str, nickname: str | None = None
+) -> None:
     try:
         user = store.get_user_by_name(name)
     except NotFound:
-        store.create_user(name, password, level=60, coins=coins)
+        try:
+            store.create_user(name, password, display_name=nickname, level=60, coins=coins)
+        except InvalidInput as exc:
+            if exc.code != "display_name_taken":
+                raise
+            # Someone chose that nickname first: the bot goes by its username.
+            store.create_user(name, password, level=60, coins=coins)
         return
     if user.coins < coins // 2:
         # Keep the demo playable after long sessions: top the account back up.
