@@ -45,10 +45,17 @@ export function totalsLine(totals) {
   return h("span", { class: "my-totals" }, part("day", totals.day), part("session", totals.session));
 }
 
+// A round's time, month first in both languages (English names the month, so that 03/12 is
+// never read two ways), on a 24-hour clock.
+const WHEN = {
+  en: new Intl.DateTimeFormat("en-US", { month: "short", day: "2-digit", hour: "2-digit", minute: "2-digit",
+    second: "2-digit", hourCycle: "h23" }),
+  zh: new Intl.DateTimeFormat("zh-TW", { month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit",
+    second: "2-digit", hourCycle: "h23" }),
+};
+
 function when(seconds) {
-  return new Date(seconds * 1000).toLocaleString(getLang() === "en" ? "en-GB" : "zh-TW", {
-    month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit",
-  });
+  return WHEN[getLang() === "en" ? "en" : "zh"].format(new Date(seconds * 1000));
 }
 
 function miniHand(name, hand) {

@@ -148,8 +148,12 @@ export class TableScreen {
     const canJoin = pos === null && st.me.role !== "dealer";
     mount(this.queueEl,
       h("span", { class: "dq-title" }, t("dealer_queue"), h("b", { class: "dq-count" }, ` ${st.queue.length}`)),
-      dealer ? h("span", { class: "dq-streak", title: t("dealer_limit_hint") },
-        t("dealer_streak", { n: dealer.dealerRounds, max: st.room.dealer_round_limit })) : null,
+      // With nobody waiting the limit does not apply: a count past it ("39/10") would read
+      // as a broken rule, so the rounds in a row show alone, with what the rule is now.
+      dealer ? h("span", { class: "dq-streak", title: t(st.queue.length ? "dealer_limit_hint" : "dealer_free_hint",
+        { max: st.room.dealer_round_limit }) },
+      st.queue.length ? t("dealer_streak", { n: dealer.dealerRounds, max: st.room.dealer_round_limit })
+        : t("dealer_streak_free", { n: dealer.dealerRounds })) : null,
       names.length ? h("ol", { class: "dq-list" }, names) : h("span", { class: "dq-empty" }, t("queue_empty")),
       pos !== null ? h("span", { class: "dq-pos" }, t("queue_pos", { n: pos })) : null,
       canJoin ? h("button", { class: "btn btn-small btn-queue", "data-action": "queue-join",
