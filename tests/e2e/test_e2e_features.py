@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from e2e_support import (
     DESKTOP,
+    PHONE,
     Server,
     create_account,
     log_in,
@@ -264,6 +265,16 @@ def test_a_watcher_queues_for_the_dealer_seat_and_takes_it_when_it_frees(
     assert not watcher.js_errors and not bettor.js_errors and not dealer.js_errors
 
 
+COVERED_BY_CHAT = """() => {
+  const p = document.querySelector('.chat-panel').getBoundingClientRect();
+  return [...document.querySelectorAll('.seat.me, .controls button, .tray-chip')]
+    .filter((e) => e.checkVisibility())
+    .filter((e) => { const r = e.getBoundingClientRect();
+      return r.left < p.right && r.right > p.left && r.top < p.bottom && r.bottom > p.top; })
+    .map((e) => e.className);
+}"""
+
+
 def test_table_chat_and_emotes_with_a_watcher_who_reads_and_mutes(
     server: Server, browser: Any, pages: list[Any]
 ) -> None:
@@ -280,13 +291,28 @@ def test_table_chat_and_emotes_with_a_watcher_who_reads_and_mutes(
     sit(bettor, table, 1)
     watcher.click(f".table-card[data-table='{table}'] .btn-watch")
     watcher.wait_for_selector(".table-screen")
+    phone = open_page(browser, server, PHONE, phone=True)
+    pages.append(phone)
+    log_in(phone, create_account(server, "pocketreader"))
+    phone.click(f".table-card[data-table='{table}'] .btn-watch")
+    phone.wait_for_selector(".table-screen")
     bettor.click("[data-action='chat']")
+    # The open panel stands beside the table: it covers no seat of the bettor's and no control.
+    bettor.wait_for_selector(".chat-panel:not([hidden])")
+    assert bettor.evaluate(COVERED_BY_CHAT) == []
     bettor.fill(".chat-input", "  Banker   streak!  ")
     bettor.click("[data-action='chat-send']")
     bettor.wait_for_selector(".chat-list .chat-msg.mine .chat-text:text('Banker streak!')")
     assert bettor.input_value(".chat-input") == ""
     # The others see it: a bubble over the seat and an unread count on the chat button.
     dealer.wait_for_selector(".chat-bubble[data-seat='1']:text('Banker streak!')")
+    # On a phone too, whole: seat 1 is by the screen's edge there.
+    phone.wait_for_selector(".chat-bubble[data-seat='1']:text('Banker streak!')")
+    inside = phone.evaluate(
+        """() => { const r = document.querySelector('.chat-bubble').getBoundingClientRect();
+                   return r.left >= 0 && r.right <= innerWidth; }"""
+    )
+    assert inside
     dealer.wait_for_selector(".btn-chat .chat-badge:not([hidden]):text('1')")
     bettor.click(".chat-emotes [data-emote='clap']")
     watcher.wait_for_selector(".chat-bubble[data-seat='1'] svg[data-emote='clap']")

@@ -31,6 +31,7 @@ from e2e_support import (
     open_page,
     place_chip,
     quiet_table,
+    save_screenshot,
     sit,
 )
 
@@ -107,6 +108,7 @@ BOXES = """() => {
     phase: document.querySelector('.table-screen')?.dataset.phase,
     badges: all('.float-net'),
     names: all('.seat-name'),
+    labels: all('.area-name, .area-pay, .dq-streak'),
     seats: all('.seat'),
     areas: all('.area'),
     felt: box(document.querySelector('.felt')),
@@ -252,6 +254,8 @@ def layout(server: Server, browser: Any) -> Iterator[Layout]:
                         missed.append(name)
                         continue
                     seen.results[name] = got["boxes"]
+                    # (held at the result: a picture of what was measured, to look at)
+                    save_screenshot(page, "layout-result-" + name.replace(" ", "-"))
                     if "switch" in got:
                         seen.switch = got["switch"]
             finally:
@@ -340,6 +344,8 @@ def test_result_badges_cover_no_name_and_never_meet(layout: Layout, page: str) -
     assert all(b["text"].strip() not in ("0", "+0", "−0") for b in badges)
     assert [(b["seat"], n["seat"]) for b in badges for n in seen["names"] if overlap(b, n)] == []
     assert [(a["seat"], b["seat"]) for a, b in _pairs(badges) if overlap(a, b)] == []
+    # Nor an area's name or odds, nor the dealer's rounds in a row.
+    assert [(b["seat"], n["text"]) for b in badges for n in seen["labels"] if overlap(b, n)] == []
     felt = seen["felt"]
     # Inside the table (the dealer's badge is not cut by the table's edge).
     assert all(

@@ -91,6 +91,9 @@ export class ChatPanel {
 
   setOpen(open) {
     this.el.hidden = !open;
+    // On a wide screen the table makes room for the panel beside it (css), so that it covers
+    // no seat and no control.
+    this.el.parentElement?.classList.toggle("chat-open", open);
     if (open) {
       this.unread = 0;
       this.badge.hidden = true;

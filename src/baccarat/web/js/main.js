@@ -10,6 +10,7 @@ import { TableScreen } from "./table.js";
 import { historyScreen, fetchTotals, sessionStart } from "./history.js";
 import { isMuted, setMuted, play } from "./sound.js";
 import { soundIcon } from "./icons.js";
+import { keepAwake } from "./device.js";
 
 const root = document.getElementById("app");
 const offline = document.getElementById("offline");
@@ -228,6 +229,17 @@ const app = {
     }, (err) => app.toast(errorText(err), "error"));
   },
 };
+
+// While the player holds a seat the phone's screen stays on (a round waits for nobody).
+let seatHeld = null;
+Object.defineProperty(app, "seat", {
+  enumerable: true,
+  get: () => seatHeld,
+  set: (seat) => {
+    seatHeld = seat;
+    keepAwake(Boolean(seat));
+  },
+});
 
 /** Follow a table_elsewhere refusal to the table's node (and sit there, if that was
  * asked); whether it was one. */

@@ -9,6 +9,7 @@
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { cardFace } from "./cards.js";
+import { buzz } from "./device.js";
 
 const FLIP_MS = 360;
 const HOLD_MS = 800;
@@ -81,6 +82,7 @@ export class Reveal {
         { transform: "rotateY(180deg) scale(1)" }], FLIP_MS, EASE);
       this.el.dataset.step = "hold";
       this.flash();
+      buzz();
       this.play(this.caption, [{ opacity: 0, transform: "translate(-50%, 8px) scale(0.9)" },
         { opacity: 1, transform: "translate(-50%, 0) scale(1)" }], 220, EASE);
       // The whole beat here, unless a squeeze starts meanwhile (then the rest of it beside

@@ -411,10 +411,44 @@ export class TableScreen {
     follow();
   }
 
+  /** Where the dealer's badge goes: beside the dealer's seat (right, else left), else above or
+   * below it, else in the seat's own right end (a phone's narrow table: its middle, else its
+   * foot), wherever it stays inside the felt and off the queue's line and the dealer's name. */
+  dealerBadgeSpot(x0, y0, r, b) {
+    const f = this.felt.getBoundingClientRect();
+    const local = (el) => {
+      const q = el?.getBoundingClientRect();
+      if (!q?.width) return null;
+      const left = q.left - f.left - this.felt.clientLeft;
+      const top = q.top - f.top - this.felt.clientTop;
+      return { left, top, right: left + q.width, bottom: top + q.height };
+    };
+    const avoid = [local(this.queueEl), local(this.el.querySelector('.seat[data-seat="0"] .seat-name'))]
+      .filter(Boolean);
+    const midY = y0 + r.height / 2 - b.height / 2;
+    const midX = x0 + r.width / 2 - b.width / 2;
+    const spots = [[x0 + r.width + 8, midY], [x0 - 8 - b.width, midY], [midX, y0 - b.height - 4],
+      [midX, y0 + r.height + 4], [x0 + r.width - b.width - 6, midY],
+      [x0 + r.width - b.width - 6, y0 + r.height - b.height - 4]];
+    for (const [x, y] of spots) {
+      const inside = x >= 4 && x + b.width <= this.felt.clientWidth - 4 && y >= 4 &&
+        y + b.height <= this.felt.clientHeight - 4;
+      const clear = avoid.every((a) => x + b.width <= a.left || x >= a.right || y + b.height <= a.top || y >= a.bottom);
+      if (inside && clear) return [x, y];
+    }
+    return null;
+  }
+
   /** Put each badge by its seat again: seats move when the screen is drawn again (a seat
    * that gains a line moves its row). */
   layoutBadges() {
     const f = this.felt.getBoundingClientRect();
+    const labels = [...this.areasRow.querySelectorAll(".area-name, .area-pay")].map((el) => {
+      const l = el.getBoundingClientRect();
+      const left = l.left - f.left - this.felt.clientLeft;
+      const top = l.top - f.top - this.felt.clientTop;
+      return { left, top, right: left + l.width, bottom: top + l.height };
+    });
     for (const el of this.felt.querySelectorAll(".float-net")) {
       const seat = Number(el.dataset.seat);
       const box = this.el.querySelector(`.seat[data-seat="${seat}"]`);
@@ -428,14 +462,21 @@ export class TableScreen {
       const y0 = r.top - f.top - this.felt.clientTop;
       let x = x0 + r.width / 2 - b.width / 2;
       let y;
-      if (seat === 0 && x0 + r.width + 8 + b.width <= this.felt.clientWidth - 12) {
-        x = x0 + r.width + 8;
-        y = y0 + r.height / 2 - b.height / 2;
+      const spot = seat === 0 ? this.dealerBadgeSpot(x0, y0, r, b) : null;
+      if (spot) {
+        [x, y] = spot;
       } else if (y0 + r.height / 2 > this.felt.clientHeight / 2) {
         y = y0 - b.height - 4;
       } else {
         y = y0 + r.height + 4;
       }
+      // Where that would cover an area's name or odds (the dealer's screen, a phone), the badge
+      // sits in the foot of the seat itself, over its coins and bets, below its name.
+      if (!spot && labels.some((l) => x < l.right && x + b.width > l.left && y < l.bottom && y + b.height > l.top)) {
+        y = y0 + r.height - b.height - 2;
+      }
+      // (over the seat's own lines it is opaque, so they do not show through)
+      el.classList.toggle("in-seat", x >= x0 && x + b.width <= x0 + r.width && y >= y0 && y + b.height <= y0 + r.height);
       el.style.left = `${Math.max(4, Math.min(this.felt.clientWidth - b.width - 4, x))}px`;
       el.style.top = `${Math.max(4, y)}px`;
     }
@@ -503,10 +544,16 @@ export class TableScreen {
     const r = box.getBoundingClientRect();
     const f = this.felt.getBoundingClientRect();
     const text = msg.text && msg.text.length > 40 ? `${msg.text.slice(0, 39)}…` : msg.text;
-    const el = h("div", { class: "chat-bubble", translate: "no", "data-seat": msg.seat,
-      style: { left: `${r.left - f.left + r.width / 2}px`, top: `${r.top - f.top}px` } },
+    // Over the seat, or under it while the seat's result badge shows there (never over it).
+    const below = Boolean(this.felt.querySelector(`.float-net[data-seat="${msg.seat}"]`));
+    const el = h("div", { class: `chat-bubble${below ? " below" : ""}`, translate: "no", "data-seat": msg.seat,
+      style: { top: `${(below ? r.bottom : r.top) - f.top - this.felt.clientTop}px` } },
     msg.emote ? emoteSVG(msg.emote) : text);
     this.felt.append(el);
+    // Centred on the seat, but kept inside the felt (a seat by the screen's edge).
+    const half = el.offsetWidth / 2;
+    const x = r.left - f.left - this.felt.clientLeft + r.width / 2;
+    el.style.left = `${Math.max(half + 4, Math.min(this.felt.clientWidth - half - 4, x))}px`;
     setTimeout(() => el.remove(), 4000);
   }
 

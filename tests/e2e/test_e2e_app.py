@@ -1,0 +1,78 @@
+"""The client as an app on a phone: installable, and the screen kept on while seated.
+
+Chromium itself says whether the page can be installed (``Page.getInstallabilityErrors``,
+the checks behind its install prompt) and what it read from the manifest. The screen wake
+lock is asked for while the player holds a seat and let go when the player stands.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from e2e_support import PHONE, Server, create_account, log_in, needs_chromium, open_page, sit
+
+pytestmark = [pytest.mark.browser, needs_chromium]
+
+AWAKE = "async () => (await import('/js/device.js')).awake()"
+
+
+def test_chromium_finds_the_client_installable_as_a_standalone_app(
+    server: Server, browser: Any
+) -> None:
+    page = open_page(browser, server, PHONE, phone=True)
+    try:
+        page.wait_for_load_state("load")
+        cdp = page.context.new_cdp_session(page)
+        manifest = cdp.send("Page.getAppManifest")
+        assert manifest["errors"] == [], manifest["errors"]
+        assert manifest["url"].endswith("/manifest.json")
+        errors = cdp.send("Page.getInstallabilityErrors")["installabilityErrors"]
+        # (a test's browser context is incognito, where nothing installs: that is the browser)
+        assert [e for e in errors if e["errorId"] != "in-incognito"] == [], errors
+        parsed = page.evaluate(
+            """async () => {
+              const m = await (await fetch('/manifest.json')).json();
+              const sizes = [];
+              for (const icon of m.icons) {
+                const r = await fetch(new URL(icon.src, location.href));
+                sizes.push([icon.sizes, r.status, r.headers.get('content-type')]);
+              }
+              return { display: m.display, short: m.short_name, sizes };
+            }"""
+        )
+        assert parsed["display"] == "standalone"
+        assert parsed["short"] == "百家樂"
+        assert all(
+            status == 200 and kind.startswith("image/") for _, status, kind in parsed["sizes"]
+        )
+        assert {"192x192", "512x512"} <= {s for s, _, _ in parsed["sizes"]}
+    finally:
+        page.context.close()
+
+
+def test_the_screen_stays_awake_while_seated_and_sleeps_after_standing(
+    server: Server, browser: Any
+) -> None:
+    name = create_account(server, "wakeful")
+    page = open_page(browser, server, PHONE, phone=True)
+    try:
+        cdp = page.context.new_cdp_session(page)
+        cdp.send(
+            "Browser.setPermission",
+            {"permission": {"name": "screen-wake-lock"}, "setting": "granted"},
+        )
+        log_in(page, name)
+        assert page.evaluate(AWAKE) is False
+        page.wait_for_selector(".table-card")
+        table = page.evaluate(
+            """() => window.baccaratApp.lobby.tables
+                 .filter((tb) => tb.seats.slice(1).some((s) => !s))
+                 .map((tb) => [tb.table_id, tb.seats.findIndex((s, i) => i > 0 && !s)])[0]"""
+        )
+        sit(page, table[0], table[1])
+        page.wait_for_function(AWAKE, timeout=5_000)
+        page.click("[data-action='stand'], .btn-stand")
+        page.wait_for_function(f"async () => !(await ({AWAKE})())", timeout=5_000)
+    finally:
+        page.context.close()
