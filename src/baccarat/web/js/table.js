@@ -413,7 +413,8 @@ export class TableScreen {
 
   /** Where the dealer's badge goes: beside the dealer's seat (right, else left), else above or
    * below it, else in the seat's own right end (a phone's narrow table: its middle, else its
-   * foot), wherever it stays inside the felt and off the queue's line and the dealer's name. */
+   * foot), else beside the queue's line, wherever it stays inside the felt and off that line and
+   * the dealer's name. */
   dealerBadgeSpot(x0, y0, r, b) {
     const f = this.felt.getBoundingClientRect();
     const local = (el) => {
@@ -423,13 +424,18 @@ export class TableScreen {
       const top = q.top - f.top - this.felt.clientTop;
       return { left, top, right: left + q.width, bottom: top + q.height };
     };
-    const avoid = [local(this.queueEl), local(this.el.querySelector('.seat[data-seat="0"] .seat-name'))]
-      .filter(Boolean);
+    const strip = local(this.queueEl);
+    const avoid = [strip, local(this.el.querySelector('.seat[data-seat="0"] .seat-name'))].filter(Boolean);
     const midY = y0 + r.height / 2 - b.height / 2;
     const midX = x0 + r.width / 2 - b.width / 2;
     const spots = [[x0 + r.width + 8, midY], [x0 - 8 - b.width, midY], [midX, y0 - b.height - 4],
       [midX, y0 + r.height + 4], [x0 + r.width - b.width - 6, midY],
       [x0 + r.width - b.width - 6, y0 + r.height - b.height - 4]];
+    if (strip) {
+      // Beside the queue's line, on the row between the hands and the seat.
+      const y = (strip.top + strip.bottom) / 2 - b.height / 2;
+      spots.push([strip.right + 8, y], [strip.left - 8 - b.width, y]);
+    }
     for (const [x, y] of spots) {
       const inside = x >= 4 && x + b.width <= this.felt.clientWidth - 4 && y >= 4 &&
         y + b.height <= this.felt.clientHeight - 4;
