@@ -1,9 +1,27 @@
 // The fairness panel (公平性): what the shoe's commitment means, the current shoe's commitment,
-// and the last finished shoe's seed checked against its commitment with the browser's SHA-256.
+// the last finished shoe's seed checked against its commitment with the browser's SHA-256, and
+// the table's last shoes from the archive, each ended one checked card for card in the page.
 
 import { h, mount } from "./dom.js";
 import { t } from "./i18n.js";
-import { seedMatches, verifyCommand } from "./fair.js";
+import { api } from "./net.js";
+import { seedMatches, verifyCommand, verifyShoe } from "./fair.js";
+
+const SHOES_LISTED = 5;
+
+/** What the check of a whole shoe found: one sentence, then each round's cards and places. */
+function checked(shoe, result) {
+  const bad = result.rounds.filter((r) => !r.ok);
+  const sentence = !result.seedOk ? t("verify_bad")
+    : bad.length ? t("shoe_cards_bad", { n: bad.length })
+      : t("shoe_cards_ok", { n: result.rounds.length, c: result.dealt });
+  return h("div", { class: "fp-checked", "data-ok": String(result.ok) },
+    h("p", { class: `verify-result ${result.ok ? "ok" : "bad"}` }, `${result.ok ? "✔" : "✘"} ${sentence}`),
+    h("ol", { class: "fp-rounds" }, result.rounds.map((r) => h("li", { class: r.ok ? "ok" : "bad", "data-round": r.round_no },
+      h("b", null, `${r.round_no}`),
+      r.cards.map((c) => h("span", { class: `fp-card-pos${c.ok ? "" : " bad"}`, translate: "no",
+        title: c.ok ? "" : `≠ ${c.expected ?? "—"}` }, c.code, h("small", null, `#${c.position}`)))))));
+}
 
 /** A long hex value, whole, that wraps (and is never translated). */
 function hex(value, cls) {
@@ -57,7 +75,45 @@ export class FairnessPanel {
       h("div", { class: "fp-shoe fp-current" },
         h("h4", null, t("this_shoe"), " ", h("span", { class: "fp-round" }, t("round_of", { n: st.round_no || 0 }))),
         h("div", { class: "fp-row" }, h("span", null, t("commitment")), hex(st.shoe.commitment, "fp-commit"))),
-      last ? this.lastShoe(last) : h("p", { class: "fp-wait muted" }, t("seed_after_shoe")));
+      last ? this.lastShoe(last) : h("p", { class: "fp-wait muted" }, t("seed_after_shoe")),
+      this.archive(st.table_id));
+  }
+
+  /** The table's last shoes (the archive); an ended one is checked card for card on demand. */
+  archive(tableId) {
+    const list = h("ol", { class: "fp-shoes" }, h("li", { class: "muted" }, "…"));
+    api(`/api/shoes?table=${encodeURIComponent(tableId)}&limit=${SHOES_LISTED}`).then((data) => {
+      mount(list, data.shoes.length ? data.shoes.map((shoe) => this.archived(shoe))
+        : h("li", { class: "muted" }, t("no_last_shoe")));
+    }, () => mount(list, h("li", { class: "muted" }, "—")));
+    return h("div", { class: "fp-shoe fp-archive" }, h("h4", null, t("table_shoes")), list);
+  }
+
+  archived(shoe) {
+    const result = h("div", { class: "fp-check", "aria-live": "polite" });
+    const when = new Date(shoe.started_at * 1000).toLocaleString(document.documentElement.lang, {
+      month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
+    const check = async (ev) => {
+      ev.target.disabled = true;
+      mount(result, h("span", { class: "muted" }, t("checking")));
+      try {
+        const full = await api(`/api/shoes/${encodeURIComponent(shoe.shoe_id)}`);
+        mount(result, checked(full, await verifyShoe(full)));
+      } catch {
+        mount(result, h("span", { class: "verify-result bad" }, `✘ ${t("verify_bad")}`));
+      } finally {
+        ev.target.disabled = false;
+      }
+    };
+    return h("li", { class: "fp-archived", "data-shoe": shoe.shoe_id },
+      h("div", { class: "fp-archived-head" },
+        h("span", null, when, " · ", t("rounds_n", { n: shoe.rounds })),
+        shoe.seed ? h("span", { class: "fp-actions" },
+          h("button", { class: "btn btn-gold btn-small", "data-action": "verify-shoe", onclick: check }, t("verify_shoe")),
+          h("a", { class: "btn btn-small", href: `/verify?shoe=${encodeURIComponent(shoe.shoe_id)}`, target: "_blank",
+            rel: "noopener" }, t("verify_page")))
+          : h("span", { class: "muted" }, t("shoe_running"))),
+      result);
   }
 
   lastShoe(last) {

@@ -63,7 +63,7 @@ function miniHand(name, hand) {
     h("span", { class: "hh-cards" }, (hand?.cards ?? []).map((c) => cardFace(c))));
 }
 
-function seedBox(shoe) {
+function seedBox(shoe, round) {
   if (!shoe) return null;
   if (!shoe.seed) return h("div", { class: "hr-shoe pending" }, t("seed_after_shoe"));
   const result = h("span", { class: "verify-result" });
@@ -87,6 +87,9 @@ function seedBox(shoe) {
         ev.target.textContent = "—";
       }
     } }, t("copy")),
+    // The whole shoe rebuilt and checked in the verifier page, this round's cards marked there.
+    h("a", { class: "btn btn-small btn-verify-shoe", target: "_blank", rel: "noopener",
+      href: `/verify?shoe=${encodeURIComponent(round.shoe_id)}&round=${round.round_no}` }, t("verify_page")),
     result,
     h("details", { class: "fair-cmd" }, h("summary", null, t("verify_cmd")), h("code", { class: "cmd", translate: "no" }, shoe.verify)));
 }
@@ -111,7 +114,7 @@ function roundRow(r, tableName) {
       h("div", { class: `hr-net ${net > 0 ? "up" : net < 0 ? "down" : ""}`, "data-net": net ?? "" },
         status ?? signed(net ?? 0),
         r.commission ? h("small", null, ` (${t("commission", { n: fmt(r.commission) })})`) : null)),
-    seedBox(r.shoe));
+    seedBox(r.shoe, r));
 }
 
 /** The My bets screen. `app.back()` leaves it. */
