@@ -361,6 +361,16 @@ BAD_PATHS: list[str] = [
     "/api/me?token=%ed%a0%80",
     "/api/me?token=" + "t" * 5000,
     "/api/lobby?%00=%00",
+    "/api/shoes?table=%00",
+    "/api/shoes?table=%ED%A0%80",
+    "/api/shoes?table=" + "t" * 5000,
+    "/api/shoes?table=t1&limit=%C2%B2",
+    "/api/shoes?table=t1&before=1.0:%00",
+    "/api/shoes?table=t1&before=1.0:%ED%A0%80",
+    "/api/shoes?table=t1&before=1e999:x",
+    "/api/shoes/%00",
+    "/api/shoes/%ED%A0%80",
+    "/api/shoes/" + "s" * 5000,
 ]
 """Request paths that must each be answered with a 4xx (or the page), never a 5xx."""
 

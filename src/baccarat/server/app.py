@@ -23,7 +23,7 @@ from baccarat.cluster import Directory, LocalDirectory
 from baccarat.cluster.keeper import DEFAULT_TTL
 from baccarat.errors import RuleViolation
 from baccarat.roads.patterns import PATTERNS
-from baccarat.server import auth, mybets, tickets
+from baccarat.server import auth, mybets, shoes, tickets
 from baccarat.server.config import RoomsConfig, table_config
 from baccarat.server.connection import (
     CLOSE_GOING_AWAY,
@@ -46,6 +46,7 @@ from baccarat.server.node import Node
 from baccarat.server.passwords import PasswordPool
 from baccarat.server.seating import Seating
 from baccarat.server.static import StaticFiles
+from baccarat.server.verifier import verifier_routes
 from baccarat.server.ws import Dispatcher, websocket
 from baccarat.shoe import Shoe
 from baccarat.store import Store
@@ -408,6 +409,7 @@ def create_app(server: Server) -> web.Application:
     app[auth.LIMITS] = AuthLimits.from_settings(server.config.server)
     app[auth.PASSWORDS] = server.passwords
     app[auth.ON_LOGOUT] = server.logged_out
+    app[shoes.TABLES] = frozenset(server.config.table_room())
 
     app.router.add_post("/api/register", auth.register)
     app.router.add_post("/api/login", auth.login)
@@ -418,6 +420,8 @@ def create_app(server: Server) -> web.Application:
     app.router.add_get("/api/lobby", server.lobby_page)
     app.router.add_get("/api/my/rounds", mybets.my_rounds)
     app.router.add_get("/api/my/net", mybets.my_net)
+    app.router.add_get("/api/shoes", shoes.shoe_list)
+    app.router.add_get("/api/shoes/{shoe_id}", shoes.shoe_detail)
     app.router.add_get("/healthz", server.healthz)
     app.router.add_get("/metrics", server.public_metrics)
     app.router.add_get("/ws", functools.partial(websocket, server))
@@ -425,6 +429,7 @@ def create_app(server: Server) -> web.Application:
         held = hold_route(server.drivers)
         app.router.add_get("/api/test/tables/{table_id}", held)
         app.router.add_post("/api/test/tables/{table_id}", held)
+    app.router.add_routes(verifier_routes(web_root()))
     app.router.add_get("/{path:.*}", StaticFiles(web_root()).serve)
 
     async def on_startup(app: web.Application) -> None:

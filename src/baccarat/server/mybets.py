@@ -20,6 +20,8 @@ from baccarat.store import RoundRecord, ShoeRecord, Store
 
 PAGE = 20
 MAX_PAGE = 100
+MAX_ID = 64
+"""The longest round, shoe or table id the store keeps."""
 
 
 def verify_command(shoe: ShoeRecord) -> str | None:
@@ -74,9 +76,15 @@ def parse_cursor(text: str) -> tuple[float, str]:
         when = float(at)
     except ValueError:
         when = math.nan
-    if not sep or not math.isfinite(when) or not 0 < len(rid) <= 64:
+    if not sep or not math.isfinite(when) or not a_store_id(rid):
         raise InvalidInput("bad_cursor", "'before' is the 'next' value of an earlier page.")
     return when, rid
+
+
+def a_store_id(text: str) -> bool:
+    """Whether ``text`` could be an id the store keeps (and may be sent to the database:
+    PostgreSQL refuses a NUL in text, and a lone surrogate has no UTF-8)."""
+    return 0 < len(text) <= MAX_ID and text.isprintable()
 
 
 def parse_limit(text: str | None) -> int:

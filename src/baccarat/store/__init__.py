@@ -23,6 +23,7 @@ from baccarat.store.records import (
     BetRecord,
     RoundRecord,
     ShoeRecord,
+    ShoeRound,
     User,
 )
 from baccarat.store.store import Store, open_store
@@ -42,6 +43,7 @@ __all__ = [
     "RoundRecord",
     "Settle",
     "ShoeRecord",
+    "ShoeRound",
     "Store",
     "Unescrowed",
     "User",

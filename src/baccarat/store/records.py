@@ -129,6 +129,20 @@ class ShoeRecord:
 
 
 @dataclass(frozen=True, slots=True)
+class ShoeRound:
+    """A round as the public shoe archive shows it: its cards and result, no bet, no user."""
+
+    round_id: str
+    round_no: int
+    status: str
+    cards: list[str] | None
+    """In dealing order; None unless the round was settled."""
+    winner: str | None
+    escrowed_at: float
+    closed_at: float | None
+
+
+@dataclass(frozen=True, slots=True)
 class AuditReport:
     """What ``audit`` found: ``ok`` when ``problems`` is empty."""
 

@@ -35,6 +35,7 @@ from baccarat.store.records import (
     BetRecord,
     RoundRecord,
     ShoeRecord,
+    ShoeRound,
     User,
 )
 from baccarat.store.rounds import (
@@ -46,6 +47,7 @@ from baccarat.store.rounds import (
     user_round_ids,
     user_round_page,
 )
+from baccarat.store.shoes import shoe_rounds, table_shoe_page
 from baccarat.store.url import default_db_url, driver_url
 from baccarat.store.writer import RETRIES, Writer
 
@@ -344,6 +346,23 @@ class Store:
         """A shoe's record: commitment, and seed once ended."""
         with reading(self.engine) as conn:
             return load_shoe(conn, shoe_id)
+
+    def list_shoes(
+        self, table_id: str, limit: int = 20, before: tuple[float, str] | None = None
+    ) -> list[tuple[ShoeRecord, int]]:
+        """One page of a table's shoes, newest first, each with its number of settled rounds.
+
+        ``before`` is the (``started_at``, ``shoe_id``) of the previous page's last shoe.
+        """
+        if not whole(limit) or limit <= 0:
+            raise InvalidInput("bad_limit", f"A limit is a whole number above 0, not {limit!r}.")
+        with reading(self.engine) as conn:
+            return table_shoe_page(conn, table_id, limit, before)
+
+    def shoe_rounds(self, shoe_id: str) -> list[ShoeRound]:
+        """Every round of a shoe in round order: cards and winner, no bet and no user."""
+        with reading(self.engine) as conn:
+            return shoe_rounds(conn, shoe_id)
 
     # Rounds ---------------------------------------------------------------------------
 

@@ -72,21 +72,39 @@ function norm(code) {
   return String(code ?? "").trim().toUpperCase().replace(/^10/, "T");
 }
 
+const MAX_ROUND_CARDS = 6;
+
 /**
  * Every round's cards against their places in `order`: rounds are taken in round order, each
- * dealing its cards from where the last one stopped (a round voided before its deal has none).
- * Each round comes back with its cards as [{code, position, expected, ok}] and `ok`; `ok` is
- * the whole check.
+ * dealing its cards from where the last one stopped. A round voided after its cards were
+ * drawn (a server stopped mid-squeeze) keeps no cards, so the next round may start up to 6
+ * places further for each such round: it is placed at the first of those where every card
+ * matches, the places it skipped reported as `skipped`. Each round comes back with its cards
+ * as [{code, position, expected, ok}] and `ok`; `ok` is the whole check.
  */
 export function checkRounds(order, rounds) {
   let next = 0;
+  let slack = 0; // places voided rounds may have taken since the last round with cards
   const out = [...rounds].sort((a, b) => a.round_no - b.round_no).map((r) => {
-    const cards = (r.cards ?? []).map((code) => {
-      const position = next++;
+    const codes = (r.cards ?? []).map(norm);
+    if (!codes.length) {
+      if (r.status === "voided") slack += MAX_ROUND_CARDS;
+      return { ...r, cards: [], skipped: [], ok: true };
+    }
+    const fits = (at) => codes.every((code, i) => order[at + i] === code);
+    let skip = 0;
+    while (skip < slack && !fits(next + skip)) skip++;
+    if (!fits(next + skip)) skip = 0; // matched nowhere: checked where it should have been
+    const skipped = Array.from({ length: skip }, (_, i) => next + i);
+    next += skip;
+    slack = 0;
+    const cards = r.cards.map((code, i) => {
+      const position = next + i;
       const expected = order[position] ?? null;
-      return { code, position, expected, ok: expected !== null && norm(code) === expected };
+      return { code, position, expected, ok: expected !== null && codes[i] === expected };
     });
-    return { ...r, cards, ok: cards.every((c) => c.ok) };
+    next += cards.length;
+    return { ...r, cards, skipped, ok: cards.every((c) => c.ok) };
   });
   return { rounds: out, dealt: next, ok: out.every((r) => r.ok) };
 }

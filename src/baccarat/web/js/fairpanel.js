@@ -19,8 +19,16 @@ function checked(shoe, result) {
     h("p", { class: `verify-result ${result.ok ? "ok" : "bad"}` }, `${result.ok ? "✔" : "✘"} ${sentence}`),
     h("ol", { class: "fp-rounds" }, result.rounds.map((r) => h("li", { class: r.ok ? "ok" : "bad", "data-round": r.round_no },
       h("b", null, `${r.round_no}`),
-      r.cards.map((c) => h("span", { class: `fp-card-pos${c.ok ? "" : " bad"}`, translate: "no",
-        title: c.ok ? "" : `≠ ${c.expected ?? "—"}` }, c.code, h("small", null, `#${c.position}`)))))));
+      r.cards.map((c) => h("span", { class: `fp-card-pos${c.ok ? "" : " bad"}${/[HD]$/i.test(c.code) ? " red" : ""}`,
+        translate: "no", "data-code": c.code, title: c.ok ? "" : `≠ ${shown(c.expected)}` },
+      shown(c.code), h("small", null, `#${c.position + 1}`)))))));
+}
+
+/** "TH" as a player reads it: 10♥ (positions too are counted from 1, as verify-shoe prints). */
+function shown(code) {
+  if (!code) return "—";
+  const rank = code.slice(0, -1).toUpperCase();
+  return `${rank === "T" ? "10" : rank}${{ S: "♠", H: "♥", D: "♦", C: "♣" }[code.slice(-1).toUpperCase()] ?? "?"}`;
 }
 
 /** A long hex value, whole, that wraps (and is never translated). */
