@@ -263,3 +263,26 @@ async def test_a_server_alone_publishes_its_lines_only_when_they_change(live: Li
     assert published()["seats"][1]["name"] == "lines"
     assert 2 <= counted.waits <= 6
     await client.close()
+
+
+@live_test()
+async def test_a_tables_line_carries_the_commitment_of_its_running_shoe(live: Live) -> None:
+    dealer = await live.client("dee", coins=1_000_000, record=True)
+    bettor = await live.client("bet", record=True)
+    before = await _page(bettor)
+    assert {t["table_id"]: t["commitment"] for t in before["tables"]} == {"t1": None, "t2": None}
+    await dealer.command("sit", table_id="t1", seat=0)
+    await bettor.command("sit", table_id="t1", seat=1)
+    # The shoe the table shows its players is the one the lobby names.
+    for _ in range(200):
+        snaps = [f for f in bettor.frames if f.get("type") == "snapshot" and f["view"]["shoe"]]
+        if snaps:
+            break
+        await asyncio.sleep(0.01)
+    commitment = snaps[-1]["view"]["shoe"]["commitment"]
+    assert len(commitment) == 64
+    page = await _page(bettor)
+    lines = {t["table_id"]: t["commitment"] for t in page["tables"]}
+    assert lines == {"t1": commitment, "t2": None}
+    for client in (dealer, bettor):
+        await client.close()

@@ -49,6 +49,8 @@ def lobby_table(
         "watchers": watchers,
         "phase": table.phase,
         "shoe_round": table.round.round_no if table.round is not None else table.rounds_in_shoe,
+        # The running shoe's commitment, published before its first round (docs/fairness.md).
+        "commitment": table.shoe.commitment if table.shoe is not None else None,
         "beads": [wire.mark(m) for m in table.history[-BEADS:]],
         "queue": len(table.queue),
         "good_roads": [g.to_dict() for g in good_roads(table.history)],

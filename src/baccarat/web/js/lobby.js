@@ -133,7 +133,10 @@ function tableCard(app, table, room) {
         table.queue ? h("div", { class: "tc-queue" }, `${t("dealer_queue")} ${table.queue}`) : null,
         (table.good_roads ?? []).length ? h("div", { class: "tc-good" }, table.good_roads.map((g) =>
           h("span", { class: "gr", "data-pattern": g.pattern }, `${t(`gr_${g.pattern}`)} ${g.length}`))) : null,
-        h("div", { class: "muted watchers" }, eyeIcon(), ` ${table.watchers ?? 0}`))),
+        h("div", { class: "muted watchers" }, eyeIcon(), ` ${table.watchers ?? 0}`),
+        // The shoe's commitment, published before its first round: its start, whole on hover.
+        table.commitment ? h("div", { class: "tc-commit muted", translate: "no", title: table.commitment },
+          `${t("commitment")} ${table.commitment.slice(0, 10)}…`) : null)),
     h("div", { class: "tc-seats" }, h("div", { class: "tc-dealer" }, seatDot(0)),
       h("div", { class: "tc-bettors" }, [1, 2, 3, 4, 5, 6, 7].map(seatDot))),
     h("footer", null,
