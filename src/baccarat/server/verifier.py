@@ -8,11 +8,17 @@ served the check.
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import re
 from pathlib import Path
 
 from aiohttp import web
 
+from baccarat.server.headers import BASE_POLICY
+
 MARK = "/*FAIR_JS*/"
+_INLINE = re.compile(r"<(script|style)\b[^>]*>(.*?)</\1>", re.S)
 
 
 def verifier_page(web_root: Path) -> bytes:
@@ -24,16 +30,31 @@ def verifier_page(web_root: Path) -> bytes:
     return template.replace(MARK, fair, 1).encode("utf-8")
 
 
+def page_policy(page: bytes) -> str:
+    """The site's Content-Security-Policy, letting in this page's own inline script and style
+    by their hashes (and nothing else inline)."""
+    sources: dict[str, list[str]] = {"script": [], "style": []}
+    for kind, text in _INLINE.findall(page.decode("utf-8")):
+        digest = base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode()
+        sources[kind].append(f"'sha256-{digest}'")
+    policy = {
+        "script-src 'self'": f"script-src 'self' {' '.join(sources['script'])}",
+        "style-src 'self'": f"style-src 'self' {' '.join(sources['style'])}",
+    }
+    return "; ".join((*(policy.get(p, p) for p in BASE_POLICY), "connect-src 'self'"))
+
+
 def verifier_routes(web_root: Path) -> list[web.RouteDef]:
     """GET ``/verify`` (and ``/verify.html``, never the bare template): the page, built once."""
     body = verifier_page(web_root)
+    policy = page_policy(body)
 
     async def serve(request: web.Request) -> web.Response:
         return web.Response(
             body=body,
             content_type="text/html",
             charset="utf-8",
-            headers={"Cache-Control": "no-cache"},
+            headers={"Cache-Control": "no-cache", "Content-Security-Policy": policy},
         )
 
     return [web.get("/verify", serve), web.get("/verify.html", serve)]
