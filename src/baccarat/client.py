@@ -54,29 +54,44 @@ def ws_url(base_url: str) -> str:
     return base if base.endswith("/ws") else base + "/ws"
 
 
+HTTP_TIMEOUT = aiohttp.ClientTimeout(total=10.0)
+"""How long one API call may take: a node that stopped answering is given up on soon."""
+
+
+async def _answer(resp: aiohttp.ClientResponse) -> dict[str, Any]:
+    """The JSON object of an API answer, or HttpError: an error status, or anything that is
+    not a JSON object (a proxy's HTML error page for a dead node) is a failed call."""
+    try:
+        data = json.loads(await resp.text())
+    except (ValueError, UnicodeDecodeError):
+        data = None
+    if not isinstance(data, dict):
+        raise HttpError(
+            resp.status, f"http_{resp.status}", f"The server answered {resp.status}, not JSON."
+        )
+    if resp.status >= 400:
+        err = data.get("error", {})
+        if not isinstance(err, dict):
+            err = {}
+        raise HttpError(resp.status, err.get("code", "http_error"), err.get("message", ""))
+    return data
+
+
 async def _post(base_url: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
     async with (
-        aiohttp.ClientSession() as session,
+        aiohttp.ClientSession(timeout=HTTP_TIMEOUT) as session,
         session.post(base_url.rstrip("/") + path, json=body) as resp,
     ):
-        data: dict[str, Any] = await resp.json(content_type=None)
-        if resp.status >= 400:
-            err = data.get("error", {})
-            raise HttpError(resp.status, err.get("code", "http_error"), err.get("message", ""))
-        return data
+        return await _answer(resp)
 
 
 async def _get(base_url: str, path: str, token: str, query: dict[str, str]) -> dict[str, Any]:
     headers = {"Authorization": f"Bearer {token}"}
     async with (
-        aiohttp.ClientSession() as session,
+        aiohttp.ClientSession(timeout=HTTP_TIMEOUT) as session,
         session.get(base_url.rstrip("/") + path, params=query, headers=headers) as resp,
     ):
-        data: dict[str, Any] = await resp.json(content_type=None)
-        if resp.status >= 400:
-            err = data.get("error", {})
-            raise HttpError(resp.status, err.get("code", "http_error"), err.get("message", ""))
-        return data
+        return await _answer(resp)
 
 
 async def lobby(base_url: str, token: str) -> dict[str, Any]:

@@ -1,0 +1,72 @@
+"""The API client against answers that are not the server's: a proxy's HTML page for a dead
+node, a body that is not JSON. Each is a failed call (an ``HttpError``), never a crash, and a
+bot looking for its table goes on to the next node."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import AsyncIterator
+
+import pytest
+from aiohttp import web
+
+from baccarat.bots import Bot, BotPlan
+from baccarat.client import HttpError, lobby, login
+
+BAD_GATEWAY = "<html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>"
+
+
+@pytest.fixture
+async def proxy() -> AsyncIterator[str]:
+    """A server on 127.0.0.1 that answers like nginx in front of a dead node, or worse."""
+
+    async def bad_gateway(request: web.Request) -> web.Response:
+        return web.Response(status=502, text=BAD_GATEWAY, content_type="text/html")
+
+    async def not_json(request: web.Request) -> web.Response:
+        return web.Response(status=200, text="OK", content_type="text/plain")
+
+    async def a_list(request: web.Request) -> web.Response:
+        return web.json_response([1, 2, 3])
+
+    app = web.Application()
+    app.router.add_get("/node/a/api/lobby", bad_gateway)
+    app.router.add_post("/node/a/api/login", bad_gateway)
+    app.router.add_get("/node/b/api/lobby", not_json)
+    app.router.add_get("/node/c/api/lobby", a_list)
+    runner = web.AppRunner(app)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    port = runner.addresses[0][1]
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        await runner.cleanup()
+
+
+@pytest.mark.parametrize(("node", "status"), [("a", 502), ("b", 200), ("c", 200)])
+async def test_an_answer_that_is_not_a_json_object_is_a_failed_call(
+    proxy: str, node: str, status: int
+) -> None:
+    with pytest.raises(HttpError) as failed:
+        await lobby(f"{proxy}/node/{node}", "token")
+    assert failed.value.status == status
+    assert failed.value.code == f"http_{status}"
+    assert "not JSON" in failed.value.message
+
+
+async def test_a_login_through_a_dead_node_is_a_failed_call(proxy: str) -> None:
+    with pytest.raises(HttpError) as failed:
+        await login(f"{proxy}/node/a", "sam", "password1")
+    assert (failed.value.status, failed.value.code) == (502, "http_502")
+
+
+async def test_a_bot_looking_for_its_table_passes_over_a_dead_node(proxy: str) -> None:
+    bot = Bot(f"{proxy}/node/a", "token", BotPlan(table_id="t1"), rng=random.Random(1))
+    bot.known = [f"{proxy}/node/a", f"{proxy}/node/b", f"{proxy}/node/c"]
+    bot.table_id = "t1"
+    # No node shows the table: the bot will try again later, at the same address.
+    assert await asyncio.wait_for(bot._follow(), 30) is True
+    assert bot.url == f"{proxy}/node/a"
