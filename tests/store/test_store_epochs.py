@@ -82,6 +82,13 @@ def test_takeover_voids_the_tables_unfinished_rounds_and_the_old_epoch_can_neith
     with pytest.raises(Conflict) as settled:
         store.settle_round("r1", *settle_args(PLAYER_WINS, dealer, bets), epoch=old)
     assert settled.value.code == "stale_epoch"
+    # The old node, woken, voids the round the new owner voided: it is told it lost the
+    # table, not that its void was replayed (it did not void it, and must not report it).
+    with pytest.raises(Conflict) as late:
+        store.void_round("r1", epoch=old)
+    assert late.value.code == "stale_epoch"
+    # The new owner's own retry of a void is a replay.
+    assert store.void_round("r1", epoch=taken.epoch).replayed
     store.escrow_round("r3", "t1", "s1", 2, dealer, bets, epoch=taken.epoch)
     after_escrow = _wallets(store, users)
     for stale in (

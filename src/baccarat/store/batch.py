@@ -326,6 +326,9 @@ class _Batch:
         r = self._round(op.round_id)
         users = [*r.stakes, r.dealer_id]
         if r.status == "voided":
+            # A replay, but only for the epoch's holder: a node woken after another took its
+            # table over is told so (stale_epoch), and does not report a void it did not make.
+            self._fence(r.table_id, op.epoch)
             return Applied(op.key, self._balances(users), replayed=True)
         if r.status == "settled":
             raise Conflict(
