@@ -19,10 +19,17 @@ settings.register_profile("suite", deadline=None)
 settings.load_profile("suite")
 
 
+ALONE = ("tests/e2e/test_e2e_shoe.py",)
+"""Browser modules that mostly wait on a server of their own (a shoe played to its end by
+bots): they run beside the other browser tests, in the other worker."""
+
+
 class BrowserTestsTogether(LoadScopeScheduling):
-    """``--dist loadscope`` with the whole of ``tests/e2e`` as one scope."""
+    """``--dist loadscope`` with the whole of ``tests/e2e`` as one scope (but ``ALONE``)."""
 
     def _split_scope(self, nodeid: str) -> str:
+        if nodeid.startswith(ALONE):
+            return nodeid.split("::")[0]
         if nodeid.startswith("tests/e2e/"):
             return "tests/e2e"
         return super()._split_scope(nodeid)
