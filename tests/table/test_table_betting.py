@@ -7,6 +7,8 @@ from tablekit import Game, rejects
 from baccarat.table import ClearBets, PlaceChip, SetCoins, Urge
 from baccarat.table.events import (
     Bet,
+    BetsChanged,
+    BetsCleared,
     BettingClosed,
     ChipPlaced,
     RoundCancelled,
@@ -120,21 +122,52 @@ def test_the_cover_check_takes_the_worse_outcome_not_the_sum_of_both_sides() -> 
     assert g.view(1)["book"]["totals"]["banker"]["coins"] == 3_000
 
 
-def test_bets_taken_back_that_leave_the_book_uncovered_call_the_round_off_at_the_close() -> None:
+def test_what_the_dealer_cannot_cover_at_the_close_goes_back_latest_first() -> None:
     g = Game(dealer_floor=1_000)
-    g.sit(1, 0, coins=1_500)
+    g.sit(1, 0, coins=2_500)
     g.sit(2, 1)
     g.sit(3, 2)
-    g.bet(2, "player", 15)
-    g.bet(3, "banker", 10)
+    g.sit(4, 3)
     g.bet(2, "player", 10)
+    g.bet(3, "banker", 10)
+    g.bet(4, "player", 15)
+    g.bet(4, "tie", 2)
+    g.bet(2, "player", 10)  # seat 1's Player bet began before seat 3's
+    # Seat 2 clears its Banker bet, which offset the Player bets: 35 Player chips (3,500)
+    # against the dealer's 2,500. The 10 chips lacking go back from the latest Player bet,
+    # seat 3's; its tie stays (the house books it), and seat 1's bet is untouched.
     g.do(ClearBets(3))
     g.to_deadline()
-    [cancelled] = g.of(RoundCancelled)
-    assert cancelled.reason == "dealer_cannot_cover"
-    assert not g.of(BettingClosed)
-    assert (g.coins(1), g.coins(2), g.coins(3)) == (1_500, 100_000, 100_000)
-    assert g.table.phase == "betting"
+    assert not g.of(RoundCancelled)
+    back = [(e.user_id, e.action, dict(e.bets), e.stake) for e in g.of(BetsChanged)]
+    assert back == [(4, "uncovered", {"player": 5, "tie": 2}, 700)]
+    [closed] = g.of(BettingClosed)
+    assert sorted((b.user_id, b.area, b.chips) for b in closed.bets) == [
+        (2, "player", 20),
+        (4, "player", 5),
+        (4, "tie", 2),
+    ]
+    assert g.table.round is not None and g.table.round.liability(100) == 2_500
+    # Only what stays in the round is staked; nobody whose bets went back counts as idle.
+    assert (g.coins(2), g.coins(3), g.coins(4)) == (98_000, 100_000, 99_300)
+    assert dict(closed.idle_rounds) == {1: 0, 2: 1, 3: 0}
+
+
+def test_a_bettor_whose_whole_slip_goes_back_at_the_close_hears_it_and_the_round_is_dealt() -> None:
+    g = Game(dealer_floor=1_000)
+    g.sit(1, 0, coins=1_000)
+    g.sit(2, 1)
+    g.sit(3, 2)
+    g.sit(4, 3)
+    g.bet(2, "player", 10)
+    g.bet(3, "banker", 5)
+    g.bet(4, "player", 5)
+    g.do(ClearBets(3))
+    g.to_deadline()
+    assert [(e.user_id, e.reason) for e in g.of(BetsCleared)][-1] == (4, "uncovered")
+    [closed] = g.of(BettingClosed)
+    assert [(b.user_id, b.area, b.chips) for b in closed.bets] == [(2, "player", 10)]
+    assert (g.coins(2), g.coins(4)) == (99_000, 100_000)
 
 
 def test_a_bettor_clears_their_own_bets_while_betting_is_open() -> None:

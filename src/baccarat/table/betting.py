@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from baccarat.bets import DEALER_AREAS, Area, parse_area, stake_coins, verify_bet, verify_chip
 from baccarat.errors import RuleViolation
 from baccarat.table.commands import ClearBets, PlaceChip, Urge
-from baccarat.table.events import BetsCleared, BettorUrged, ChipPlaced, Event, Urged
+from baccarat.table.events import BetsChanged, BetsCleared, BettorUrged, ChipPlaced, Event, Urged
 from baccarat.table.round import Bettor, Round
 from baccarat.table.seats import Occupant
 
@@ -68,6 +68,44 @@ def covers(
         return True
     dealer = t.dealer
     return dealer is not None and rnd.liability(t.config.chip_unit, extra, book) <= dealer.coins
+
+
+def return_uncovered(t: Table, rnd: Round, coins: int) -> list[Event]:
+    """At the close, give back what the dealer's ``coins`` cannot cover, the latest bets first.
+
+    Each chip was checked when it landed, but a bet cleared since (or the dealer's coins
+    falling) can leave the book uncovered. The side whose win would cost the dealer more is
+    the one not covered: its latest bet (by its first chip) gives back as many chips as the
+    cover lacks, then the one before it, until the book is covered; the round is dealt for
+    the rest. Tie and pair bets, which the house books, never go back for this. Each bettor
+    whose slip changed gets a ``bets_changed`` (``uncovered``), or a ``bets_cleared`` when
+    nothing is left of it."""
+    unit = t.config.chip_unit
+    touched: dict[int, Bettor] = {}
+    while rnd.liability(unit) > coins:
+        player, banker = rnd.book_chips()
+        heavy: Area = "player" if player > banker else "banker"
+        bets = [b for b in rnd.bettors.values() if b.slip.get(heavy)]
+        latest = max(bets, key=lambda b: (b.placed_at[heavy], b.order))
+        lacking = math.ceil((rnd.liability(unit) - coins) / unit)
+        back = min(lacking, latest.slip[heavy])
+        latest.slip[heavy] -= back
+        if not latest.slip[heavy]:
+            del latest.slip[heavy]
+            del latest.placed_at[heavy]
+        touched[latest.user_id] = latest
+    events: list[Event] = []
+    for uid, bettor in touched.items():
+        occ = t.occupant(uid)
+        assert occ is not None, "the bets of a bettor who left were dropped"
+        if bettor.stake_chips():
+            slip = dict(bettor.slip)
+            events.append(
+                BetsChanged(rnd.round_id, occ.seat, uid, "uncovered", slip, stake_coins(slip, unit))
+            )
+        else:
+            events.append(drop_bets(t, rnd, occ, "uncovered"))
+    return events
 
 
 def verify_cover(

@@ -14,6 +14,7 @@ from baccarat.roads.marks import RoundMark
 from baccarat.rules import HANDS, Hand, Outcome, next_draw
 from baccarat.settlement import settle
 from baccarat.table import queue
+from baccarat.table.betting import return_uncovered
 from baccarat.table.commands import OpenCard, SqueezeProgress
 from baccarat.table.events import (
     BettingClosed,
@@ -167,11 +168,6 @@ def close_betting(t: Table, now: float) -> list[Event]:
     assert rnd is not None
     unit = t.config.chip_unit
     dealer = t.dealer
-    if dealer is not None and rnd.liability(unit) > dealer.coins:
-        # Only bets taken back after others were placed can get here (each chip was checked):
-        # nothing is staked yet, so the round is called off rather than dealt uncovered, and,
-        # like any round called off, it counts nobody idle.
-        return cancel_round(t, "dealer_cannot_cover", now)
     events: list[Event] = []
     # Idle count: every bettor dealt into this round who did not bet.
     idle: list[Occupant] = []
@@ -191,6 +187,11 @@ def close_betting(t: Table, now: float) -> list[Event]:
         events += t.free_seat(occ, "idle", now)
         if t.round is not rnd:
             return events
+    if dealer is not None and rnd.liability(unit) > dealer.coins:
+        # Bets taken back after others were placed (each chip was checked as it landed) left
+        # the book uncovered: what the dealer cannot cover goes back (its bettors bet, so they
+        # were counted above as not idle), and the round is dealt for the rest.
+        events += return_uncovered(t, rnd, dealer.coins)
     rnd.closed = True
     for uid, bettor in rnd.bettors.items():
         payer = t.occupant(uid)

@@ -300,8 +300,8 @@ class Urged:
 class RoundCancelled:
     """A round called off before betting closed: no coin moved.
 
-    ``reason``: ``no_bettors``, or ``dealer_cannot_cover`` (bets taken back left the dealer
-    unable to pay the worse outcome).
+    ``reason``: ``no_bettors`` (the last bettor left during betting). A book the dealer cannot
+    cover at the close does not call the round off: the uncovered bets go back instead.
     """
 
     kind: ClassVar[str] = "round_cancelled"

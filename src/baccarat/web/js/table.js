@@ -626,6 +626,10 @@ export class TableScreen {
     }
     if (name === "chip_placed" && data.seat !== st.me.seat) play("chip");
     if (name === "round_voided") this.app.toast(t("round_voided"), "error");
+    // At the close the dealer could not cover all of the bets: the latest went back.
+    if ((data.action ?? data.reason) === "uncovered" && data.user_id === st.me.user_id) {
+      this.app.toast(t("bets_uncovered"), "error");
+    }
     if (name === "chat") this.bubble(data);
     if (name === "dealer_leaving") {
       this.app.toast(data.user_id === st.me.user_id ? t("you_leave_after_round") : t("dealer_leaves_after_round"));
