@@ -260,7 +260,8 @@ class ChipPlaced:
 
 @dataclass(frozen=True, slots=True)
 class BetsCleared:
-    """A bettor's chips went back: ``reason`` is ``cleared`` or why they left."""
+    """A bettor's chips went back: ``reason`` is ``cleared``, ``uncovered`` (the dealer could not
+    cover them at the close), or why they left."""
 
     kind: ClassVar[str] = "bets_cleared"
     round_id: str
