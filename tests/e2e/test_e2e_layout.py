@@ -12,6 +12,7 @@ the empty boxes of a missing font.
 
 from __future__ import annotations
 
+import contextlib
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -34,6 +35,7 @@ from e2e_support import (
     save_screenshot,
     sit,
 )
+from playwright.sync_api import Error as PlaywrightError
 
 pytestmark = [pytest.mark.browser, needs_chromium]
 
@@ -139,6 +141,18 @@ class Layout:
     toasts: dict[str, Any] = field(default_factory=dict)
     wait_line: dict[str, float] = field(default_factory=dict)
     ring: list[list[str]] = field(default_factory=list)
+    squeeze: dict[str, Any] = field(default_factory=dict)
+    """The phone dealer's squeeze card and bar while a card is peeled."""
+
+
+SQUEEZE_AND_BAR = """() => {
+  const box = (sel) => {
+    const r = document.querySelector(sel)?.getBoundingClientRect();
+    return r && r.width ? { left: r.left, top: r.top, right: r.right, bottom: r.bottom } : null;
+  };
+  return { card: box('.squeeze:not([hidden]) .sq-card'), bar: box('.dealer-bar'),
+           hands: box('.hands-row'), height: innerHeight };
+}"""
 
 
 def start_bots(server: Server, table: str) -> subprocess.Popen[bytes]:
@@ -300,6 +314,13 @@ def layout(server: Server, browser: Any) -> Iterator[Layout]:
             try:
                 held_in(server, table, "squeeze")
                 late.wait_for_selector(".table-screen[data-phase='squeeze']", timeout=60_000)
+                if not seen.squeeze:
+                    dp = pages["dealer phone"]
+                    dp.wait_for_selector(".squeeze:not([hidden])", state="attached")
+                    with contextlib.suppress(PlaywrightError):
+                        dp.wait_for_selector(".squeeze:not([hidden]) .sq-card", timeout=5_000)
+                    seen.squeeze = dp.evaluate(SQUEEZE_AND_BAR)
+                    save_screenshot(dp, "layout-squeeze-dealer-phone")
                 # Through the app's socket (the squeeze covers the seats' buttons).
                 answer = late.evaluate(LATE_SIT, table)
                 if answer == "ok":
@@ -384,6 +405,19 @@ def test_the_phone_dealers_controls_and_exposure_fit_the_first_screen(layout: La
     assert seen["scroll"] == 0
     for sel in (".btn-urge", ".db-exposure", ".dealer-bar .btn-stand", ".seat.me"):
         assert seen[sel] is not None and seen[sel] <= seen["height"], sel
+
+
+def test_the_phone_dealer_sees_the_hands_exposure_and_urge_while_a_card_is_peeled(
+    layout: Layout,
+) -> None:
+    seen = layout.squeeze
+    card, bar, hands = seen["card"], seen["bar"], seen["hands"]
+    assert card is not None and bar is not None and hands is not None, seen
+    for part in (bar, hands):
+        assert part["top"] >= 0 and part["bottom"] <= seen["height"], seen
+        assert overlap(card, part) == 0, seen
+    # And the card is still large enough to peel with a thumb.
+    assert card["bottom"] - card["top"] >= 150, seen
 
 
 def test_no_control_leaves_the_screen(layout: Layout) -> None:

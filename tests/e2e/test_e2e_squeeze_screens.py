@@ -53,7 +53,12 @@ SEAT = 6
 """The controller's seat: on the right, where a panel beside the card would go first."""
 
 PICTURES = {
-    "squeeze-corner-desktop-zh",
+    "squeeze-corner50-desktop-zh",
+    "squeeze-corner90-desktop-zh",
+    "squeeze-corner50-phone-en",
+    "squeeze-corner90-phone-en",
+    "squeeze-corner50-desktop-en",
+    "squeeze-corner90-phone-zh",
     "squeeze-side-phone-en",
     "reveal-phone-zh",
     "reveal-desktop-en",
@@ -93,6 +98,19 @@ WATCH_REVEALS = """() => {
     }
   }).observe(document.body, { subtree: true, childList: true, attributes: true,
                               attributeFilter: ['data-step'] });
+  // Each squeeze that comes on screen, and the step of every reveal still on screen then.
+  window.squeezesShown = [];
+  const squeeze = document.querySelector('.squeeze');
+  let shown = '';
+  new MutationObserver(() => {
+    const key = squeeze.hidden ? '' : `${squeeze.dataset.hand}:${squeeze.dataset.face}`;
+    if (key === shown) return;
+    shown = key;
+    if (!key) return;
+    window.squeezesShown.push({ hand: squeeze.dataset.hand, reveals: [...document.querySelectorAll(
+      '.sq-reveal')].map((el) => ({ hand: el.dataset.hand, forced: el.dataset.forced === 'true',
+                                    step: el.dataset.step })) });
+  }).observe(squeeze, { attributes: true, attributeFilter: ['hidden', 'data-hand', 'data-face'] });
 }"""
 
 LAYOUT = """(seat) => {
@@ -178,6 +196,10 @@ class Seen:
     first_screens: dict[str, Any] = field(default_factory=dict)
     peels: dict[str, dict[str, Any]] = field(default_factory=dict)
     reveals: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    corner: dict[int, float] = field(default_factory=dict)
+    """The peel the controller's page drew when dragged toward 50% and 90%."""
+    squeezes: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    """Each squeeze as it came on screen, with the reveals still showing then."""
     squeeze_sent: list[float] = field(default_factory=list)
     """When (ms) the controller's desktop page sent each peel move."""
 
@@ -224,6 +246,35 @@ def drag_and_hold(page: Any, hand: str, zone: str) -> None:
     page.mouse.move(*end, steps=10)
     with contextlib.suppress(PlaywrightError):
         page.wait_for_function(PEELED_FROM, arg=[hand, zone], timeout=3_000, polling=50)
+
+
+def peel_corner_to(page: Any, hand: str, target: float, *, start: bool) -> float:
+    """Drag the hand's big card from its bottom-right corner toward the top-left one (pressing
+    it first when ``start``) until the page has drawn at least ``target`` of the peel; the
+    finger stays down. Returns the peel drawn."""
+    box = page.locator(f".squeeze.mine[data-hand='{hand}']:not([hidden]) .sq-card").bounding_box()
+    assert box is not None
+    x, y, w, h = box["x"], box["y"], box["width"], box["height"]
+    if start:
+        page.mouse.move(x + w - 5, y + h - 5)
+        page.mouse.down()
+    drawn = 0.0
+    for k in range(1, 61):
+        # Along the diagonal, a little further each time, until the page shows enough.
+        f = 1 - k / 60 * 1.05
+        page.mouse.move(x + w * f, y + h * f)
+        with contextlib.suppress(PlaywrightError):
+            page.wait_for_function(
+                """([hand, target]) => { const sq = document.querySelector(
+                     `.squeeze.mine[data-hand="${hand}"]:not([hidden])`);
+                   return Number((sq?.dataset.peel ?? '').split(':')[1]) >= target; }""",
+                arg=[hand, target],
+                timeout=150,
+                polling=20,
+            )
+            drawn = float(page.evaluate(SEEN, hand)["peel"].split(":")[1])
+            break
+    return drawn
 
 
 def peel_seen(seen: Seen, controller: Any, watchers: dict[str, Any], label: str, hand: str) -> None:
@@ -324,10 +375,14 @@ def seen(server: Server, browser: Any) -> Seen:
                 ".squeeze[data-hand='player']:not([hidden])", state=state, timeout=5_000
             )
         result.layouts[name] = page.evaluate(LAYOUT, SEAT)
-    drag_and_hold(controller, "player", "br")
-    peel_seen(result, controller, onlookers, "corner", "player")
-    for name, page in shots.items():
-        picture(page, f"squeeze-corner-{name}")
+    # A corner peeled half-way, then to 90%: the pictures of both.
+    for percent in (50, 90):
+        result.corner[percent] = peel_corner_to(
+            controller, "player", percent / 100, start=percent == 50
+        )
+        peel_seen(result, controller, onlookers, f"corner{percent}", "player")
+        for name, page in shots.items():
+            picture(page, f"squeeze-corner{percent}-{name}")
     picture(sideways, "squeeze-corner-landscape-zh")
     controller.mouse.up()
     with contextlib.suppress(PlaywrightError):
@@ -366,12 +421,19 @@ def seen(server: Server, browser: Any) -> Seen:
     result.squeeze_sent = controller.evaluate("() => window.squeezeSent")
     for name, page in pages.items():
         result.reveals[name] = page.evaluate("() => window.revealsSeen")
+        result.squeezes[name] = page.evaluate("() => window.squeezesShown")
         assert not page.js_errors, (name, page.js_errors)
     return result
 
 
+def test_a_corner_drag_peels_the_card_as_far_as_it_goes(seen: Seen) -> None:
+    # Toward the opposite corner the peel grows with the drag, held short of opening.
+    assert 0.5 <= seen.corner[50] < 0.75, seen.corner
+    assert 0.9 <= seen.corner[90] < 0.95, seen.corner
+
+
 def test_onlookers_see_the_controllers_face_at_the_same_peel(seen: Seen) -> None:
-    for label, zone in (("corner", "br"), ("side", "l")):
+    for label, zone in (("corner50", "br"), ("corner90", "br"), ("side", "l")):
         mine = seen.peels[f"{label}:controller"]
         assert mine is not None
         peel_zone, progress = mine["peel"].split(":")
@@ -465,6 +527,22 @@ def test_the_timer_opens_the_card_with_its_caption_on_every_screen(seen: Seen) -
         # A card its controller opened says nothing of the timer.
         assert all(words in r["caption"] for r in shown if r["forced"]), name
         assert not any(words in r["caption"] for r in shown if not r["forced"]), name
+
+
+def test_an_opened_card_gives_way_to_the_next_squeeze(seen: Seen) -> None:
+    for name, shown in seen.squeezes.items():
+        # The Banker's squeeze came while the Player's opened card had its beat.
+        banker = [s for s in shown if s["hand"] == "banker"]
+        assert banker, (name, shown)
+        player = [r for r in banker[0]["reveals"] if r["hand"] == "player"]
+        assert [r["forced"] for r in player] == [False], (name, shown)
+        if name.startswith("phone"):
+            # No room beside the card on a phone: it is on its way to its hand at once,
+            # instead of lying over the card now squeezed while its countdown runs.
+            assert player[0]["step"] == "fly", (name, shown)
+        elif name.startswith("desktop"):
+            # Room beside it: it finishes its beat there.
+            assert player[0]["step"] != "fly", (name, shown)
 
 
 def test_the_controller_sends_no_more_peel_moves_than_the_server_passes_on(seen: Seen) -> None:

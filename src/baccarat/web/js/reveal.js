@@ -15,6 +15,10 @@ const FLIP_MS = 360;
 const HOLD_MS = 800;
 const ASIDE_MS = 280;
 const FLY_MS = 480;
+// With no room beside the next squeeze (a phone), the card flies at once and quickly: it
+// would otherwise sit over the card now being squeezed while that card's countdown runs.
+const RUSH_MS = 260;
+const RUSH_HOLD_MS = 300;
 const EASE = "cubic-bezier(0.2, 0.8, 0.2, 1)";
 
 /** A place beside the big card, toward its hand, for an opened card to finish its beat in. */
@@ -80,17 +84,26 @@ export class Reveal {
       await this.play(this.card, [{ transform: "rotateY(0deg) scale(1)" },
         { transform: "rotateY(90deg) scale(1.06)", offset: 0.5 },
         { transform: "rotateY(180deg) scale(1)" }], FLIP_MS, EASE);
-      this.el.dataset.step = "hold";
       this.flash();
       buzz();
+      if (this.room === null && !this.forced) {
+        await this.fly(RUSH_MS);
+        return;
+      }
+      this.el.dataset.step = "hold";
       this.play(this.caption, [{ opacity: 0, transform: "translate(-50%, 8px) scale(0.9)" },
         { opacity: 1, transform: "translate(-50%, 0) scale(1)" }], 220, EASE);
       // The whole beat here, unless a squeeze starts meanwhile (then the rest of it beside
-      // that card, or a short one where there is no room) or another card opens.
-      const held = this.room === undefined && !this.hurried ? await this.hold(HOLD_MS) : 0;
-      if (this.room && !this.hurried) await this.aside(Math.max(250, HOLD_MS - held - ASIDE_MS));
-      else if (!this.hurried && held < 260) await this.hold(260 - held);
-      await this.fly();
+      // that card, or straight to its hand where there is no room) or another card opens.
+      // (The timer's words get a short beat even with no room: the player did not open it.)
+      const beside = Boolean(this.room);
+      const beat = this.room === null ? RUSH_HOLD_MS : HOLD_MS;
+      const held = beside || this.hurried ? 0 : await this.hold(beat);
+      if (this.room === null) await this.fly(RUSH_MS);
+      else if (this.room && !this.hurried) {
+        await this.aside(Math.max(250, HOLD_MS - held - ASIDE_MS));
+        await this.fly();
+      } else await this.fly();
     } catch {
       // Cancelled: the screen went away.
     } finally {
@@ -102,6 +115,17 @@ export class Reveal {
   makeRoom(rect) {
     if (this.room !== undefined || this.done) return;
     this.room = rect;
+    if (rect === null) {
+      // Face up now (the flip jumps to its end) and on its way before the next frame.
+      for (const a of this.anims) if (a.effect?.target === this.card) a.finish();
+      if (this.forced) {
+        // The timer's words still get their short beat.
+        const done = Number(this.holding?.currentTime) || 0;
+        this.holding?.effect.updateTiming({ duration: Math.max(done, RUSH_HOLD_MS) });
+        return;
+      }
+      this.el.dataset.step = "fly";
+    }
     this.cut();
   }
 
@@ -178,13 +202,13 @@ export class Reveal {
     a.finished.finally(() => badge.remove()).catch(() => {});
   }
 
-  async fly() {
+  async fly(ms = FLY_MS) {
     this.el.dataset.step = "fly";
     const target = this.host?.querySelector(`.hand[data-hand="${this.hand}"] .card[data-i="${this.position}"]`);
     this.play(this.caption, [{ opacity: 1 }, { opacity: 0 }], 160);
-    this.play(this.dim, [{ opacity: 1 }, { opacity: 0 }], FLY_MS);
+    this.play(this.dim, [{ opacity: 1 }, { opacity: 0 }], ms);
     if (!target) {
-      await this.play(this.el, [{ opacity: 1 }, { opacity: 0 }], 200);
+      await this.play(this.el, [{ opacity: 1 }, { opacity: 0 }], Math.min(200, ms));
       return;
     }
     const r = target.getBoundingClientRect();
@@ -196,7 +220,7 @@ export class Reveal {
     const dx = r.left + r.width / 2 - (f.left + f.width / 2);
     const dy = r.top + r.height / 2 - (f.top + f.height / 2);
     const end = `translate(${dx}px, ${dy}px) scale(${k})${sideways ? " rotate(90deg)" : ""}`;
-    await this.play(this.el, [{ transform: this.at ?? "none" }, { transform: end }], FLY_MS, EASE);
+    await this.play(this.el, [{ transform: this.at ?? "none" }, { transform: end }], ms, EASE);
   }
 
   finish() {

@@ -64,12 +64,20 @@ export class SqueezeView {
     this.sentKey = "";
     this.frameReq = 0;
     this.size = null;
+    this.scrolled = null; // {from, to}: where the page was before the squeeze scrolled it
     this.reveals = new Set();
     this.waiting = []; // what waits for the reveals to end (the result's banner)
     this.bindDrag();
     this.relayout = () => this.visible() && this.layout();
     addEventListener("resize", this.relayout);
     addEventListener("scroll", this.relayout, { passive: true });
+    // A scroll of the user's own (not a peel on the card) keeps the page where they took it.
+    this.userScrolled = (e) => {
+      if (this.scrolled && !this.card.contains(e.target)) this.scrolled.user = true;
+    };
+    for (const kind of ["wheel", "touchmove", "keydown"]) {
+      addEventListener(kind, this.userScrolled, { passive: true });
+    }
   }
 
   /** The table screen this view lives on (its hands, seats and classes). */
@@ -138,6 +146,7 @@ export class SqueezeView {
     this.dropSend();
     this.host?.classList.remove("squeezing");
     if (this.host) delete this.host.dataset.squeezed;
+    this.afterReveals(() => this.visible() || this.scrollBack());
   }
 
   /** Call `then` once no reveal is under way (at once if none is). */
@@ -153,6 +162,7 @@ export class SqueezeView {
     for (const r of this.reveals) r.cancel();
     removeEventListener("resize", this.relayout);
     removeEventListener("scroll", this.relayout);
+    for (const kind of ["wheel", "touchmove", "keydown"]) removeEventListener(kind, this.userScrolled);
   }
 
   // The hand's card under the squeeze glows in its hand; the host's data keeps it across redraws.
@@ -235,6 +245,19 @@ export class SqueezeView {
    * hands, centred on the table, the panel beside or under the card and off the controller's
    * seat.
    */
+  // Scroll the page for the squeeze, remembering where it was: the page goes back there once
+  // the squeezes and their reveals are over (unless its user scrolled it meanwhile).
+  scrollBy(dy) {
+    this.scrolled ??= { from: scrollY, user: false };
+    scrollBy(0, dy);
+  }
+
+  scrollBack() {
+    const s = this.scrolled;
+    this.scrolled = null;
+    if (s && !s.user) scrollTo(0, s.from);
+  }
+
   layout() {
     const host = this.host;
     if (!host) return;
@@ -247,13 +270,21 @@ export class SqueezeView {
     if (hands.top < under - 4 || hands.bottom > vh) {
       // The page was scrolled away from the hands (a phone): bring them back into view, under
       // the top bar (the scroll lays the squeeze out again).
-      scrollBy(0, hands.top - under);
+      this.scrollBy(hands.top - under);
       return;
     }
     const seatEl = this.seat > 0 ? host.querySelector(`.seat[data-seat="${this.seat}"]`) : null;
     const seat = seatEl?.getBoundingClientRect() ?? null;
+    // On a phone the dealer's bar (the exposure and 催促, under the felt) stays in sight: the
+    // card goes above or below it, never over it. (On a desktop the exposure is in the book.)
+    const shows = host.querySelector(".db-exposure")?.getBoundingClientRect().height;
+    const keep = shows ? host.querySelector(".dealer-bar")?.getBoundingClientRect() : null;
+    const below = { top: hands.bottom + 6, bottom: vh - 8 };
+    const split = keep?.height && keep.bottom > below.top && keep.top < below.bottom
+      ? [{ top: below.top, bottom: keep.top - 6 }, { top: keep.bottom + 6, bottom: below.bottom }]
+      : [below];
     const regions = [
-      { top: hands.bottom + 6, bottom: vh - 8 },
+      ...split,
       { top: (bar?.bottom ?? 0) + 8, bottom: hands.top - 6 },
     ].filter((r) => r.bottom - r.top > 120);
     const cx = hands.left + hands.width / 2;
@@ -309,7 +340,7 @@ export class SqueezeView {
     }
     if (!options.length) {
       // A short window (a phone on its side): the hands go up under the top bar, for room below.
-      if (hands.top - under > 1) scrollBy(0, hands.top - under);
+      if (hands.top - under > 1) this.scrollBy(hands.top - under);
       return;
     }
     options.sort((a, b) => b.score - a.score);
