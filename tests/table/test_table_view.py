@@ -17,6 +17,7 @@ TOP_LEVEL = {
     "limits",
     "timers",
     "phase",
+    "closing",
     "deadline",
     "remaining_ms",
     "round_id",

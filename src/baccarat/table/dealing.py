@@ -120,7 +120,7 @@ def wait(t: Table) -> list[Event]:
 
 def maybe_start(t: Table, now: float) -> list[Event]:
     """Open betting if the table is waiting and has a quorum."""
-    if t.phase != "waiting" or not t.has_quorum():
+    if t.phase != "waiting" or t.closing or not t.has_quorum():
         return []
     events: list[Event] = []
     if t.shoe is None:
@@ -284,8 +284,8 @@ def _next_squeeze(t: Table, now: float) -> list[Event]:
         if rnd.pending:
             ref = rnd.pending.pop(0)
             controller = rnd.controllers.get(ref[0])
-            if controller is None:
-                # Nobody who bet is at the table: the card opens by itself.
+            if controller is None or t.closing:
+                # Nobody who bet is at the table, or the table closes: it opens by itself.
                 events.append(_reveal(t, rnd, ref, forced=True))
                 continue
             holder = t.occupant(controller)

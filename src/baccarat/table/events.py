@@ -198,6 +198,15 @@ class Waiting:
 
 
 @dataclass(frozen=True, slots=True)
+class Closing:
+    """The table is closing (its server is stopping for a restart): no round starts again
+    here, the round in play finishes with its cards opened at once, and another server takes
+    the table with its seats."""
+
+    kind: ClassVar[str] = "table_closing"
+
+
+@dataclass(frozen=True, slots=True)
 class ShoeStarted:
     """A new shoe of ``cards_left`` cards, with the commitment to its seed (None: no seed)."""
 
@@ -301,7 +310,8 @@ class Urged:
 class RoundCancelled:
     """A round called off before betting closed: no coin moved.
 
-    ``reason``: ``no_bettors`` (the last bettor left during betting). A book the dealer cannot
+    ``reason``: ``no_bettors`` (the last bettor left during betting) or ``closing`` (the table
+    closed before anyone bet, see :class:`Closing`). A book the dealer cannot
     cover at the close does not call the round off: the uncovered bets go back instead.
     """
 
@@ -462,6 +472,7 @@ PublicEvent = (
     | DealerTurn
     | ChatMessage
     | Waiting
+    | Closing
     | ShoeStarted
     | ShoeEnded
     | Shuffling
@@ -496,6 +507,7 @@ EVENTS: tuple[type[PublicEvent] | type[PrivateEvent], ...] = (
     DealerTurn,
     ChatMessage,
     Waiting,
+    Closing,
     ShoeStarted,
     ShoeEnded,
     Shuffling,

@@ -109,6 +109,10 @@ def _waiting(view: View, data: Data) -> None:
     _no_round(view)
 
 
+def _table_closing(view: View, data: Data) -> None:
+    view["closing"] = True
+
+
 def _shoe_started(view: View, data: Data) -> None:
     view["shoe"] = {
         "id": data["shoe_id"],
@@ -280,6 +284,7 @@ _STEPS: dict[str, Callable[[View, Data], None]] = {
     "dealer_turn": _nothing,
     "chat": _chat,
     "waiting": _waiting,
+    "table_closing": _table_closing,
     "shoe_started": _shoe_started,
     "shoe_ended": _shoe_ended,
     "shuffling": _shuffling,

@@ -40,6 +40,7 @@ from baccarat.table.commands import (
 )
 from baccarat.table.config import DEALER_SEAT, SEATS, TableConfig, UserInfo
 from baccarat.table.events import (
+    Closing,
     CoinsSet,
     DealerLeaving,
     Disconnected,
@@ -98,6 +99,8 @@ class Table:
         self.rounds_in_shoe = 0
         """Rounds settled from the current shoe."""
         self.round: Round | None = None
+        self.closing = False
+        """Closed for a planned stop: no round starts again (see :meth:`close`)."""
         """The round from the opening of betting to the end of its result display."""
         self.history: list[RoundMark] = []
         """The current shoe's results, oldest first."""
@@ -205,6 +208,24 @@ class Table:
             return None
         return self.last_urge_at + self.config.urge_cooldown_seconds
 
+    # ----------------------------------------------------------------- closing
+
+    def close(self, now: float) -> list[Event]:
+        """Close the table for its server's planned stop. No round starts again; a round in
+        betting that nobody bet on yet is called off, one with bets plays on to the close of
+        betting; every face-down card opens at once. Users keep their seats (the next server
+        takes them); nobody new sits."""
+        if self.closing:
+            return []
+        self.closing = True
+        events: list[Event] = [Closing()]
+        rnd = self.round
+        if self.phase == "betting" and rnd is not None and not rnd.bettors:
+            events += dealing.cancel_round(self, "closing", now)
+        elif self.phase == "squeeze" and rnd is not None and rnd.squeeze is not None:
+            events += dealing.open_current(self, now, forced=True)
+        return events
+
     # ----------------------------------------------------------------- commands
 
     def handle(self, command: Command, now: float) -> list[Event]:
@@ -270,6 +291,10 @@ class Table:
                 "bad_coins", f"A balance is a whole number of coins, not {user.coins!r}."
             )
         self.verify_entry(user.level)
+        if self.closing:
+            raise RuleViolation(
+                "table_closing", "This table is moving to another server; sit again in a moment."
+            )
         if self.seats[c.seat] is not None:
             raise RuleViolation("seat_taken", f"Seat {c.seat} is taken.", seat=c.seat)
         if c.seat == DEALER_SEAT:

@@ -266,6 +266,7 @@ def view(table: Table, user_id: int | None, now: float) -> View:
             "result_seconds": cfg.result_seconds,
         },
         "phase": table.phase,
+        "closing": table.closing,
         "deadline": table.deadline,
         "remaining_ms": wire.time_left(table.deadline, now),
         "round_id": rnd.round_id if rnd is not None else None,

@@ -64,6 +64,9 @@ const STEPS = {
     noTime(view);
     noRound(view);
   },
+  table_closing(view) {
+    view.closing = true;
+  },
   shoe_started(view, data) {
     view.shoe = { id: data.shoe_id, commitment: data.commitment, round_no: 0, cards_left: data.cards_left };
     view.round_no = 0;
