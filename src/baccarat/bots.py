@@ -36,6 +36,15 @@ log = logging.getLogger("baccarat.bots")
 
 FOLLOW_LIMIT = 60.0
 """Seconds a bot that lost sight of its table keeps looking for it before sitting anew."""
+FOLLOW_EVERY = 0.5
+"""Seconds between two rounds of asking the nodes where the table went."""
+ASK_TIMEOUT = 1.5
+"""Seconds one node's lobby may take to answer a bot looking for its table."""
+CONNECT_TIMEOUT = 3.0
+"""Seconds a bot waits for a node to open its socket and say hello."""
+HEARTBEAT = 2.0
+"""A bot's socket pings every this many seconds and gives its node half as long again to
+answer: a node that stopped answering is left within about 3 s."""
 
 STRATEGIES = ("flat", "streak", "random")
 CHAT_WON = ("好牌！", "莊來了", "再來一局", "手氣真旺", "贏了！")
@@ -113,7 +122,9 @@ class Bot:
         delay = 0.5
         while not stop.is_set():
             try:
-                self.client = await Client.connect(self.url, self.token)
+                self.client = await Client.connect(
+                    self.url, self.token, heartbeat=HEARTBEAT, timeout=CONNECT_TIMEOUT
+                )
             except (TimeoutError, OSError, aiohttp.ClientError, BaccaratError) as exc:
                 log.info("bot cannot connect: %s", exc)
                 if self.table_id is not None and await self._follow():
@@ -122,6 +133,10 @@ class Bot:
                 delay = 0.5
                 try:
                     if await self._play(stop):
+                        delay = 0.1
+                    elif not stop.is_set() and self.seat is not None and await self._follow():
+                        # The socket dropped (its node stopped, or stopped answering): the
+                        # table may run elsewhere already.
                         delay = 0.1
                 except CommandError as exc:
                     log.info("bot connection ended: %s", exc)
@@ -139,22 +154,47 @@ class Bot:
 
     async def _follow(self) -> bool:
         """Find the node that runs the bot's table now; True if the bot should connect again
-        (to that node, or later because no node shows the table yet)."""
+        (to that node, or later because no node shows the table yet).
+
+        Every node it knows is asked at once, each for at most ``ASK_TIMEOUT``. Its own node
+        answering means it is alive. Otherwise, while the other nodes still show the table
+        on the silent node (its lease has not run out yet), they are asked again every
+        ``FOLLOW_EVERY`` seconds, so that the bot follows the table as soon as another node
+        takes it, and does not wait on the silent one."""
+        loop = asyncio.get_running_loop()
         if self.lost_since is None:
-            self.lost_since = asyncio.get_running_loop().time()
-        for base in dict.fromkeys([self.url, *self.known]):
-            try:
-                tables = (await lobby(base, self.token))["tables"]
-            except (TimeoutError, OSError, aiohttp.ClientError, BaccaratError, KeyError):
-                continue
-            urls = [str(t["url"]) for t in tables if t.get("url")]
-            self.known = list(dict.fromkeys([*self.known, *urls]))
-            line = next((t for t in tables if t.get("table_id") == self.table_id), None)
-            if line is not None and line.get("url"):
-                moved = bool(line["url"] != self.url)
+            self.lost_since = loop.time()
+        while loop.time() - self.lost_since < FOLLOW_LIMIT:
+            bases = list(dict.fromkeys([self.url, *self.known]))
+            answers = await asyncio.gather(*(self._ask(base) for base in bases))
+            alive = False
+            line: dict[str, Any] | None = None
+            for base, tables in zip(bases, answers, strict=True):
+                if tables is None:
+                    continue
+                alive = alive or base == self.url
+                urls = [str(t["url"]) for t in tables if t.get("url")]
+                self.known = list(dict.fromkeys([*self.known, *urls]))
+                mine = next((t for t in tables if t.get("table_id") == self.table_id), None)
+                if mine is not None and mine.get("url") and (line is None or base != self.url):
+                    line = mine
+            if line is not None and line["url"] != self.url:
                 self.url = str(line["url"])
-                return moved
+                return True
+            if alive or not any(a is not None for a in answers):
+                # Its node answers (the table is there, or nowhere yet); or no node answers.
+                return True
+            await asyncio.sleep(FOLLOW_EVERY)
         return True
+
+    async def _ask(self, base: str) -> list[dict[str, Any]] | None:
+        # One node's table lines, or None if it does not answer in time.
+        try:
+            async with asyncio.timeout(ASK_TIMEOUT):
+                tables = (await lobby(base, self.token))["tables"]
+        except (TimeoutError, OSError, aiohttp.ClientError, BaccaratError, KeyError):
+            return None
+        return list(tables) if isinstance(tables, list) else None
 
     async def _play(self, stop: asyncio.Event) -> bool:
         """Play on this connection until it drops; True if the bot's table runs elsewhere."""

@@ -56,6 +56,8 @@ def ws_url(base_url: str) -> str:
 
 HTTP_TIMEOUT = aiohttp.ClientTimeout(total=10.0)
 """How long one API call may take: a node that stopped answering is given up on soon."""
+CONNECT_TIMEOUT = 10.0
+"""How long opening a socket (up to the server's hello) may take."""
 
 
 async def _answer(resp: aiohttp.ClientResponse) -> dict[str, Any]:
@@ -158,22 +160,39 @@ class Client:
 
     @classmethod
     async def connect(
-        cls, base_url: str, token: str, *, origin: str | None = None, record: bool = False
+        cls,
+        base_url: str,
+        token: str,
+        *,
+        origin: str | None = None,
+        record: bool = False,
+        heartbeat: float = 30.0,
+        timeout: float = CONNECT_TIMEOUT,
     ) -> Client:
-        """Open the socket with a bearer token and wait for the server's hello."""
+        """Open the socket with a bearer token and wait for the server's hello (within
+        ``timeout`` seconds); then ping every ``heartbeat`` seconds, closing the socket if a
+        pong takes more than half as long."""
         session = aiohttp.ClientSession()
         headers = {"Authorization": f"Bearer {token}"}
         if origin is not None:
             headers["Origin"] = origin
         try:
-            ws = await session.ws_connect(ws_url(base_url), headers=headers, heartbeat=30.0)
+            async with asyncio.timeout(timeout):
+                ws = await session.ws_connect(
+                    ws_url(base_url), headers=headers, heartbeat=heartbeat
+                )
         except BaseException:
             await session.close()
             raise
         client = cls(session, ws)
         client.record = record
         client._reader = asyncio.create_task(client._read_loop())
-        first = await client._inbox.get()
+        try:
+            async with asyncio.timeout(timeout):
+                first = await client._inbox.get()
+        except TimeoutError:
+            await client.close()
+            raise
         if first is None or first.get("type") != "hello":
             await client.close()
             raise CommandError("no_hello", "The server did not say hello.")

@@ -148,22 +148,35 @@ async def test_a_client_sending_too_fast_is_refused_with_rate_limited(live: Live
     await alice.close()
 
 
-@live_test(rooms=SLOW_SQUEEZE, shutdown_grace=0.2)
-async def test_shutdown_voids_a_round_that_cannot_finish_in_time(live: Live) -> None:
+@live_test(rooms=SLOW_SQUEEZE, shutdown_grace=5.0)
+async def test_a_planned_stop_finishes_the_round_in_play_and_voids_nothing(live: Live) -> None:
     dealer = await live.client("dealer", 1_000_000)
     alice = await live.client("alice", 100_000)
+    bob = await live.client("bob", 100_000)
     await dealer.command("sit", table_id="t1", seat=0)
     await alice.command("sit", table_id="t1", seat=1)
+    await bob.watch("t1")
+    bob.record = True
     await alice.wait_for(is_event("betting_opened"), 10)
     await alice.command("bet", area="banker", chip=10)
-    # Alice holds the Banker card unopened: the round stays in escrow.
+    # Alice holds the Banker card unopened (a long squeeze): the round is in escrow.
     await alice.wait_for(is_event("squeeze_started"), 10)
     assert live.store.balance(alice.user_id) == 100_000 - 1_000
     await live.server.drain()
-    assert live.store.balance(alice.user_id) == 100_000
-    assert live.store.balance(dealer.user_id) == 1_000_000
+    # Every screen was told, the cards opened at once, and the round settled.
+    closing = await bob.wait_for(is_event("table_closing"), 5)
+    assert closing["data"] == {}
+    settled = await bob.wait_for(is_event("round_settled"), 5)
+    [mine] = [r for r in settled["data"]["results"] if r["user_id"] == alice.user_id]
+    assert live.store.balance(alice.user_id) == 100_000 + mine["delta"]
     assert live.store.void_unfinished() == []
     report = live.store.audit()
-    assert report.ok and report.voided == 1
+    assert report.ok and report.voided == 0, report
+    # No round started after it, and the screens were sent to find the table (4002).
+    after = [m.get("event") for m in bob.frames]
+    assert "betting_opened" not in after[after.index("table_closing") :]
+    assert await bob.next_message(5) is None
+    assert bob.close_code == 4002
     await dealer.close()
     await alice.close()
+    await bob.close()

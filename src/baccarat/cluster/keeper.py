@@ -81,6 +81,7 @@ class Keeper:
         self._quiet_until = 0.0
         self._wake = asyncio.Event()
         self._closing = False
+        self._taking = True
 
     async def tick(self) -> None:
         """One round of renewals and acquisitions."""
@@ -120,7 +121,7 @@ class Keeper:
                 self.on_seat_lost(user_id)
 
     async def _acquire_free(self) -> None:
-        if _now() >= self._quiet_until:
+        if self._taking and _now() >= self._quiet_until:
             for table_id in self.table_ids:
                 if table_id not in self.held:
                     await self._try(table_id)
@@ -209,8 +210,25 @@ class Keeper:
             await self._give_back()
         await self.directory.unregister(self.node_id)
 
+    def stop_taking(self) -> None:
+        """Lease no table from now on (the node is stopping); keep renewing those held."""
+        self._taking = False
+
+    async def give_back(self, table_id: str) -> None:
+        """Hand one table over now: stop it here, give its lease back, and tell the other
+        nodes (a node stopping for a restart, one table at a time as its round ends)."""
+        async with self._lock:
+            await self._give_back_one(table_id)
+
     async def _give_back(self) -> None:
-        for table_id, token in list(self.held.items()):
-            await self._drop(table_id)
-            await self.directory.withdraw(table_id, self.node_id)
-            await self.directory.release(table_id, self.node_id, token)
+        for table_id in list(self.held):
+            await self._give_back_one(table_id)
+
+    async def _give_back_one(self, table_id: str) -> None:
+        token = self.held.get(table_id)
+        if token is None:
+            return
+        await self._drop(table_id)
+        # The lease first, then the line: a node woken by the line finds the lease free.
+        await self.directory.release(table_id, self.node_id, token)
+        await self.directory.withdraw(table_id, self.node_id)

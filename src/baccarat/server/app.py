@@ -55,8 +55,9 @@ from baccarat.table.queue import position as queue_position
 
 log = logging.getLogger("baccarat.server")
 
-SHUTDOWN_GRACE = 5.0
-"""Seconds a round in escrow may take to finish at shutdown before it is voided."""
+SHUTDOWN_GRACE = 30.0
+"""Seconds a round in play may take to finish at a planned stop before it is voided: its
+betting may run on (15 s in every room) and its cards open at once."""
 
 
 def web_root() -> Path:
@@ -226,8 +227,7 @@ class Server:
                 conns.update(self.hub.by_user.get(user_id, ()))
             for conn in conns:
                 self.hub.unwatch(conn)
-                if self.accepting:
-                    conn.drop(CLOSE_TABLE_MOVED, "table_moved")
+                conn.drop(CLOSE_TABLE_MOVED, "table_moved")
 
     def _summary(self, table_id: str) -> dict[str, Any] | None:
         return self.lobby.lines.get(table_id) if table_id in self.drivers else None
@@ -239,13 +239,22 @@ class Server:
         return self.node.line(driver.line())
 
     async def drain(self) -> None:
-        """Stop taking sockets and seats; let rounds in escrow finish (or void them)."""
+        """Stop taking sockets and tables; close every table (the round in play finishes,
+        none starts) and hand each to another node as soon as its round is over. A round
+        still in escrow when the grace runs out is voided."""
         if self._drained:
             return
         self._drained = True
         self.accepting = False
-        await asyncio.gather(*(d.stop(self.shutdown_grace) for d in self.drivers.values()))
+        self.node.keeper.stop_taking()
+        await asyncio.gather(*(self._hand_over(t, d) for t, d in list(self.drivers.items())))
         self.metrics.tables.set(0)
+
+    async def _hand_over(self, table_id: str, driver: TableDriver) -> None:
+        await driver.close(self.shutdown_grace)
+        # Its lease and line go now: another node takes the table with its seats, and the
+        # table's screens are sent to find it (4002).
+        await self.node.keeper.give_back(table_id)
 
     async def stop(self) -> None:
         """Drain the tables, then close every socket."""

@@ -17,6 +17,7 @@ job hands the table (a user's balance, say) is never older than the table's own 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import logging
 import time
@@ -52,6 +53,9 @@ CLOCK_TICK = 0.001
 tick away counts as come. Otherwise a timer that fires on its tick, a rounding short of the
 time it was set for, wakes the task again and again, with nothing to do, until the clock's
 next tick (hundreds of empty steps for one peel move on an idle loop)."""
+
+CLOSE_POLL = 0.05
+"""Seconds between looks at a closing table's round (a planned stop only)."""
 
 
 @dataclass
@@ -540,6 +544,26 @@ class TableDriver:
         )
 
     # -- shutdown ---------------------------------------------------------------------
+
+    async def close(self, grace: float) -> None:
+        """A planned stop: close the table (no round starts again; the round in play
+        finishes, its cards opened at once) and wait up to ``grace`` for that round to be
+        settled; then stop. Nothing is voided unless the grace runs out."""
+        if self.running and self.accepting:
+            job = Job(self.table.close)
+            self._post(job)
+            with contextlib.suppress(Exception):
+                await job.done
+            loop = asyncio.get_running_loop()
+            until = loop.time() + grace
+            while self.running and loop.time() < until and not self._round_over():
+                await asyncio.sleep(CLOSE_POLL)
+        await self.stop(0.0)
+
+    def _round_over(self) -> bool:
+        # No round, or its settlement written: what a closing table waits for.
+        rnd = self.table.round
+        return (rnd is None or rnd.settled) and self.ledger.round_landed.is_set()
 
     async def stop(self, grace: float) -> None:
         """Let a round in escrow finish within ``grace`` (no new seats, no new stakes taken),
