@@ -131,22 +131,24 @@ class Bot:
                     delay = 0.1
             else:
                 delay = 0.5
+                again = False
                 try:
-                    if await self._play(stop):
-                        delay = 0.1
-                    elif not stop.is_set() and self.seat is not None and await self._follow():
-                        # The socket dropped (its node stopped, or stopped answering): the
-                        # table may run elsewhere already.
-                        delay = 0.1
+                    again = await self._play(stop)
                 except CommandError as exc:
                     log.info("bot connection ended: %s", exc)
                     url = exc.details.get("url") if exc.code == "table_elsewhere" else None
                     if isinstance(url, str) and url:
-                        self.url, delay = url, 0.1
+                        self.url, again = url, True
                 except (TimeoutError, OSError, aiohttp.ClientError) as exc:
                     log.info("bot connection ended: %s", exc)
                 finally:
                     await self.client.close()
+                if not again and not stop.is_set() and self.seat is not None:
+                    # The socket dropped (its node stopped, or stopped answering): the table
+                    # may run elsewhere already.
+                    again = await self._follow()
+                if again:
+                    delay = 0.1
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(stop.wait(), delay)
             # A seated bot looks for its table often: its seat waits only for the grace.
@@ -210,6 +212,10 @@ class Bot:
         self.lost_since = None
         if seat is not None:
             self.table_id, self.seat = seat["table_id"], seat["seat"]
+            log.info(
+                "bot back in its seat",
+                extra={"user_id": client.user_id, "table_id": self.table_id, "url": self.url},
+            )
             await client.watch(seat["table_id"])
         else:
             await self._take_seat(client)

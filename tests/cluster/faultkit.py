@@ -30,7 +30,7 @@ import urllib.request
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import sqlalchemy as sa
 
@@ -147,6 +147,9 @@ class Outcome:
     seated_again: bool
     refused_late: int = 0
     problems: list[str] = field(default_factory=list)
+    followed: float | None = None
+    """Seconds until the table's bots were back in their seats on the new node, found while
+    the old node was still frozen (the stop fault)."""
 
 
 def _get(url: str) -> Any:
@@ -173,6 +176,7 @@ class FaultRun:
             Node(name, free_port(), Relay(redis.port), workdir / f"{name}.log") for name in "AB"
         ]
         self.bots: list[subprocess.Popen[bytes]] = []
+        self.logs: list[IO[str]] = []
         self.users: list[int] = []
 
     # -- start and stop ---------------------------------------------------------------
@@ -197,12 +201,19 @@ class FaultRun:
                         "--other-node", self.nodes[1].url, "--accounts",
                         str(self.dir / f"{t}.accounts"), "--count", str(BOTS_PER_TABLE),
                         "--table", t, "--processes", "1", "--strategy", "flat",
+                        "--log-level", "info",
                     ],
                     stdout=subprocess.DEVNULL,
-                    stderr=subprocess.DEVNULL,
+                    stderr=self._log(f"{t}.bots.log"),
                 )
             )  # fmt: skip
         self.wait(lambda: all(len(self.seated(t)) == BOTS_PER_TABLE for t in TABLES), "bots")
+
+    def _log(self, name: str) -> IO[str]:
+        # A file the bots log to (closed with the run).
+        f = (self.dir / name).open("w")
+        self.logs.append(f)
+        return f
 
     def start_node(self, node: Node) -> None:
         """Start (or restart) a node and wait until it answers."""
@@ -231,6 +242,8 @@ class FaultRun:
                 p.wait()
         for node in self.nodes:
             node.relay.close()
+        for f in self.logs:
+            f.close()
         self.store.close()
 
     # -- looking -----------------------------------------------------------------------
@@ -322,6 +335,7 @@ class FaultRun:
         since = time.time()
         start = time.monotonic()
         assert node.proc is not None
+        followed: float | None = None
         if fault == "kill":
             node.proc.send_signal(signal.SIGKILL)
             node.proc.wait()
@@ -332,7 +346,15 @@ class FaultRun:
             node.proc.send_signal(signal.SIGSTOP)
             self.wait(lambda: self.holder(table)[1] not in ("", owner), "takeover")
             took = time.monotonic() - start
-            time.sleep(1.0)
+            # Frozen until the table's bots found its new node by themselves (or past the
+            # grace, when their seats would be gone).
+            with contextlib.suppress(AssertionError):
+                self.wait(
+                    lambda: self.back_at(table, node.url, since) is not None,
+                    "the bots at the new node",
+                    limit=GRACE + LEASE_TTL,
+                )
+            followed = self.back_at(table, node.url, since)
             node.proc.send_signal(signal.SIGCONT)
         elif fault == "partition":
             node.relay.cut()
@@ -385,7 +407,70 @@ class FaultRun:
             seated_again,
             self.refused(node) - refused,
             problems,
+            followed if fault == "stop" else None,
         )
+
+    def seats(self) -> dict[int, tuple[str, int]]:
+        """Where each user sits (table and seat), as the nodes that run the tables say."""
+        out: dict[int, tuple[str, int]] = {}
+        for t in TABLES:
+            node = self.node_of(self.holder(t)[1])
+            line = {x["table_id"]: x for x in _get(node.url + "/api/lobby")["tables"]}[t]
+            for i, seat in enumerate(line["seats"]):
+                if seat is not None:
+                    out[seat["user_id"]] = (t, i)
+        return out
+
+    def rolling_restart(self) -> dict[str, Any]:
+        """Restart every node in turn as a deployment does (SIGTERM, wait for it to exit,
+        start it again), each while a table it runs is mid-squeeze: what it voided, how
+        long each stop took, and whether every user kept their seat."""
+        since = time.time()
+        coins = self.coins()
+        before = self.seats()
+        stops: list[float] = []
+        for node in self.nodes:
+            assert node.proc is not None
+            mine = [t for t in TABLES if self.holder(t)[1] == node.name]
+            if mine:
+                self.wait(lambda t=mine[0]: self.lines()[t]["phase"] == "squeeze", "a squeeze")
+            start = time.monotonic()
+            node.proc.send_signal(signal.SIGTERM)
+            node.proc.wait(60)
+            stops.append(round(time.monotonic() - start, 2))
+            self.wait(
+                lambda n=node.name: all(self.holder(t)[1] not in ("", n) for t in TABLES),
+                "every table on the other node",
+            )
+            self.start_node(node)
+        settled = {t: self.rounds_settled(t) for t in TABLES}
+        self.wait(
+            lambda: all(self.rounds_settled(t) > settled[t] for t in TABLES),
+            "a round settled at every table after the restarts",
+        )
+        # Past the reconnect grace: a user who did not come back has lost the seat by now.
+        time.sleep(GRACE + 1.0)
+        return {
+            "stop_s": stops,
+            "voided": self.voided_since(since - 1.0),
+            "coins_lost": coins - self.coins(),
+            "seats_before": before,
+            "seats_after": self.seats(),
+        }
+
+    def back_at(self, table: str, left: str, since: float) -> float | None:
+        """Seconds from ``since`` (a wall-clock time) until the last of the table's bots was
+        back in its seat on a node other than ``left`` (their logs say), or None."""
+        first: dict[int, float] = {}
+        for line in (self.dir / f"{table}.bots.log").read_text(errors="replace").splitlines():
+            with contextlib.suppress(ValueError):
+                rec = json.loads(line)
+                back = rec.get("msg") == "bot back in its seat" and rec.get("url") != left
+                if back and rec["ts"] >= since:
+                    first.setdefault(int(rec["user_id"]), float(rec["ts"]))
+        if len(first) < BOTS_PER_TABLE:
+            return None
+        return round(max(first.values()) - since, 2)
 
     def audit(self) -> dict[str, Any]:
         """``baccarat audit --json`` on the run's database."""
@@ -418,6 +503,7 @@ def summary(outcomes: list[Outcome]) -> dict[str, Any]:
             "coins_lost": sum(o.coins_lost for o in some),
             "not_seated_again": sum(not o.seated_again for o in some),
             "late_writes_refused": sum(o.refused_late for o in some),
+            "bots_followed_s": [o.followed for o in some if o.fault == "stop"] or None,
             "problems": [p for o in some for p in o.problems],
         }
     return out

@@ -39,4 +39,23 @@ def test_a_cluster_recovers_from_every_fault_without_losing_a_coin(tmp_path: Pat
         assert all(n <= 1 for n in o.voided.values())
     stopped = next(o for o in outcomes if o.fault == "stop")
     assert stopped.takeover is not None
+    # The frozen node's bots found the table's new node by themselves, while it was frozen.
+    assert stopped.followed is not None
+    assert report["ok"], report["problems"]
+
+
+def test_a_rolling_restart_voids_nothing_and_every_user_keeps_their_seat(tmp_path: Path) -> None:
+    with own_postgres() as pg, own_redis() as redis:
+        run = FaultRun(tmp_path, pg, redis)
+        try:
+            run.start()
+            figures = run.rolling_restart()
+        finally:
+            run.close()
+        report = run.audit()
+    print(json.dumps({k: v for k, v in figures.items() if not k.startswith("seats")}))
+    assert figures["voided"] == {}
+    assert figures["coins_lost"] == 0
+    assert figures["seats_after"] == figures["seats_before"]
+    assert len(figures["seats_before"]) == len(run.users)
     assert report["ok"], report["problems"]
