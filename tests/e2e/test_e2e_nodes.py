@@ -15,6 +15,7 @@ import json
 import os
 import signal
 import subprocess
+import sys
 import urllib.request
 import uuid
 from collections.abc import Iterator
@@ -32,6 +33,7 @@ from e2e_support import (
     free_port,
     log_in,
     needs_chromium,
+    place_chip,
     sit,
 )
 
@@ -50,6 +52,7 @@ class Nodes:
     a: str
     b: str
     procs: dict[str, subprocess.Popen[bytes]]
+    db: str
 
 
 def _healthy(url: str) -> bool:
@@ -120,7 +123,7 @@ def nodes(tmp_path: Path) -> Iterator[Nodes]:
             prefix,
             tmp_path / "b.log",
         )
-        yield Nodes(a, b, procs)
+        yield Nodes(a, b, procs, db)
     finally:
         for proc in procs.values():
             if proc.poll() is None:
@@ -182,3 +185,40 @@ def test_a_seated_user_follows_the_table_to_the_node_that_takes_it_over(
     page.wait_for_selector(".table-screen .seat.me[data-seat='2']", timeout=30_000)
     assert page.query_selector(".login-form") is None
     page.context.close()
+
+
+CLOSING = """() => [...document.querySelectorAll('.toast')].some(
+  (t) => t.textContent.includes('伺服器即將重啟'))"""
+
+
+def test_a_restart_settles_the_round_in_play_and_both_users_follow_with_their_seats(
+    browser: Any, server: Server, nodes: Nodes
+) -> None:
+    dealer = _page(browser, nodes.a)
+    log_in(dealer, NAMES[0])
+    dealer.wait_for_selector('.table-card[data-table="t1"]')
+    sit(dealer, "t1", 0)
+    bettor = _page(browser, nodes.a)
+    log_in(bettor, NAMES[1])
+    bettor.wait_for_selector('.table-card[data-table="t1"]')
+    sit(bettor, "t1", 3)
+    for page in (dealer, bettor):
+        page.wait_for_function("() => Boolean(window.baccaratApp.spare.ticket)", timeout=30_000)
+    bettor.wait_for_selector(".table-screen[data-phase='betting'] .tray", timeout=30_000)
+    assert place_chip(bettor, 1, "banker") == "ok"
+    # A planned stop (SIGTERM) with a bet on the table: every screen says what happens, the
+    # round plays on and settles, then the table goes to B and both pages follow it there.
+    nodes.procs["A"].send_signal(signal.SIGTERM)
+    for page in (dealer, bettor):
+        page.wait_for_function(CLOSING, timeout=10_000)
+    for page, seat in ((dealer, 0), (bettor, 3)):
+        _on_table(page, nodes.b, "t1")
+        page.wait_for_selector(f".table-screen .seat.me[data-seat='{seat}']", timeout=30_000)
+        assert page.query_selector(".login-form") is None
+        assert page.js_errors == []
+    assert nodes.procs["A"].wait(timeout=30) == 0
+    audit = [sys.executable, "-m", "baccarat", "audit", "--db", nodes.db, "--json"]
+    report = json.loads(subprocess.run(audit, capture_output=True, text=True, timeout=60).stdout)
+    assert report["ok"] and report["voided"] == 0 and report["rounds"] >= 1, report
+    for page in (dealer, bettor):
+        page.context.close()

@@ -63,11 +63,11 @@ const app = {
 
   /** A short message over the top bar; kind "error" for refusals. One at a time: a new one
    * replaces the last, so messages never pile up over the table. */
-  toast(text, kind = "info") {
+  toast(text, kind = "info", ms = 2600) {
     const el = h("div", { class: `toast toast-${kind}`, role: kind === "error" ? "alert" : "status" }, text);
     toasts.replaceChildren(el);
-    setTimeout(() => el.classList.add("out"), 2600);
-    setTimeout(() => el.remove(), 3100);
+    setTimeout(() => el.classList.add("out"), ms);
+    setTimeout(() => el.remove(), ms + 500);
   },
 
   send(type, fields) {
@@ -293,7 +293,10 @@ function onClose(willRetry, code) {
     return;
   }
   offline.hidden = !willRetry;
-  if (willRetry && app.conn?.base && app.conn.retry >= FAILOVER_TRIES) {
+  // 4002: the table moved (its node is stopping, or another node took it): look for it at
+  // once rather than after a few tries at this node.
+  const gone = code === 4002 || (app.conn && app.conn.retry >= FAILOVER_TRIES);
+  if (willRetry && app.conn?.base && gone) {
     // Behind one address, this node's path stopped answering: any node will say where the
     // table runs now.
     app.conn.moveTo("");
@@ -301,7 +304,7 @@ function onClose(willRetry, code) {
   }
   // This node is gone while a table is open here: after a few tries, find the table on
   // another node (the lobby said which nodes there are), with the spare ticket.
-  if (willRetry && app.tableId && app.conn && app.conn.retry >= FAILOVER_TRIES) {
+  if (willRetry && app.tableId && app.conn && gone) {
     const others = [...new Set((app.lobby?.tables ?? []).map((tb) => tb.url))]
       .filter((url) => url && url !== location.origin);
     if (others.length && spare.ticket) {

@@ -626,6 +626,7 @@ export class TableScreen {
     }
     if (name === "chip_placed" && data.seat !== st.me.seat) play("chip");
     if (name === "round_voided") this.app.toast(t("round_voided"), "error");
+    if (name === "table_closing") this.app.toast(t("closing_notice"), "info", 8000);
     // At the close the dealer could not cover all of the bets: the latest went back.
     if ((data.action ?? data.reason) === "uncovered" && data.user_id === st.me.user_id) {
       this.app.toast(t("bets_uncovered"), "error");
