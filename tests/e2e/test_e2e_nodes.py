@@ -16,6 +16,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 import urllib.request
 import uuid
 from collections.abc import Iterator
@@ -222,3 +223,25 @@ def test_a_restart_settles_the_round_in_play_and_both_users_follow_with_their_se
     assert report["ok"] and report["voided"] == 0 and report["rounds"] >= 1, report
     for page in (dealer, bettor):
         page.context.close()
+
+
+def test_a_seated_user_leaves_a_frozen_node_for_the_one_that_takes_the_table(
+    browser: Any, server: Server, nodes: Nodes
+) -> None:
+    page = _page(browser, nodes.a)
+    log_in(page, NAMES[1])
+    page.wait_for_selector('.table-card[data-table="t1"]')
+    sit(page, "t1", 4)
+    page.wait_for_function("() => Boolean(window.baccaratApp.spare.ticket)", timeout=30_000)
+    # A frozen node closes nothing: the page notices its silence by itself.
+    nodes.procs["A"].send_signal(signal.SIGSTOP)
+    start = time.monotonic()
+    try:
+        _on_table(page, nodes.b, "t1")
+        page.wait_for_selector(".table-screen .seat.me[data-seat='4']", timeout=30_000)
+        print(f"back in the seat on B {time.monotonic() - start:.1f} s after A froze (ttl 3 s)")
+    finally:
+        nodes.procs["A"].send_signal(signal.SIGCONT)
+    assert page.query_selector(".login-form") is None
+    assert page.js_errors == []
+    page.context.close()

@@ -2,7 +2,7 @@
 
 import { h, mount } from "./dom.js";
 import { t, getLang, setLang, onLang, errorText } from "./i18n.js";
-import { api, Connection } from "./net.js";
+import { api, Connection, SILENT } from "./net.js";
 import { readView } from "./state.js";
 import { apply } from "./reducer.js";
 import { loginScreen, lobbyScreen } from "./lobby.js";
@@ -253,8 +253,9 @@ function elsewhere(err, tableId, seat = null) {
     app.tableId = tableId;
     app.pendingSit = seat === null ? null : { tableId, seat };
     app.conn.moveTo(there.pathname.replace(/\/$/, ""));
-  } else if (url === sessionStorage.getItem(LEFT)) {
+  } else if (url === sessionStorage.getItem(LEFT) && Date.now() - Number(sessionStorage.getItem(LEFT_AT)) < LEFT_FOR) {
     // The node this page left because it died: the table comes here once its lease runs out.
+    // (Past LEFT_FOR that node answers again after all: the page goes back to it.)
     setTimeout(() => app.watch(tableId), 1000);
   } else {
     app.moveTo(url, tableId);
@@ -293,9 +294,10 @@ function onClose(willRetry, code) {
     return;
   }
   offline.hidden = !willRetry;
-  // 4002: the table moved (its node is stopping, or another node took it): look for it at
-  // once rather than after a few tries at this node.
-  const gone = code === 4002 || (app.conn && app.conn.retry >= FAILOVER_TRIES);
+  // 4002: the table moved (its node is stopping, or another node took it), or the node
+  // stopped answering (SILENT): look for the table elsewhere at once, rather than after a
+  // few tries at this node.
+  const gone = code === 4002 || code === SILENT || (app.conn?.retry ?? 0) >= FAILOVER_TRIES;
   if (willRetry && app.conn?.base && gone) {
     // Behind one address, this node's path stopped answering: any node will say where the
     // table runs now.
@@ -307,10 +309,12 @@ function onClose(willRetry, code) {
   if (willRetry && app.tableId && app.conn && gone) {
     const others = [...new Set((app.lobby?.tables ?? []).map((tb) => tb.url))]
       .filter((url) => url && url !== location.origin);
-    if (others.length && spare.ticket) {
+    // (A browser that knows it is offline stays: another node is no nearer.)
+    if (others.length && spare.ticket && navigator.onLine !== false) {
       const ticket = spare.ticket;
       spare.ticket = null;
       sessionStorage.setItem(LEFT, location.origin);
+      sessionStorage.setItem(LEFT_AT, String(Date.now()));
       app.conn.stop();
       app.moveTo(others[0], app.tableId, ticket, location.origin);
     }
@@ -321,6 +325,8 @@ function onClose(willRetry, code) {
 // can still move to the node that takes the table over without logging in again.
 const FAILOVER_TRIES = 3;
 const LEFT = "baccarat.left"; // the node this tab left because it stopped answering
+const LEFT_AT = "baccarat.left_at"; // when
+const LEFT_FOR = 30000; // how long a left node's table is waited for here (leases are shorter)
 const SPARE_EVERY = 45000;
 const spare = { ticket: null, at: 0 };
 app.spare = spare;
@@ -499,7 +505,10 @@ async function boot() {
   if (arrived.has("entered")) {
     // Arrived from another node with a ticket: this node has set our session cookie.
     markSession(true);
-    if (arrived.get("left")) sessionStorage.setItem(LEFT, arrived.get("left"));
+    if (arrived.get("left")) {
+      sessionStorage.setItem(LEFT, arrived.get("left"));
+      sessionStorage.setItem(LEFT_AT, String(Date.now()));
+    }
     history.replaceState(null, "", location.pathname + location.hash);
   }
   if (!localStorage.getItem(SESSION_MARK)) {

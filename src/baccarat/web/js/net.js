@@ -21,7 +21,16 @@ export async function api(path, body) {
   return data;
 }
 
-/** The table WebSocket. Calls handlers.message(msg), .open(), .close(willRetry). */
+/** The close code the page gives a socket whose node stopped answering (never the server's). */
+export const SILENT = 4900;
+// A socket that has heard nothing for PING_AFTER ms sends a ping; one whose ping has gone
+// unanswered for DEAD_AFTER ms, or that has not opened within OPEN_WITHIN ms, is given up:
+// a frozen node never closes its sockets, and the browser would wait on it for minutes.
+const PING_AFTER = 2000;
+const DEAD_AFTER = 2000;
+const OPEN_WITHIN = 3000;
+
+/** The table WebSocket. Calls handlers.message(msg), .open(), .close(willRetry, code). */
 export class Connection {
   constructor(handlers) {
     this.handlers = handlers;
@@ -32,6 +41,27 @@ export class Connection {
     this.stopped = false;
     this.timer = null;
     this.base = ""; // the path of the node this socket goes to, behind one public address
+    this.heardAt = 0; // when this socket last received anything (or opened)
+    this.pingAt = 0; // when an unanswered ping went out (0: none)
+    setInterval(() => this.watch(), 500);
+  }
+
+  // Give up on a socket that stopped answering (see PING_AFTER).
+  watch() {
+    const ws = this.ws;
+    if (!ws) return;
+    const now = performance.now();
+    if (ws.readyState === WebSocket.CONNECTING) {
+      if (now - this.openedAt > OPEN_WITHIN) this.lost(ws, SILENT);
+      return;
+    }
+    if (ws.readyState !== WebSocket.OPEN) return;
+    if (this.pingAt && now - this.pingAt > DEAD_AFTER) {
+      this.lost(ws, SILENT);
+    } else if (!this.pingAt && now - this.heardAt > PING_AFTER) {
+      this.pingAt = now;
+      this.send("ping").catch(() => {});
+    }
   }
 
   /** Open the socket (again). */
@@ -40,11 +70,16 @@ export class Connection {
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
     const ws = new WebSocket(`${proto}//${location.host}${this.base}/ws`);
     this.ws = ws;
+    this.openedAt = performance.now();
+    this.pingAt = 0;
     ws.onopen = () => {
       this.retry = 0;
+      this.heardAt = performance.now();
       this.handlers.open?.();
     };
     ws.onmessage = (ev) => {
+      this.heardAt = performance.now();
+      this.pingAt = 0;
       let msg;
       try {
         msg = JSON.parse(ev.data);
@@ -60,18 +95,22 @@ export class Connection {
       }
       this.handlers.message?.(msg);
     };
-    ws.onclose = (ev) => {
-      if (this.ws !== ws) return;
-      this.ws = null;
-      for (const { reject } of this.pending.values()) {
-        reject({ code: "offline", message: "The connection was lost." });
-      }
-      this.pending.clear();
-      // 4001: the session ended; reconnecting would only be refused.
-      const retry = !this.stopped && ev.code !== 4001;
-      this.handlers.close?.(retry, ev.code);
-      if (retry) this.schedule();
-    };
+    ws.onclose = (ev) => this.lost(ws, ev.code);
+  }
+
+  // The socket closed (or was given up on, with SILENT): reject what waits, tell, retry.
+  lost(ws, code) {
+    if (this.ws !== ws) return;
+    this.ws = null;
+    if (code === SILENT) ws.close();
+    for (const { reject } of this.pending.values()) {
+      reject({ code: "offline", message: "The connection was lost." });
+    }
+    this.pending.clear();
+    // 4001: the session ended; reconnecting would only be refused.
+    const retry = !this.stopped && code !== 4001;
+    this.handlers.close?.(retry, code);
+    if (retry) this.schedule();
   }
 
   schedule() {
