@@ -1,14 +1,17 @@
 """The long fault run: a real two-node cluster with bots, faults injected one after another.
 
-    python bench/faults.py --faults 100 [--out figures.json]
+    python bench/faults.py --faults 100 [--restarts 5] [--out figures.json]
 
 The same cluster and checks as ``tests/cluster/test_cluster_faults.py`` (``faultkit``): a
 PostgreSQL and a Redis of the run's own on free 127.0.0.1 ports, two ``baccarat serve
 --redis`` nodes, three bots at each of two tables. The faults cycle through SIGKILL of a
 node, SIGSTOP past its lease then SIGCONT, Redis restarting, PostgreSQL restarting and a
-node cut off from Redis, each while a table is betting or mid-squeeze, alternating tables.
-After each: takeover time, rounds voided per table, coins lost, everyone seated again;
-after all, ``baccarat audit``. Prints a JSON summary (per fault); exit status 1 if any
+node cut off from Redis, each while a table is betting or mid-squeeze, alternating tables
+(a frozen node stays frozen until the bots found its table on the other node). After each:
+takeover time, rounds voided per table, coins lost, everyone seated again, and for a freeze
+how long the bots took to follow. Then ``--restarts`` rolling restarts (each node in turn
+stopped by SIGTERM mid-squeeze and started again): rounds voided, coins lost, every seat
+kept. After all, ``baccarat audit``. Prints a JSON summary (per fault); exit status 1 if any
 check failed.
 """
 
@@ -20,6 +23,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "cluster"))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
@@ -33,9 +37,11 @@ def main() -> int:
     """Run the faults and print the figures."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--faults", type=int, default=100, help="how many faults to inject")
+    parser.add_argument("--restarts", type=int, default=5, help="rolling restarts after them")
     parser.add_argument("--out", type=Path, help="also write the JSON summary here")
     args = parser.parse_args()
     outcomes: list[Outcome] = []
+    restarts: list[dict[str, Any]] = []
     started = time.monotonic()
     with tempfile.TemporaryDirectory() as tmp, own_postgres() as pg, own_redis() as redis:
         run = FaultRun(Path(tmp), pg, redis)
@@ -48,18 +54,34 @@ def main() -> int:
                 outcome = run.inject(fault, phase, table)
                 outcomes.append(outcome)
                 print(json.dumps(outcome.__dict__), flush=True)
+            for _ in range(args.restarts):
+                rolled = run.rolling_restart()
+                restarts.append(rolled)
+                print(json.dumps({k: v for k, v in rolled.items() if k != "seats_before"}))
         finally:
             run.close()
         report = run.audit()
     figures = summary(outcomes)
+    figures["rolling_restarts"] = {
+        "restarts": len(restarts),
+        "stop_s": sorted(t for r in restarts for t in r["stop_s"]),
+        "rounds_voided": sum(sum(r["voided"].values()) for r in restarts),
+        "coins_lost": sum(r["coins_lost"] for r in restarts),
+        "seats_moved": sum(r["seats_after"] != r["seats_before"] for r in restarts),
+    }
     figures["audit"] = report
     figures["minutes"] = round((time.monotonic() - started) / 60, 1)
     text = json.dumps(figures, indent=1)
     print(text)
     if args.out is not None:
         args.out.write_text(text + "\n")
-    failed = not report["ok"] or any(
-        o.problems or o.coins_lost or not o.seated_again for o in outcomes
+    failed = (
+        not report["ok"]
+        or any(o.problems or o.coins_lost or not o.seated_again for o in outcomes)
+        or any(
+            r["voided"] or r["coins_lost"] or r["seats_after"] != r["seats_before"]
+            for r in restarts
+        )
     )
     return 1 if failed else 0
 

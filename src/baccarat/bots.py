@@ -23,6 +23,7 @@ import asyncio
 import contextlib
 import logging
 import random
+import urllib.parse
 from dataclasses import dataclass
 from typing import Any
 
@@ -167,7 +168,10 @@ class Bot:
         if self.lost_since is None:
             self.lost_since = loop.time()
         while loop.time() - self.lost_since < FOLLOW_LIMIT:
-            bases = list(dict.fromkeys([self.url, *self.known]))
+            # Behind one public address each node has a path; the address alone reaches any
+            # node that is up (the proxy's default), which knows where the table runs.
+            known = [self.url, *self.known]
+            bases = list(dict.fromkeys([*known, *(_root(u) for u in known)]))
             answers = await asyncio.gather(*(self._ask(base) for base in bases))
             alive = False
             line: dict[str, Any] | None = None
@@ -183,9 +187,13 @@ class Bot:
             if line is not None and line["url"] != self.url:
                 self.url = str(line["url"])
                 return True
-            if alive or not any(a is not None for a in answers):
-                # Its node answers (the table is there, or nowhere yet); or no node answers.
+            if alive:
+                # Its node answers: the table is there, or nowhere yet.
                 return True
+            if not any(a is not None for a in answers):
+                # No node answers at all (the network, or every node, is down): try again
+                # later, backing off.
+                return False
             await asyncio.sleep(FOLLOW_EVERY)
         return True
 
@@ -394,3 +402,9 @@ class Bot:
 async def run_bots(bots: list[Bot], stop: asyncio.Event) -> None:
     """Run every bot until ``stop`` is set."""
     await asyncio.gather(*(b.run(stop) for b in bots))
+
+
+def _root(url: str) -> str:
+    """The address of ``url`` without its path (``http://host:port``)."""
+    parts = urllib.parse.urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}"

@@ -57,8 +57,10 @@ async def _until(predicate: Any, what: str, limit: float = 60.0) -> None:
 
 
 @contextlib.asynccontextmanager
-async def _node(store: Store, **kw: Any) -> AsyncIterator[tuple[str, Server]]:
-    server = Server(store, parse_rooms(ROOMS), speed=10.0, shutdown_grace=0.5, **kw)
+async def _node(
+    store: Store, rooms: dict[str, Any] = ROOMS, **kw: Any
+) -> AsyncIterator[tuple[str, Server]]:
+    server = Server(store, parse_rooms(rooms), speed=10.0, shutdown_grace=0.5, **kw)
     ts = TestServer(create_app(server), host="127.0.0.1", port=0)
     await ts.start_server()
     try:
@@ -196,6 +198,46 @@ async def _postgres_restart_pauses_the_table(pg: OwnPostgres) -> None:
 async def test_a_table_pauses_through_a_postgresql_restart_and_loses_nothing() -> None:
     with own_postgres() as pg:
         await _postgres_restart_pauses_the_table(pg)
+
+
+async def _postgres_outage_keeps_the_squeeze_time(pg: OwnPostgres) -> None:
+    # A squeeze of 1 s at this speed: the outage below outlasts it.
+    rooms = {**ROOMS, "timers": {**ROOMS["timers"], "squeeze": 10.0}}
+    store = await asyncio.to_thread(open_store, pg.url)
+    try:
+        async with _node(store, rooms) as (base, server):
+            clients = []
+            for name, coins in (("dealer", 1_000_000), ("alice", 100_000)):
+                user = store.create_user(name, "password1", level=50, coins=coins)
+                token = store.create_session(user.user_id)
+                clients.append(await Client.connect(base, token, record=True))
+            dealer, bettor = clients
+            await dealer.command("sit", table_id="t1", seat=0)
+            await bettor.command("sit", table_id="t1", seat=1)
+            await bettor.wait_for(_event("betting_opened"))
+            await bettor.command("bet", area="banker", chip=5)
+            ledger = server.drivers["t1"].ledger
+            # The stakes go into escrow when betting closes: that write waits for the database.
+            await asyncio.to_thread(pg.stop)
+            await _until(lambda: ledger.paused, "the table to wait for the database")
+            await asyncio.sleep(1.5)
+            await asyncio.to_thread(pg.start)
+            started = await bettor.wait_for(_event("squeeze_started"))
+            # The squeeze starts with its whole time: the table's time stood still meanwhile.
+            assert started["data"]["remaining_ms"] >= 900, started
+            settled = await bettor.wait_for(_event("round_settled"))
+            assert settled["data"]["round_id"] == started["data"]["round_id"]
+            report = store.audit()
+            assert report.ok and report.voided == 0, report
+            await dealer.close()
+            await bettor.close()
+    finally:
+        store.close()
+
+
+async def test_a_database_outage_does_not_use_up_the_squeeze() -> None:
+    with own_postgres() as pg:
+        await _postgres_outage_keeps_the_squeeze_time(pg)
 
 
 async def test_after_redis_restarts_empty_each_table_goes_back_to_its_holder() -> None:

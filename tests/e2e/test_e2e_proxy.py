@@ -12,10 +12,15 @@ sockets routed to B. The config below is the one docs/deployment.md shows.
 from __future__ import annotations
 
 import contextlib
+import json
 import shutil
 import subprocess
+import sys
+import time
+import urllib.request
 import uuid
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -77,8 +82,18 @@ http {{
 """
 
 
+@dataclass
+class Proxied:
+    """The one public address, and each node's process and database."""
+
+    url: str
+    procs: dict[str, subprocess.Popen[bytes]]
+    db: str
+    dir: Path
+
+
 @pytest.fixture
-def proxied(tmp_path: Path) -> Iterator[str]:
+def proxied(tmp_path: Path) -> Iterator[Proxied]:
     from redis import Redis
 
     client = Redis.from_url(REDIS_URL, socket_connect_timeout=1.0)
@@ -94,6 +109,7 @@ def proxied(tmp_path: Path) -> Iterator[str]:
     conf = tmp_path / "nginx.conf"
     conf.write_text(CONFIG.format(dir=tmp_path, port=port, a=a, b=b))
     procs: list[subprocess.Popen[bytes]] = []
+    nodes: dict[str, subprocess.Popen[bytes]] = {}
     try:
         nginx = subprocess.Popen(
             [NGINX, "-c", str(conf), "-p", str(tmp_path), "-g", "daemon off;"],
@@ -113,6 +129,7 @@ def proxied(tmp_path: Path) -> Iterator[str]:
                 public_url=f"{public}/node/{name.lower()}",
             )
             procs.append(proc)
+            nodes[name] = proc
             if name == "A":
                 for user in ("quinn", "rosa"):
                     baccarat_cli(
@@ -126,7 +143,7 @@ def proxied(tmp_path: Path) -> Iterator[str]:
                 with contextlib.suppress(Exception):
                     nginx.wait(0.1)
             assert _healthy(public + path), f"nginx does not reach {path or '/'}"
-        yield public
+        yield Proxied(public, nodes, db, tmp_path)
     finally:
         for proc in reversed(procs):
             if proc.poll() is None:
@@ -152,16 +169,16 @@ def _page(browser: Any, url: str) -> Any:
 
 
 def test_a_round_is_played_through_one_public_address(
-    browser: Any, server: Server, proxied: str
+    browser: Any, server: Server, proxied: Proxied
 ) -> None:
-    dealer, bettor = _page(browser, proxied), _page(browser, proxied)
+    dealer, bettor = _page(browser, proxied.url), _page(browser, proxied.url)
     log_in(dealer, "quinn")
     log_in(bettor, "rosa")
     sit(dealer, "t2", 0)
     sit(bettor, "t2", 1)
     for page in (dealer, bettor):
         # One origin all along; the socket went to the node that runs t2.
-        assert page.url.startswith(proxied + "/")
+        assert page.url.startswith(proxied.url + "/")
         assert page.evaluate("() => window.baccaratApp.conn.base") == "/node/b"
     bettor.wait_for_selector(".table-screen[data-phase='betting'] .tray", timeout=30_000)
     assert place_chip(bettor, 5, "banker") == "ok"
@@ -172,3 +189,86 @@ def test_a_round_is_played_through_one_public_address(
         assert page.js_errors == []
     dealer.context.close()
     bettor.context.close()
+
+
+def _seated(url: str, table: str) -> set[int]:
+    # Who sits at ``table``, as the lobby behind the address says.
+    with urllib.request.urlopen(url + "/api/lobby", timeout=3) as resp:
+        lines = {t["table_id"]: t for t in json.load(resp)["tables"]}
+    return {seat["user_id"] for seat in lines[table]["seats"] if seat is not None}
+
+
+def test_a_page_and_bots_follow_a_table_through_the_proxy_when_its_node_dies(
+    browser: Any, server: Server, proxied: Proxied
+) -> None:
+    # Two bots at t1 (node A), reached through the proxy's path for A, and a user's page.
+    accounts = proxied.dir / "bots.accounts"
+    lines = []
+    for i in range(2):
+        name = f"pbot{i}"
+        baccarat_cli(
+            "admin", "create-user", name, "--password-stdin", "--level", "60",
+            "--coins", str(START_COINS), "--db", proxied.db, stdin=PASSWORD + "\n",
+        )  # fmt: skip
+        lines.append(f"{name}:{PASSWORD}")
+    accounts.write_text("\n".join(lines) + "\n")
+    log = proxied.dir / "bots.log"
+    with log.open("w") as out:
+        bots = subprocess.Popen(
+            [
+                sys.executable, "-m", "baccarat", "bots", "--url", proxied.url + "/node/a",
+                "--accounts", str(accounts), "--count", "2", "--table", "t1",
+                "--processes", "1", "--no-deal", "--log-level", "info",
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=out,
+        )  # fmt: skip
+    try:
+        page = _page(browser, proxied.url)
+        log_in(page, "quinn")
+        sit(page, "t1", 0)
+        _until(lambda: len(_seated(proxied.url, "t1")) == 3, "the bots seated at t1")
+        before = _seated(proxied.url, "t1")
+        shoe = page.evaluate("() => window.baccaratApp.view.shoe?.id ?? null")
+        # Node A dies: nginx answers its path with 502 pages, and B takes t1 over (with a
+        # new shoe): the page finds it there, through the one address, in its seat.
+        proxied.procs["A"].kill()
+        proxied.procs["A"].wait()
+        page.wait_for_function(
+            """(shoe) => { const v = window.baccaratApp.view;
+                 return window.baccaratApp.conn.online && v?.shoe?.id && v.shoe.id !== shoe; }""",
+            arg=shoe,
+            timeout=30_000,
+        )
+        page.wait_for_selector(".table-screen .seat.me[data-seat='0']", timeout=30_000)
+        assert page.js_errors == []
+        page.context.close()
+        # The bots got nginx's error pages for A, kept going, and are back in their seats
+        # on B (their log says so), where t1 runs with everyone seated before.
+        _until(lambda: len(_back_on(log, "/node/b")) == 2, "the bots back on B")
+        assert bots.poll() is None
+        assert _seated(proxied.url + "/node/b", "t1") == before
+    finally:
+        bots.terminate()
+        bots.wait(15)
+
+
+def _until(predicate: Any, what: str, limit: float = 60.0) -> None:
+    end = time.monotonic() + limit
+    while time.monotonic() < end:
+        with contextlib.suppress(OSError, ValueError, KeyError):
+            if predicate():
+                return
+        time.sleep(0.2)
+    raise AssertionError(f"gave up waiting for {what}")
+
+
+def _back_on(log: Path, path: str) -> set[int]:
+    # The bots that logged being back in their seat on the node at ``path``.
+    back = set()
+    for line in log.read_text(errors="replace").splitlines():
+        with contextlib.suppress(ValueError):
+            rec = json.loads(line)
+            if rec.get("msg") == "bot back in its seat" and str(rec.get("url")).endswith(path):
+                back.add(int(rec["user_id"]))
+    return back

@@ -16,6 +16,8 @@ from e2e_support import (
     DESKTOP,
     START_COINS,
     Server,
+    held_in,
+    hold,
     log_in,
     needs_chromium,
     open_page,
@@ -140,14 +142,26 @@ def played(server: Server, browser: Any) -> Played:
     assert place_chip(bettor, 10, "tie") == "ok"
     result.refusal = place_chip(bettor, 1, "tie")
     result.tie_stack_after_refusal = bettor.inner_text(".area[data-area='tie'] .my-stack")
-    _open_my_squeezes(bettor, dealer, result)
+    # The table holds at this round's result until both pages have read it (at the test
+    # server's speed the result lasts less than a starved page's reveal).
+    hold(server, TABLE, "result")
+    try:
+        _open_my_squeezes(bettor, dealer, result)
+        held_in(server, TABLE, "result")
+        for page in (dealer, bettor):
+            page.wait_for_selector(
+                ".table-screen[data-phase='result'] .result-banner:not([hidden])"
+            )
+            # Read in one go, during the result display.
+            seen = page.evaluate(SEEN_AT_RESULT)
+            result.winners.append(seen["winner"])
+            result.glowing.append(seen["glowing"])
+            result.beads.append(seen["beads"])
+    finally:
+        hold(server, TABLE, None)
     for page in (dealer, bettor):
-        page.wait_for_selector(".table-screen[data-phase='result'] .result-banner:not([hidden])")
-        # Read in one go, during the result display, before the next round clears the table.
-        seen = page.evaluate(SEEN_AT_RESULT)
-        result.winners.append(seen["winner"])
-        result.glowing.append(seen["glowing"])
-        result.beads.append(seen["beads"])
+        # A page on a healthy server never gave its socket up for silence.
+        assert page.evaluate("() => window.baccaratApp.conn.silences") == 0
     for page in (dealer, bettor):
         # The coin counters roll to their new value; read them once they stop.
         page.wait_for_function(

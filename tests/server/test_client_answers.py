@@ -67,6 +67,7 @@ async def test_a_bot_looking_for_its_table_passes_over_a_dead_node(proxy: str) -
     bot = Bot(f"{proxy}/node/a", "token", BotPlan(table_id="t1"), rng=random.Random(1))
     bot.known = [f"{proxy}/node/a", f"{proxy}/node/b", f"{proxy}/node/c"]
     bot.table_id = "t1"
-    # No node shows the table: the bot will try again later, at the same address.
-    assert await asyncio.wait_for(bot._follow(), 30) is True
+    # No node answers with a lobby (a 502 page, HTML, a list; the address alone is not
+    # served): nothing raised, and the bot backs off and tries again at the same address.
+    assert await asyncio.wait_for(bot._follow(), 30) is False
     assert bot.url == f"{proxy}/node/a"

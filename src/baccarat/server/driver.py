@@ -123,6 +123,11 @@ class TableDriver:
         self.accepting = True
         self.store = store
         self.ledger = TableLedger(table, table_id, store, metrics, epoch, inflight, self.clock)
+        # A table waiting on its database keeps its time: a squeeze's countdown resumes
+        # with the database, rather than running out while nothing could happen.
+        self.ledger.on_paused = self._check_hold
+        self._stepped_at = 0.0
+        """The table's time the current step began at (when its write may have to wait)."""
         self.on_dealer_turn: Callable[[int], None] | None = None
         """Called with the user of each ``dealer_turn`` event: the server seats them."""
         self._personal: dict[int, Personal] = {}
@@ -221,7 +226,7 @@ class TableDriver:
                 job.done.set_exception(InternalError())
 
     async def _step(self, job: Job | None) -> None:
-        now = self.clock()
+        now = self._stepped_at = self.clock()
         events: list[Event] = []
         answers: list[Callable[[], None]] = []
         failure: BaccaratError | None = None
@@ -363,10 +368,13 @@ class TableDriver:
         self.hold_at(None)
 
     def _check_hold(self) -> None:
-        # After every step: freeze the table's time in the held phase, thaw it elsewhere.
-        holding = self._hold_phase is not None and self.table.phase == self._hold_phase
+        # After every step, and when the ledger starts or stops waiting for the database:
+        # freeze the table's time in the held phase or while the database does not answer
+        # (from the step whose write waits), thaw it otherwise.
+        paused = self.ledger.paused
+        holding = paused or (self._hold_phase is not None and self.table.phase == self._hold_phase)
         if holding and self._held_at is None:
-            self._held_at = self.clock()
+            self._held_at = min(self.clock(), self._stepped_at) if paused else self.clock()
         elif not holding and self._held_at is not None:
             self._lag = self.base_clock() - self._held_at
             self._held_at = None

@@ -98,6 +98,8 @@ class TableLedger:
         self.voided: set[str] = set()
         self.paused = False
         """A write is waiting for the database to answer again."""
+        self.on_paused: Callable[[], None] | None = None
+        """Called when ``paused`` changes (the table's time stands still meanwhile)."""
         self.given_up = False
         """The table is stopping: a write that cannot be done now is abandoned."""
         self._lock = asyncio.Lock()
@@ -127,7 +129,10 @@ class TableLedger:
             log.warning("table paused: waiting for the database", extra={"table_id": self.table_id})
         elif not on and self.paused:
             log.warning("table resumed", extra={"table_id": self.table_id})
+        changed = on != self.paused
         self.paused = on
+        if changed and self.on_paused is not None:
+            self.on_paused()
 
     async def _write(self, op: Op) -> Applied:
         return await until_written(

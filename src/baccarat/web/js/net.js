@@ -26,9 +26,12 @@ export const SILENT = 4900;
 // A socket that has heard nothing for PING_AFTER ms sends a ping; one whose ping has gone
 // unanswered for DEAD_AFTER ms, or that has not opened within OPEN_WITHIN ms, is given up:
 // a frozen node never closes its sockets, and the browser would wait on it for minutes.
+// (Generous: a busy phone may read its messages late, and the table's node is taken over
+// only when its lease runs out, 10 s by default, anyway.)
 const PING_AFTER = 2000;
-const DEAD_AFTER = 2000;
-const OPEN_WITHIN = 3000;
+const DEAD_AFTER = 5000;
+const OPEN_WITHIN = 5000;
+const WATCH_EVERY = 500;
 
 /** The table WebSocket. Calls handlers.message(msg), .open(), .close(willRetry, code). */
 export class Connection {
@@ -43,20 +46,27 @@ export class Connection {
     this.base = ""; // the path of the node this socket goes to, behind one public address
     this.heardAt = 0; // when this socket last received anything (or opened)
     this.pingAt = 0; // when an unanswered ping went out (0: none)
-    setInterval(() => this.watch(), 500);
+    this.silences = 0; // sockets given up on for their silence
+    this.watchedAt = 0;
+    setInterval(() => this.watch(), WATCH_EVERY);
   }
 
   // Give up on a socket that stopped answering (see PING_AFTER).
   watch() {
     const ws = this.ws;
-    if (!ws) return;
     const now = performance.now();
+    // A page that was itself too busy to look (its timer came late) may not have read
+    // what came meanwhile either: it judges nothing this time.
+    const late = now - this.watchedAt > 3 * WATCH_EVERY;
+    this.watchedAt = now;
+    if (!ws || late) return;
     if (ws.readyState === WebSocket.CONNECTING) {
       if (now - this.openedAt > OPEN_WITHIN) this.lost(ws, SILENT);
       return;
     }
     if (ws.readyState !== WebSocket.OPEN) return;
     if (this.pingAt && now - this.pingAt > DEAD_AFTER) {
+      this.silences += 1;
       this.lost(ws, SILENT);
     } else if (!this.pingAt && now - this.heardAt > PING_AFTER) {
       this.pingAt = now;
