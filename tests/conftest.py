@@ -19,9 +19,14 @@ settings.register_profile("suite", deadline=None)
 settings.load_profile("suite")
 
 
-ALONE = ("tests/e2e/test_e2e_shoe.py",)
-"""Browser modules that mostly wait on a server of their own (a shoe played to its end by
-bots): they run beside the other browser tests, in the other worker."""
+ALONE = (
+    "tests/e2e/test_e2e_shoe.py",
+    "tests/e2e/test_e2e_nodes.py",
+    "tests/e2e/test_e2e_proxy.py",
+)
+"""Browser modules that mostly wait on servers of their own (a shoe played to its end by
+bots; nodes started, stopped, frozen and killed; nginx): they run beside the other browser
+tests, in the other worker."""
 
 
 class BrowserTestsTogether(LoadScopeScheduling):

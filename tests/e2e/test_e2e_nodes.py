@@ -150,6 +150,16 @@ def _page(browser: Any, url: str) -> Any:
     return page
 
 
+def _seated_on_a(browser: Any, nodes: Nodes, name: str, seat: int) -> Any:
+    """A page of ``name`` seated at t1 on node A, holding its spare ticket."""
+    page = _page(browser, nodes.a)
+    log_in(page, name)
+    page.wait_for_selector('.table-card[data-table="t1"]')
+    sit(page, "t1", seat)
+    page.wait_for_function("() => Boolean(window.baccaratApp.spare.ticket)", timeout=30_000)
+    return page
+
+
 def _on_table(page: Any, origin: str, table_id: str) -> None:
     page.wait_for_url(f"{origin}/#/table/{table_id}", timeout=30_000)
     page.wait_for_selector(".table-screen", timeout=30_000)
@@ -176,11 +186,7 @@ def test_a_table_on_another_node_opens_there_without_logging_in_again_and_back(
 def test_a_seated_user_follows_the_table_to_the_node_that_takes_it_over(
     browser: Any, server: Server, nodes: Nodes
 ) -> None:
-    page = _page(browser, nodes.a)
-    log_in(page, NAMES[1])
-    page.wait_for_selector('.table-card[data-table="t1"]')
-    sit(page, "t1", 2)
-    page.wait_for_function("() => Boolean(window.baccaratApp.spare.ticket)", timeout=30_000)
+    page = _seated_on_a(browser, nodes, NAMES[1], 2)
     nodes.procs["A"].send_signal(signal.SIGKILL)
     _on_table(page, nodes.b, "t1")
     page.wait_for_selector(".table-screen .seat.me[data-seat='2']", timeout=30_000)
@@ -195,16 +201,8 @@ CLOSING = """() => [...document.querySelectorAll('.toast')].some(
 def test_a_restart_settles_the_round_in_play_and_both_users_follow_with_their_seats(
     browser: Any, server: Server, nodes: Nodes
 ) -> None:
-    dealer = _page(browser, nodes.a)
-    log_in(dealer, NAMES[0])
-    dealer.wait_for_selector('.table-card[data-table="t1"]')
-    sit(dealer, "t1", 0)
-    bettor = _page(browser, nodes.a)
-    log_in(bettor, NAMES[1])
-    bettor.wait_for_selector('.table-card[data-table="t1"]')
-    sit(bettor, "t1", 3)
-    for page in (dealer, bettor):
-        page.wait_for_function("() => Boolean(window.baccaratApp.spare.ticket)", timeout=30_000)
+    dealer = _seated_on_a(browser, nodes, NAMES[0], 0)
+    bettor = _seated_on_a(browser, nodes, NAMES[1], 3)
     bettor.wait_for_selector(".table-screen[data-phase='betting'] .tray", timeout=30_000)
     assert place_chip(bettor, 1, "banker") == "ok"
     # A planned stop (SIGTERM) with a bet on the table: every screen says what happens, the
@@ -228,11 +226,7 @@ def test_a_restart_settles_the_round_in_play_and_both_users_follow_with_their_se
 def test_a_seated_user_leaves_a_frozen_node_for_the_one_that_takes_the_table(
     browser: Any, server: Server, nodes: Nodes
 ) -> None:
-    page = _page(browser, nodes.a)
-    log_in(page, NAMES[1])
-    page.wait_for_selector('.table-card[data-table="t1"]')
-    sit(page, "t1", 4)
-    page.wait_for_function("() => Boolean(window.baccaratApp.spare.ticket)", timeout=30_000)
+    page = _seated_on_a(browser, nodes, NAMES[1], 4)
     # A frozen node closes nothing: the page notices its silence by itself.
     nodes.procs["A"].send_signal(signal.SIGSTOP)
     start = time.monotonic()
