@@ -355,6 +355,9 @@ class FaultRun:
                     limit=GRACE + LEASE_TTL,
                 )
             followed = self.back_at(table, node.url, since)
+            # Frozen on past the lease and the reconnect grace: the seats must not depend on
+            # the node ever waking.
+            time.sleep(max(0.0, start + LEASE_TTL + GRACE + 1.0 - time.monotonic()))
             node.proc.send_signal(signal.SIGCONT)
         elif fault == "partition":
             node.relay.cut()

@@ -248,8 +248,11 @@ export class SqueezeView {
   // Scroll the page for the squeeze, remembering where it was: the page goes back there once
   // the squeezes and their reveals are over (unless its user scrolled it meanwhile).
   scrollBy(dy) {
-    this.scrolled ??= { from: scrollY, user: false };
+    const before = scrollY;
+    this.scrolled ??= { from: before, user: false };
     scrollBy(0, dy);
+    // Whether the page moved (it may already be as far as it goes).
+    return scrollY !== before;
   }
 
   scrollBack() {
@@ -269,9 +272,8 @@ export class SqueezeView {
     const under = (bar?.bottom ?? 0) + 4;
     if (hands.top < under - 4 || hands.bottom > vh) {
       // The page was scrolled away from the hands (a phone): bring them back into view, under
-      // the top bar (the scroll lays the squeeze out again).
-      this.scrollBy(hands.top - under);
-      return;
+      // the top bar (the scroll lays the squeeze out again, if the page could scroll).
+      if (this.scrollBy(hands.top - under)) return;
     }
     const seatEl = this.seat > 0 ? host.querySelector(`.seat[data-seat="${this.seat}"]`) : null;
     const seat = seatEl?.getBoundingClientRect() ?? null;
@@ -283,9 +285,11 @@ export class SqueezeView {
     const split = keep?.height && keep.bottom > below.top && keep.top < below.bottom
       ? [{ top: below.top, bottom: keep.top - 6 }, { top: keep.bottom + 6, bottom: below.bottom }]
       : [below];
+    // (Over the bar only as a last resort, when no scroll makes room elsewhere.)
     const regions = [
       ...split,
       { top: (bar?.bottom ?? 0) + 8, bottom: hands.top - 6 },
+      ...(split.length > 1 ? [{ ...below, covers: true }] : []),
     ].filter((r) => r.bottom - r.top > 120);
     const cx = hands.left + hands.width / 2;
     this.panel.classList.remove("side", "below");
@@ -315,7 +319,7 @@ export class SqueezeView {
           panel = { left: Math.round(cx - bw / 2), top: card.top + card.h + GAP, w: bw, h: bh };
         }
         const clash = seat && overlaps(panel, seat);
-        options.push({ mode, card, panel, score: card.h - (clash ? 10000 : 0) });
+        options.push({ mode, card, panel, covers: reg.covers, score: card.h - (clash ? 10000 : 0) - (reg.covers ? 20000 : 0) });
       }
     }
     const own = host.querySelector(`.hand[data-hand="${this.sq?.hand}"]`)?.getBoundingClientRect();
@@ -338,11 +342,12 @@ export class SqueezeView {
         }
       }
     }
-    if (!options.length) {
-      // A short window (a phone on its side): the hands go up under the top bar, for room below.
-      if (hands.top - under > 1) this.scrollBy(hands.top - under);
+    if (!options.some((o) => !o.covers) && hands.top - under > 1 && this.scrollBy(hands.top - under)) {
+      // No room but over the dealer's bar, or a short window (a phone on its side): the hands
+      // go up under the top bar, for room below (the scroll lays the squeeze out again).
       return;
     }
+    if (!options.length) return;
     options.sort((a, b) => b.score - a.score);
     const best = options[0];
     this.panel.classList.toggle("side", best.mode === "side");
