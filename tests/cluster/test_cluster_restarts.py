@@ -69,8 +69,8 @@ async def _node(
         await ts.close()
 
 
-async def _mid_squeeze(store: Store, base: str) -> tuple[Client, Client, str, str]:
-    """A dealer and a bettor at t1, the bettor's stake in escrow, its card face down."""
+async def _betting(store: Store, base: str) -> tuple[Client, Client]:
+    """A dealer and a bettor at t1, the bettor's stake of 500 placed while betting is open."""
     clients = []
     for name, coins in (("dealer", 1_000_000), ("alice", 100_000)):
         user = store.create_user(name, "password1", level=50, coins=coins)
@@ -80,6 +80,12 @@ async def _mid_squeeze(store: Store, base: str) -> tuple[Client, Client, str, st
     await bettor.command("sit", table_id="t1", seat=1)
     await bettor.wait_for(_event("betting_opened"))
     await bettor.command("bet", area="banker", chip=5)
+    return dealer, bettor
+
+
+async def _mid_squeeze(store: Store, base: str) -> tuple[Client, Client, str, str]:
+    """A dealer and a bettor at t1, the bettor's stake in escrow, its card face down."""
+    dealer, bettor = await _betting(store, base)
     started = await bettor.wait_for(_event("squeeze_started"))
     return dealer, bettor, started["data"]["round_id"], started["data"]["hand"]
 
@@ -206,16 +212,7 @@ async def _postgres_outage_keeps_the_squeeze_time(pg: OwnPostgres) -> None:
     store = await asyncio.to_thread(open_store, pg.url)
     try:
         async with _node(store, rooms) as (base, server):
-            clients = []
-            for name, coins in (("dealer", 1_000_000), ("alice", 100_000)):
-                user = store.create_user(name, "password1", level=50, coins=coins)
-                token = store.create_session(user.user_id)
-                clients.append(await Client.connect(base, token, record=True))
-            dealer, bettor = clients
-            await dealer.command("sit", table_id="t1", seat=0)
-            await bettor.command("sit", table_id="t1", seat=1)
-            await bettor.wait_for(_event("betting_opened"))
-            await bettor.command("bet", area="banker", chip=5)
+            dealer, bettor = await _betting(store, base)
             ledger = server.drivers["t1"].ledger
             # The stakes go into escrow when betting closes: that write waits for the database.
             await asyncio.to_thread(pg.stop)

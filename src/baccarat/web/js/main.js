@@ -313,8 +313,7 @@ function onClose(willRetry, code) {
     if (others.length && spare.ticket && navigator.onLine !== false) {
       const ticket = spare.ticket;
       spare.ticket = null;
-      sessionStorage.setItem(LEFT, location.origin);
-      sessionStorage.setItem(LEFT_AT, String(Date.now()));
+      rememberLeft(location.origin);
       app.conn.stop();
       app.moveTo(others[0], app.tableId, ticket, location.origin);
     }
@@ -327,6 +326,11 @@ const FAILOVER_TRIES = 3;
 const LEFT = "baccarat.left"; // the node this tab left because it stopped answering
 const LEFT_AT = "baccarat.left_at"; // when
 const LEFT_FOR = 30000; // how long a left node's table is waited for here (leases are shorter)
+
+function rememberLeft(origin) {
+  sessionStorage.setItem(LEFT, origin);
+  sessionStorage.setItem(LEFT_AT, String(Date.now()));
+}
 const SPARE_EVERY = 45000;
 const spare = { ticket: null, at: 0 };
 app.spare = spare;
@@ -505,10 +509,7 @@ async function boot() {
   if (arrived.has("entered")) {
     // Arrived from another node with a ticket: this node has set our session cookie.
     markSession(true);
-    if (arrived.get("left")) {
-      sessionStorage.setItem(LEFT, arrived.get("left"));
-      sessionStorage.setItem(LEFT_AT, String(Date.now()));
-    }
+    if (arrived.get("left")) rememberLeft(arrived.get("left"));
     history.replaceState(null, "", location.pathname + location.hash);
   }
   if (!localStorage.getItem(SESSION_MARK)) {

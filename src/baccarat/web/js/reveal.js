@@ -99,11 +99,8 @@ export class Reveal {
       const beside = Boolean(this.room);
       const beat = this.room === null ? RUSH_HOLD_MS : HOLD_MS;
       const held = beside || this.hurried ? 0 : await this.hold(beat);
-      if (this.room === null) await this.fly(RUSH_MS);
-      else if (this.room && !this.hurried) {
-        await this.aside(Math.max(250, HOLD_MS - held - ASIDE_MS));
-        await this.fly();
-      } else await this.fly();
+      if (beside && !this.hurried) await this.aside(Math.max(250, HOLD_MS - held - ASIDE_MS));
+      await this.fly(this.room === null ? RUSH_MS : FLY_MS);
     } catch {
       // Cancelled: the screen went away.
     } finally {
