@@ -2,7 +2,7 @@
 
 Plays whole rounds at one table (a dealer and seven bettors, each placing a few chips, both
 hands opened at once) on a fake clock, and times the parts a server pays for: commands,
-timers, one view per viewer kind, a round's events made wire data (``baccarat.table.wire``),
+timers, one view per viewer kind, a round's events made wire data (``baccarat.protocol.values``),
 the ``me`` of every seated user (what the server checks after each change to send the
 private ``me`` event), and mid-betting the seven bettors' ``me`` keys (what the server
 compares after each chip to skip building a ``me`` that did not change). Prints a Markdown table for docs/benchmarks.md.
@@ -17,8 +17,9 @@ import itertools
 import time
 
 from baccarat.errors import BaccaratError
+from baccarat.protocol.events import event_wire
 from baccarat.shoe import Shoe
-from baccarat.table import OpenCard, PlaceChip, Sit, Table, TableConfig, UserInfo, view, wire
+from baccarat.table import OpenCard, PlaceChip, Sit, Table, TableConfig, UserInfo, view
 from baccarat.table.events import Event
 from baccarat.table.view import personal, personal_keys
 
@@ -103,7 +104,7 @@ def main() -> None:
     t0 = time.perf_counter()
     for _ in range(n):
         for ev, at in LOG:
-            wire.event_wire(ev, at)
+            event_wire(ev, at)
     wire_round = (time.perf_counter() - t0) / n
     seated = [100, *range(1, 8)]
     t0 = time.perf_counter()

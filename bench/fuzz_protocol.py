@@ -49,10 +49,21 @@ from served import served
 
 from baccarat.bets import AREAS, CHIPS
 from baccarat.errors import InvalidInput
-from baccarat.server.protocol import COMMANDS, HANDS, parse_message
+from baccarat.protocol.ids import UserId
+from baccarat.protocol.parse import COMMANDS, parse
+from baccarat.rules import HANDS
 from baccarat.store import open_store
-from baccarat.table.commands import CORNERS
+from baccarat.table.squeeze import CORNERS
 
+SCHEMA = json.loads(
+    (Path(__file__).resolve().parents[1] / "docs/protocol/client.schema.json").read_text("utf-8")
+)
+REQUIRED: dict[str, list[str]] = {
+    rule["if"]["properties"]["type"]["const"]: rule["then"].get("required", [])
+    for rule in SCHEMA["allOf"]
+    if "const" in rule["if"]["properties"]["type"]
+}
+"""Each command's required fields, as the schema the parser follows has them."""
 FIELDS = ["table_id", "seat", "area", "chip", "hand", "progress", "corner", "user_id", "x", ""]
 PLAUSIBLE: list[Any] = ["t1", "t2", "player", "banker", "tie", "tl", "br", "l", 0, 1, 5, 0.5]
 SEEDS = [c for c in CORPUS if isinstance(c, str)] + [
@@ -96,6 +107,9 @@ def _valid_field(rng: random.Random, name: str) -> Any:
         "chip": list(CHIPS),
         "hand": list(HANDS),
         "corner": list(CORNERS),
+        "text": ["好", "hi"],
+        "emote": ["clap"],
+        "auto_open": [True, False],
     }
     return rng.random() if name == "progress" else rng.choice(choices[name])
 
@@ -105,7 +119,7 @@ def frame(rng: random.Random) -> str | bytes:
     roll = rng.random()
     if roll < 0.2:
         kind = rng.choice(sorted(COMMANDS))
-        fields = {name: _valid_field(rng, name) for name in COMMANDS[kind]}
+        fields = {name: _valid_field(rng, name) for name in REQUIRED.get(kind, [])}
         return json.dumps({"type": kind, "id": rng.randint(0, 999), **fields})
     roll = rng.random()
     if roll < 0.2:
@@ -136,7 +150,7 @@ def _is_squeeze(text: str | bytes) -> bool:
     if not isinstance(text, str):
         return False
     try:
-        return parse_message(text).type == "squeeze"
+        return parse(text, UserId(1)).type == "squeeze"
     except InvalidInput:
         return False
 

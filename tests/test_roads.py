@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from baccarat.cards import parse_cards
 from baccarat.errors import InvalidInput
+from baccarat.protocol import values
 from baccarat.roads import (
     BEAD_CELLS,
     DERIVED,
@@ -292,7 +293,7 @@ def test_mark_from_a_dealt_outcome() -> None:
 
 
 def test_parse_marks_reads_rounds_and_defaults_pairs_to_false() -> None:
-    data = [{"winner": "tie", "points": 0}, RoundMark("banker", 9, True, False).to_dict()]
+    data = [{"winner": "tie", "points": 0}, values.mark(RoundMark("banker", 9, True, False))]
     assert parse_marks(data) == [RoundMark("tie", 0), RoundMark("banker", 9, True, False)]
 
 

@@ -3,6 +3,7 @@
 import pytest
 
 from baccarat.cards import Card, parse_card, parse_cards
+from baccarat.protocol import values
 from baccarat.rules import Outcome, deal, is_natural, is_pair, next_draw, points
 
 # SPEC.md's tableau, copied as printed: Banker total (rows) against the Player's third card.
@@ -182,7 +183,7 @@ def test_pair_is_decided_by_the_first_two_cards_only() -> None:
 
 def test_outcome_to_dict_prints_cards_points_pairs_and_winner() -> None:
     outcome, _ = _deal(("9S", "10H"), ("2H", "3C"))
-    assert outcome.to_dict() == {
+    assert values.outcome(outcome) == {
         "player": {"cards": ["9S", "TH"], "points": 9, "pair": False},
         "banker": {"cards": ["2H", "3C"], "points": 5, "pair": False},
         "winner": "player",

@@ -120,22 +120,6 @@ class Outcome:
         """The winner's points (the tied points on a tie), as the roads show them."""
         return self.player_points if self.winner == "player" else self.banker_points
 
-    def to_dict(self) -> dict[str, object]:
-        """The outcome as JSON-ready data."""
-        return {
-            "player": {
-                "cards": [str(c) for c in self.player],
-                "points": self.player_points,
-                "pair": self.player_pair,
-            },
-            "banker": {
-                "cards": [str(c) for c in self.banker],
-                "points": self.banker_points,
-                "pair": self.banker_pair,
-            },
-            "winner": self.winner,
-        }
-
 
 def deal(draw: Callable[[], Card]) -> Outcome:
     """Deal one whole round, taking cards from ``draw`` in dealing order."""

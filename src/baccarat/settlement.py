@@ -84,14 +84,6 @@ class Settlement(Generic[K]):
         """Sum of every change, the house's included: always 0."""
         return sum(self.deltas.values()) + self.house
 
-    def to_dict(self) -> dict[str, object]:
-        """The settlement as JSON-ready data."""
-        return {
-            "deltas": dict(self.deltas),
-            "house": self.house,
-            "commission": dict(self.commission),
-        }
-
 
 def settle(outcome: Outcome, dealer: K, stakes: Mapping[K, Mapping[Area, int]]) -> Settlement[K]:
     """Settle one round. ``stakes`` maps each bettor to coins staked per area."""

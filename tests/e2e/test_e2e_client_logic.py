@@ -127,7 +127,8 @@ JS_REDUCER = """async (steps) => {
 
 def _reducer_steps() -> list[tuple[dict[str, Any], list[Any], dict[str, Any]]]:
     """Recorded steps of random play: a viewer's view before, what it received, the view after."""
-    from baccarat.table import TableConfig, view, wire
+    from baccarat.protocol.events import event_wire
+    from baccarat.table import TableConfig, view
     from baccarat.table.events import recipient
     from baccarat.table.view import personal
     from table.table_model import Model, random_step
@@ -144,7 +145,7 @@ def _reducer_steps() -> list[tuple[dict[str, Any], list[Any], dict[str, Any]]]:
         def record(events: list[Any], m: Model = m, absorb: Any = absorb) -> None:
             for v in viewers:
                 frames = [
-                    list(wire.event_wire(ev, m.now)) for ev in events if recipient(ev) in (None, v)
+                    list(event_wire(ev, m.now)) for ev in events if recipient(ev) in (None, v)
                 ]
                 own = personal(m.table, v, m.now)
                 start = before[v]

@@ -27,6 +27,7 @@ from e2e_support import (
     save_screenshot,
 )
 
+from baccarat.protocol import values
 from baccarat.shoe import commitment, new_seed, shuffled_cards
 
 pytestmark = [pytest.mark.browser, needs_chromium]
@@ -187,7 +188,7 @@ def _archived_shoe(server: Server, table: str, rounds: int) -> tuple[str, list[l
             store.settle_round(
                 rid,
                 cards,
-                outcome.to_dict(),
+                values.outcome(outcome),
                 result.deltas,
                 result.commission,
                 result.house,

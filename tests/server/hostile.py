@@ -21,7 +21,8 @@ import aiohttp
 
 from baccarat.client import ws_url
 from baccarat.errors import InvalidInput
-from baccarat.server.protocol import parse_message
+from baccarat.protocol.ids import UserId
+from baccarat.protocol.parse import parse
 
 MARK = "~probe-"
 """Prefix of the probe's own ping ids (fuzzed frames do not use it)."""
@@ -139,7 +140,7 @@ class Probe:
 def _squeeze_id(frame: str | bytes) -> tuple[str | int] | None:
     """The id of a frame the server reads as a squeeze move, or None."""
     try:
-        msg = parse_message(frame) if isinstance(frame, str) else None
+        msg = parse(frame, UserId(1)) if isinstance(frame, str) else None
     except InvalidInput:
         return None
     return (msg.id,) if msg is not None and msg.type == "squeeze" else None

@@ -38,7 +38,7 @@ from hypothesis import strategies as st
 from server_live import TEST_LIMIT, Live, start_live
 from yarl import URL
 
-from baccarat.server.protocol import COMMANDS
+from baccarat.protocol.parse import COMMANDS
 
 T = TypeVar("T")
 Call = Callable[[Coroutine[Any, Any, T]], T]

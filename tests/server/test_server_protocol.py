@@ -10,7 +10,15 @@ import jsonschema
 import pytest
 
 from baccarat.errors import InvalidInput
-from baccarat.server.protocol import COMMANDS, parse_message
+from baccarat.protocol.ids import UserId
+from baccarat.protocol.parse import COMMANDS, Message, parse
+
+USER = UserId(7)
+
+
+def parse_message(text: str) -> Message:
+    return parse(text, USER)
+
 
 SCHEMAS = Path(__file__).resolve().parents[2] / "docs" / "protocol"
 CLIENT = jsonschema.Draft202012Validator(
@@ -62,7 +70,10 @@ def test_valid_commands_parse_and_match_the_schema(message: dict[str, Any]) -> N
     assert parsed.type == message["type"]
     assert parsed.id == message["id"]
     # Integers come out as int, whichever way the number was written.
-    assert all(type(v) is int for k, v in parsed.fields.items() if k in ("seat", "chip"))
+    for name in ("seat", "chip"):
+        if name in message:
+            assert type(getattr(parsed.command, name)) is int
+            assert getattr(parsed.command, name) == message[name]
     assert type(parsed.id) in (int, str)
     CLIENT.validate(message)
 
@@ -78,9 +89,27 @@ def test_invalid_commands_are_refused_with_code(message: Any, code: str) -> None
         assert not CLIENT.is_valid(message)
 
 
-def test_a_client_cannot_name_a_user() -> None:
-    for kind, fields in COMMANDS.items():
-        assert "user_id" not in fields, kind
+def test_a_command_acts_for_the_connections_user_and_cannot_name_another() -> None:
+    for message in VALID:
+        command = parse_message(json.dumps(message)).command
+        assert getattr(command, "user_id", USER) == USER
+        with pytest.raises(InvalidInput) as err:
+            parse_message(json.dumps({**message, "user_id": 5}))
+        assert (err.value.code, err.value.details.get("id")) == ("bad_message", message["id"])
+        assert "user_id" in err.value.message
+
+
+def test_every_command_of_the_schema_is_parsed_and_no_other() -> None:
+    assert set(CLIENT.schema["properties"]["type"]["enum"]) == set(COMMANDS)
+
+
+def test_a_bad_field_is_named() -> None:
+    with pytest.raises(InvalidInput) as err:
+        parse_message(json.dumps({"type": "bet", "id": 1, "area": "player", "chip": 4}))
+    assert err.value.message.startswith("bet.chip: a chip is one of")
+    with pytest.raises(InvalidInput) as err:
+        parse_message(json.dumps({"type": "squeeze", "id": 2, "hand": "player", "corner": "tl"}))
+    assert err.value.message == "squeeze needs the field 'progress'."
 
 
 def test_an_oversized_frame_is_refused() -> None:

@@ -6,10 +6,10 @@ import asyncio
 import sys
 from typing import Any
 
+from baccarat.protocol.codec import dumps
+from baccarat.protocol.messages import ack, error
 from baccarat.server.connection import ANSWERS_KEPT, Connection
 from baccarat.server.frames import payload
-from baccarat.server.protocol import ack, error
-from baccarat.server.wire import dumps
 
 
 def _connection() -> tuple[Connection, list[str]]:

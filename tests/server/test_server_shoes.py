@@ -14,6 +14,7 @@ import sqlalchemy as sa
 from server_live import SLOW_SQUEEZE, Live, auto_open, is_event, live_test
 
 from baccarat.cards import parse_cards
+from baccarat.protocol import values
 from baccarat.rules import deal
 from baccarat.settlement import settle
 from baccarat.shoe import commitment, shuffled_cards
@@ -55,7 +56,7 @@ def play(live: Live, shoe_id: str, table_id: str, bettor: int, dealer: int, roun
         live.store.settle_round(
             rid,
             cards,
-            outcome.to_dict(),
+            values.outcome(outcome),
             result.deltas,
             result.commission,
             result.house,

@@ -14,6 +14,7 @@ import pytest
 from argon2 import PasswordHasher, profiles
 
 from baccarat.cards import parse_cards
+from baccarat.protocol import values
 from baccarat.rules import deal
 from baccarat.settlement import settle
 from baccarat.store import BetRecord, Store, User, open_store
@@ -92,7 +93,7 @@ def settlement_for(cards: list[str], dealer: int, bets: list[BetRecord]) -> Sett
         slip[b.area] = slip.get(b.area, 0) + b.coins
     result = settle(outcome, dealer, stakes)  # type: ignore[arg-type]
     dealt = cards[: len(outcome.player) + len(outcome.banker)]
-    return dealt, outcome.to_dict(), result.deltas, result.commission, result.house
+    return dealt, values.outcome(outcome), result.deltas, result.commission, result.house
 
 
 @pytest.fixture

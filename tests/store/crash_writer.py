@@ -18,6 +18,7 @@ from argon2 import PasswordHasher, profiles
 from baccarat.bets import AREAS
 from baccarat.cards import Card
 from baccarat.errors import BaccaratError, Conflict
+from baccarat.protocol import values
 from baccarat.rules import deal
 from baccarat.settlement import settle
 from baccarat.shoe import Shoe
@@ -67,7 +68,7 @@ def _play(store: Store, rng: random.Random, dealer: User, bettors: list[User]) -
         result = settle(outcome, dealer.user_id, stakes)  # type: ignore[arg-type]
         try:
             store.settle_round(
-                rid, drawn, outcome.to_dict(), result.deltas, result.commission, result.house
+                rid, drawn, values.outcome(outcome), result.deltas, result.commission, result.house
             )
         except BaccaratError:
             store.void_round(rid)

@@ -39,7 +39,7 @@ TIME_LEFT: dict[type[object], str] = {
     Disconnected: "grace_ms",
     Urged: "ready_in_ms",
 }
-"""The time left each event class adds to its data (``baccarat.table.wire``)."""
+"""The time left each event class adds to its data (``baccarat.protocol.values``)."""
 
 NAMED: dict[object, dict[str, Any]] = {
     Card: {"$ref": "#/$defs/card"},

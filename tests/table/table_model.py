@@ -19,6 +19,7 @@ from typing import Any, TypeVar
 from baccarat.bets import AREAS, CHIPS, LIMITS
 from baccarat.cards import deck
 from baccarat.errors import BaccaratError
+from baccarat.protocol.events import event_data
 from baccarat.server import facts
 from baccarat.shoe import Shoe
 from baccarat.table import (
@@ -40,7 +41,6 @@ from baccarat.table import (
     Urge,
     UserInfo,
     view,
-    wire,
 )
 from baccarat.table.events import (
     BettingClosed,
@@ -238,7 +238,7 @@ class Model:
         assert rnd is not None
         sq = rnd.squeeze
         peeled = (sq.hand, sq.position) if sq is not None else None
-        sent = [wire.event_data(ev, self.now) for ev in events]
+        sent = [event_data(ev, self.now) for ev in events]
         for ev, data in zip(events, sent, strict=True):
             if "card" in data and "position" in data:
                 ref = (data["hand"], data["position"])

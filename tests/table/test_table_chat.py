@@ -6,7 +6,8 @@ import pytest
 from tablekit import Game, rejects
 
 from baccarat.errors import InvalidInput
-from baccarat.table import Emote, Say, wire
+from baccarat.protocol.events import event_data
+from baccarat.table import Emote, Say
 from baccarat.table.chat import BURST, EMOTES, KEPT, MAX_CHARS, REFILL_SECONDS, normalize
 from baccarat.table.events import ChatMessage, recipient
 
@@ -22,7 +23,7 @@ def test_a_seated_user_speaks_to_everyone_and_the_snapshot_keeps_it() -> None:
     g = seated()
     [msg] = g.do(Say(2, "  好路！  莊  連  "))
     assert isinstance(msg, ChatMessage) and recipient(msg) is None
-    assert wire.event_data(msg, g.now) == {
+    assert event_data(msg, g.now) == {
         "id": 1,
         "user_id": 2,
         "name": "u2",

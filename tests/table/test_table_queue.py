@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from tablekit import Game, rejects, user
 
-from baccarat.table import JoinQueue, LeaveQueue, Sit, StandUp, wire
+from baccarat.protocol.events import event_data
+from baccarat.table import JoinQueue, LeaveQueue, Sit, StandUp
 from baccarat.table.events import DealerQueueChanged, DealerTurn, SeatFreed
 
 
@@ -117,7 +118,7 @@ def test_a_bettor_in_line_below_the_dealer_floor_drops_out_and_the_next_is_calle
     finish_round(g)
     assert g.table.seat_of(3) == 0 and g.table.seat_of(2) == 1
     dropped = [e for e in g.of(DealerQueueChanged) if e.change == "left"]
-    assert [wire.event_data(e, g.now) for e in dropped] == [
+    assert [event_data(e, g.now) for e in dropped] == [
         {
             "queue": [{"user_id": 3, "name": "u3", "level": 60}],
             "user_id": 2,

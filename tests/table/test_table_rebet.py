@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from tablekit import Game, rejects
 
-from baccarat.table import Double, PlaceChip, Rebet, SetCoins, Undo, wire
+from baccarat.protocol.events import event_data
+from baccarat.table import Double, PlaceChip, Rebet, SetCoins, Undo
 from baccarat.table.events import BetsChanged
 
 
@@ -29,7 +30,7 @@ def test_rebet_places_last_rounds_bets_again_as_one_command() -> None:
     assert g.view(2)["me"]["can_rebet"] is True
     [changed] = g.do(Rebet(2))
     assert changed.kind == "bets_changed"
-    assert wire.event_data(changed, g.now) == {
+    assert event_data(changed, g.now) == {
         "round_id": g.table.round.round_id if g.table.round else None,
         "seat": 1,
         "user_id": 2,

@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 from table_model import AREAS, CHIPS, CORNERS, Model
 
+from baccarat.protocol.events import event_wire
 from baccarat.table import (
     ClearBets,
     Command,
@@ -44,7 +45,6 @@ from baccarat.table import (
     UserInfo,
     rebet,
     view,
-    wire,
 )
 from baccarat.table.events import Event, recipient
 from baccarat.table.reducer import EVENTS, apply
@@ -78,7 +78,7 @@ def received(events: list[Event], viewer: int | None, now: float) -> list[tuple[
     for ev in events:
         to = recipient(ev)
         if to is None or to == viewer:
-            out.append(wire.event_wire(ev, now))
+            out.append(event_wire(ev, now))
     return out
 
 

@@ -19,9 +19,10 @@ from event_schema import data_schema
 from table_model import Model
 from test_table_simulation import BETTORS, DEALER, play_round, seat_everyone
 
-from baccarat.server.protocol import event, snapshot
+from baccarat.protocol.events import event_wire
+from baccarat.protocol.messages import event, snapshot
 from baccarat.shoe import Shoe
-from baccarat.table import TableConfig, view, wire
+from baccarat.table import TableConfig, view
 from baccarat.table.events import EVENTS, Bet, Event, Queued, SeatResult, recipient
 from baccarat.table.reducer import EVENTS as REDUCED
 from baccarat.table.view import personal
@@ -98,7 +99,7 @@ class Frames:
     def check(self, events: list[Event]) -> None:
         now = self.m.now
         for ev in events:
-            kind, data = wire.event_wire(ev, now)
+            kind, data = event_wire(ev, now)
             private = recipient(ev) is not None
             if not private:
                 self.seq += 1

@@ -7,9 +7,10 @@ import json
 from tablekit import Game
 
 from baccarat.cards import parse_cards
+from baccarat.protocol import values
+from baccarat.protocol.events import event_data
 from baccarat.rules import deal
 from baccarat.settlement import settle
-from baccarat.table import wire
 from baccarat.table.events import RoundSettled
 
 
@@ -46,14 +47,14 @@ def test_a_settled_round_replays_from_its_record() -> None:
     g.open_all()
     [record] = g.of(RoundSettled)
     # The record as it is written: the wire's JSON, read back.
-    data = json.loads(json.dumps(wire.event_data(record, g.now)))
+    data = json.loads(json.dumps(event_data(record, g.now)))
     cards = iter(parse_cards(data["cards"]))
     outcome = deal(lambda: next(cards))
     stakes: dict[int, dict[str, int]] = {}
     for bet in data["bets"]:
         stakes.setdefault(bet["user_id"], {})[bet["area"]] = bet["coins"]
     again = settle(outcome, data["dealer"], stakes)  # type: ignore[arg-type]
-    assert outcome.to_dict() == data["outcome"]
+    assert values.outcome(outcome) == data["outcome"]
     assert {str(k): v for k, v in again.deltas.items()} == data["settlement"]["deltas"]
     assert again.house == data["settlement"]["house"]
     assert sum(again.deltas.values()) + again.house == 0

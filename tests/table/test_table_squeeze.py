@@ -6,7 +6,8 @@ import json
 
 from tablekit import Game, rejects
 
-from baccarat.table import Disconnect, OpenCard, SetAutoOpen, Sit, SqueezeProgress, UserInfo, wire
+from baccarat.protocol.events import event_data
+from baccarat.table import Disconnect, OpenCard, SetAutoOpen, Sit, SqueezeProgress, UserInfo
 from baccarat.table.events import (
     CardDealt,
     CardOpened,
@@ -110,7 +111,7 @@ def test_every_screen_sees_the_peel_move() -> None:
     g = table_with_bets(NO_THIRD, {2: {"player": 1}})
     [event] = g.do(SqueezeProgress(2, "player", 0.4, "tr"))
     assert recipient(event) is None
-    assert wire.event_data(event, g.now) == {
+    assert event_data(event, g.now) == {
         "round_id": "id2",
         "hand": "player",
         "position": 1,
@@ -133,7 +134,7 @@ def test_a_face_down_card_is_shown_to_every_viewer_when_its_squeeze_starts() -> 
         # The Banker's face-down card waits for its own turn, hidden from everyone.
         assert seen["hands"]["banker"][1] == {"face_down": True}
         assert '"4C"' not in json.dumps(seen)
-    assert '"4C"' not in json.dumps([wire.event_data(e, g.now) for e in g.events])
+    assert '"4C"' not in json.dumps([event_data(e, g.now) for e in g.events])
     g.do(OpenCard(2, "player"))
     for viewer in (None, 1, 2, 3):
         assert g.view(viewer)["hands"]["banker"][1] == {"face_down": True, "card": "4C"}
@@ -148,7 +149,7 @@ def test_no_card_is_named_while_betting_is_open() -> None:
     for viewer in (None, 1, 2):
         seen = g.view(viewer)
         assert seen["hands"] == {"player": [], "banker": []} and seen["squeeze"] is None
-    assert not [e for e in g.events if "card" in wire.event_data(e, g.now)]
+    assert not [e for e in g.events if "card" in event_data(e, g.now)]
 
 
 def test_a_peel_may_start_from_a_long_side() -> None:

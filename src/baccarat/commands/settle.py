@@ -23,6 +23,7 @@ from typing import Any
 from baccarat.bets import Area, parse_area, place_bet, stake_coins
 from baccarat.cards import Card, parse_cards
 from baccarat.errors import BaccaratError, InvalidInput, RuleViolation
+from baccarat.protocol import values
 from baccarat.rules import deal
 from baccarat.settlement import settle, verify_chip_unit
 
@@ -75,7 +76,7 @@ def _card_source(cards: list[Card]) -> Iterator[Card]:
     raise InvalidInput("too_few_cards", f"The round needs more cards than the {len(cards)} given.")
 
 
-def settle_scenario(scenario: Any) -> dict[str, object]:
+def settle_scenario(scenario: Any) -> values.JsonObject:
     """Deal and settle one scenario; return the JSON-ready result."""
     if not isinstance(scenario, dict):
         raise InvalidInput("bad_scenario", "The scenario must be a JSON object.")
@@ -89,7 +90,7 @@ def settle_scenario(scenario: Any) -> dict[str, object]:
     outcome = deal(lambda: next(source))
     stakes = {user: {a: n * chip_unit for a, n in slip.items()} for user, slip in slips.items()}
     result = settle(outcome, dealer, stakes)
-    return outcome.to_dict() | result.to_dict()
+    return values.outcome(outcome) | values.settlement(result)
 
 
 def run(args: argparse.Namespace) -> int:

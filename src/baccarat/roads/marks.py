@@ -78,16 +78,6 @@ class RoundMark:
             fields.get("natural", False),
         )
 
-    def to_dict(self) -> dict[str, object]:
-        """The mark as JSON-ready data."""
-        return {
-            "winner": self.winner,
-            "points": self.points,
-            "banker_pair": self.banker_pair,
-            "player_pair": self.player_pair,
-            "natural": self.natural,
-        }
-
 
 def parse_marks(data: object) -> list[RoundMark]:
     """Read a JSON array of rounds; a bad round is named by its position (from 0)."""

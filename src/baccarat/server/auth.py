@@ -18,7 +18,7 @@ from aiohttp import web
 
 from baccarat import names
 from baccarat.errors import BaccaratError, Conflict, InvalidInput
-from baccarat.server import wire
+from baccarat.protocol import codec
 from baccarat.server.config import ServerSettings
 from baccarat.server.limits import AuthLimits
 from baccarat.server.passwords import RETRY_AFTER, PasswordPool, PasswordsBusy
@@ -71,7 +71,7 @@ async def current_user(request: web.Request) -> tuple[User, str] | None:
 async def _body(request: web.Request) -> dict[str, Any]:
     # Bytes, not ``request.json()``: JSON is UTF-8 whatever charset the header claims, and
     # ``wire`` bounds nesting and refuses lone surrogates before anything reaches the store.
-    data = wire.loads(await request.read())
+    data = codec.loads(await request.read())
     if not isinstance(data, dict):
         raise InvalidInput("bad_message", "The body is a JSON object.")
     return data

@@ -27,16 +27,18 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
 from baccarat.errors import BaccaratError, InternalError, RuleViolation
+from baccarat.protocol.codec import dumps
+from baccarat.protocol.events import event_wire
+from baccarat.protocol.messages import event, snapshot
 from baccarat.server import facts
 from baccarat.server.connection import Connection
 from baccarat.server.hub import Hub
 from baccarat.server.inflight import CoinsInFlight
 from baccarat.server.ledger import TableLedger
 from baccarat.server.metrics import Metrics
-from baccarat.server.protocol import dumps, event, snapshot
 from baccarat.server.replies import OK, Ack, Reply
 from baccarat.store import Store
-from baccarat.table import Command, Event, SqueezeProgress, Table, view, wire
+from baccarat.table import Command, Event, SqueezeProgress, Table, view
 from baccarat.table.events import DealerTurn, recipient
 from baccarat.table.view import PERSONAL_UNCHANGED, Personal, personal, personal_keys
 
@@ -483,7 +485,7 @@ class TableDriver:
         for ev in events:
             if isinstance(ev, DealerTurn) and self.on_dealer_turn is not None:
                 self.on_dealer_turn(ev.user_id)
-            kind, data = wire.event_wire(ev, now)
+            kind, data = event_wire(ev, now)
             to = recipient(ev)
             if to is None:
                 self.seq += 1

@@ -1,16 +1,17 @@
 """What the server reads off the pure table and its events: seats, lobby lines, ledger records.
 
 Kept in one place so the driver does not depend on the shape of the table's internals;
-the JSON of a value comes from :mod:`baccarat.table.wire`.
+the JSON of a value comes from :mod:`baccarat.protocol.values`.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from baccarat.protocol import values
 from baccarat.roads.patterns import good_roads
 from baccarat.store import BetRecord
-from baccarat.table import Table, wire
+from baccarat.table import Table
 from baccarat.table.events import BettingClosed, ChipPlaced, Event, SqueezeMoved
 
 BEADS = 12
@@ -51,7 +52,7 @@ def lobby_table(
         "shoe_round": table.round.round_no if table.round is not None else table.rounds_in_shoe,
         # The running shoe's commitment, published before its first round (docs/fairness.md).
         "commitment": table.shoe.commitment if table.shoe is not None else None,
-        "beads": [wire.mark(m) for m in table.history[-BEADS:]],
+        "beads": [values.mark(m) for m in table.history[-BEADS:]],
         "queue": len(table.queue),
         "good_roads": [g.to_dict() for g in good_roads(table.history)],
     }

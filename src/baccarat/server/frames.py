@@ -8,11 +8,7 @@ encodes a message for a whole audience once (JSON by orjson, then the frame head
 
 from __future__ import annotations
 
-import orjson
-
-from baccarat.server.wire import dumps
-
-_OPTIONS = orjson.OPT_NON_STR_KEYS
+from baccarat.protocol.codec import dumps_bytes
 
 
 def text_frame(payload: bytes) -> bytes:
@@ -43,9 +39,4 @@ def payload(frame: bytes) -> bytes:
 
 def encode(message: object) -> bytes:
     """``message`` as compact UTF-8 JSON in one text frame."""
-    try:
-        data = orjson.dumps(message, option=_OPTIONS)
-    except TypeError:
-        # orjson refuses what the standard encoder repairs (a lone surrogate in a text).
-        data = dumps(message).encode("utf-8")
-    return text_frame(data)
+    return text_frame(dumps_bytes(message))

@@ -32,6 +32,7 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from baccarat.errors import BaccaratError, Conflict
+from baccarat.protocol import values
 from baccarat.server import facts
 from baccarat.server.inflight import CoinsInFlight
 from baccarat.server.metrics import Metrics
@@ -47,7 +48,7 @@ from baccarat.store import (
     Void,
 )
 from baccarat.store.ops import Op
-from baccarat.table import SetCoins, Table, wire
+from baccarat.table import SetCoins, Table
 from baccarat.table.events import (
     BettingClosed,
     BettingOpened,
@@ -270,8 +271,8 @@ class TableLedger:
         s = ev.settlement
         op = Settle(
             round_id,
-            tuple(wire.card(c) for c in ev.cards),
-            wire.outcome(ev.outcome),
+            tuple(values.card(c) for c in ev.cards),
+            values.outcome(ev.outcome),
             dict(s.deltas),
             dict(s.commission),
             s.house,

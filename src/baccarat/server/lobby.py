@@ -20,11 +20,11 @@ from typing import Any
 
 from baccarat.bets import CHIPS, LIMITS
 from baccarat.errors import RuleViolation
+from baccarat.protocol.codec import dumps
 from baccarat.server.config import RoomsConfig
 from baccarat.server.connection import Connection
 from baccarat.server.frames import encode
 from baccarat.server.hub import Hub
-from baccarat.server.protocol import dumps
 
 log = logging.getLogger("baccarat.server")
 

@@ -14,9 +14,9 @@ import logging
 from dataclasses import dataclass, field
 
 from baccarat.errors import BaccaratError
+from baccarat.protocol.messages import ack, refusal
 from baccarat.server.connection import Connection
 from baccarat.server.metrics import Metrics
-from baccarat.server.protocol import ack, refusal
 
 log = logging.getLogger("baccarat.server")
 

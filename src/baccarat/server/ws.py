@@ -11,11 +11,26 @@ import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any, Protocol
+from typing import Protocol, TypeVar, cast
 
 from aiohttp import WSMsgType, web
 
 from baccarat.errors import BaccaratError, InternalError, InvalidInput, RuleViolation
+from baccarat.protocol.codec import dumps
+from baccarat.protocol.ids import UserId
+from baccarat.protocol.messages import hello
+from baccarat.protocol.parse import MAX_FRAME, parse
+from baccarat.protocol.requests import (
+    Leave,
+    LobbySubscribe,
+    LobbyUnsubscribe,
+    Ping,
+    QueueUp,
+    Request,
+    Resync,
+    TakeSeat,
+    Watch,
+)
 from baccarat.server import auth
 from baccarat.server.connection import Connection
 from baccarat.server.driver import TableDriver
@@ -24,7 +39,6 @@ from baccarat.server.hub import Hub
 from baccarat.server.lobby import Lobby, View
 from baccarat.server.metrics import Metrics
 from baccarat.server.node import Node
-from baccarat.server.protocol import MAX_FRAME, Message, dumps, hello, parse_message
 from baccarat.server.replies import OK, Ack, Reply
 from baccarat.server.seating import Seating
 from baccarat.store import Store
@@ -46,6 +60,8 @@ from baccarat.table import (
     Urge,
     UserInfo,
 )
+
+C = TypeVar("C", bound="Command | Request")
 
 log = logging.getLogger("baccarat.server")
 
@@ -139,46 +155,50 @@ async def websocket(server: Host, request: web.Request) -> web.StreamResponse:
     return ws
 
 
-Handler = Callable[[Connection, Message, Reply], Awaitable[None]]
+Handler = Callable[[Connection, "Command | Request", Reply], Awaitable[None]]
 """A command's handler: it answers through the ``Reply`` or hands it to a table's task."""
+
+AT_ONCE: tuple[type[Command], ...] = (PlaceChip, ClearBets, Rebet, Double, Undo)
+"""The betting window's commands write nothing: run at once when the table idles."""
+AT_SEAT: tuple[type[Command], ...] = (StandUp, Urge, OpenCard, Say, Emote)
+"""Commands for the table where the user sits, run in the table's order."""
 
 
 class Dispatcher:
-    """Routes each checked command to its handler; every answer goes through a ``Reply``."""
+    """Routes each parsed command, by its class, to its handler; every answer goes through a
+    ``Reply``."""
 
     def __init__(self, server: Host) -> None:
         self.server = server
-        self.handlers: dict[str, Handler] = {
-            "ping": self.ping,
-            "lobby.subscribe": self.lobby_subscribe,
-            "lobby.unsubscribe": self.lobby_unsubscribe,
-            "table.watch": self.watch,
-            "table.leave": self.leave,
-            "resync": self.resync,
-            "sit": self.sit,
-            "stand": self.seated(lambda uid, f: StandUp(uid)),
-            # The betting window's commands write nothing: run at once when the table idles.
-            "bet": self.seated(lambda uid, f: PlaceChip(uid, f["area"], f["chip"]), True),
-            "clear": self.seated(lambda uid, f: ClearBets(uid), True),
-            "rebet": self.seated(lambda uid, f: Rebet(uid), True),
-            "double": self.seated(lambda uid, f: Double(uid), True),
-            "undo": self.seated(lambda uid, f: Undo(uid), True),
-            "urge": self.seated(lambda uid, f: Urge(uid)),
-            "open": self.seated(lambda uid, f: OpenCard(uid, f["hand"])),
-            "squeeze": self.squeeze,
-            "queue.join": self.queue_join,
-            "prefs": self.prefs,
-            "say": self.seated(lambda uid, f: Say(uid, f["text"])),
-            "emote": self.seated(lambda uid, f: Emote(uid, f["emote"])),
-            "queue.leave": self.queue_leave,
-        }
+        self.handlers: dict[type[object], Handler] = {}
+        self._on(Ping, self.ping)
+        self._on(LobbySubscribe, self.lobby_subscribe)
+        self._on(LobbyUnsubscribe, self.lobby_unsubscribe)
+        self._on(Watch, self.watch)
+        self._on(Leave, self.leave)
+        self._on(Resync, self.resync)
+        self._on(TakeSeat, self.sit)
+        self._on(SqueezeProgress, self.squeeze)
+        self._on(QueueUp, self.queue_join)
+        self._on(LeaveQueue, self.queue_leave)
+        self._on(SetAutoOpen, self.prefs)
+        for kind in AT_ONCE:
+            self._on(kind, self.at_once)
+        for kind in AT_SEAT:
+            self._on(kind, self.at_seat)
+
+    def _on(
+        self, kind: type[C], handler: Callable[[Connection, C, Reply], Awaitable[None]]
+    ) -> None:
+        # Handlers are looked up by the command's exact class, so each gets only its own.
+        self.handlers[kind] = cast(Handler, handler)
 
     async def __call__(self, conn: Connection, text: str) -> None:
         """Handle one text frame."""
         started = time.perf_counter()
         metrics = self.server.metrics
         try:
-            msg = parse_message(text)
+            msg = parse(text, UserId(conn.user_id))
         except InvalidInput as exc:
             self.refuse(conn, exc)
             return
@@ -191,7 +211,7 @@ class Dispatcher:
                 )
             # A retry of an answered command gets the first answer and runs nothing.
             if not conn.replay(msg.id):
-                await self.handlers[msg.type](conn, msg, reply)
+                await self.handlers[type(msg.command)](conn, msg.command, reply)
         except BaccaratError as exc:
             reply(exc)
         except Exception:
@@ -220,58 +240,57 @@ class Dispatcher:
             raise RuleViolation("unknown_table", f"There is no table {table_id!r}.")
         return driver
 
-    async def ping(self, conn: Connection, msg: Message, reply: Reply) -> None:
+    async def ping(self, conn: Connection, cmd: Ping, reply: Reply) -> None:
         """Answer with the server's clock."""
         reply(Ack({"server_time": time.time()}))
 
-    async def lobby_subscribe(self, conn: Connection, msg: Message, reply: Reply) -> None:
+    async def lobby_subscribe(self, conn: Connection, cmd: LobbySubscribe, reply: Reply) -> None:
         """Send a page of the lobby now, and its changes once a second after."""
         lobby = self.server.lobby
-        view = lobby.check(
-            View(msg.fields.get("room"), msg.fields.get("page", 0), msg.fields.get("road"))
-        )
+        view = lobby.check(View(cmd.room, cmd.page, cmd.road))
         reply(OK)
         lobby.subscribe(conn, view)
 
-    async def lobby_unsubscribe(self, conn: Connection, msg: Message, reply: Reply) -> None:
+    async def lobby_unsubscribe(
+        self, conn: Connection, cmd: LobbyUnsubscribe, reply: Reply
+    ) -> None:
         """Stop the lobby updates."""
         self.server.lobby.unsubscribe(conn)
         reply(OK)
 
-    async def watch(self, conn: Connection, msg: Message, reply: Reply) -> None:
+    async def watch(self, conn: Connection, cmd: Watch, reply: Reply) -> None:
         """Watch a table: ack, then a snapshot, then its events (entering needs the level)."""
-        driver = self._driver(msg.fields["table_id"])
+        driver = self._driver(cmd.table_id)
         user = await asyncio.to_thread(self.server.store.get_user, conn.user_id)
         await driver.watch(conn, reply=reply, level=user.level)
 
-    async def leave(self, conn: Connection, msg: Message, reply: Reply) -> None:
+    async def leave(self, conn: Connection, cmd: Leave, reply: Reply) -> None:
         """Stop watching the table."""
         self.server.hub.unwatch(conn)
         reply(OK)
 
-    async def resync(self, conn: Connection, msg: Message, reply: Reply) -> None:
+    async def resync(self, conn: Connection, cmd: Resync, reply: Reply) -> None:
         """A fresh snapshot of the watched table."""
         if conn.watching is None:
             raise RuleViolation("not_watching", "Watch a table first (table.watch).")
         await self._driver(conn.watching).watch(conn, reply=reply)
 
-    async def sit(self, conn: Connection, msg: Message, reply: Reply) -> None:
+    async def sit(self, conn: Connection, cmd: TakeSeat, reply: Reply) -> None:
         """Take a seat (at most one in the whole system per user); a snapshot follows the ack."""
-        driver = self._driver(msg.fields["table_id"])
+        driver = self._driver(cmd.table_id)
         await self.server.seating.sit(
-            conn.user_id, driver, msg.fields["seat"], reply=reply, after=lambda: driver.show(conn)
+            conn.user_id, driver, cmd.seat, reply=reply, after=lambda: driver.show(conn)
         )
 
-    async def prefs(self, conn: Connection, msg: Message, reply: Reply) -> None:
+    async def prefs(self, conn: Connection, cmd: SetAutoOpen, reply: Reply) -> None:
         """Remember the user's 自動開牌 preference, and tell the table they sit at."""
-        on = msg.fields["auto_open"]
-        await asyncio.to_thread(self.server.store.set_auto_open, conn.user_id, on)
+        await asyncio.to_thread(self.server.store.set_auto_open, conn.user_id, cmd.on)
         where = self.server.hub.seats.get(conn.user_id)
         driver = self.server.drivers.get(where[0]) if where is not None else None
         if driver is None:
             reply(OK)
             return
-        await driver.submit(driver.command(SetAutoOpen(conn.user_id, on)), reply=reply)
+        await driver.submit(driver.command(cmd), reply=reply)
 
     def _here(self, conn: Connection) -> TableDriver:
         """The table the user sits at, else the one this connection watches."""
@@ -281,7 +300,7 @@ class Dispatcher:
             raise RuleViolation("not_watching", "Watch a table first (table.watch).")
         return self._driver(table_id)
 
-    async def queue_join(self, conn: Connection, msg: Message, reply: Reply) -> None:
+    async def queue_join(self, conn: Connection, cmd: QueueUp, reply: Reply) -> None:
         """Line up for the dealer seat of the table one sits at or watches."""
         driver = self._here(conn)
         where = self.server.hub.seats.get(conn.user_id)
@@ -294,10 +313,10 @@ class Dispatcher:
         info = UserInfo(user.user_id, user.display_name, user.level, user.coins)
         await driver.submit(driver.command(JoinQueue(conn.user_id, info)), reply=reply)
 
-    async def queue_leave(self, conn: Connection, msg: Message, reply: Reply) -> None:
+    async def queue_leave(self, conn: Connection, cmd: LeaveQueue, reply: Reply) -> None:
         """Leave the dealer queue of the table one sits at or watches."""
         driver = self._here(conn)
-        await driver.submit(driver.command(LeaveQueue(conn.user_id)), reply=reply)
+        await driver.submit(driver.command(cmd), reply=reply)
 
     def _seat_of(self, conn: Connection) -> TableDriver:
         """The table where the user sits."""
@@ -306,21 +325,16 @@ class Dispatcher:
             raise RuleViolation("not_seated", "You do not hold a seat at any table.")
         return self._driver(where[0])
 
-    def seated(
-        self, build: Callable[[int, dict[str, Any]], Command], inline: bool = False
-    ) -> Handler:
-        """A handler for a command at the table where the user sits (``inline``: see
-        ``TableDriver.submit``)."""
-
-        async def handle(conn: Connection, msg: Message, reply: Reply) -> None:
-            driver = self._seat_of(conn)
-            command = driver.command(build(conn.user_id, msg.fields))
-            await driver.submit(command, reply=reply, inline=inline)
-
-        return handle
-
-    async def squeeze(self, conn: Connection, msg: Message, reply: Reply) -> None:
-        """Peel the face-down card one controls; moves are coalesced (``squeeze_rate``)."""
+    async def at_seat(self, conn: Connection, cmd: Command, reply: Reply) -> None:
+        """A command for the table where the user sits, in the table's order."""
         driver = self._seat_of(conn)
-        f = msg.fields
-        driver.squeeze(SqueezeProgress(conn.user_id, f["hand"], f["progress"], f["corner"]), reply)
+        await driver.submit(driver.command(cmd), reply=reply)
+
+    async def at_once(self, conn: Connection, cmd: Command, reply: Reply) -> None:
+        """A betting command: run at once when the table idles (``TableDriver.submit``)."""
+        driver = self._seat_of(conn)
+        await driver.submit(driver.command(cmd), reply=reply, inline=True)
+
+    async def squeeze(self, conn: Connection, cmd: SqueezeProgress, reply: Reply) -> None:
+        """Peel the face-down card one controls; moves are coalesced (``squeeze_rate``)."""
+        self._seat_of(conn).squeeze(cmd, reply)

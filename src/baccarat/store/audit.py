@@ -12,6 +12,7 @@ import sqlalchemy as sa
 from baccarat.bets import Area
 from baccarat.cards import Card, parse_cards
 from baccarat.errors import BaccaratError
+from baccarat.protocol import values
 from baccarat.rules import HANDS, deal
 from baccarat.settlement import settle
 from baccarat.store import schema as s
@@ -81,7 +82,7 @@ def _recompute_problems(r: RoundRecord, postings: dict[str, dict[str, int]]) -> 
         return
     if next(it, None) is not None:
         yield f"{where}: more cards were recorded than the deal takes"
-    yield from _compare_outcome(where, r.outcome or {}, outcome.to_dict())
+    yield from _compare_outcome(where, r.outcome or {}, values.outcome(outcome))
     stakes: dict[int, dict[Area, int]] = defaultdict(lambda: defaultdict(int))
     for b in r.bets:
         stakes[b.user_id][b.area] += b.coins  # type: ignore[index]

@@ -3,7 +3,7 @@
 ``Table(config, shoe_factory, new_id)`` takes commands with ``handle(command, now)`` and
 fires timers with ``advance(now)``; both return lists of :data:`Event` (one frozen class per
 event, :mod:`baccarat.table.events`). ``view(table, user_id, now)`` projects what one viewer
-may see; :mod:`baccarat.table.wire` turns events and values into the protocol's JSON.
+may see; :mod:`baccarat.protocol.values` turns events and values into the protocol's JSON.
 
 Refusal codes. ``InvalidInput``: ``user_mismatch``, ``bad_seat``, ``bad_coins``, ``bad_level``,
 ``bad_pref``, ``bad_chip``, ``unknown_area``, ``bad_hand``, ``bad_progress``, ``bad_corner``,
@@ -23,7 +23,6 @@ closes (escrow) and come back with the delta at settlement, so a user who stands
 bets in play and sits again is loaded with the store's balance and stays in step.
 """
 
-from baccarat.table import wire
 from baccarat.table.commands import (
     ClearBets,
     Command,
@@ -83,5 +82,4 @@ __all__ = [
     "Urge",
     "UserInfo",
     "view",
-    "wire",
 ]

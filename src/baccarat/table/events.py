@@ -2,7 +2,7 @@
 
 Every event is public (it goes to everyone watching) except :class:`BettorUrged`, which
 carries the one user it goes to in ``to``. :data:`Event` is the
-union of them all; consumers ``match`` on the class. :mod:`baccarat.table.wire` turns an
+union of them all; consumers ``match`` on the class. :mod:`baccarat.protocol.values` turns an
 event into the protocol's ``event`` name and ``data`` object: each class's ``kind`` is the
 wire name and its fields (``to`` excepted) are the data's keys.
 

@@ -17,8 +17,12 @@ from baccarat.bets import (
     remaining_limits,
     stake_coins,
 )
+
+# Imported as a module: protocol.events imports the table's events, and may be first.
+from baccarat.protocol import events, values
+from baccarat.protocol.values import JsonObject
 from baccarat.rules import HANDS, Hand
-from baccarat.table import queue, rebet, wire
+from baccarat.table import queue, rebet
 from baccarat.table.betting import covers
 from baccarat.table.book import Book, book
 from baccarat.table.config import DEALER_SEAT
@@ -32,7 +36,6 @@ from baccarat.table.events import (
     SqueezeStarted,
 )
 from baccarat.table.table import Table
-from baccarat.table.wire import JsonObject
 
 View = dict[str, object]
 """A viewer's view, ready for JSON (its keys are pinned in ``docs/protocol``)."""
@@ -84,11 +87,11 @@ def _hands(table: Table) -> dict[Hand, list[JsonObject]]:
     for hand in HANDS:
         for pos, card in enumerate(rnd.hand(hand)):
             if (hand, pos) not in rnd.face_down:
-                out[hand].append({"card": wire.card(card)})
+                out[hand].append({"card": values.card(card)})
                 continue
             entry: JsonObject = {"face_down": True}
             if sq is not None and (sq.hand, sq.position) == (hand, pos):
-                entry["card"] = wire.card(card)
+                entry["card"] = values.card(card)
             out[hand].append(entry)
     return out
 
@@ -100,7 +103,7 @@ def _seats(table: Table) -> list[dict[str, object] | None]:
         if occ is None:
             out.append(None)
             continue
-        entry: dict[str, object] = dict(wire.occupant(occ))
+        entry: dict[str, object] = dict(values.occupant(occ))
         entry["bets"] = rnd.slip(occ.user_id) if rnd is not None else {}
         out.append(entry)
     return out
@@ -161,8 +164,8 @@ def _result(table: Table) -> JsonObject | None:
     return {
         "round_id": res.round_id,
         "round_no": res.round_no,
-        "outcome": wire.outcome(res.outcome),
-        "settlement": wire.settlement(res.settlement),
+        "outcome": values.outcome(res.outcome),
+        "settlement": values.settlement(res.settlement),
     }
 
 
@@ -268,7 +271,7 @@ def view(table: Table, user_id: int | None, now: float) -> View:
         "phase": table.phase,
         "closing": table.closing,
         "deadline": table.deadline,
-        "remaining_ms": wire.time_left(table.deadline, now),
+        "remaining_ms": values.time_left(table.deadline, now),
         "round_id": rnd.round_id if rnd is not None else None,
         "round_no": rnd.round_no if rnd is not None else table.rounds_in_shoe,
         "dealer": rnd.dealer_id if rnd is not None else None,
@@ -280,17 +283,17 @@ def view(table: Table, user_id: int | None, now: float) -> View:
             "round_no": table.rounds_in_shoe,
             "cards_left": shoe.remaining,
         },
-        "last_shoe": None if table.last_shoe is None else wire.event_data(table.last_shoe, now),
+        "last_shoe": None if table.last_shoe is None else events.event_data(table.last_shoe, now),
         "seats": _seats(table),
         "hands": _hands(table),
-        "squeeze": wire.squeeze(rnd.squeeze)
+        "squeeze": values.squeeze(rnd.squeeze)
         if rnd is not None and rnd.squeeze is not None
         else None,
         "controllers": {h: rnd.controllers.get(h) if rnd is not None else None for h in HANDS},
         "result": _result(table),
-        "history": [wire.mark(m) for m in table.history],
+        "history": [values.mark(m) for m in table.history],
         "dealer_queue": queue.public(table),
-        "chat": [wire.event_data(m, now) for m in table.chat.messages],
+        "chat": [events.event_data(m, now) for m in table.chat.messages],
         "me": own["me"],
         "book": own["book"],
     }

@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from baccarat.errors import InvalidInput
-from baccarat.server.wire import MAX_DEPTH, depth, dumps, loads
+from baccarat.protocol.codec import MAX_DEPTH, depth, dumps, loads
 
 JSON_VALUES = st.recursive(
     st.none()

@@ -9,8 +9,9 @@ hostile text meets one guard:
 - Nesting deeper than ``MAX_DEPTH`` is refused before anything walks the value (the protocol's
   messages are flat objects; the standard library's parser recurses and fails at ~1000 levels).
 
-What the server sends is encoded by ``dumps``: its result always encodes as UTF-8, so a
-writer never meets text it cannot send.
+What the server sends is encoded by ``dumps`` (text) or ``dumps_bytes`` (UTF-8, for a
+finished frame): always valid UTF-8, so a writer never meets text it cannot send. This is
+the project's one JSON codec: sockets, the store's JSON columns and the HTTP API use it.
 """
 
 from __future__ import annotations
@@ -61,6 +62,18 @@ def depth(value: object) -> int:
     return deepest
 
 
+_OPTIONS = orjson.OPT_NON_STR_KEYS
+
+
+def dumps_bytes(message: object) -> bytes:
+    """``message`` as compact UTF-8 JSON bytes (see ``dumps``)."""
+    try:
+        return orjson.dumps(message, option=_OPTIONS)
+    except TypeError:
+        # orjson refuses what the standard encoder repairs (a lone surrogate in a text).
+        return dumps(message).encode("utf-8")
+
+
 def dumps(message: object) -> str:
     """Encode a server message as compact JSON (UTF-8 kept) that always encodes as UTF-8.
 
@@ -68,7 +81,7 @@ def dumps(message: object) -> str:
     U+FFFD, so the text stays valid JSON and the socket's writer can always send it.
     """
     try:
-        return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
+        return orjson.dumps(message, option=_OPTIONS).decode()
     except TypeError:
         # orjson refuses a lone surrogate (and integers beyond 64 bits): the standard
         # encoder writes them, and the surrogate is replaced below.

@@ -1,0 +1,13 @@
+"""The wire, typed: the one place where JSON meets the game's values.
+
+- :mod:`.codec`: strict, bounded JSON in; compact, always-encodable JSON out.
+- :mod:`.parse`: a client's frame read straight into a typed command (a table's command
+  dataclass, or one of :mod:`.requests` for what the server itself does).
+- :mod:`.values`: the one JSON form of every event, view value and lobby line.
+- :mod:`.messages`: the server's envelopes (``hello``, ``ack``, ``error``, ``snapshot``,
+  ``event``).
+- :mod:`.ids`: the ids that cross modules, as distinct types.
+
+Pure: no I/O. The submodules are imported by name; this package imports none of them, so
+the table may use :mod:`.values` while :mod:`.parse` uses the table's commands.
+"""

@@ -1,0 +1,108 @@
+"""The one JSON form of each value the table shows: cards, hands, settlements, marks, seats.
+
+The view (:mod:`baccarat.table.view`), the events (:mod:`.events`), the lobby, the store's
+records and the audit all write a value through these, so it has one shape everywhere.
+User-id keys become text (JSON keys are text). A time on the driver's clock goes out as the
+milliseconds left when it was sent, because a client's clock is not the server's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, TypeVar
+
+from baccarat.cards import Card
+from baccarat.roads.marks import RoundMark
+from baccarat.rules import Outcome
+from baccarat.settlement import Settlement
+
+if TYPE_CHECKING:
+    # Only annotations: the table imports this module, so it may not import the table.
+    from baccarat.table.seats import Occupant
+    from baccarat.table.squeeze import Squeeze
+
+Json = None | bool | int | float | str | Sequence["Json"] | Mapping[str, "Json"]
+"""A JSON value."""
+
+JsonObject = dict[str, Json]
+
+K = TypeVar("K", int, str)
+
+
+def time_left(at: float | None, now: float) -> int | None:
+    """Milliseconds from ``now`` until ``at`` (never negative); None without a time."""
+    if at is None:
+        return None
+    return max(0, round((at - now) * 1000))
+
+
+def card(c: Card) -> str:
+    """A card in notation (``"AS"``, ``"TD"``)."""
+    return str(c)
+
+
+def outcome(o: Outcome) -> JsonObject:
+    """A dealt round's hands, points, pairs and winner."""
+    return {
+        "player": {
+            "cards": [card(c) for c in o.player],
+            "points": o.player_points,
+            "pair": o.player_pair,
+        },
+        "banker": {
+            "cards": [card(c) for c in o.banker],
+            "points": o.banker_points,
+            "pair": o.banker_pair,
+        },
+        "winner": o.winner,
+    }
+
+
+def settlement(s: Settlement[K]) -> JsonObject:
+    """A round's coin changes, keyed by user id (or a name) as text."""
+    return {
+        "deltas": {str(uid): v for uid, v in s.deltas.items()},
+        "commission": {str(uid): v for uid, v in s.commission.items()},
+        "house": s.house,
+    }
+
+
+def mark(m: RoundMark) -> JsonObject:
+    """One result as the roads and the lobby's beads show it."""
+    return {
+        "winner": m.winner,
+        "points": m.points,
+        "player_pair": m.player_pair,
+        "banker_pair": m.banker_pair,
+        "natural": m.natural,
+    }
+
+
+def occupant(o: Occupant) -> JsonObject:
+    """A seat's occupant as every screen may see them (the view adds their bets)."""
+    return {
+        "seat": o.seat,
+        "user_id": o.user_id,
+        "name": o.name,
+        "level": o.level,
+        "coins": o.coins,
+        "connected": o.connected,
+        "waiting_next_round": o.waiting_next_round,
+        "idle_rounds": o.idle_rounds,
+        "leaving": o.leaving is not None,
+        "dealer_rounds": o.dealer_rounds,
+    }
+
+
+def squeeze(sq: Squeeze) -> JsonObject:
+    """The squeeze in progress as every screen at the table sees it, the card included."""
+    return {
+        "hand": sq.hand,
+        "position": sq.position,
+        "card": card(sq.card),
+        "controller_user_id": sq.controller,
+        "controller_name": sq.controller_name,
+        "progress": sq.progress,
+        "corner": sq.corner,
+        "deadline": sq.deadline,
+    }
