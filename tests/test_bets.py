@@ -1,4 +1,4 @@
-"""Bet areas, chips, limits and Player/Banker exclusivity (SPEC.md, "Betting")."""
+"""Bet areas, chips, limits and Player/Banker exclusivity (docs/rules.md, "Betting")."""
 
 import pytest
 from hypothesis import given

@@ -1,4 +1,4 @@
-"""The rules of a deal, one test per clause of SPEC.md's "Card values and hands"."""
+"""The rules of a deal, one test per clause of docs/rules.md, "Card values and hands"."""
 
 import pytest
 
@@ -6,7 +6,8 @@ from baccarat.cards import Card, parse_card, parse_cards
 from baccarat.protocol import values
 from baccarat.rules import Outcome, deal, is_natural, is_pair, next_draw, points
 
-# SPEC.md's tableau, copied as printed: Banker total (rows) against the Player's third card.
+# The tableau of docs/rules.md, copied as printed: Banker total (rows) against the Player's
+# third card.
 SPEC_TABLEAU = """
 0 H H H H H H H H H H
 1 H H H H H H H H H H

@@ -1,4 +1,4 @@
-"""Exact integer settlement (SPEC.md, "Settlement")."""
+"""Exact integer settlement (docs/rules.md, "Settlement")."""
 
 import pytest
 from hypothesis import given

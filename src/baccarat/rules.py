@@ -19,7 +19,7 @@ HANDS: tuple[Hand, ...] = get_args(Hand)
 Winner = Literal["player", "banker", "tie"]
 
 # BANKER_DRAWS[banker_total][player_third_card_value]: True = the Banker hand draws.
-# Rows 0-2 always draw, row 7 always stands (SPEC.md, "Card values and hands").
+# Rows 0-2 always draw, row 7 always stands (docs/rules.md, "Card values and hands").
 BANKER_DRAWS: dict[int, tuple[bool, ...]] = {
     0: (True,) * 10,
     1: (True,) * 10,

@@ -1,4 +1,4 @@
-"""Exact integer settlement of one round (SPEC.md, "Settlement").
+"""Exact integer settlement of one round (docs/rules.md, "Settlement").
 
 Each bettor's net is the sum of their bets' results; the house takes 1% of a positive net.
 The dealer's net is the opposite of the bettors' results on ``player`` and ``banker``; the

@@ -35,7 +35,10 @@ TIE_CHIPS = 10
 
 
 def expected_deltas(winner: str) -> tuple[int, int]:
-    """(bettor, dealer) coin changes for 10 chips on Player and 10 on Tie (SPEC settlement)."""
+    """(bettor, dealer) coin changes for 10 chips on Player and 10 on Tie.
+
+    The rule is in docs/rules.md, "Settlement".
+    """
     player = PLAYER_CHIPS * CHIP_UNIT
     tie = TIE_CHIPS * CHIP_UNIT
     if winner == "player":

@@ -1,4 +1,5 @@
-"""The rooms file: SPEC's defaults load, and every broken rule refuses to start."""
+"""The rooms file: the default rooms load (docs/rules.md, "Rooms"), and every broken rule
+refuses to start."""
 
 from __future__ import annotations
 

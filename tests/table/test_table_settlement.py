@@ -1,4 +1,5 @@
-"""Settlement through the table: SPEC.md's worked example, escrow, and exactly-once."""
+"""Settlement through the table: the worked example of docs/rules.md ("Settlement"), escrow,
+and exactly-once."""
 
 from __future__ import annotations
 

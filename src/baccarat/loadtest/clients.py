@@ -9,9 +9,10 @@ seconds, then opens it. Two client models:
   asked for); it sends every move of the hand, 15 a second;
 - ``browser``: what the shipped browser client (``baccarat/web/js``) does: it subscribes to
   the lobby when the lobby shows and unsubscribes when it enters a table (``main.js``),
-  applies the events ``table.js`` applies in place, and asks for a snapshot (``resync``, 40 ms
-  debounce) after any other event; it sends no more peel moves a second than the hello's
-  ``squeeze_rate`` (``squeeze.js``), the rate the server passes them on at.
+  asks for a snapshot (``resync``, 40 ms debounce) only when a public event skips a sequence
+  number (the page applies every other event to its view); it sends no more peel moves a
+  second than the hello's ``squeeze_rate`` (``squeeze.js``), the rate the server passes them
+  on at.
 
 Frames are classified from their first bytes (the server writes ``type`` first and an
 event's name before its data), so most frames are never parsed; the few the clients act on

@@ -322,7 +322,7 @@ def _room(index: int, data: object, timers: dict[str, float]) -> RoomSettings:
             f"{where}.bettor_floor",
             f"must be at least one chip ({chip_unit} coins), not {bettor_floor}.",
         )
-    # Decision (SPEC): the dealer floor defaults to the largest Player/Banker liability.
+    # The dealer floor defaults to the largest Player/Banker liability (docs/rules.md, "Rooms").
     liability = max_liability(chip_unit, SEATS - 1)
     dealer_floor = _int(f"{where}.dealer_floor", data.get("dealer_floor", liability))
     if dealer_floor < liability:

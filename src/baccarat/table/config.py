@@ -31,7 +31,7 @@ TIMERS: tuple[str, ...] = (
 
 @dataclass(frozen=True, slots=True)
 class RoomDefaults:
-    """The money rules of one room (SPEC.md, "Rooms")."""
+    """The money rules of one room (docs/rules.md, "Rooms")."""
 
     chip_unit: int
     bettor_floor: int
