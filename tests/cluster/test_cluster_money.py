@@ -13,8 +13,8 @@ from baccarat.cards import deck, parse_cards
 from baccarat.client import Client, CommandError
 from baccarat.cluster import LocalDirectory
 from baccarat.server import Server, create_app
-from baccarat.server.app import SERVER
 from baccarat.server.config import parse_rooms
+from baccarat.server.http.routes import SERVER
 from baccarat.shoe import Shoe
 from baccarat.store import open_store
 from serving import free_port

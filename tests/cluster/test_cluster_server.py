@@ -13,8 +13,8 @@ from aiohttp.test_utils import TestServer
 from baccarat.client import Client, CommandError
 from baccarat.cluster import LocalDirectory, SeatClaim
 from baccarat.server import Server, create_app
-from baccarat.server.app import SERVER
 from baccarat.server.config import parse_rooms
+from baccarat.server.http.routes import SERVER
 from baccarat.store import BetRecord, open_store
 from serving import free_port
 

@@ -319,7 +319,7 @@ async def test_metrics_answer_the_operators_token_only(live: Live) -> None:
 async def test_the_operators_metrics_listener_serves_metrics(live: Live) -> None:
     from aiohttp.test_utils import TestServer
 
-    from baccarat.server.app import create_metrics_app
+    from baccarat.server.http.routes import create_metrics_app
 
     own = TestServer(create_metrics_app(live.server), host="127.0.0.1", port=0)
     await own.start_server()

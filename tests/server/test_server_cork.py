@@ -8,8 +8,8 @@ from typing import Any, cast
 
 from aiohttp import web
 
-from baccarat.server.connection import Connection
-from baccarat.server.frames import encode, payload
+from baccarat.server.sockets.connection import Connection
+from baccarat.server.sockets.frames import encode, payload
 
 
 class Transport:

@@ -18,11 +18,11 @@ from typing import Any
 
 from baccarat.cards import parse_cards
 from baccarat.errors import Conflict, InternalError
-from baccarat.server.driver import TableDriver
-from baccarat.server.frames import payload
-from baccarat.server.hub import Hub
 from baccarat.server.metrics import Metrics
-from baccarat.server.replies import OK, Reply
+from baccarat.server.sockets.frames import payload
+from baccarat.server.sockets.hub import Hub
+from baccarat.server.sockets.replies import OK, Reply
+from baccarat.server.tables.driver import TableDriver
 from baccarat.shoe import Shoe
 from baccarat.store import Escrow, Settle, Void
 from baccarat.table import OpenCard, PlaceChip, Sit, Table, TableConfig, UserInfo

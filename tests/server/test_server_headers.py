@@ -6,7 +6,7 @@ import aiohttp
 from server_live import Live, live_test
 
 from baccarat.client import ws_url
-from baccarat.server.headers import content_security_policy
+from baccarat.server.http.headers import content_security_policy
 
 
 def _directives(policy: str) -> dict[str, list[str]]:

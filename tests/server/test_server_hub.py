@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from baccarat.server.hub import Hub
+from baccarat.server.sockets.hub import Hub
 
 
 def test_set_seats_records_each_table_apart() -> None:

@@ -10,7 +10,7 @@ import pytest
 from server_live import ROOMS, Live, live_test
 
 from baccarat.client import Client, CommandError
-from baccarat.server.lobby import PAGE_SIZE, TICK
+from baccarat.server.tables.lobby import PAGE_SIZE, TICK
 
 A_TABLES = [f"a{i}" for i in range(1, 31)]
 B_TABLES = [f"b{i}" for i in range(1, 6)]

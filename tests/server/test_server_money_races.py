@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 from server_live import ROOMS, TEST_LIMIT, Live, is_event, start_live
 
 from baccarat.client import Client, CommandError
-from baccarat.server.driver import TableDriver
+from baccarat.server.tables.driver import TableDriver
 from baccarat.store.url import sqlite_path
 
 RACE_ROOMS: dict[str, Any] = {

@@ -8,8 +8,8 @@ from typing import Any
 
 from baccarat.protocol.codec import dumps
 from baccarat.protocol.messages import ack, error
-from baccarat.server.connection import ANSWERS_KEPT, Connection
-from baccarat.server.frames import payload
+from baccarat.server.sockets.connection import ANSWERS_KEPT, Connection
+from baccarat.server.sockets.frames import payload
 
 
 def _connection() -> tuple[Connection, list[str]]:

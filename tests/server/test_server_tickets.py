@@ -5,7 +5,7 @@ from __future__ import annotations
 import aiohttp
 from server_live import Live, live_test
 
-from baccarat.server.auth import COOKIE
+from baccarat.server.http.auth import COOKIE
 
 
 async def _ticket(live: Live, token: str) -> str:

@@ -20,7 +20,7 @@ from baccarat.bets import AREAS, CHIPS, LIMITS
 from baccarat.cards import deck
 from baccarat.errors import BaccaratError
 from baccarat.protocol.events import event_data
-from baccarat.server import facts
+from baccarat.server.tables import facts
 from baccarat.shoe import Shoe
 from baccarat.table import (
     ClearBets,

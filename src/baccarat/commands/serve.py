@@ -18,11 +18,11 @@ from aiohttp import web
 from baccarat.cluster import RedisDirectory
 from baccarat.cluster.keeper import DEFAULT_TTL
 from baccarat.cluster.remote import DEFAULT_PREFIX
+from baccarat.commands.demo import demo_layout, ensure_accounts, start_demo
 from baccarat.errors import BaccaratError
 from baccarat.server import Server, collector, create_app, load_rooms
-from baccarat.server.app import create_metrics_app
 from baccarat.server.config import RoomsConfig, listen_address, split_address
-from baccarat.server.demo import demo_layout, ensure_accounts, start_demo
+from baccarat.server.http.routes import create_metrics_app
 from baccarat.server.logs import setup_logging
 from baccarat.store import Store, default_db_url, open_store
 

@@ -26,7 +26,7 @@ from typing import Any
 from aiohttp import WSMsgType, web
 
 from baccarat.loadtest.clients import USER_HEADER
-from baccarat.server.driver import SQUEEZE_INTERVAL
+from baccarat.server.tables.driver import SQUEEZE_INTERVAL
 
 BETTING, SQUEEZE, RESULT = 15.0, 10.0, 5.0
 

@@ -12,7 +12,7 @@ from prometheus_client.registry import Collector
 from baccarat.server import collector
 
 if TYPE_CHECKING:
-    from baccarat.server.passwords import PasswordPool
+    from baccarat.server.http.passwords import PasswordPool
     from baccarat.store import Store
 
 

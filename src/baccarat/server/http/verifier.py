@@ -15,7 +15,7 @@ from pathlib import Path
 
 from aiohttp import web
 
-from baccarat.server.headers import BASE_POLICY
+from baccarat.server.http.headers import BASE_POLICY
 
 MARK = "/*FAIR_JS*/"
 _INLINE = re.compile(r"<(script|style)\b[^>]*>(.*?)</\1>", re.S)

@@ -18,8 +18,8 @@ from typing import Any
 from baccarat.cluster import Directory, LobbyChange
 from baccarat.cluster.follow import follow_lobby
 from baccarat.cluster.keeper import DEFAULT_TTL, Keeper
-from baccarat.server.hub import Hub
-from baccarat.server.inflight import CoinsInFlight
+from baccarat.server.sockets.hub import Hub
+from baccarat.server.tables.inflight import CoinsInFlight
 
 log = logging.getLogger("baccarat.server")
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 
-from baccarat.server.hub import Hub
+from baccarat.server.sockets.hub import Hub
 
 INTERVAL = 15.0
 """Seconds between two sweeps: a dead client is dropped 30 to 45 s after its last frame."""

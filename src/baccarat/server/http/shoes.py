@@ -15,8 +15,8 @@ from typing import Any
 from aiohttp import web
 
 from baccarat.errors import InvalidInput, NotFound
-from baccarat.server import auth
-from baccarat.server.mybets import MAX_ID, a_store_id, parse_cursor, parse_limit
+from baccarat.server.http import auth
+from baccarat.server.http.mybets import MAX_ID, a_store_id, parse_cursor, parse_limit
 from baccarat.store import ShoeRecord, ShoeRound, Store
 
 TABLES = web.AppKey("shoe_tables", frozenset[str])

@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 
 from baccarat.errors import BaccaratError
 from baccarat.protocol.messages import ack, refusal
-from baccarat.server.connection import Connection
 from baccarat.server.metrics import Metrics
+from baccarat.server.sockets.connection import Connection
 
 log = logging.getLogger("baccarat.server")
 

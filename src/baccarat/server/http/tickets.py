@@ -13,7 +13,7 @@ import asyncio
 
 from aiohttp import web
 
-from baccarat.server import auth
+from baccarat.server.http import auth
 from baccarat.store import Store
 from baccarat.store.accounts import TICKET_TTL
 

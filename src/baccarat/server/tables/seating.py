@@ -19,11 +19,11 @@ import logging
 from collections.abc import Awaitable, Callable
 
 from baccarat.errors import BaccaratError, RuleViolation
-from baccarat.server.driver import TableDriver
-from baccarat.server.hub import Hub
-from baccarat.server.inflight import CoinsInFlight
-from baccarat.server.node import Node
-from baccarat.server.replies import Reply
+from baccarat.server.sockets.hub import Hub
+from baccarat.server.sockets.replies import Reply
+from baccarat.server.tables.driver import TableDriver
+from baccarat.server.tables.inflight import CoinsInFlight
+from baccarat.server.tables.node import Node
 from baccarat.store import Store
 from baccarat.table import DEALER_SEAT, Disconnect, Event, LeaveQueue, Sit, UserInfo
 

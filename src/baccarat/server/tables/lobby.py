@@ -22,9 +22,9 @@ from baccarat.bets import CHIPS, LIMITS
 from baccarat.errors import RuleViolation
 from baccarat.protocol.codec import dumps
 from baccarat.server.config import RoomsConfig
-from baccarat.server.connection import Connection
-from baccarat.server.frames import encode
-from baccarat.server.hub import Hub
+from baccarat.server.sockets.connection import Connection
+from baccarat.server.sockets.frames import encode
+from baccarat.server.sockets.hub import Hub
 
 log = logging.getLogger("baccarat.server")
 

@@ -15,7 +15,7 @@ from aiohttp import web
 
 from baccarat.bets import AREAS
 from baccarat.errors import InvalidInput
-from baccarat.server import auth
+from baccarat.server.http import auth
 from baccarat.store import RoundRecord, ShoeRecord, Store
 
 PAGE = 20

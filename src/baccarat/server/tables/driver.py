@@ -30,13 +30,13 @@ from baccarat.errors import BaccaratError, InternalError, RuleViolation
 from baccarat.protocol.codec import dumps
 from baccarat.protocol.events import event_wire
 from baccarat.protocol.messages import event, snapshot
-from baccarat.server import facts
-from baccarat.server.connection import Connection
-from baccarat.server.hub import Hub
-from baccarat.server.inflight import CoinsInFlight
-from baccarat.server.ledger import TableLedger
 from baccarat.server.metrics import Metrics
-from baccarat.server.replies import OK, Ack, Reply
+from baccarat.server.sockets.connection import Connection
+from baccarat.server.sockets.hub import Hub
+from baccarat.server.sockets.replies import OK, Ack, Reply
+from baccarat.server.tables import facts
+from baccarat.server.tables.inflight import CoinsInFlight
+from baccarat.server.tables.ledger import TableLedger
 from baccarat.store import Store
 from baccarat.table import Command, Event, SqueezeProgress, Table, view
 from baccarat.table.events import DealerTurn, recipient

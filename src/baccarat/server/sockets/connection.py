@@ -27,7 +27,7 @@ from typing import Any, cast
 
 from aiohttp import web
 
-from baccarat.server.frames import PING, encode, payload, text_frame
+from baccarat.server.sockets.frames import PING, encode, payload, text_frame
 
 log = logging.getLogger("baccarat.server")
 

@@ -31,16 +31,16 @@ from baccarat.protocol.requests import (
     TakeSeat,
     Watch,
 )
-from baccarat.server import auth
-from baccarat.server.connection import Connection
-from baccarat.server.driver import TableDriver
-from baccarat.server.frames import pong_frame
-from baccarat.server.hub import Hub
-from baccarat.server.lobby import Lobby, View
+from baccarat.server.http import auth
 from baccarat.server.metrics import Metrics
-from baccarat.server.node import Node
-from baccarat.server.replies import OK, Ack, Reply
-from baccarat.server.seating import Seating
+from baccarat.server.sockets.connection import Connection
+from baccarat.server.sockets.frames import pong_frame
+from baccarat.server.sockets.hub import Hub
+from baccarat.server.sockets.replies import OK, Ack, Reply
+from baccarat.server.tables.driver import TableDriver
+from baccarat.server.tables.lobby import Lobby, View
+from baccarat.server.tables.node import Node
+from baccarat.server.tables.seating import Seating
 from baccarat.store import Store
 from baccarat.table import (
     ClearBets,
@@ -70,7 +70,11 @@ class Host(Protocol):
     """What the endpoint and the dispatcher use of the server (``app.Server``)."""
 
     origins: tuple[str, ...]
-    accepting: bool
+
+    @property
+    def accepting(self) -> bool:
+        """Whether new sockets are taken."""
+
     queue_limit: int
     command_rate: float
     squeeze_rate: float

@@ -5,7 +5,7 @@ transaction. A round nobody bet on is written the same way (an empty escrow, a s
 zeros), so history and the audit see every round dealt.
 
 From the close of betting until its settlement (or void) is committed, a round's users have
-coins in flight (:class:`~baccarat.server.inflight.CoinsInFlight`): no other table may seat
+coins in flight (:class:`~baccarat.server.tables.inflight.CoinsInFlight`): no other table may seat
 them on a balance the settlement is about to change. A settlement is announced
 (``round_settled``) only after the ledger accepted it. When the ledger refuses (a table that
 disagrees with the ledger: a bug), the round is voided instead: it moves no coin,
@@ -19,7 +19,7 @@ another node has taken the table over, the database refuses them (``stale_epoch`
 owner has already voided the round in escrow, so this node writes nothing more for it.
 
 When the database cannot be reached, each write is retried with its idempotency key until it
-is done (``baccarat.server.retry``): the table's task waits on it, so the table pauses and
+is done (``baccarat.server.tables.retry``): the table's task waits on it, so the table pauses and
 announces nothing the ledger has not accepted. Writes run one at a time, so the epoch never
 changes under a write in flight (``renew_epoch``).
 """
@@ -33,10 +33,10 @@ from typing import TypeVar
 
 from baccarat.errors import BaccaratError, Conflict
 from baccarat.protocol import values
-from baccarat.server import facts
-from baccarat.server.inflight import CoinsInFlight
 from baccarat.server.metrics import Metrics
-from baccarat.server.retry import until_written
+from baccarat.server.tables import facts
+from baccarat.server.tables.inflight import CoinsInFlight
+from baccarat.server.tables.retry import until_written
 from baccarat.store import (
     VOID_SETTLEMENT_REFUSED,
     VOID_SHUTDOWN,

@@ -15,8 +15,8 @@ from typing import Any
 
 from aiohttp import web
 
-from baccarat.server.auth import fail
-from baccarat.server.driver import TableDriver
+from baccarat.server.http.auth import fail
+from baccarat.server.tables.driver import TableDriver
 
 PHASES = ("waiting", "betting", "squeeze", "result", "shuffling")
 

@@ -12,8 +12,8 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
-from baccarat.server.connection import Connection
-from baccarat.server.frames import encode
+from baccarat.server.sockets.connection import Connection
+from baccarat.server.sockets.frames import encode
 
 log = logging.getLogger("baccarat.server")
 

@@ -1,0 +1,1 @@
+"""HTTP: the API, sessions and logins, security headers, the client's files and the test hooks."""

@@ -1,0 +1,175 @@
+"""The HTTP side of a server: its routes, health, metrics and the lobby without a socket.
+
+``create_app`` builds the aiohttp application for a ``Server``; the tables start with the
+application and stop with it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import hmac
+import logging
+import time
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from aiohttp import web
+
+from baccarat.errors import RuleViolation
+from baccarat.roads.patterns import PATTERNS
+from baccarat.server.app import Server
+from baccarat.server.http import auth, mybets, shoes, tickets
+from baccarat.server.http.headers import add_security_headers
+from baccarat.server.http.holds import hold_route
+from baccarat.server.http.limits import AuthLimits
+from baccarat.server.http.static import StaticFiles
+from baccarat.server.http.verifier import verifier_routes
+from baccarat.server.logs import quiet_bad_requests
+from baccarat.server.sockets.ws import websocket
+from baccarat.server.tables.lobby import View
+
+log = logging.getLogger("baccarat.server")
+
+SERVER = web.AppKey("server", Server)
+"""The application's ``Server``."""
+
+
+def web_root() -> Path:
+    """The browser client's files (``baccarat/web``)."""
+    return Path(str(resources.files("baccarat").joinpath("web")))
+
+
+async def healthz(request: web.Request) -> web.Response:
+    """GET /healthz: the database answers and every table's task runs."""
+    server = request.app[SERVER]
+    try:
+        await asyncio.to_thread(server.store.house_balance)
+        db = True
+    except Exception:
+        db = False
+    running = sum(1 for d in server.drivers.values() if d.running)
+    ok = db and running == len(server.drivers) and server.accepting
+    body = {"ok": ok, "db": db, "tables": running, "clients": len(server.hub.connections)}
+    return web.json_response(body, status=200 if ok else 503)
+
+
+async def metrics_page(request: web.Request) -> web.Response:
+    """GET /metrics: Prometheus text format (see :func:`create_metrics_app`)."""
+    server = request.app[SERVER]
+    return web.Response(body=server.metrics.render(), content_type="text/plain")
+
+
+async def public_metrics(request: web.Request) -> web.Response:
+    """GET /metrics on the public listener: only with the operator's bearer token."""
+    server = request.app[SERVER]
+    if server.metrics_token is None:
+        return auth.fail(
+            404,
+            "not_found",
+            "Metrics are not served here; the operator reads them with a token or on a "
+            "listener of their own.",
+        )
+    given = request.headers.get("Authorization", "")
+    if not hmac.compare_digest(given.encode(), f"Bearer {server.metrics_token}".encode()):
+        return auth.fail(
+            401,
+            "not_authenticated",
+            "Send the metrics token as 'Authorization: Bearer TOKEN'.",
+            **{"WWW-Authenticate": 'Bearer realm="metrics"'},
+        )
+    return await metrics_page(request)
+
+
+async def lobby_page(request: web.Request) -> web.Response:
+    """GET /api/lobby: the lobby without a socket (``?room=ID&page=N&road=R``: one page)."""
+    server = request.app[SERVER]
+    query = request.query
+    room, page, road = query.get("room"), query.get("page"), query.get("road")
+    if room is None and page is None and road is None:
+        return web.json_response(server.lobby.message())
+    if road is not None and road != "any" and road not in PATTERNS:
+        return auth.fail(400, "bad_message", f"road is 'any' or one of {', '.join(PATTERNS)}.")
+    try:
+        number = int(page or 0)
+        if number < 0:
+            raise ValueError(page)
+        view = server.lobby.check(View(room, number, road))
+    except ValueError:
+        return auth.fail(400, "bad_message", "page is a whole number >= 0.")
+    except RuleViolation as exc:
+        return auth.fail(404, exc.code, exc.message)
+    return web.json_response(server.lobby.message(view))
+
+
+@web.middleware
+async def _log_requests(request: web.Request, handler: Any) -> web.StreamResponse:
+    started = time.perf_counter()
+    response: web.StreamResponse = await handler(request)
+    if request.path.startswith("/api/"):
+        log.info(
+            "http",
+            extra={
+                "method": request.method,
+                "path": request.path,
+                "status": response.status,
+                "ms": round((time.perf_counter() - started) * 1000, 2),
+            },
+        )
+    return response
+
+
+def create_app(server: Server) -> web.Application:
+    """The aiohttp application serving ``server``."""
+    quiet_bad_requests()
+    app = web.Application(middlewares=[_log_requests], client_max_size=64 * 1024)
+    app[SERVER] = server
+    app[auth.STORE] = server.store
+    app[auth.SETTINGS] = server.config.server
+    app[auth.ALLOW_REGISTER] = server.allow_register
+    app[auth.ORIGINS] = server.origins
+    app[auth.LIMITS] = AuthLimits.from_settings(server.config.server)
+    app[auth.PASSWORDS] = server.passwords
+    app[auth.ON_LOGOUT] = server.logged_out
+    app[shoes.TABLES] = frozenset(server.config.table_room())
+
+    app.router.add_post("/api/register", auth.register)
+    app.router.add_post("/api/login", auth.login)
+    app.router.add_post("/api/logout", auth.logout)
+    app.router.add_get("/api/me", auth.me)
+    app.router.add_post("/api/ticket", tickets.ticket)
+    app.router.add_get("/api/enter", tickets.enter)
+    app.router.add_get("/api/lobby", lobby_page)
+    app.router.add_get("/api/my/rounds", mybets.my_rounds)
+    app.router.add_get("/api/my/net", mybets.my_net)
+    app.router.add_get("/api/shoes", shoes.shoe_list)
+    app.router.add_get("/api/shoes/{shoe_id}", shoes.shoe_detail)
+    app.router.add_get("/healthz", healthz)
+    app.router.add_get("/metrics", public_metrics)
+    app.router.add_get("/ws", functools.partial(websocket, server))
+    if server.test_hooks:
+        held = hold_route(server.drivers)
+        app.router.add_get("/api/test/tables/{table_id}", held)
+        app.router.add_post("/api/test/tables/{table_id}", held)
+    app.router.add_routes(verifier_routes(web_root()))
+    app.router.add_get("/{path:.*}", StaticFiles(web_root()).serve)
+
+    async def on_startup(app: web.Application) -> None:
+        await server.start()
+
+    async def on_shutdown(app: web.Application) -> None:
+        await server.stop()
+
+    app.on_response_prepare.append(add_security_headers)
+    app.on_startup.append(on_startup)
+    app.on_shutdown.append(on_shutdown)
+    return app
+
+
+def create_metrics_app(server: Server) -> web.Application:
+    """An application serving only ``GET /metrics``, for a listener only the operator reaches."""
+    app = web.Application()
+    app[SERVER] = server
+    app.router.add_get("/metrics", metrics_page)
+    return app

@@ -1,0 +1,227 @@
+"""The tables this node runs: each one's task started when its lease comes, stopped when
+it goes, and closed table by table at a planned stop.
+
+A table is taken in one transaction that raises its epoch (fencing whoever ran it before)
+and voids the rounds a crash left in escrow; its seats come back from the database.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Coroutine
+from typing import Any
+
+from baccarat.errors import RuleViolation
+from baccarat.server.config import RoomsConfig, table_config
+from baccarat.server.metrics import Metrics
+from baccarat.server.sockets.connection import CLOSE_TABLE_MOVED, Connection
+from baccarat.server.sockets.hub import Hub
+from baccarat.server.tables.driver import TableDriver
+from baccarat.server.tables.inflight import CoinsInFlight
+from baccarat.server.tables.lobby import Lobby
+from baccarat.server.tables.node import Node
+from baccarat.server.tables.seating import Seating
+from baccarat.shoe import Shoe
+from baccarat.store import Store
+from baccarat.table import Command, Disconnect, LeaveQueue, Reconnect, Table
+from baccarat.table.queue import position as queue_position
+
+log = logging.getLogger("baccarat.server")
+
+
+class Tables:
+    """This node's live tables, by id, and what happens to them over the node's life."""
+
+    def __init__(
+        self,
+        store: Store,
+        config: RoomsConfig,
+        hub: Hub,
+        metrics: Metrics,
+        inflight: CoinsInFlight,
+        *,
+        node_id: str,
+        speed: float,
+        squeeze_rate: float,
+        shutdown_grace: float,
+    ) -> None:
+        self.store = store
+        self.config = config
+        self.hub = hub
+        self.metrics = metrics
+        self.inflight = inflight
+        self.node_id = node_id
+        self.speed = speed
+        self.squeeze_rate = squeeze_rate
+        self.shutdown_grace = shutdown_grace
+        self.drivers: dict[str, TableDriver] = {}
+        self.accepting = True
+        self._closed = False
+        self._background: set[asyncio.Task[Any]] = set()
+        hub.on_last_close = self.last_close
+        hub.on_unwatch = self.unwatched
+
+    def attach(self, lobby: Lobby, node: Node, seating: Seating) -> None:
+        """The lobby, node and seating that use this node's tables and that it uses in turn
+        (each needs the other to be built first, so they meet here)."""
+        self.lobby = lobby
+        self.node = node
+        self.seating = seating
+
+    def cancel_background(self) -> None:
+        """Cancel the table work still running in the background (at the very end)."""
+        for task in list(self._background):
+            task.cancel()
+
+    async def take(self, table_id: str) -> int:
+        # One transaction raises the table's epoch and voids the rounds it left in escrow:
+        # from here on the database refuses the writes of whoever ran it before.
+        taken = await asyncio.to_thread(self.store.take_table, table_id, self.node_id)
+        if taken.voided:
+            log.warning("voided unfinished rounds", extra={"rounds": taken.voided})
+        log.info("table taken", extra={"table_id": table_id, "epoch": taken.epoch})
+        driver = self.start_table(table_id, taken.epoch)
+        try:
+            await self.seating.restore(driver, taken.seats)
+        except Exception:
+            log.exception("seats not restored", extra={"table_id": table_id})
+        return taken.epoch
+
+    async def regained(self, table_id: str) -> bool:
+        # The directory forgot the lease (Redis restarted): keep the table if the database
+        # agrees that nobody took it meanwhile, under a new epoch, voiding nothing.
+        driver = self.drivers.get(table_id)
+        if driver is None or not driver.running:
+            return False
+        kept = await driver.ledger.renew_epoch(self.node_id)
+        log.warning(
+            "table kept through a lost lease" if kept else "table was taken meanwhile",
+            extra={"table_id": table_id, "epoch": driver.ledger.epoch},
+        )
+        return kept
+
+    def start_table(self, table_id: str, epoch: int) -> TableDriver:
+        room = self.config.table_room()[table_id]
+        table = Table(table_config(room, table_id).scaled(self.speed), Shoe.fresh)
+        driver = TableDriver(
+            table,
+            table_id=table_id,
+            room_id=room.room_id,
+            names=room.names_of(table_id),
+            hub=self.hub,
+            store=self.store,
+            metrics=self.metrics,
+            epoch=epoch,
+            inflight=self.inflight,
+            squeeze_interval=1 / self.squeeze_rate,
+        )
+        driver.on_dealer_turn = lambda uid: self.spawn(self.seating.dealer_turn(driver, uid))
+        self.drivers[table_id] = driver
+        driver.start()
+        self.hub.changed.add(table_id)
+        # The table's line goes out now (published to the other nodes), not at the next tick.
+        self.lobby.refresh()
+        self.metrics.tables.set(len(self.drivers))
+        return driver
+
+    async def gained(self, table_id: str, token: int) -> None:
+        # No other node runs the table now: a round it left in escrow is over.
+        if not self.accepting:
+            raise RuleViolation("table_closed", "The node is shutting down.")
+        log.info("table lease gained", extra={"table_id": table_id, "token": token})
+        await self.take(table_id)
+
+    async def lost(self, table_id: str) -> None:
+        # Another node runs the table now (or this node is leaving): stop it here at once.
+        driver = self.drivers.pop(table_id, None)
+        if driver is None:
+            return
+        self.metrics.tables.set(len(self.drivers))
+        try:
+            if driver.running:
+                await driver.stop(0.0)
+        finally:
+            seated = [u for u, (t, _) in self.hub.seats.items() if t == table_id]
+            self.hub.set_seats(table_id, {})
+            self.hub.changed.add(table_id)
+            # The table runs elsewhere now (or soon): its screens reconnect and find it.
+            conns = set(self.hub.watchers.get(table_id, ()))
+            for user_id in seated:
+                conns.update(self.hub.by_user.get(user_id, ()))
+            for conn in conns:
+                self.hub.unwatch(conn)
+                conn.drop(CLOSE_TABLE_MOVED, "table_moved")
+
+    def summary(self, table_id: str) -> dict[str, Any] | None:
+        return self.lobby.lines.get(table_id) if table_id in self.drivers else None
+
+    def line(self, table_id: str) -> dict[str, Any] | None:
+        driver = self.drivers.get(table_id)
+        if driver is None:
+            return None
+        return self.node.line(driver.line())
+
+    async def drain(self) -> None:
+        """Stop taking sockets and tables; close every table (the round in play finishes,
+        none starts) and hand each to another node as soon as its round is over. A round
+        still in escrow when the grace runs out is voided."""
+        if self._closed:
+            return
+        self._closed = True
+        self.accepting = False
+        self.node.keeper.stop_taking()
+        await asyncio.gather(*(self.hand_over(t, d) for t, d in list(self.drivers.items())))
+        self.metrics.tables.set(0)
+
+    async def hand_over(self, table_id: str, driver: TableDriver) -> None:
+        await driver.close(self.shutdown_grace)
+        # Its lease and line go now: another node takes the table with its seats, and the
+        # table's screens are sent to find it (4002).
+        await self.node.keeper.give_back(table_id)
+
+    def spawn(self, coro: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.create_task(coro)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    def tell(self, table_id: str, cmd: Command) -> None:
+        """Hand the table a command in the background. The table may refuse (already
+        marked, grace over, stopping): nothing to tell anyone."""
+        driver = self.drivers.get(table_id)
+        if driver is not None:
+            self.spawn(_quietly(driver.submit(driver.command(cmd))))
+
+    def last_close(self, user_id: int) -> None:
+        where = self.hub.seats.get(user_id)
+        if where is not None and self.accepting:
+            self.tell(where[0], Disconnect(user_id))
+
+    def reconnected(self, user_id: int, table_id: str) -> None:
+        """A seated user opened their first connection again."""
+        self.tell(table_id, Reconnect(user_id))
+
+    def rewatch(self, conn: Connection, table_id: str) -> None:
+        """Make a seated user's new connection watch its table (a snapshot follows)."""
+        driver = self.drivers.get(table_id)
+        if driver is not None:
+            # A table that is stopping is found again when the connection comes back.
+            self.spawn(_quietly(driver.watch(conn)))
+
+    def unwatched(self, conn: Connection, table_id: str) -> None:
+        """A user who no longer watches a table (nor sits there) leaves its dealer queue."""
+        driver = self.drivers.get(table_id)
+        uid = conn.user_id
+        if driver is None or not self.accepting or queue_position(driver.table, uid) is None:
+            return
+        if self.hub.seats.get(uid, ("",))[0] == table_id:
+            return
+        if any(c.watching == table_id for c in self.hub.by_user.get(uid, ())):
+            return
+        self.tell(table_id, LeaveQueue(uid, "away"))
+
+
+async def _quietly(job: Awaitable[None]) -> None:
+    with contextlib.suppress(Exception):
+        await job
