@@ -24,6 +24,7 @@ import contextlib
 import logging
 import random
 import urllib.parse
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -131,29 +132,37 @@ class Bot:
                 if self.table_id is not None and await self._follow():
                     delay = 0.1
             else:
-                delay = 0.5
-                again = False
-                try:
-                    again = await self._play(stop)
-                except CommandError as exc:
-                    log.info("bot connection ended: %s", exc)
-                    url = exc.details.get("url") if exc.code == "table_elsewhere" else None
-                    if isinstance(url, str) and url:
-                        self.url, again = url, True
-                except (TimeoutError, OSError, aiohttp.ClientError) as exc:
-                    log.info("bot connection ended: %s", exc)
-                finally:
-                    await self.client.close()
-                if not again and not stop.is_set() and self.seat is not None:
-                    # The socket dropped (its node stopped, or stopped answering): the table
-                    # may run elsewhere already.
-                    again = await self._follow()
-                if again:
-                    delay = 0.1
+                delay = 0.1 if await self._one_connection(self.client, stop) else 0.5
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(stop.wait(), delay)
             # A seated bot looks for its table often: its seat waits only for the grace.
             delay = min(delay * 2, 1.0 if self.seat is not None else 10.0)
+
+    async def _one_connection(self, client: Client, stop: asyncio.Event) -> bool:
+        """Play on one connection until it ends; True to connect again at once."""
+        again = False
+        try:
+            again = await self._play(stop)
+        except CommandError as exc:
+            log.info("bot connection ended: %s", exc)
+            again = self._sent_elsewhere(exc)
+        except (TimeoutError, OSError, aiohttp.ClientError) as exc:
+            log.info("bot connection ended: %s", exc)
+        finally:
+            await client.close()
+        if not again and not stop.is_set() and self.seat is not None:
+            # The socket dropped (its node stopped, or stopped answering): the table
+            # may run elsewhere already.
+            again = await self._follow()
+        return again
+
+    def _sent_elsewhere(self, exc: CommandError) -> bool:
+        """Take the node a ``table_elsewhere`` refusal names; True if it named one."""
+        url = exc.details.get("url") if exc.code == "table_elsewhere" else None
+        if isinstance(url, str) and url:
+            self.url = url
+            return True
+        return False
 
     async def _follow(self) -> bool:
         """Find the node that runs the bot's table now; True if the bot should connect again
@@ -168,34 +177,57 @@ class Bot:
         if self.lost_since is None:
             self.lost_since = loop.time()
         while loop.time() - self.lost_since < FOLLOW_LIMIT:
-            # Behind one public address each node has a path; the address alone reaches any
-            # node that is up (the proxy's default), which knows where the table runs.
-            known = [self.url, *self.known]
-            bases = list(dict.fromkeys([*known, *(_root(u) for u in known)]))
+            bases = self._bases()
             answers = await asyncio.gather(*(self._ask(base) for base in bases))
-            alive = False
-            line: dict[str, Any] | None = None
-            for base, tables in zip(bases, answers, strict=True):
-                if tables is None:
-                    continue
-                alive = alive or base == self.url
-                urls = [str(t["url"]) for t in tables if t.get("url")]
-                self.known = list(dict.fromkeys([*self.known, *urls]))
-                mine = next((t for t in tables if t.get("table_id") == self.table_id), None)
-                if mine is not None and mine.get("url") and (line is None or base != self.url):
-                    line = mine
-            if line is not None and line["url"] != self.url:
-                self.url = str(line["url"])
-                return True
-            if alive:
-                # Its node answers: the table is there, or nowhere yet.
-                return True
-            if not any(a is not None for a in answers):
-                # No node answers at all (the network, or every node, is down): try again
-                # later, backing off.
-                return False
+            verdict = self._weigh(bases, answers)
+            if verdict is not None:
+                return verdict
             await asyncio.sleep(FOLLOW_EVERY)
         return True
+
+    def _bases(self) -> list[str]:
+        """Every address to ask where the table runs, the bot's own node first."""
+        # Behind one public address each node has a path; the address alone reaches any
+        # node that is up (the proxy's default), which knows where the table runs.
+        known = [self.url, *self.known]
+        return list(dict.fromkeys([*known, *(_root(u) for u in known)]))
+
+    def _weigh(self, bases: list[str], answers: list[list[dict[str, Any]] | None]) -> bool | None:
+        """What the lobbies' answers mean: True to connect again, False to back off, None to
+        ask again shortly."""
+        line, alive = self._read_lobbies(bases, answers)
+        if line is not None and line["url"] != self.url:
+            self.url = str(line["url"])
+            return True
+        if alive:
+            # Its node answers: the table is there, or nowhere yet.
+            return True
+        if not any(a is not None for a in answers):
+            # No node answers at all (the network, or every node, is down): try again
+            # later, backing off.
+            return False
+        return None
+
+    def _read_lobbies(
+        self, bases: list[str], answers: list[list[dict[str, Any]] | None]
+    ) -> tuple[dict[str, Any] | None, bool]:
+        """The bot's table's line (another node's word over its own node's), and whether its
+        own node answered; every node named is remembered."""
+        alive = False
+        line: dict[str, Any] | None = None
+        for base, tables in zip(bases, answers, strict=True):
+            if tables is None:
+                continue
+            alive = alive or base == self.url
+            self._remember_nodes(tables)
+            mine = _routed_line(tables, self.table_id)
+            if mine is not None and (line is None or base != self.url):
+                line = mine
+        return line, alive
+
+    def _remember_nodes(self, tables: list[dict[str, Any]]) -> None:
+        urls = [str(t["url"]) for t in tables if t.get("url")]
+        self.known = list(dict.fromkeys([*self.known, *urls]))
 
     async def _ask(self, base: str) -> list[dict[str, Any]] | None:
         # One node's table lines, or None if it does not answer in time.
@@ -211,22 +243,37 @@ class Bot:
         client = self.client
         assert client is not None
         seat = client.hello.get("seat")
-        if seat is None and self.seat is not None and self.table_id is not None:
-            # The bot sat somewhere and this node does not seat it: the table may have moved.
-            lost_for = asyncio.get_running_loop().time() - (self.lost_since or 0.0)
-            if (self.lost_since is None or lost_for < FOLLOW_LIMIT) and await self._follow():
-                return True
-            self.seat = None
+        if seat is None and await self._table_moved():
+            return True
         self.lost_since = None
         if seat is not None:
-            self.table_id, self.seat = seat["table_id"], seat["seat"]
-            log.info(
-                "bot back in its seat",
-                extra={"user_id": client.user_id, "table_id": self.table_id, "url": self.url},
-            )
-            await client.watch(seat["table_id"])
+            await self._back_in_seat(client, seat)
         else:
             await self._take_seat(client)
+        await self._listen(client, stop)
+        return False
+
+    async def _table_moved(self) -> bool:
+        """This node does not seat the bot: True if its table runs on another node now, else
+        the bot forgets its seat."""
+        if self.seat is None or self.table_id is None:
+            return False
+        lost_for = asyncio.get_running_loop().time() - (self.lost_since or 0.0)
+        if (self.lost_since is None or lost_for < FOLLOW_LIMIT) and await self._follow():
+            return True
+        self.seat = None
+        return False
+
+    async def _back_in_seat(self, client: Client, seat: dict[str, Any]) -> None:
+        self.table_id, self.seat = seat["table_id"], seat["seat"]
+        log.info(
+            "bot back in its seat",
+            extra={"user_id": client.user_id, "table_id": self.table_id, "url": self.url},
+        )
+        await client.watch(seat["table_id"])
+
+    async def _listen(self, client: Client, stop: asyncio.Event) -> None:
+        """Act on each message until the connection ends or ``stop`` is set."""
         waiter = asyncio.create_task(stop.wait())
         try:
             while not stop.is_set():
@@ -234,14 +281,13 @@ class Bot:
                 done, _ = await asyncio.wait({reader, waiter}, return_when=asyncio.FIRST_COMPLETED)
                 if reader not in done:
                     reader.cancel()
-                    return False
+                    return
                 msg = reader.result()
                 if msg is None:
-                    return False
+                    return
                 await self._on(client, msg)
         finally:
             waiter.cancel()
-        return False
 
     async def _pick_table(self, client: Client) -> str:
         if self.plan.table_id is not None:
@@ -267,63 +313,80 @@ class Bot:
         self.table_id = table_id
         view = await client.watch(table_id)
         coins = int(client.hello["user"]["coins"])
+        can_deal = self.plan.may_deal and coins >= view["limits"]["dealer_floor"]
+        for seat in self._seats_to_try(view, can_deal):
+            if not await _sit(client, table_id, seat):
+                continue
+            self.seat = seat
+            if seat != 0 and can_deal:
+                await self._line_up(client)
+            return
+        raise CommandError("no_seat", f"No seat free at {table_id}.")
+
+    def _seats_to_try(self, view: dict[str, Any], can_deal: bool) -> list[int]:
+        """The planned seat, then the dealer seat if free and the bot may deal, then the free
+        bettor seats in random order."""
         seats = [self.plan.seat] if self.plan.seat is not None else []
         free = _free_seats(view)
-        if self.plan.may_deal and 0 in free and coins >= view["limits"]["dealer_floor"]:
+        if can_deal and 0 in free:
             seats.append(0)
         bettor_seats = [s for s in free if s != 0]
         self.rng.shuffle(bettor_seats)
-        seats.extend(bettor_seats)
-        for seat in seats:
-            try:
-                await client.command("sit", table_id=table_id, seat=seat)
-            except CommandError as exc:
-                if exc.code in ("seat_taken", "already_seated", "dealer_queue"):
-                    continue
-                raise
-            self.seat = seat
-            if seat != 0 and self.plan.may_deal and coins >= view["limits"]["dealer_floor"]:
-                # The dealer seat is taken: line up for it (上莊排隊).
-                with contextlib.suppress(CommandError):
-                    await client.join_queue()
-                    self.queued = True
-            return
-        raise CommandError("no_seat", f"No seat free at {table_id}.")
+        return seats + bettor_seats
+
+    async def _line_up(self, client: Client) -> None:
+        # The dealer seat is taken: line up for it (上莊排隊).
+        with contextlib.suppress(CommandError):
+            await client.join_queue()
+            self.queued = True
 
     async def _on(self, client: Client, msg: dict[str, Any]) -> None:
         if msg.get("type") != "event":
             return
-        kind, data = msg["event"], msg["data"]
-        me = client.user_id
-        if kind == "betting_opened":
-            if self.seat == 0:
-                await self._urge_later(client, data)
-            elif self.seat is not None:
-                await self._bet(client, data)
-        elif kind == "round_settled" and self.seat is not None:
-            won = int(data.get("settlement", {}).get("deltas", {}).get(str(me), 0))
-            if won > 0 and self.rng.random() < self.plan.emote_chance:
-                with contextlib.suppress(CommandError):
-                    await client.emote(self.rng.choice(("clap", "laugh", "thumbs_up", "lucky")))
-                    self.emotes += 1
-            elif won and self.rng.random() < self.plan.chat_chance:
-                with contextlib.suppress(CommandError):
-                    await client.say(self.rng.choice(CHAT_WON if won > 0 else CHAT_LOST))
-                    self.said += 1
-        elif kind == "squeeze_started" and data.get("controller_user_id") == me:
+        handler = _ON_EVENT.get(msg["event"])
+        if handler is not None:
+            await handler(self, client, msg["data"])
+
+    async def _on_betting_opened(self, client: Client, data: dict[str, Any]) -> None:
+        if self.seat == 0:
+            await self._urge_later(client, data)
+        elif self.seat is not None:
+            await self._bet(client, data)
+
+    async def _on_round_settled(self, client: Client, data: dict[str, Any]) -> None:
+        if self.seat is None:
+            return
+        won = int(data.get("settlement", {}).get("deltas", {}).get(str(client.user_id), 0))
+        if won > 0 and self.rng.random() < self.plan.emote_chance:
+            with contextlib.suppress(CommandError):
+                await client.emote(self.rng.choice(("clap", "laugh", "thumbs_up", "lucky")))
+                self.emotes += 1
+        elif won and self.rng.random() < self.plan.chat_chance:
+            with contextlib.suppress(CommandError):
+                await client.say(self.rng.choice(CHAT_WON if won > 0 else CHAT_LOST))
+                self.said += 1
+
+    async def _on_squeeze_started(self, client: Client, data: dict[str, Any]) -> None:
+        if data.get("controller_user_id") == client.user_id:
             await self._squeeze(client, data)
-        elif kind == "seat_freed" and data.get("user_id") == me and data.get("reason") != "moved":
+
+    async def _on_seat_freed(self, client: Client, data: dict[str, Any]) -> None:
+        if data.get("user_id") == client.user_id and data.get("reason") != "moved":
+            # Freed, not moved to the dealer seat: the bot sits again.
             self.seat = None
             with contextlib.suppress(CommandError):
                 await self._take_seat(client)
-        elif kind == "seated" and data.get("user_id") == me:
-            self.seat = data["seat"]
-        elif (
-            kind in ("waiting", "seat_freed") and self.plan.may_deal and self.seat not in (None, 0)
-        ):
+        else:
             await self._maybe_deal(client, data)
 
+    async def _on_seated(self, client: Client, data: dict[str, Any]) -> None:
+        if data.get("user_id") == client.user_id:
+            self.seat = data["seat"]
+
     async def _maybe_deal(self, client: Client, data: dict[str, Any]) -> None:
+        """Take the dealer seat when the table needs a dealer and the bot may and can deal."""
+        if not self.plan.may_deal or self.seat in (None, 0):
+            return
         needs = data.get("dealer_needed") or data.get("seat") == 0
         if not needs:
             return
@@ -338,26 +401,35 @@ class Bot:
         # Bet early in the window, like a person who has decided already.
         await asyncio.sleep(self.rng.uniform(0, window * 0.3))
         history = client.view.get("history", []) if client.view else []
-        if self.plan.strategy == "flat" and self.rounds_bet:
-            try:
-                await client.rebet()
-            except CommandError as exc:
-                log.debug("rebet refused: %s", exc.code)
-            else:
-                self.rebets += 1
-                self.rounds_bet += 1
-                return
+        if self.plan.strategy == "flat" and self.rounds_bet and await self._rebet(client):
+            return
+        placed = await self._place(client, choose_bet(self.plan.strategy, history, self.rng))
+        if placed and self.plan.strategy == "random":
+            placed = await self._double_or_undo(client, placed)
+        if placed:
+            self.rounds_bet += 1
+
+    async def _rebet(self, client: Client) -> bool:
+        """Place last round's chips again; False if the table refused."""
+        try:
+            await client.rebet()
+        except CommandError as exc:
+            log.debug("rebet refused: %s", exc.code)
+            return False
+        self.rebets += 1
+        self.rounds_bet += 1
+        return True
+
+    async def _place(self, client: Client, bets: list[tuple[str, int]]) -> int:
+        """Place each chip; how many the table took."""
         placed = 0
-        for area, chip in choose_bet(self.plan.strategy, history, self.rng):
+        for area, chip in bets:
             try:
                 await client.command("bet", area=area, chip=chip)
                 placed += 1
             except CommandError as exc:
                 log.debug("bet refused: %s", exc.code)
-        if placed and self.plan.strategy == "random":
-            placed = await self._double_or_undo(client, placed)
-        if placed:
-            self.rounds_bet += 1
+        return placed
 
     async def _double_or_undo(self, client: Client, placed: int) -> int:
         """Sometimes double the slip or take the last chip back; the chips that remain."""
@@ -397,6 +469,36 @@ class Bot:
             self.squeezes += 1
         with contextlib.suppress(CommandError):
             await client.command("open", hand=hand)
+
+
+_EventHandler = Callable[[Bot, Client, dict[str, Any]], Awaitable[None]]
+_ON_EVENT: dict[str, _EventHandler] = {
+    "betting_opened": Bot._on_betting_opened,
+    "round_settled": Bot._on_round_settled,
+    "squeeze_started": Bot._on_squeeze_started,
+    "seat_freed": Bot._on_seat_freed,
+    "seated": Bot._on_seated,
+    "waiting": Bot._maybe_deal,
+}
+"""What a bot does on each table event; it ignores the rest."""
+
+
+def _routed_line(tables: list[dict[str, Any]], table_id: str | None) -> dict[str, Any] | None:
+    """The table's line in one lobby, if it names the node that runs the table."""
+    mine = next((t for t in tables if t.get("table_id") == table_id), None)
+    return mine if mine is not None and mine.get("url") else None
+
+
+async def _sit(client: Client, table_id: str, seat: int) -> bool:
+    """Sit at ``seat``; False if it is not to be had (taken, the bot sits already, or others
+    wait in line for the dealer seat)."""
+    try:
+        await client.command("sit", table_id=table_id, seat=seat)
+    except CommandError as exc:
+        if exc.code in ("seat_taken", "already_seated", "dealer_queue"):
+            return False
+        raise
+    return True
 
 
 async def run_bots(bots: list[Bot], stop: asyncio.Event) -> None:

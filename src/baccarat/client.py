@@ -368,29 +368,9 @@ class Client:
     def _track(self, msg: dict[str, Any]) -> None:
         kind = msg.get("type")
         if kind == "snapshot":
-            # One watched table per connection: a snapshot names it (``sit`` watches too).
-            self.table_id = msg["table_id"]
-            # A copy: the view changes with later events, the recorded frame must not.
-            self.view = copy.deepcopy(msg["view"])
-            self.seq = int(msg["seq"])
-            self._resyncing = False
-            self.snapshots += 1
+            self._take_snapshot(msg)
         elif kind == "event" and msg.get("table_id") == self.table_id:
-            if not msg.get("private"):
-                seq = int(msg["seq"])
-                if seq <= self.seq:
-                    return
-                gap = seq != self.seq + 1
-                self.seq = seq
-                if gap:
-                    # Something was missed: only a snapshot puts the view right.
-                    if not self._resyncing:
-                        self._resyncing = True
-                        self.resyncs += 1
-                        asyncio.get_running_loop().create_task(self._ask_resync())
-                    return
-            if self.view is not None and not self._resyncing:
-                self.view = apply(self.view, msg["event"], msg["data"])
+            self._follow_event(msg)
         elif kind == "lobby":
             self.rooms = msg["rooms"]
             self.lobby_tables = {t["table_id"]: t for t in msg["tables"]}
@@ -398,6 +378,39 @@ class Client:
             # Each entry carries a table's id and the fields of its line that changed.
             for change in msg["tables"]:
                 self.lobby_tables.setdefault(change["table_id"], {}).update(change)
+
+    def _take_snapshot(self, msg: dict[str, Any]) -> None:
+        # One watched table per connection: a snapshot names it (``sit`` watches too).
+        self.table_id = msg["table_id"]
+        # A copy: the view changes with later events, the recorded frame must not.
+        self.view = copy.deepcopy(msg["view"])
+        self.seq = int(msg["seq"])
+        self._resyncing = False
+        self.snapshots += 1
+
+    def _follow_event(self, msg: dict[str, Any]) -> None:
+        # A private event repeats the seq of the public one before it: only public ones count.
+        if not msg.get("private") and not self._next_in_sequence(int(msg["seq"])):
+            return
+        if self.view is not None and not self._resyncing:
+            self.view = apply(self.view, msg["event"], msg["data"])
+
+    def _next_in_sequence(self, seq: int) -> bool:
+        """Take ``seq`` as the latest; False for a repeat or after a gap."""
+        if seq <= self.seq:
+            return False
+        gap = seq != self.seq + 1
+        self.seq = seq
+        if gap:
+            self._resync()
+        return not gap
+
+    def _resync(self) -> None:
+        # Something was missed: only a snapshot puts the view right.
+        if not self._resyncing:
+            self._resyncing = True
+            self.resyncs += 1
+            asyncio.get_running_loop().create_task(self._ask_resync())
 
     async def _ask_resync(self) -> None:
         with contextlib.suppress(Exception):

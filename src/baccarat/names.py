@@ -71,29 +71,55 @@ def verify_display_name(name: object) -> str:
         raise _bad_display("is text")
     if len(name) > 4 * DISPLAY_MAX:
         raise _bad_display(f"has at most {DISPLAY_MAX} characters")
+    out = _enforce_nickname(name)
+    _verify_not_refused(out)
+    if len(out) > DISPLAY_MAX:
+        raise _bad_display(f"has at most {DISPLAY_MAX} characters, not {len(out)}")
+    _verify_mark_runs(out)
+    return out
+
+
+def _enforce_nickname(name: str) -> str:
+    """The profile's form of ``name``."""
     try:
         out: str = _NICKNAME.enforce(name)
     except UnicodeEncodeError as exc:
-        if exc.reason.endswith("empty"):
-            raise _bad_display("needs at least one visible character") from None
-        # The error points into the text as mapped so far, not into ``name``.
-        seen = exc.object if isinstance(exc.object, str) else name
-        bad = seen[exc.start] if 0 <= exc.start < len(seen) else "?"
-        raise _bad_display(
-            f"may not contain U+{ord(bad):04X} ({_char_name(bad)}): control, invisible and "
-            "direction-changing characters are refused"
-        ) from None
+        raise _profile_refusal(exc, name) from None
+    return out
+
+
+def _profile_refusal(exc: UnicodeEncodeError, name: str) -> InvalidInput:
+    """The profile's refusal of ``name``, said so a person can fix it."""
+    if exc.reason.endswith("empty"):
+        return _bad_display("needs at least one visible character")
+    # The error points into the text as mapped so far, not into ``name``.
+    seen = exc.object if isinstance(exc.object, str) else name
+    bad = seen[exc.start] if 0 <= exc.start < len(seen) else "?"
+    return _bad_display(
+        f"may not contain U+{ord(bad):04X} ({_char_name(bad)}): control, invisible and "
+        "direction-changing characters are refused"
+    )
+
+
+def _verify_not_refused(out: str) -> None:
+    """Refuse the characters the profile lets through but a display name may not hold."""
     for ch in out:
         if ch in _REFUSED:
             raise _bad_display(f"may not contain U+{ord(ch):04X} ({_char_name(ch)})")
-    if len(out) > DISPLAY_MAX:
-        raise _bad_display(f"has at most {DISPLAY_MAX} characters, not {len(out)}")
+
+
+def _verify_mark_runs(out: str) -> None:
+    """Refuse more than MAX_MARKS combining marks in a row."""
     run = 0
     for ch in out:
-        run = run + 1 if unicodedata.combining(ch) or unicodedata.category(ch)[0] == "M" else 0
+        run = run + 1 if _is_mark(ch) else 0
         if run > MAX_MARKS:
             raise _bad_display(f"has at most {MAX_MARKS} combining marks in a row")
-    return out
+
+
+def _is_mark(ch: str) -> bool:
+    """A combining character, or any character of a Mark category."""
+    return bool(unicodedata.combining(ch)) or unicodedata.category(ch)[0] == "M"
 
 
 def display_key(name: str) -> str:

@@ -65,17 +65,25 @@ def banker_draws(banker_total: int, player_third: Card | None) -> bool:
 def next_draw(player: Sequence[Card], banker: Sequence[Card]) -> Hand | None:
     """Which hand takes the next card, or None when the deal is complete."""
     if len(player) < 2 or len(banker) < 2:
-        return "player" if len(player) <= len(banker) else "banker"
+        return _opening_draw(player, banker)
     if is_natural(player[:2]) or is_natural(banker[:2]):
         return None
-    p_total = points(player[:2])
-    if len(player) == 2 and player_draws(p_total):
+    if len(player) == 2 and player_draws(points(player[:2])):
         return "player"
-    if len(banker) == 2:
-        third = player[2] if len(player) == 3 else None
-        if banker_draws(points(banker[:2]), third):
-            return "banker"
+    if len(banker) == 2 and _banker_takes_third(player, banker):
+        return "banker"
     return None
+
+
+def _opening_draw(player: Sequence[Card], banker: Sequence[Card]) -> Hand:
+    """The first four cards alternate, Player first."""
+    return "player" if len(player) <= len(banker) else "banker"
+
+
+def _banker_takes_third(player: Sequence[Card], banker: Sequence[Card]) -> bool:
+    """Whether the Banker's two cards draw, once the Player has drawn or stood."""
+    third = player[2] if len(player) == 3 else None
+    return banker_draws(points(banker[:2]), third)
 
 
 @dataclass(frozen=True, slots=True)

@@ -95,19 +95,15 @@ def settle(outcome: Outcome, dealer: K, stakes: Mapping[K, Mapping[Area, int]]) 
     house = 0
     dealer_gross = 0
     for bettor, slip in stakes.items():
-        per_area: dict[Area, int] = {}
-        for area in AREAS:
-            stake = slip.get(area, 0)
-            if stake:
-                per_area[area] = area_result(outcome, area, stake)
+        per_area = _area_results(outcome, slip)
         net = sum(per_area.values())
         fee = commission_on(net)
         if fee:
             commission[bettor] = fee
         deltas[bettor] = net - fee
         results[bettor] = per_area
-        dealer_gross -= sum(v for a, v in per_area.items() if a in DEALER_AREAS)
-        house -= sum(v for a, v in per_area.items() if a not in DEALER_AREAS)
+        dealer_gross -= _dealer_booked(per_area)
+        house -= _house_booked(per_area)
         house += fee
     dealer_fee = commission_on(dealer_gross)
     if dealer_fee:
@@ -117,3 +113,23 @@ def settle(outcome: Outcome, dealer: K, stakes: Mapping[K, Mapping[Area, int]]) 
     settlement = Settlement(dealer, deltas, commission, house, results)
     assert settlement.total() == 0, "settlement must conserve coins"
     return settlement
+
+
+def _area_results(outcome: Outcome, slip: Mapping[Area, int]) -> dict[Area, int]:
+    """One bettor's gross result on each area they staked, in the order of AREAS."""
+    per_area: dict[Area, int] = {}
+    for area in AREAS:
+        stake = slip.get(area, 0)
+        if stake:
+            per_area[area] = area_result(outcome, area, stake)
+    return per_area
+
+
+def _dealer_booked(per_area: Mapping[Area, int]) -> int:
+    """A bettor's gross result on the areas the dealer books (Player and Banker)."""
+    return sum(v for a, v in per_area.items() if a in DEALER_AREAS)
+
+
+def _house_booked(per_area: Mapping[Area, int]) -> int:
+    """A bettor's gross result on the areas the house books (Tie and the Pairs)."""
+    return sum(v for a, v in per_area.items() if a not in DEALER_AREAS)

@@ -242,39 +242,66 @@ def run(args: argparse.Namespace) -> int:
     if args.count < 1 or (args.processes is not None and args.processes < 1):
         print("baccarat bots: --count and --processes must be at least 1", file=sys.stderr)
         return 2
-    try:
-        crew_list = crews(args)
-    except OSError as exc:
-        print(f"baccarat bots: {exc}", file=sys.stderr)
-        return 1
-    if not crew_list[0].accounts:
-        print(f"baccarat bots: no account in {args.accounts}", file=sys.stderr)
+    crew_list = _read_crews(args)
+    if crew_list is None:
         return 1
     stop = _Stop()
     old = {sig: signal.signal(sig, stop) for sig in (signal.SIGTERM, signal.SIGINT)}
     results: SimpleQueue[tuple[int, int, str]] = multiprocessing.get_context("spawn").SimpleQueue()
     procs = _start(crew_list, results)
-    failed = False
     try:
-        for proc, crew in zip(procs, crew_list, strict=True):
-            print(f"pid {proc.pid}: {', '.join(a.name for a in crew.accounts)}", flush=True)
-        bots = sum(len(c.accounts) for c in crew_list)
-        print(
-            f"{bots} bots start at {args.url} in {len(procs)} processes; Ctrl-C stops them",
-            flush=True,
-        )
-        while not stop.set:
-            wait([p.sentinel for p in procs], timeout=0.25)
-            if any(p.exitcode not in (None, 0) for p in procs):
-                # A process that could not log in: the run as a whole failed.
-                failed = True
-                break
-            if all(p.exitcode is not None for p in procs):
-                break
+        _print_started(args.url, procs, crew_list)
+        failed = _watch(procs, stop)
     finally:
         _stop_all(procs)
         for sig, handler in old.items():
             signal.signal(sig, handler)
+    rounds, errors = _collect(results)
+    for error in errors:
+        print(f"baccarat bots: {error}", file=sys.stderr)
+    if failed or errors:
+        return 1
+    print(f"rounds bet: {rounds}", flush=True)
+    return 0
+
+
+def _read_crews(args: argparse.Namespace) -> list[Crew] | None:
+    """The bots' crews, or None (said on stderr) when there are no accounts to play with."""
+    try:
+        crew_list = crews(args)
+    except OSError as exc:
+        print(f"baccarat bots: {exc}", file=sys.stderr)
+        return None
+    if not crew_list[0].accounts:
+        print(f"baccarat bots: no account in {args.accounts}", file=sys.stderr)
+        return None
+    return crew_list
+
+
+def _print_started(url: str, procs: list[BaseProcess], crew_list: list[Crew]) -> None:
+    for proc, crew in zip(procs, crew_list, strict=True):
+        print(f"pid {proc.pid}: {', '.join(a.name for a in crew.accounts)}", flush=True)
+    bots = sum(len(c.accounts) for c in crew_list)
+    print(
+        f"{bots} bots start at {url} in {len(procs)} processes; Ctrl-C stops them",
+        flush=True,
+    )
+
+
+def _watch(procs: list[BaseProcess], stop: _Stop) -> bool:
+    """Wait for a signal or for every process to end; True if one of them failed."""
+    while not stop.set:
+        wait([p.sentinel for p in procs], timeout=0.25)
+        if any(p.exitcode not in (None, 0) for p in procs):
+            # A process that could not log in: the run as a whole failed.
+            return True
+        if all(p.exitcode is not None for p in procs):
+            break
+    return False
+
+
+def _collect(results: SimpleQueue[tuple[int, int, str]]) -> tuple[int, list[str]]:
+    """The rounds every process bet, and their distinct errors in the order they came."""
     rounds = 0
     errors: list[str] = []
     while not results.empty():
@@ -282,9 +309,4 @@ def run(args: argparse.Namespace) -> int:
         rounds += n
         if error and error not in errors:
             errors.append(error)
-    for error in errors:
-        print(f"baccarat bots: {error}", file=sys.stderr)
-    if failed or errors:
-        return 1
-    print(f"rounds bet: {rounds}", flush=True)
-    return 0
+    return rounds, errors

@@ -9,14 +9,17 @@ import json
 import shlex
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
-from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.progress import BarColumn, Progress, TaskID, TextColumn, TimeRemainingColumn
 from rich.table import Table as RichTable
 
 from baccarat.loadtest import MODELS, P99_LIMIT_MS
 from baccarat.loadtest.curve import write_curve
+
+if TYPE_CHECKING:
+    from baccarat.loadtest.runner import Options, Step
 
 HELP = "run full tables of human-like clients against a server and measure its capacity"
 DEFAULT_STEPS = "50,100,200,300,500,750,1000,1500,2000"
@@ -98,22 +101,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run the steps; print a table (or JSON); exit 0 when the first step passed."""
     try:
-        from baccarat.loadtest.runner import Options, Phase, Step
+        from baccarat.loadtest.runner import Options
     except ImportError as exc:
         # The load generator's client library is an extra: ``pip install -e '.[loadtest]'``.
         print(f"baccarat loadtest: {exc}; install the 'loadtest' extra", file=sys.stderr)
         return 2
-    if args.url and not args.db:
-        print("baccarat loadtest: --url needs --db (the server's database)", file=sys.stderr)
-        return 2
-    if not 1 <= args.squeeze_rate <= 30:
-        print("baccarat loadtest: --squeeze-rate must be from 1 to 30", file=sys.stderr)
-        return 2
-    if args.duration <= 0 or args.warmup < 0 or args.ramp < 0:
-        print(
-            "baccarat loadtest: --duration must be > 0, --warmup and --ramp >= 0",
-            file=sys.stderr,
-        )
+    refusal = _refusal(args)
+    if refusal is not None:
+        print(f"baccarat loadtest: {refusal}", file=sys.stderr)
         return 2
     opts = Options(
         steps=args.tables,
@@ -131,6 +126,32 @@ def run(args: argparse.Namespace) -> int:
         squeeze_rate=args.squeeze_rate,
         pin_generator=args.pin_generator,
     )
+    try:
+        report = _run_with_progress(opts)
+    except (OSError, RuntimeError) as exc:
+        print(f"baccarat loadtest: {exc}", file=sys.stderr)
+        return 1
+    report["command"] = "baccarat loadtest " + shlex.join(sys.argv[2:])
+    _write_report(args, report)
+    steps = [s for s in report["steps"] if s["server"] == "project"]
+    return 0 if steps and steps[0]["passed"] and report["audit"]["ok"] else 1
+
+
+def _refusal(args: argparse.Namespace) -> str | None:
+    """What is wrong with the options taken together, if anything."""
+    if args.url and not args.db:
+        return "--url needs --db (the server's database)"
+    if not 1 <= args.squeeze_rate <= 30:
+        return "--squeeze-rate must be from 1 to 30"
+    if args.duration <= 0 or args.warmup < 0 or args.ramp < 0:
+        return "--duration must be > 0, --warmup and --ramp >= 0"
+    return None
+
+
+def _run_with_progress(opts: Options) -> dict[str, Any]:
+    """Run the load test, its current phase shown as a progress bar on stderr."""
+    from baccarat.loadtest.runner import Phase
+
     console = Console(stderr=True)
     with Progress(
         TextColumn("{task.description:<28}"),
@@ -140,31 +161,43 @@ def run(args: argparse.Namespace) -> int:
         console=console,
         transient=True,
     ) as bar:
-        state: dict[str, Any] = {"task": None, "step": ""}
-
-        def start(name: str, total: float) -> None:
-            if state["task"] is not None:
-                bar.remove_task(state["task"])
-            state["task"] = bar.add_task(f"{state['step']}{name}", total=total)
-
-        def advance(n: float) -> None:
-            if state["task"] is not None:
-                bar.advance(state["task"], n)
+        shown = _PhaseBar(bar)
 
         def announce(step: Step) -> None:
-            f = step.figures
-            console.print(
-                f"{step.server:>7} {step.tables:>5} tables: p99 {f['delivery']['p99_ms']} ms, "
-                f"{f['deliveries_per_s']} deliveries/s, CPU {f.get('server_cpu', '-')}, "
-                f"errors {sum(f['errors'].values())} -> {'pass' if step.passed else 'FAIL'}"
-            )
+            console.print(_step_line(step))
 
-        try:
-            report = asyncio.run(_main(opts, Phase(start, advance), announce))
-        except (OSError, RuntimeError) as exc:
-            print(f"baccarat loadtest: {exc}", file=sys.stderr)
-            return 1
-    report["command"] = "baccarat loadtest " + shlex.join(sys.argv[2:])
+        return asyncio.run(_main(opts, Phase(shown.start, shown.advance), announce))
+
+
+class _PhaseBar:
+    """One bar at a time: each phase of the run replaces the last one's."""
+
+    def __init__(self, bar: Progress) -> None:
+        self.bar = bar
+        self.task: TaskID | None = None
+
+    def start(self, name: str, total: float) -> None:
+        if self.task is not None:
+            self.bar.remove_task(self.task)
+        self.task = self.bar.add_task(name, total=total)
+
+    def advance(self, n: float) -> None:
+        if self.task is not None:
+            self.bar.advance(self.task, n)
+
+
+def _step_line(step: Step) -> str:
+    """A finished step in one line, printed as the run goes."""
+    f = step.figures
+    return (
+        f"{step.server:>7} {step.tables:>5} tables: p99 {f['delivery']['p99_ms']} ms, "
+        f"{f['deliveries_per_s']} deliveries/s, CPU {f.get('server_cpu', '-')}, "
+        f"errors {sum(f['errors'].values())} -> {'pass' if step.passed else 'FAIL'}"
+    )
+
+
+def _write_report(args: argparse.Namespace, report: dict[str, Any]) -> None:
+    """The report to ``--out``, the curve to ``--curve``, and JSON or a table to stdout."""
     text = json.dumps(report, indent=2)
     if args.out is not None:
         args.out.write_text(text + "\n", encoding="utf-8")
@@ -174,8 +207,6 @@ def run(args: argparse.Namespace) -> int:
         print(text)
     else:
         _print_table(report)
-    steps = [s for s in report["steps"] if s["server"] == "project"]
-    return 0 if steps and steps[0]["passed"] and report["audit"]["ok"] else 1
 
 
 async def _main(opts: Any, phase: Any, announce: Any) -> dict[str, Any]:

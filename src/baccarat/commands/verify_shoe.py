@@ -39,24 +39,41 @@ def run(args: argparse.Namespace) -> int:
         seed = parse_seed(args.seed)
         expected = None if args.commitment is None else _parse_commitment(args.commitment)
     except BaccaratError as exc:
-        if args.json:
-            print(json.dumps({"error": exc.to_dict()}))
-        else:
-            print(f"error: {exc.message}", file=sys.stderr)
+        _print_error(exc, as_json=args.json)
         return 2
     actual = commitment(seed)
     cards = [str(c) for c in shuffled_cards(seed)]
     matches = None if expected is None else expected == actual
     if args.json:
-        out: dict[str, object] = {"commitment": actual, "cards": cards}
-        if matches is not None:
-            out["commitment_matches"] = matches
-        print(json.dumps(out))
+        _print_json(actual, cards, matches)
     else:
-        print(f"commitment {actual}")
-        print(f"{len(cards)} cards in dealing order (position of the first on each line):")
-        for start in range(0, len(cards), _CARDS_PER_LINE):
-            print(f"{start + 1:4d}  " + " ".join(cards[start : start + _CARDS_PER_LINE]))
+        _print_text(actual, cards)
+    return _report_match(matches, actual, expected)
+
+
+def _print_error(exc: BaccaratError, *, as_json: bool) -> None:
+    if as_json:
+        print(json.dumps({"error": exc.to_dict()}))
+    else:
+        print(f"error: {exc.message}", file=sys.stderr)
+
+
+def _print_json(actual: str, cards: list[str], matches: bool | None) -> None:
+    out: dict[str, object] = {"commitment": actual, "cards": cards}
+    if matches is not None:
+        out["commitment_matches"] = matches
+    print(json.dumps(out))
+
+
+def _print_text(actual: str, cards: list[str]) -> None:
+    print(f"commitment {actual}")
+    print(f"{len(cards)} cards in dealing order (position of the first on each line):")
+    for start in range(0, len(cards), _CARDS_PER_LINE):
+        print(f"{start + 1:4d}  " + " ".join(cards[start : start + _CARDS_PER_LINE]))
+
+
+def _report_match(matches: bool | None, actual: str, expected: str | None) -> int:
+    """Say on stderr whether the commitment matched; the exit status."""
     if matches is False:
         print(
             f"MISMATCH: the seed's commitment is {actual}, not the published {expected}; "

@@ -8,11 +8,11 @@ seconds, then opens it. Two client models:
 - ``minimal``: what the protocol needs and nothing else (no lobby once seated, no snapshots
   asked for); it sends every move of the hand, 15 a second;
 - ``browser``: what the shipped browser client (``baccarat/web/js``) does: it subscribes to
-  the lobby when the lobby shows and unsubscribes when it enters a table (``main.js``),
-  asks for a snapshot (``resync``, 40 ms debounce) only when a public event skips a sequence
-  number (the page applies every other event to its view); it sends no more peel moves a
-  second than the hello's ``squeeze_rate`` (``squeeze.js``), the rate the server passes them
-  on at.
+  the lobby when the lobby shows and unsubscribes when it enters a table (``main.js``);
+  it applies every event to its view (``reducer.js``), so it asks for a snapshot
+  (``resync``, 40 ms debounce) only when a public event skips a sequence number; it sends no
+  more peel moves a second than the hello's ``squeeze_rate`` (``squeeze.js``), the rate the
+  server passes them on at.
 
 Frames are classified from their first bytes (the server writes ``type`` first and an
 event's name before its data), so most frames are never parsed; the few the clients act on
@@ -30,7 +30,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from picows import WSFrame, WSListener, WSMsgType, WSTransport, ws_connect
+from picows import WSCloseCode, WSFrame, WSListener, WSMsgType, WSTransport, ws_connect
 
 from baccarat.loadtest import MODELS
 from baccarat.loadtest.accounts import Crew, Member
@@ -183,35 +183,35 @@ class Client(WSListener):
 
     def on_ws_frame(self, transport: WSTransport, frame: WSFrame) -> None:
         if frame.msg_type != WSMsgType.TEXT:
-            if frame.msg_type == WSMsgType.CLOSE and not self.closing:
-                self.tally.errors[f"closed:{frame.get_close_code()}"] += 1
-                self.closing = True
-                transport.send_close(frame.get_close_code())
-                transport.disconnect()
+            if frame.msg_type == WSMsgType.CLOSE:
+                self._closed_by_server(transport, frame.get_close_code())
             return
         data = frame.get_payload_as_bytes()
         kind = frame_kind(data)
         self.tally.frame(kind, len(data))
+        self._on_text(kind, data)
+        if self.gen.model == "browser" and (data.startswith(_EVENT) or kind == "snapshot"):
+            self._follow_seq(kind, data)
+
+    def _closed_by_server(self, transport: WSTransport, code: WSCloseCode) -> None:
+        if not self.closing:
+            self.tally.errors[f"closed:{code}"] += 1
+            self.closing = True
+            transport.send_close(code)
+            transport.disconnect()
+
+    def _on_text(self, kind: str, data: bytes) -> None:
+        # Most frames are only counted: the few the clients act on are parsed here.
         if kind == "ack" or kind == "error":
             self._answer(kind, data)
         elif kind == "hello":
-            rate = json.loads(data).get("squeeze_rate")
-            if self.gen.model == "browser" and isinstance(rate, int | float) and rate > 0:
-                self.peel_rate = min(SQUEEZE_RATE, float(rate))
-            if not self.hello.done():
-                self.hello.set_result(None)
-        elif kind == "snapshot" and self.member.role == "bettor" and not self.round_id:
-            # Seated while betting is open: bet in what is left of the window, like a person.
-            view = json.loads(data).get("view") or {}
-            if view.get("phase") == "betting":
-                self.round_id = str(view.get("round_id") or "")
-                self._plan_bets(float(view.get("remaining_ms") or 0) / 1000)
+            self._hello(data)
+        elif kind == "snapshot":
+            self._snapshot(data)
         elif kind in PARSED:
             self._event(kind, json.loads(data)["data"])
-        elif kind == "round_settled" and self.member.role == "spectator" and self.tally.measuring:
-            self.tally.rounds += 1
-        if self.gen.model == "browser" and (data.startswith(_EVENT) or kind == "snapshot"):
-            self._follow_seq(kind, data)
+        elif kind == "round_settled":
+            self._round_settled()
 
     # -- commands ----------------------------------------------------------------------
 
@@ -278,23 +278,53 @@ class Client(WSListener):
 
     # -- behaviour ---------------------------------------------------------------------
 
+    def _hello(self, data: bytes) -> None:
+        rate = json.loads(data).get("squeeze_rate")
+        if self.gen.model == "browser" and isinstance(rate, int | float) and rate > 0:
+            self.peel_rate = min(SQUEEZE_RATE, float(rate))
+        if not self.hello.done():
+            self.hello.set_result(None)
+
+    def _snapshot(self, data: bytes) -> None:
+        if self.member.role != "bettor" or self.round_id:
+            return
+        # Seated while betting is open: bet in what is left of the window, like a person.
+        view = json.loads(data).get("view") or {}
+        if view.get("phase") == "betting":
+            self.round_id = str(view.get("round_id") or "")
+            self._plan_bets(float(view.get("remaining_ms") or 0) / 1000)
+
+    def _round_settled(self) -> None:
+        # One spectator per table counts the table's rounds.
+        if self.member.role == "spectator" and self.tally.measuring:
+            self.tally.rounds += 1
+
     def _event(self, kind: str, data: dict[str, Any]) -> None:
         if kind == "chip_placed":
-            if data["user_id"] != self.user_id and self.tally.measuring:
-                sent = self.bets.sent.get((data["user_id"], data["area"], data["chips"]))
-                if sent is not None:
-                    self.tally.delivery.append(time.perf_counter() - sent)
+            self._chip_placed(data)
         elif kind == "betting_opened":
-            self.round_id = str(data.get("round_id", ""))
-            if self.member.role == "dealer":
-                self.bets.sent.clear()
-            elif self.member.role == "bettor":
-                self._plan_bets(float(data.get("remaining_ms", 15000)) / 1000)
+            self._betting_opened(data)
         elif kind == "squeeze_started":
             if data.get("controller_user_id") == self.user_id:
                 self._peel(str(data["hand"]), str(data.get("corner") or "br"))
         elif kind == "seat_freed" and data.get("user_id") == self.user_id:
             self.tally.errors[f"seat_freed:{data.get('reason')}"] += 1
+
+    def _chip_placed(self, data: dict[str, Any]) -> None:
+        """Time another's chip from its sending to this socket (the delivery latency)."""
+        if data["user_id"] == self.user_id or not self.tally.measuring:
+            return
+        sent = self.bets.sent.get((data["user_id"], data["area"], data["chips"]))
+        if sent is not None:
+            self.tally.delivery.append(time.perf_counter() - sent)
+
+    def _betting_opened(self, data: dict[str, Any]) -> None:
+        self.round_id = str(data.get("round_id", ""))
+        if self.member.role == "dealer":
+            # The table's record of sent chips is shared: its one dealer clears it.
+            self.bets.sent.clear()
+        elif self.member.role == "bettor":
+            self._plan_bets(float(data.get("remaining_ms", 15000)) / 1000)
 
     def _plan_bets(self, window: float) -> None:
         rng = self.gen.rng

@@ -21,14 +21,16 @@ import json
 import random
 import signal
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from aiohttp import WSMsgType, web
 
 from baccarat.loadtest.clients import USER_HEADER
-from baccarat.server.tables.driver import SQUEEZE_INTERVAL
 
 BETTING, SQUEEZE, RESULT = 15.0, 10.0, 5.0
+# The server's default (squeeze_rate 10), copied: the floor must not import what it measures.
+SQUEEZE_INTERVAL = 0.1
 
 
 def _dumps(message: dict[str, Any]) -> str:
@@ -118,43 +120,58 @@ class RawTable:
         n = 0
         while True:
             n += 1
-            self.round_id = f"{self.table_id}-r{n}"
-            self.slips = {}
-            self.phase = "betting"
-            self.deadline = asyncio.get_running_loop().time() + BETTING
-            await self.server.lobby_line(self)
-            await self.send(
-                "betting_opened",
-                {"round_id": self.round_id, "round_no": n, "remaining_ms": BETTING * 1000},
-            )
-            await asyncio.sleep(BETTING)
-            bets = [
-                {"user_id": u, "area": a, "chips": c}
-                for u, s in self.slips.items()
-                for a, c in s.items()
-            ]
-            self.phase = "squeeze"
-            await self.send("betting_closed", {"round_id": self.round_id, "bets": bets})
-            bettors = sorted(self.slips) or [u for s, u in self.seats.items() if s > 0]
-            controller = bettors[0] if bettors else 0
-            await self.send("controllers", {"round_id": self.round_id, "player": controller})
-            await self.server.lobby_line(self)
-            for i, hand in enumerate(("player", "banker", "player", "banker")):
-                await self.send(
-                    "card_dealt", {"round_id": self.round_id, "hand": hand, "position": i // 2}
-                )
-            squeezes = 2 + (self.rng.random() < 0.5) + (self.rng.random() < 0.4)
-            for i in range(squeezes):
-                hand = ("player", "banker")[i % 2]
-                if i >= 2:
-                    await self.send(
-                        "card_dealt", {"round_id": self.round_id, "hand": hand, "position": 2}
-                    )
-                await self._squeeze(hand, controller)
+            await self._betting(n)
+            controller = await self._close_betting()
+            await self._deal()
+            await self._squeezes(controller)
             self.phase = "result"
             await self.server.lobby_line(self)
             await self.send("round_settled", {"round_id": self.round_id})
             await asyncio.sleep(RESULT)
+
+    async def _betting(self, n: int) -> None:
+        self.round_id = f"{self.table_id}-r{n}"
+        self.slips = {}
+        self.phase = "betting"
+        self.deadline = asyncio.get_running_loop().time() + BETTING
+        await self.server.lobby_line(self)
+        await self.send(
+            "betting_opened",
+            {"round_id": self.round_id, "round_no": n, "remaining_ms": BETTING * 1000},
+        )
+        await asyncio.sleep(BETTING)
+
+    async def _close_betting(self) -> int:
+        """Close betting and name who squeezes: the lowest-id bettor, else a seated user."""
+        bets = [
+            {"user_id": u, "area": a, "chips": c}
+            for u, s in self.slips.items()
+            for a, c in s.items()
+        ]
+        self.phase = "squeeze"
+        await self.send("betting_closed", {"round_id": self.round_id, "bets": bets})
+        bettors = sorted(self.slips) or [u for s, u in self.seats.items() if s > 0]
+        controller = bettors[0] if bettors else 0
+        await self.send("controllers", {"round_id": self.round_id, "player": controller})
+        await self.server.lobby_line(self)
+        return controller
+
+    async def _deal(self) -> None:
+        for i, hand in enumerate(("player", "banker", "player", "banker")):
+            await self.send(
+                "card_dealt", {"round_id": self.round_id, "hand": hand, "position": i // 2}
+            )
+
+    async def _squeezes(self, controller: int) -> None:
+        """Squeeze a card of each hand, then at random a third for the Player, or for both."""
+        squeezes = 2 + (self.rng.random() < 0.5) + (self.rng.random() < 0.4)
+        for i in range(squeezes):
+            hand = ("player", "banker")[i % 2]
+            if i >= 2:
+                await self.send(
+                    "card_dealt", {"round_id": self.round_id, "hand": hand, "position": 2}
+                )
+            await self._squeeze(hand, controller)
 
     async def _squeeze(self, hand: str, controller: int) -> None:
         self.squeezing = (hand, controller)
@@ -172,6 +189,15 @@ class RawTable:
             await asyncio.wait_for(self.opened.wait(), SQUEEZE)
         self.squeezing = None
         await self.send("card_opened", {"round_id": self.round_id, "hand": hand})
+
+
+@dataclass(slots=True)
+class _Client:
+    """One socket, the user it says it is, and the table it sits or watches at."""
+
+    ws: web.WebSocketResponse
+    user_id: int
+    table: RawTable | None = None
 
 
 class RawServer:
@@ -200,40 +226,46 @@ class RawServer:
         await ws.prepare(request)
         # No accounts here: the load test's clients say who they are.
         self.users += 1
-        user_id = int(request.headers.get(USER_HEADER, -self.users))
-        table: RawTable | None = None
+        client = _Client(ws, int(request.headers.get(USER_HEADER, -self.users)))
         rate = round(1 / self.squeeze_interval, 3)
-        hello = self.frames.plain("hello", v=1, user={"id": user_id}, seat=None, squeeze_rate=rate)
+        hello = self.frames.plain(
+            "hello", v=1, user={"id": client.user_id}, seat=None, squeeze_rate=rate
+        )
         await ws.send_str(hello)
         try:
             async for msg in ws:
-                if msg.type != WSMsgType.TEXT:
-                    continue
-                cmd = json.loads(msg.data)
-                kind, msg_id = cmd.get("type"), cmd.get("id")
-                await ws.send_str(_dumps({"type": "ack", "id": msg_id}))
-                if kind in ("sit", "table.watch"):
-                    table = self.table(str(cmd["table_id"]))
-                    table.sockets.add(ws)
-                    if kind == "sit":
-                        table.seats[int(cmd["seat"])] = user_id
-                        table.sat()
-                        await self.lobby_line(table)
-                    await ws.send_str(table.snapshot())
-                elif kind == "resync" and table is not None:
-                    await ws.send_str(table.snapshot())
-                elif kind == "lobby.subscribe":
-                    self.lobby.add(ws)
-                    await ws.send_str(self.frames.plain("lobby", tables=[]))
-                elif kind == "lobby.unsubscribe":
-                    self.lobby.discard(ws)
-                elif table is not None:
-                    await self._play(table, user_id, kind, cmd)
+                if msg.type == WSMsgType.TEXT:
+                    await self._command(client, json.loads(msg.data))
         finally:
             self.lobby.discard(ws)
-            if table is not None:
-                table.sockets.discard(ws)
+            if client.table is not None:
+                client.table.sockets.discard(ws)
         return ws
+
+    async def _command(self, client: _Client, cmd: dict[str, Any]) -> None:
+        kind = str(cmd.get("type"))
+        await client.ws.send_str(_dumps({"type": "ack", "id": cmd.get("id")}))
+        if kind in ("sit", "table.watch"):
+            await self._join(client, kind, cmd)
+        elif kind == "resync" and client.table is not None:
+            await client.ws.send_str(client.table.snapshot())
+        elif kind == "lobby.subscribe":
+            self.lobby.add(client.ws)
+            await client.ws.send_str(self.frames.plain("lobby", tables=[]))
+        elif kind == "lobby.unsubscribe":
+            self.lobby.discard(client.ws)
+        elif client.table is not None:
+            await self._play(client.table, client.user_id, kind, cmd)
+
+    async def _join(self, client: _Client, kind: str, cmd: dict[str, Any]) -> None:
+        """Sit or watch: the socket hears the table from now on, starting with a snapshot."""
+        table = client.table = self.table(str(cmd["table_id"]))
+        table.sockets.add(client.ws)
+        if kind == "sit":
+            table.seats[int(cmd["seat"])] = client.user_id
+            table.sat()
+            await self.lobby_line(table)
+        await client.ws.send_str(table.snapshot())
 
     async def _play(self, table: RawTable, user_id: int, kind: str, cmd: dict[str, Any]) -> None:
         if kind == "bet":

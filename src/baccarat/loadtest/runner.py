@@ -233,7 +233,23 @@ async def run(opts: Options, phase: Phase, announce: Callable[[Step], None]) -> 
 async def _run(opts: Options, phase: Phase, announce: Callable[[Step], None]) -> dict[str, Any]:
     work = opts.workdir or Path(tempfile.mkdtemp(prefix="baccarat-load-"))
     work.mkdir(parents=True, exist_ok=True)
-    report: dict[str, Any] = {
+    report = _report_head(opts)
+    server_core, load_core = _cores()
+    if load_core is not None and opts.pin_generator:
+        pin(0, load_core)
+    if opts.url is not None:
+        assert opts.db is not None
+        await _against_running(opts.url, opts.db, opts, phase, announce, report)
+        audits = [await _audit(opts.db, phase, void=False)]
+    else:
+        audits = await _own_servers(work, server_core, opts, phase, announce, report)
+    report["audit"] = _audit_summary(audits)
+    return report
+
+
+def _report_head(opts: Options) -> dict[str, Any]:
+    """The report's description of the run, its steps still to come."""
+    return {
         "command": "",
         "machine": machine(),
         "model": opts.model,
@@ -244,24 +260,25 @@ async def _run(opts: Options, phase: Phase, announce: Callable[[Step], None]) ->
         "database": opts.db or "sqlite (a fresh file per step)",
         "steps": [],
     }
-    server_core, load_core = _cores()
-    if load_core is not None and opts.pin_generator:
-        pin(0, load_core)
+
+
+async def _own_servers(
+    work: Path,
+    core: int | None,
+    opts: Options,
+    phase: Phase,
+    announce: Callable[[Step], None],
+    report: dict[str, Any],
+) -> list[dict[str, Any]]:
+    """Each step against a server started for it (and the bare one); each step's audit."""
     audits: list[dict[str, Any]] = []
-    if opts.url is not None:
-        assert opts.db is not None
-        await _against_running(opts.url, opts.db, opts, phase, announce, report)
-        audits.append(await _audit(opts.db, phase, void=False))
-    for n in [] if opts.url is not None else opts.steps:
+    for n in opts.steps:
         # A fresh database per step: the server keeps who sat where across restarts, and a
         # step's tables must start empty.
         db = fresh_database(work, n)
-        phase.start("accounts", 1)
-        with open_store(db) as store:
-            crews = make_crews(store, [f"load-{i}" for i in range(1, n + 1)])
-        phase.advance(1)
-        step = await _project_step(crews, db, work, server_core, opts, phase)
-        raw = await _raw_step(crews, step, work, server_core, opts, phase) if opts.raw else None
+        crews = _accounts(db, [f"load-{i}" for i in range(1, n + 1)], phase)
+        step = await _project_step(crews, db, work, core, opts, phase)
+        raw = await _raw_step(crews, step, work, core, opts, phase) if opts.raw else None
         for done in (step, raw):
             if done is not None:
                 report["steps"].append(_step_json(done))
@@ -269,13 +286,25 @@ async def _run(opts: Options, phase: Phase, announce: Callable[[Step], None]) ->
         audits.append(await _audit(db, phase, void=True))
         if not step.passed and not opts.keep_going:
             break
-    report["audit"] = {
+    return audits
+
+
+def _accounts(db: str, table_ids: list[str], phase: Phase) -> list[Crew]:
+    phase.start("accounts", 1)
+    with open_store(db) as store:
+        crews = make_crews(store, table_ids)
+    phase.advance(1)
+    return crews
+
+
+def _audit_summary(audits: list[dict[str, Any]]) -> dict[str, Any]:
+    """Every step's audit as one: ok only if each was."""
+    return {
         "ok": all(a["ok"] for a in audits),
         "rounds": sum(a["rounds"] for a in audits),
         "voided_at_the_end": sum(a["voided_at_the_end"] for a in audits),
         "problems": [p for a in audits for p in a["problems"]][:10],
     }
-    return report
 
 
 def fresh_database(work: Path, tables: int) -> str:
@@ -296,11 +325,7 @@ async def _against_running(
     report: dict[str, Any],
 ) -> None:
     # A running server: keep the earlier tables playing and add the new ones at each step.
-    table_ids = _lobby_tables(url)[: max(opts.steps)]
-    phase.start("accounts", 1)
-    with open_store(db) as store:
-        crews = make_crews(store, table_ids)
-    phase.advance(1)
+    crews = _accounts(db, _lobby_tables(url)[: max(opts.steps)], phase)
     gen = Generator(url, opts.model, Tally(), seed=opts.seed)
     try:
         for n in opts.steps:

@@ -25,6 +25,7 @@ from the latest, so a screen can say "長莊 7" or "單跳 6".
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal, get_args
@@ -91,8 +92,8 @@ def columns(marks: Sequence[RoundMark]) -> list[Column]:
     return out
 
 
-def _run_back(cols: Sequence[Column], fits: Callable[[int], bool]) -> int:
-    """How many columns, back from the current one, satisfy ``fits(index)``."""
+def _run_back(cols: Sequence[object], fits: Callable[[int], bool]) -> int:
+    """How many items, back from the last one, satisfy ``fits(index)``."""
     n = 0
     for i in range(len(cols) - 1, -1, -1):
         if not fits(i):
@@ -130,18 +131,17 @@ def _one_room_two_halls(cols: Sequence[Column]) -> int:
 
 def _jumps(cols: Sequence[Column], side: Hand) -> int:
     mine = [i for i, (hand, _) in enumerate(cols) if hand == side]
-    if len(mine) < 3:
-        return 0
-    n = 0
-    for i in reversed(mine):
-        if cols[i][1] != 1:
-            break
-        n += 1
+    n = _run_back(mine, lambda k: cols[mine[k]][1] == 1)
     if n < 3:
         return 0
     first = mine[len(mine) - n]
-    others = [length for hand, length in cols[first:] if hand != side]
-    return n if any(length >= 2 for length in others) else 0
+    # Without a longer column of the other hand this is plain 單跳, not 逢跳.
+    return n if _other_hand_repeats(cols[first:], side) else 0
+
+
+def _other_hand_repeats(cols: Sequence[Column], side: Hand) -> bool:
+    """Some column of the hand other than ``side`` is at least 2 long."""
+    return any(length >= 2 for hand, length in cols if hand != side)
 
 
 def _streaks(cols: Sequence[Column], side: Hand) -> int:
@@ -203,14 +203,20 @@ class ShoeStats:
 def stats(marks: Sequence[RoundMark]) -> ShoeStats:
     """Counts of each result, pairs and naturals, and the longest Banker and Player runs."""
     cols = columns(marks)
+    wins = Counter(m.winner for m in marks)
     return ShoeStats(
         rounds=len(marks),
-        banker=sum(m.winner == "banker" for m in marks),
-        player=sum(m.winner == "player" for m in marks),
-        tie=sum(m.winner == "tie" for m in marks),
+        banker=wins["banker"],
+        player=wins["player"],
+        tie=wins["tie"],
         banker_pair=sum(m.banker_pair for m in marks),
         player_pair=sum(m.player_pair for m in marks),
         natural=sum(m.natural for m in marks),
-        longest_banker=max((n for side, n in cols if side == "banker"), default=0),
-        longest_player=max((n for side, n in cols if side == "player"), default=0),
+        longest_banker=_longest(cols, "banker"),
+        longest_player=_longest(cols, "player"),
     )
+
+
+def _longest(cols: Sequence[Column], side: Hand) -> int:
+    """The longest column of ``side`` so far, 0 before its first win."""
+    return max((n for hand, n in cols if hand == side), default=0)

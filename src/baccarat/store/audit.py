@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from itertools import chain
 from typing import Any
 
@@ -13,8 +13,8 @@ from baccarat.bets import Area
 from baccarat.cards import Card, parse_cards
 from baccarat.errors import BaccaratError
 from baccarat.protocol import values
-from baccarat.rules import HANDS, deal
-from baccarat.settlement import settle
+from baccarat.rules import HANDS, Outcome, deal
+from baccarat.settlement import Settlement, settle
 from baccarat.store import schema as s
 from baccarat.store.ops import EXPECTED_VOIDS, VOID_ESCROW_REFUSED
 from baccarat.store.records import (
@@ -32,6 +32,12 @@ MAX_PROBLEMS = 1000
 
 
 def _ledger_problems(conn: sa.Connection) -> Iterator[str]:
+    yield from _unbalanced_problems(conn)
+    yield from _wallet_problems(_posted_balances(conn), _stored_balances(conn))
+
+
+def _unbalanced_problems(conn: sa.Connection) -> Iterator[str]:
+    """Every transaction, and so the whole ledger, sums to 0."""
     unbalanced = conn.execute(
         sa.select(s.postings.c.tx_key, sa.func.sum(s.postings.c.amount))
         .group_by(s.postings.c.tx_key)
@@ -42,7 +48,11 @@ def _ledger_problems(conn: sa.Connection) -> Iterator[str]:
     overall = conn.scalar(sa.select(sa.func.coalesce(sa.func.sum(s.postings.c.amount), 0)))
     if overall:
         yield f"the ledger sums to {overall}, not 0"
-    derived: dict[str, int] = {
+
+
+def _posted_balances(conn: sa.Connection) -> dict[str, int]:
+    """Each wallet's balance as the sum of its postings."""
+    return {
         w: int(t)
         for w, t in conn.execute(
             sa.select(s.postings.c.wallet, sa.func.sum(s.postings.c.amount)).group_by(
@@ -50,6 +60,10 @@ def _ledger_problems(conn: sa.Connection) -> Iterator[str]:
             )
         )
     }
+
+
+def _stored_balances(conn: sa.Connection) -> dict[str, int]:
+    """Each wallet's balance as its own row holds it: users, system wallets, escrows."""
     stored: dict[str, int] = {}
     for uid, coins in conn.execute(sa.select(s.users.c.id, s.users.c.coins)):
         stored[user_wallet(uid)] = int(coins)
@@ -57,6 +71,11 @@ def _ledger_problems(conn: sa.Connection) -> Iterator[str]:
         stored[name] = int(balance)
     for rid, escrow in conn.execute(sa.select(s.rounds.c.id, s.rounds.c.escrow)):
         stored[escrow_wallet(rid)] = int(escrow)
+    return stored
+
+
+def _wallet_problems(derived: dict[str, int], stored: dict[str, int]) -> Iterator[str]:
+    """Every posted wallet exists, holds what its postings sum to, and is not overdrawn."""
     for wallet in sorted(set(derived) | set(stored)):
         if wallet not in stored:
             yield f"postings name a wallet that does not exist: {wallet}"
@@ -68,35 +87,64 @@ def _ledger_problems(conn: sa.Connection) -> Iterator[str]:
 
 
 def _recompute_problems(r: RoundRecord, postings: dict[str, dict[str, int]]) -> Iterator[str]:
+    # Each step yields its problems and returns what the next one needs (None: stop here).
     where = f"round {r.round_id}"
+    outcome = yield from _redeal(where, r)
+    if outcome is None:
+        return
+    yield from _compare_outcome(where, r.outcome or {}, values.outcome(outcome))
+    expected = yield from _resettle(where, r, outcome)
+    if expected is None:
+        return
+    yield from _compare_settlement(where, r, expected)
+    yield from _ledger_moves(where, r, expected, postings)
+
+
+def _redeal(where: str, r: RoundRecord) -> Generator[str, None, Outcome | None]:
+    """Deal the recorded cards again; None when they do not make a whole deal."""
     try:
         cards: list[Card] = parse_cards(list(r.cards or []))
     except BaccaratError as err:
         yield f"{where}: its cards cannot be read ({err.message})"
-        return
+        return None
     it = iter(cards)
     try:
         outcome = deal(lambda: next(it))
     except StopIteration:
         yield f"{where}: {len(cards)} cards are too few for a whole deal"
-        return
+        return None
     if next(it, None) is not None:
         yield f"{where}: more cards were recorded than the deal takes"
-    yield from _compare_outcome(where, r.outcome or {}, values.outcome(outcome))
+    return outcome
+
+
+def _resettle(
+    where: str, r: RoundRecord, outcome: Outcome
+) -> Generator[str, None, Settlement[int] | None]:
+    """Settle the recorded bets again; None when they cannot be settled."""
     stakes: dict[int, dict[Area, int]] = defaultdict(lambda: defaultdict(int))
     for b in r.bets:
         stakes[b.user_id][b.area] += b.coins  # type: ignore[index]
     try:
-        expected = settle(outcome, r.dealer_id, stakes)
+        return settle(outcome, r.dealer_id, stakes)
     except BaccaratError as err:
         yield f"{where}: its bets cannot be settled ({err.message})"
-        return
+        return None
+
+
+def _compare_settlement(where: str, r: RoundRecord, expected: Settlement[int]) -> Iterator[str]:
     if expected.deltas != r.deltas:
         yield f"{where}: recorded changes {r.deltas} but its cards and bets give {expected.deltas}"
     if expected.commission != r.commission:
         yield f"{where}: recorded commission {r.commission} but recomputed {expected.commission}"
     if expected.house != r.house:
         yield f"{where}: recorded house {r.house} but recomputed {expected.house}"
+
+
+def _ledger_moves(
+    where: str, r: RoundRecord, expected: Settlement[int], postings: dict[str, dict[str, int]]
+) -> Iterator[str]:
+    """The round's escrow and settle transactions move what the settlement says."""
     escrowed = postings.get(f"round:{r.round_id}:escrow", {})
     settled = postings.get(f"round:{r.round_id}:settle", {})
     for uid, delta in expected.deltas.items():
@@ -149,28 +197,46 @@ def _round_problems(conn: sa.Connection) -> Iterator[str]:
         chunk = ids[start : start + CHUNK]
         postings = _round_postings(conn, chunk)
         for r in load_rounds(conn, chunk):
-            needed = {
-                "escrowed": ["escrow"],
-                "settled": ["escrow", "settle"],
-                # A round whose stakes the ledger refused holds no escrow to return.
-                "voided": ["void"] if r.void_reason == VOID_ESCROW_REFUSED else ["escrow", "void"],
-            }
-            for step in needed.get(r.status, []):
-                if f"round:{r.round_id}:{step}" not in postings:
-                    yield f"round {r.round_id} is {r.status} but has no {step} transaction"
-            if r.status == "escrowed":
-                yield f"round {r.round_id} is still escrowed: neither settled nor voided"
-            elif r.status == "settled":
-                yield from _recompute_problems(r, postings)
-            elif r.status == "voided":
-                if r.void_reason not in EXPECTED_VOIDS:
-                    # Only a crash or a shutdown may void a round; anything else means the
-                    # table and the ledger disagreed.
-                    yield (
-                        f"round {r.round_id} at table {r.table_id} was voided: "
-                        f"{r.void_reason or 'no reason recorded'}"
-                    )
-                yield from _void_problems(r, postings)
+            yield from _missing_tx_problems(r, postings)
+            yield from _status_problems(r, postings)
+
+
+def _missing_tx_problems(r: RoundRecord, postings: dict[str, dict[str, int]]) -> Iterator[str]:
+    """A round has the ledger transactions its status implies."""
+    for step in _needed_steps(r):
+        if f"round:{r.round_id}:{step}" not in postings:
+            yield f"round {r.round_id} is {r.status} but has no {step} transaction"
+
+
+def _needed_steps(r: RoundRecord) -> list[str]:
+    if r.status == "escrowed":
+        return ["escrow"]
+    if r.status == "settled":
+        return ["escrow", "settle"]
+    if r.status == "voided":
+        # A round whose stakes the ledger refused holds no escrow to return.
+        return ["void"] if r.void_reason == VOID_ESCROW_REFUSED else ["escrow", "void"]
+    return []
+
+
+def _status_problems(r: RoundRecord, postings: dict[str, dict[str, int]]) -> Iterator[str]:
+    if r.status == "escrowed":
+        yield f"round {r.round_id} is still escrowed: neither settled nor voided"
+    elif r.status == "settled":
+        yield from _recompute_problems(r, postings)
+    elif r.status == "voided":
+        yield from _void_reason_problems(r)
+        yield from _void_problems(r, postings)
+
+
+def _void_reason_problems(r: RoundRecord) -> Iterator[str]:
+    if r.void_reason not in EXPECTED_VOIDS:
+        # Only a crash or a shutdown may void a round; anything else means the
+        # table and the ledger disagreed.
+        yield (
+            f"round {r.round_id} at table {r.table_id} was voided: "
+            f"{r.void_reason or 'no reason recorded'}"
+        )
 
 
 def run_audit(conn: sa.Connection) -> AuditReport:

@@ -116,34 +116,52 @@ def _load(
     done = set(conn.scalars(_DONE, {"ids": sorted(keys)}))
     rids = sorted(_round_ids(ops))
     table_epochs = epochs.current(conn, _tables(conn, ops, rids), lock=True)
+    rounds = _load_rounds(conn, rids)
+    coins = _load_coins(conn, _users_touched(ops, rounds))
+    return done, table_epochs, rounds, coins
+
+
+def _load_rounds(conn: sa.Connection, rids: list[str]) -> dict[str, _Round]:
+    """The rounds named, locked, each with every bettor's total stake."""
     rounds: dict[str, _Round] = {}
-    if rids:
-        rows = conn.execute(_ROUNDS, {"ids": rids})
-        for rid, table_id, status, dealer, escrow in rows:
-            rounds[rid] = _Round(table_id, status, dealer, escrow, {})
-        if rounds:
-            stake_rows = conn.execute(_STAKES, {"ids": list(rounds)})
-            for rid, uid, total in stake_rows:
-                rounds[rid].stakes[uid] = int(total)
+    if not rids:
+        return rounds
+    for rid, table_id, status, dealer, escrow in conn.execute(_ROUNDS, {"ids": rids}):
+        rounds[rid] = _Round(table_id, status, dealer, escrow, {})
+    if rounds:
+        for rid, uid, total in conn.execute(_STAKES, {"ids": list(rounds)}):
+            rounds[rid].stakes[uid] = int(total)
+    return rounds
+
+
+def _users_touched(ops: Sequence[Op], rounds: dict[str, _Round]) -> set[int]:
+    """Every user whose wallet the batch may move: named by an op or in a round's book."""
     uids: set[int] = set()
     for op in ops:
-        if isinstance(op, Escrow):
-            uids.add(op.dealer_id)
-            uids.update(b.user_id for b in op.bets)
-        elif isinstance(op, Settle):
-            uids.update(op.deltas)
-        elif isinstance(op, Grant):
-            uids.add(op.user_id)
-        elif isinstance(op, Unescrowed):
-            uids.add(op.dealer_id)
+        uids.update(_op_users(op))
     for r in rounds.values():
         uids.add(r.dealer_id)
         uids.update(r.stakes)
-    coins: dict[int, int] = {}
-    if uids:
-        user_rows = conn.execute(_COINS, {"ids": sorted(uids)})
-        coins = {uid: int(c) for uid, c in user_rows}
-    return done, table_epochs, rounds, coins
+    return uids
+
+
+def _op_users(op: Op) -> set[int]:
+    if isinstance(op, Escrow):
+        return {op.dealer_id, *(b.user_id for b in op.bets)}
+    if isinstance(op, Settle):
+        return set(op.deltas)
+    if isinstance(op, Grant):
+        return {op.user_id}
+    if isinstance(op, Unescrowed):
+        return {op.dealer_id}
+    return set()
+
+
+def _load_coins(conn: sa.Connection, uids: set[int]) -> dict[int, int]:
+    """Each user's coins, locked in id order so that two batches cannot deadlock."""
+    if not uids:
+        return {}
+    return {uid: int(c) for uid, c in conn.execute(_COINS, {"ids": sorted(uids)})}
 
 
 def _need_user(coins: dict[int, int], uid: int) -> None:

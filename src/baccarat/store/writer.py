@@ -98,32 +98,43 @@ class Writer:
             item = self._queue.get()
             if item is None:
                 break
-            batch = [item]
             began = time.monotonic()
-            until, patience = self._gather_plan(began)
-            while len(batch) < self._max_batch:
-                try:
-                    nxt = self._queue.get_nowait()
-                except queue.Empty:
-                    left = min(until - time.monotonic(), patience)
-                    if left <= 0:
-                        break
-                    try:
-                        nxt = self._queue.get(timeout=left)
-                    except queue.Empty:
-                        break
-                if nxt is None:
-                    stop = True
-                    break
-                batch.append(nxt)
+            batch, stop = self._fill_batch(item, began)
             self._count(began, len(batch))
+            self._commit_or_fail(batch)
+
+    def _fill_batch(self, first: _Item, began: float) -> tuple[list[_Item], bool]:
+        """A batch begun with ``first`` and what joins it in time; True once close() asked."""
+        batch = [first]
+        until, patience = self._gather_plan(began)
+        while len(batch) < self._max_batch:
             try:
-                self._commit(batch)
-            except Exception as err:  # the thread must outlive any one batch
-                log.exception("store writer failed a batch")
-                for _, fut in batch:
-                    if not fut.done():
-                        fut.set_exception(err)
+                nxt = self._next_item(until, patience)
+            except queue.Empty:
+                break
+            if nxt is None:
+                return batch, True
+            batch.append(nxt)
+        return batch, False
+
+    def _next_item(self, until: float, patience: float) -> _Item | None:
+        """The next queued item, waited for while the batch may; queue.Empty if none comes."""
+        try:
+            return self._queue.get_nowait()
+        except queue.Empty:
+            left = min(until - time.monotonic(), patience)
+            if left <= 0:
+                raise
+            return self._queue.get(timeout=left)
+
+    def _commit_or_fail(self, batch: Sequence[_Item]) -> None:
+        try:
+            self._commit(batch)
+        except Exception as err:  # the thread must outlive any one batch
+            log.exception("store writer failed a batch")
+            for _, fut in batch:
+                if not fut.done():
+                    fut.set_exception(err)
 
     def _gather_plan(self, now: float) -> tuple[float, float]:
         """Until when to wait for more operations before committing a batch begun now, and
