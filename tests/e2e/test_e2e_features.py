@@ -26,6 +26,7 @@ from e2e_support import (
 )
 from playwright.sync_api import Error as PlaywrightError
 
+from baccarat.protocol import values
 from baccarat.roads import parse_marks
 from baccarat.roads.patterns import PATTERNS, good_roads, stats
 
@@ -390,7 +391,7 @@ def test_browser_good_roads_and_statistics_match_the_engine(
     seen: set[str] = set()
     for marks, browser_said in zip(shoes, got, strict=True):
         parsed = parse_marks(marks)
-        want = [g.to_dict() for g in good_roads(parsed)]
+        want = [values.good_road(g) for g in good_roads(parsed)]
         assert browser_said["good"] == want, marks
         assert browser_said["stats"] == stats(parsed).to_dict()
         seen |= {g["pattern"] for g in want}

@@ -1,4 +1,5 @@
-"""The pinned protocol: every event's data and every viewer's view match docs/protocol.
+"""The pinned protocol: every event's data, every viewer's view and the lobby line match
+docs/protocol, each in its one JSON form.
 
 ``docs/protocol/server.schema.json`` pins the ``data`` of each event (``$defs/event_data``)
 and the ``view`` of a snapshot for each viewer kind (``$defs/view``: the dealer, a bettor, a
@@ -19,8 +20,10 @@ from event_schema import data_schema
 from table_model import Model
 from test_table_simulation import BETTORS, DEALER, play_round, seat_everyone
 
+from baccarat.protocol import codec
 from baccarat.protocol.events import event_wire
 from baccarat.protocol.messages import event, snapshot
+from baccarat.server.tables.facts import lobby_line
 from baccarat.shoe import Shoe
 from baccarat.table import TableConfig, view
 from baccarat.table.events import EVENTS, Bet, Event, Queued, SeatResult, recipient
@@ -70,6 +73,16 @@ def _validator(ref: str) -> jsonschema.Draft202012Validator:
 
 DATA = {name: _validator(f"#/$defs/event_data/{name}") for name in DEFS["event_data"]}
 VIEW = _validator("#/$defs/view")
+LINE = _validator("#/$defs/table")
+NAMES = {"zh-TW": "標準桌 1", "en": "Standard 1"}
+
+
+def one_form(value: dict[str, Any]) -> bool:
+    """Whether ``value`` is already its own JSON: read back after encoding, it is equal (no
+    tuple, no int key, no value the codec would change)."""
+    return codec.loads(codec.dumps(value)) == value
+
+
 VIEWED_ROUNDS = 3
 """Rounds whose every snapshot is checked too (a view takes milliseconds to check)."""
 
@@ -86,12 +99,14 @@ class Frames:
         self.viewers = viewers
         self.seq = 0
         self.seen: set[str] = set()
+        self.lines = 0
         self.sent = {v: personal(m.table, v, m.now) for v in viewers}
         for v in viewers:
             SERVER.validate(snapshot("t", 0, 0.0, view(m.table, v, m.now)))
 
     def _frame(self, kind: str, data: dict[str, Any], private: bool) -> None:
         DATA[kind].validate(data)
+        assert one_form(data), kind
         if kind not in self.seen:
             SERVER.validate(event("t", self.seq, kind, data, private=private))
             self.seen.add(kind)
@@ -110,7 +125,14 @@ class Frames:
                 self.sent[v] = own
                 self._frame("me", own, True)
             if events and self.m.kinds["round_settled"] < VIEWED_ROUNDS:
-                VIEW.validate(view(self.m.table, v, now))
+                shown = view(self.m.table, v, now)
+                VIEW.validate(shown)
+                assert one_form(shown)
+        if events:
+            line = lobby_line(self.m.table, "t", "standard", NAMES, len(self.viewers)).json()
+            LINE.validate(line)
+            assert one_form(line)
+            self.lines += 1
 
 
 def test_every_frame_of_a_whole_shoe_matches_the_pinned_schema() -> None:
@@ -136,6 +158,13 @@ def test_every_frame_of_a_whole_shoe_matches_the_pinned_schema() -> None:
     for kind in ("squeeze_started", "squeeze_progress", "card_opened", "round_settled", "me"):
         assert kind in frames.seen, kind
     assert {"shoe_ended", "shuffling", "shoe_started", "urge"} <= frames.seen
+    assert frames.lines > 100
+
+
+def test_one_form_tells_a_value_that_is_not_its_own_json() -> None:
+    assert one_form({"a": [1, "x", None, {"b": True}]})
+    assert not one_form({"a": (1, 2)})
+    assert not one_form({"a": {1: 2}})
 
 
 def _frame(kind: str, data: dict[str, Any]) -> dict[str, Any]:

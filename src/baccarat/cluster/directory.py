@@ -19,7 +19,9 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Mapping
 from contextlib import AbstractAsyncContextManager
-from typing import Any, NamedTuple, Protocol
+from typing import NamedTuple, Protocol
+
+from baccarat.protocol.lobby import LineJson
 
 
 class Owner(NamedTuple):
@@ -41,7 +43,7 @@ class LobbyChange(NamedTuple):
     """One table's new lobby line (``summary`` is None when the table left the lobby)."""
 
     table_id: str
-    summary: dict[str, Any] | None
+    summary: LineJson | None
 
 
 class Directory(Protocol):
@@ -119,7 +121,7 @@ class Directory(Protocol):
 
     # -- lobby ------------------------------------------------------------------------
 
-    async def publish(self, node_id: str, summary: dict[str, Any], ttl: float) -> bool:
+    async def publish(self, node_id: str, summary: LineJson, ttl: float) -> bool:
         """Show a table's lobby line (``summary["table_id"]``) everywhere for ``ttl``
         seconds, stamped with ``node_id`` and its ``url``; False (nothing shown) unless
         ``node_id`` holds the table's lease."""
@@ -129,7 +131,7 @@ class Directory(Protocol):
         """Take a table's line out of the lobby if ``node_id`` published it."""
         ...
 
-    async def all_summaries(self) -> dict[str, dict[str, Any]]:
+    async def all_summaries(self) -> dict[str, LineJson]:
         """Every table's current lobby line, by table id."""
         ...
 

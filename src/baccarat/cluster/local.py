@@ -11,9 +11,9 @@ import time
 from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from typing import Any
 
 from baccarat.cluster.directory import LobbyChange, Owner, SeatClaim
+from baccarat.protocol.lobby import LineJson
 
 
 @dataclass
@@ -35,7 +35,7 @@ class _Seat:
 @dataclass
 class _Line:
     node_id: str
-    summary: dict[str, Any]
+    summary: LineJson
     until: float
 
 
@@ -175,7 +175,7 @@ class LocalDirectory:
 
     # -- lobby ------------------------------------------------------------------------
 
-    async def publish(self, node_id: str, summary: dict[str, Any], ttl: float) -> bool:
+    async def publish(self, node_id: str, summary: LineJson, ttl: float) -> bool:
         """Show a table's lobby line everywhere, if ``node_id`` leases the table."""
         table_id = str(summary["table_id"])
         lease = self._lease(table_id)
@@ -195,7 +195,7 @@ class LocalDirectory:
         self._announce(LobbyChange(table_id, None))
         return True
 
-    async def all_summaries(self) -> dict[str, dict[str, Any]]:
+    async def all_summaries(self) -> dict[str, LineJson]:
         """Every table's current lobby line."""
         now = self._now()
         for table_id in [t for t, line in self._lines.items() if line.until <= now]:

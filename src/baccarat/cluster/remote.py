@@ -9,7 +9,6 @@ table ids), and the pub/sub channel ``lobby``.
 
 from __future__ import annotations
 
-import json
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from typing import Any
@@ -22,6 +21,8 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from baccarat.cluster import scripts
 from baccarat.cluster.directory import LobbyChange, Owner, SeatClaim
+from baccarat.protocol import codec
+from baccarat.protocol.lobby import LineJson
 
 DEFAULT_PREFIX = "baccarat:"
 
@@ -183,12 +184,12 @@ class RedisDirectory:
 
     # -- lobby ------------------------------------------------------------------------
 
-    async def publish(self, node_id: str, summary: dict[str, Any], ttl: float) -> bool:
+    async def publish(self, node_id: str, summary: LineJson, ttl: float) -> bool:
         """Show a table's lobby line everywhere, if ``node_id`` leases the table."""
         table_id = str(summary["table_id"])
         line = {**summary, "node_id": node_id, "url": await self._url(node_id)}
-        text = json.dumps(line, separators=(",", ":"))
-        message = json.dumps({"table_id": table_id, "summary": line}, separators=(",", ":"))
+        text = codec.dumps(line)
+        message = codec.dumps({"table_id": table_id, "summary": line})
         done = await self._publish(
             keys=[self._key("lease", table_id), self._key("line", table_id), self._lines],
             args=[node_id, _ms(ttl), table_id, text, self.channel, message],
@@ -197,7 +198,7 @@ class RedisDirectory:
 
     async def withdraw(self, table_id: str, node_id: str) -> bool:
         """Take a table's line out of the lobby if ``node_id`` published it."""
-        message = json.dumps({"table_id": table_id, "summary": None})
+        message = codec.dumps({"table_id": table_id, "summary": None})
         done = await self._withdraw(
             keys=[self._key("line", table_id), self._lines],
             args=[node_id, table_id, self.channel, message],
@@ -208,10 +209,10 @@ class RedisDirectory:
     def _lines(self) -> str:
         return f"{self.prefix}lines"
 
-    async def all_summaries(self) -> dict[str, dict[str, Any]]:
+    async def all_summaries(self) -> dict[str, LineJson]:
         """Every table's current lobby line."""
         flat = await self._live(keys=[self._lines], args=[self._key("line", ""), "json"])
-        return {_text(flat[i]): json.loads(flat[i + 1]) for i in range(0, len(flat), 2)}
+        return {_text(flat[i]): _line(codec.loads(flat[i + 1])) for i in range(0, len(flat), 2)}
 
     @asynccontextmanager
     async def lobby_changes(self) -> AsyncIterator[AsyncIterator[LobbyChange]]:
@@ -233,5 +234,14 @@ async def _changes(messages: AsyncIterator[dict[str, Any]]) -> AsyncIterator[Lob
     async for msg in messages:
         if msg["type"] != "message":
             continue
-        body = json.loads(msg["data"])
-        yield LobbyChange(str(body["table_id"]), body["summary"])
+        body = codec.loads(msg["data"])
+        if isinstance(body, dict):
+            summary = body.get("summary")
+            yield LobbyChange(str(body["table_id"]), None if summary is None else _line(summary))
+
+
+def _line(value: object) -> LineJson:
+    # Lines come from other nodes of the same system, which wrote them with ``codec``.
+    if not isinstance(value, dict):
+        raise ValueError("a lobby line is a JSON object")
+    return value

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 from baccarat.cards import Card
 from baccarat.roads.marks import RoundMark
+from baccarat.roads.patterns import GoodRoad
 from baccarat.rules import Outcome
 from baccarat.settlement import Settlement
 
@@ -76,6 +77,11 @@ def mark(m: RoundMark) -> JsonObject:
         "banker_pair": m.banker_pair,
         "natural": m.natural,
     }
+
+
+def good_road(g: GoodRoad) -> JsonObject:
+    """A good road (好路) that holds now, and how far it goes."""
+    return {"pattern": g.pattern, "length": g.length}
 
 
 def occupant(o: Occupant) -> JsonObject:

@@ -73,10 +73,6 @@ class GoodRoad:
     pattern: Pattern
     length: int
 
-    def to_dict(self) -> dict[str, object]:
-        """As JSON-ready data."""
-        return {"pattern": self.pattern, "length": self.length}
-
 
 def columns(marks: Sequence[RoundMark]) -> list[Column]:
     """The Big Road's columns, oldest first (ties skipped)."""

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from baccarat.errors import BaccaratError, InternalError, RuleViolation
 from baccarat.protocol.codec import dumps
 from baccarat.protocol.events import event_wire
+from baccarat.protocol.lobby import LobbyLine
 from baccarat.protocol.messages import event, snapshot
 from baccarat.server.metrics import Metrics
 from baccarat.server.sockets.connection import Connection
@@ -543,9 +544,9 @@ class TableDriver:
             self._line_key = key
             self.hub.changed.add(self.table_id)
 
-    def line(self) -> dict[str, object]:
+    def line(self) -> LobbyLine:
         """The table's line in the lobby, as it stands."""
-        return facts.lobby_table(
+        return facts.lobby_line(
             self.table,
             self.table_id,
             self.room_id,

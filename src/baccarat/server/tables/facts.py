@@ -1,14 +1,13 @@
 """What the server reads off the pure table and its events: seats, lobby lines, ledger records.
 
 Kept in one place so the driver does not depend on the shape of the table's internals;
-the JSON of a value comes from :mod:`baccarat.protocol.values`.
+a lobby line's JSON comes from :mod:`baccarat.protocol.lobby`.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
-from baccarat.protocol import values
+from baccarat.protocol.ids import TableId, UserId
+from baccarat.protocol.lobby import LobbyLine, SeatLine
 from baccarat.roads.patterns import good_roads
 from baccarat.store import BetRecord
 from baccarat.table import Table
@@ -30,32 +29,25 @@ def seated(table: Table) -> dict[int, int]:
     return out
 
 
-def lobby_table(
+def lobby_line(
     table: Table, table_id: str, room_id: str, names: dict[str, str], watchers: int
-) -> dict[str, Any]:
-    """The table's line in the lobby: names, seats, phase, round of the shoe, the last results.
-
-    ``name`` is the English name (for clients that show one language); ``names`` has it in
-    every language the browser client speaks, which picks its own."""
-    seats: list[dict[str, Any] | None] = [
-        None if o is None else {"user_id": o.user_id, "name": o.name} for o in table.seats
-    ]
-    return {
-        "table_id": table_id,
-        "room_id": room_id,
-        "name": names.get("en", table_id),
-        "names": dict(names),
-        "seats": seats,
-        "taken": sum(1 for s in seats if s is not None),
-        "watchers": watchers,
-        "phase": table.phase,
-        "shoe_round": table.round.round_no if table.round is not None else table.rounds_in_shoe,
-        # The running shoe's commitment, published before its first round (docs/fairness.md).
-        "commitment": table.shoe.commitment if table.shoe is not None else None,
-        "beads": [values.mark(m) for m in table.history[-BEADS:]],
-        "queue": len(table.queue),
-        "good_roads": [g.to_dict() for g in good_roads(table.history)],
-    }
+) -> LobbyLine:
+    """The table's line in the lobby: names, seats, phase, round of the shoe, the last results."""
+    return LobbyLine(
+        table_id=TableId(table_id),
+        room_id=room_id,
+        names=names,
+        seats=tuple(
+            None if o is None else SeatLine(UserId(o.user_id), o.name) for o in table.seats
+        ),
+        watchers=watchers,
+        phase=table.phase,
+        shoe_round=table.round.round_no if table.round is not None else table.rounds_in_shoe,
+        commitment=table.shoe.commitment if table.shoe is not None else None,
+        beads=tuple(table.history[-BEADS:]),
+        queue=len(table.queue),
+        good_roads=good_roads(table.history),
+    )
 
 
 def line_key(table: Table) -> tuple[object, ...]:

@@ -21,6 +21,7 @@ from typing import Any
 from baccarat.bets import CHIPS, LIMITS
 from baccarat.errors import RuleViolation
 from baccarat.protocol.codec import dumps
+from baccarat.protocol.lobby import LineJson
 from baccarat.server.config import RoomsConfig
 from baccarat.server.sockets.connection import Connection
 from baccarat.server.sockets.frames import encode
@@ -65,33 +66,37 @@ class View:
     page: int = 0
     road: str | None = None
 
-    def shows(self, line: dict[str, Any]) -> bool:
+    def shows(self, line: LineJson) -> bool:
         """Whether a table with this lobby line passes the view's good-road filter."""
         if self.road is None:
             return True
-        found = line.get("good_roads") or []
-        return bool(found) if self.road == "any" else any(g["pattern"] == self.road for g in found)
+        found = line.get("good_roads")
+        if not isinstance(found, list) or not found:
+            return False
+        return self.road == "any" or any(
+            isinstance(g, dict) and g.get("pattern") == self.road for g in found
+        )
 
 
 class Lobby:
     """Every table's line, the pages they fall on, and the subscribers of each page."""
 
     def __init__(
-        self, config: RoomsConfig, hub: Hub, local_line: Callable[[str], dict[str, Any] | None]
+        self, config: RoomsConfig, hub: Hub, local_line: Callable[[str], LineJson | None]
     ) -> None:
         self.config = config
         self.hub = hub
         self.rooms = room_json(config)
         self.local_line = local_line
         """The current line of a table this server runs, or None."""
-        self.on_local_line: Callable[[dict[str, Any]], None] | None = None
+        self.on_local_line: Callable[[LineJson], None] | None = None
         """Told each new line of a table this server runs (a node publishes it)."""
-        self.lines: dict[str, dict[str, Any]] = {}
-        self.heard: dict[str, dict[str, Any]] = {}
+        self.lines: dict[str, LineJson] = {}
+        self.heard: dict[str, LineJson] = {}
         """Lines of tables other nodes run, as last heard."""
         self.views: dict[Connection, View] = {}
         self._by_view: dict[View, set[Connection]] = {}
-        self._pending: dict[str, dict[str, Any]] = {}
+        self._pending: dict[str, LineJson] = {}
         self._epoch = 0
         """Counts the changes of which tables exist (each one moves the pages)."""
         self._seen: dict[Connection, int] = {}
@@ -104,7 +109,7 @@ class Lobby:
 
     # -- lines ------------------------------------------------------------------------
 
-    def put(self, table_id: str, line: dict[str, Any] | None) -> None:
+    def put(self, table_id: str, line: LineJson | None) -> None:
         """A line heard from another node (None: that node gave the table up)."""
         if line is None:
             self.heard.pop(table_id, None)
@@ -227,7 +232,7 @@ class Lobby:
         pending, self._pending = self._pending, {}
         resent = self._resend_pages()
         sent = len(resent)
-        by_page: dict[View, list[dict[str, Any]]] = {}
+        by_page: dict[View, list[LineJson]] = {}
         for table_id, delta in pending.items():
             where = self._where.get(table_id)
             if where is None:
@@ -242,7 +247,7 @@ class Lobby:
             sent += self._tick_filtered(view, pending, resent)
         return sent
 
-    def _send_update(self, view: View, deltas: list[dict[str, Any]], skip: set[Connection]) -> int:
+    def _send_update(self, view: View, deltas: list[LineJson], skip: set[Connection]) -> int:
         subs = self._by_view.get(view)
         if not subs or not deltas:
             return 0
@@ -255,7 +260,7 @@ class Lobby:
         return sent
 
     def _tick_filtered(
-        self, view: View, pending: dict[str, dict[str, Any]], resent: set[Connection]
+        self, view: View, pending: dict[str, LineJson], resent: set[Connection]
     ) -> int:
         # A filtered page: the same tables get their deltas; when a table came in or left,
         # the page goes again whole.

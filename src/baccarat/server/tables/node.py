@@ -18,6 +18,7 @@ from typing import Any
 from baccarat.cluster import Directory, LobbyChange
 from baccarat.cluster.follow import follow_lobby
 from baccarat.cluster.keeper import DEFAULT_TTL, Keeper
+from baccarat.protocol.lobby import LineJson, LobbyLine
 from baccarat.server.sockets.hub import Hub
 from baccarat.server.tables.inflight import CoinsInFlight
 
@@ -37,9 +38,9 @@ class Node:
         table_ids: list[str],
         start_table: Callable[[str, int], Awaitable[None]],
         stop_table: Callable[[str], Awaitable[None]],
-        summary_of: Callable[[str], dict[str, Any] | None],
+        summary_of: Callable[[str], LineJson | None],
         regained: Callable[[str], Awaitable[bool]] | None = None,
-        on_heard: Callable[[str, dict[str, Any] | None], None],
+        on_heard: Callable[[str, LineJson | None], None],
         ttl: float = DEFAULT_TTL,
         inflight: CoinsInFlight | None = None,
     ) -> None:
@@ -50,7 +51,7 @@ class Node:
         self.summary_of = summary_of
         self.on_heard = on_heard
         """Hands the lobby a line heard from another node (None: the line was withdrawn)."""
-        self.lines: dict[str, dict[str, Any]] = {}
+        self.lines: dict[str, LineJson] = {}
         """Every node's lobby line, as last heard, by table id."""
         self.inflight = inflight if inflight is not None else CoinsInFlight()
         self._held_claims: dict[int, str] = {}
@@ -69,7 +70,7 @@ class Node:
             on_regained=regained,
             ttl=ttl,
         )
-        self._pending: dict[str, dict[str, Any]] = {}
+        self._pending: dict[str, LineJson] = {}
         self._wake = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
         hub.on_seat_freed = self._seat_freed
@@ -154,16 +155,16 @@ class Node:
 
     # -- lobby ------------------------------------------------------------------------
 
-    def line(self, summary: dict[str, Any]) -> dict[str, Any]:
+    def line(self, line: LobbyLine) -> LineJson:
         """A local table's line as every node shows it.
 
         Without a public URL nobody is ever sent here from elsewhere: the line stays as the
         table gives it."""
         if not self.public_url:
-            return summary
-        return {**summary, "node_id": self.node_id, "url": self.public_url}
+            return line.json()
+        return line.placed(self.node_id, self.public_url).json()
 
-    def line_changed(self, summary: dict[str, Any]) -> None:
+    def line_changed(self, summary: LineJson) -> None:
         """A local table's line changed: publish it (coalesced, in order, by one task)."""
         self._pending[str(summary["table_id"])] = summary
         self._wake.set()
@@ -206,7 +207,7 @@ class Node:
         self.lines[change.table_id] = change.summary
         self._tell(change.table_id, change.summary)
 
-    def _tell(self, table_id: str, line: dict[str, Any]) -> None:
+    def _tell(self, table_id: str, line: LineJson) -> None:
         # This node's own line, echoed back, is older than the one its table gives now; a
         # line of ours for a table we no longer run is stale.
         if line.get("node_id") != self.node_id:

@@ -14,6 +14,7 @@ from collections.abc import Awaitable, Coroutine
 from typing import Any
 
 from baccarat.errors import RuleViolation
+from baccarat.protocol.lobby import LineJson
 from baccarat.server.config import RoomsConfig, table_config
 from baccarat.server.metrics import Metrics
 from baccarat.server.sockets.connection import CLOSE_TABLE_MOVED, Connection
@@ -154,10 +155,10 @@ class Tables:
                 self.hub.unwatch(conn)
                 conn.drop(CLOSE_TABLE_MOVED, "table_moved")
 
-    def summary(self, table_id: str) -> dict[str, Any] | None:
+    def summary(self, table_id: str) -> LineJson | None:
         return self.lobby.lines.get(table_id) if table_id in self.drivers else None
 
-    def line(self, table_id: str) -> dict[str, Any] | None:
+    def line(self, table_id: str) -> LineJson | None:
         driver = self.drivers.get(table_id)
         if driver is None:
             return None
