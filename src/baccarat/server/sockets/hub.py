@@ -12,6 +12,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
+from baccarat.protocol.ids import SeatAt, TableId
 from baccarat.server.sockets.connection import Connection
 from baccarat.server.sockets.frames import encode
 
@@ -27,7 +28,7 @@ class Hub:
         self.watchers: dict[str, set[Connection]] = defaultdict(set)
         self.changed: set[str] = set()
         """Tables whose lobby line may have changed since the lobby last looked."""
-        self.seats: dict[int, tuple[str, int]] = {}
+        self.seats: dict[int, SeatAt] = {}
         """Each seated user's (table id, seat), kept by the table drivers."""
         self.table_seats: dict[str, dict[int, int]] = {}
         """Each table's seated users (user id -> seat), as last recorded."""
@@ -115,6 +116,11 @@ class Hub:
         conns = [c for c in self.by_user.get(user_id, ()) if c.watching == table_id]
         return self.broadcast(conns, message)
 
+    def table_of(self, user_id: int) -> TableId | None:
+        """The table where ``user_id`` sits on this node, if any."""
+        where = self.seats.get(user_id)
+        return None if where is None else where.table_id
+
     def set_seats(self, table_id: str, seated: dict[int, int]) -> set[int]:
         """Record who sits at ``table_id`` now (user id -> seat); return who left it.
 
@@ -127,10 +133,10 @@ class Hub:
             return set()
         left = before.keys() - seated.keys()
         for user_id in left:
-            if self.seats.get(user_id, ("",))[0] == table_id:
+            if self.table_of(user_id) == table_id:
                 del self.seats[user_id]
         for user_id, seat in seated.items():
-            self.seats[user_id] = (table_id, seat)
+            self.seats[user_id] = SeatAt(TableId(table_id), seat)
         if seated:
             self.table_seats[table_id] = dict(seated)
         else:

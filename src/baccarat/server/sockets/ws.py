@@ -126,13 +126,13 @@ async def websocket(server: Host, request: web.Request) -> web.StreamResponse:
     server.metrics.clients.inc()
     conn.start()
     seat = server.hub.seats.get(user.user_id)
-    seat_json = None if seat is None else {"table_id": seat[0], "seat": seat[1]}
+    seat_json = None if seat is None else {"table_id": seat.table_id, "seat": seat.seat}
     conn.send(dumps(hello(auth.user_json(user), time.time(), seat_json, server.squeeze_rate)))
     if seat is not None:
         # Back at the table: mark the user connected, then send the table as it stands.
         if first:
-            server.reconnected(user.user_id, seat[0])
-        server.rewatch(conn, seat[0])
+            server.reconnected(user.user_id, seat.table_id)
+        server.rewatch(conn, seat.table_id)
     try:
         async for msg in ws:
             conn.heard = True
@@ -290,7 +290,7 @@ class Dispatcher:
         """Remember the user's 自動開牌 preference, and tell the table they sit at."""
         await asyncio.to_thread(self.server.store.set_auto_open, conn.user_id, cmd.on)
         where = self.server.hub.seats.get(conn.user_id)
-        driver = self.server.drivers.get(where[0]) if where is not None else None
+        driver = self.server.drivers.get(where.table_id) if where is not None else None
         if driver is None:
             reply(OK)
             return
@@ -299,7 +299,7 @@ class Dispatcher:
     def _here(self, conn: Connection) -> TableDriver:
         """The table the user sits at, else the one this connection watches."""
         where = self.server.hub.seats.get(conn.user_id)
-        table_id = where[0] if where is not None else conn.watching
+        table_id = where.table_id if where is not None else conn.watching
         if table_id is None:
             raise RuleViolation("not_watching", "Watch a table first (table.watch).")
         return self._driver(table_id)
@@ -308,7 +308,7 @@ class Dispatcher:
         """Line up for the dealer seat of the table one sits at or watches."""
         driver = self._here(conn)
         where = self.server.hub.seats.get(conn.user_id)
-        if where is not None and where[0] != driver.table_id:
+        if where is not None and where.table_id != driver.table_id:
             raise RuleViolation(
                 "already_seated_elsewhere",
                 "You hold a seat at another table; stand up there first.",
@@ -327,7 +327,7 @@ class Dispatcher:
         where = self.server.hub.seats.get(conn.user_id)
         if where is None:
             raise RuleViolation("not_seated", "You do not hold a seat at any table.")
-        return self._driver(where[0])
+        return self._driver(where.table_id)
 
     async def at_seat(self, conn: Connection, cmd: Command, reply: Reply) -> None:
         """A command for the table where the user sits, in the table's order."""

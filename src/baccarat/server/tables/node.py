@@ -120,7 +120,7 @@ class Node:
     def _claims(self) -> dict[int, str]:
         """The claims this node keeps: every seated user's, and those held for coins in play."""
         claims = dict(self._held_claims)
-        claims.update({u: t for u, (t, _) in self.hub.seats.items()})
+        claims.update({u: at.table_id for u, at in self.hub.seats.items()})
         return claims
 
     def _seat_freed(self, user_id: int, table_id: str) -> None:
@@ -133,14 +133,14 @@ class Node:
 
     def _landed(self, user_id: int) -> None:
         table_id = self._held_claims.pop(user_id, None)
-        if table_id is not None and self.hub.seats.get(user_id, ("",))[0] != table_id:
+        if table_id is not None and self.hub.table_of(user_id) != table_id:
             self._spawn(self.directory.release_seat(user_id, table_id))
 
     def _seat_lost(self, user_id: int) -> None:
         # The directory lost the claim (Redis restarted): claim it again where the user sits.
         where = self.hub.seats.get(user_id)
         if where is not None:
-            self._spawn(self.claim_seat(user_id, where[0], where[1]))
+            self._spawn(self.claim_seat(user_id, where.table_id, where.seat))
 
     def _spawn(self, coro: Any) -> None:
         task = asyncio.create_task(coro)

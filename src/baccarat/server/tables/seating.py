@@ -62,7 +62,7 @@ class Seating:
             await driver.submit(run, reply=reply, after=after, prepare=prepare)
         finally:
             self.hub.sitting.discard(user_id)
-            if self.hub.seats.get(user_id, ("",))[0] != table_id:
+            if self.hub.table_of(user_id) != table_id:
                 # The table did not seat the user: give the claim back.
                 await self.node.release_seat(user_id, table_id)
 
@@ -74,7 +74,7 @@ class Seating:
         if driver.ledger.draining:
             raise RuleViolation("table_closed", "The server is shutting down; no new seats.")
         where = self.hub.seats.get(user_id)
-        if (where is not None and where[0] != table_id) or user_id in self.hub.sitting:
+        if (where is not None and where.table_id != table_id) or user_id in self.hub.sitting:
             raise RuleViolation("already_seated_elsewhere", ELSEWHERE)
         self.inflight.verify_free(user_id, table_id)
 

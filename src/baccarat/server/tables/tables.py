@@ -144,7 +144,7 @@ class Tables:
             if driver.running:
                 await driver.stop(0.0)
         finally:
-            seated = [u for u, (t, _) in self.hub.seats.items() if t == table_id]
+            seated = [u for u, at in self.hub.seats.items() if at.table_id == table_id]
             self.hub.set_seats(table_id, {})
             self.hub.changed.add(table_id)
             # The table runs elsewhere now (or soon): its screens reconnect and find it.
@@ -197,7 +197,7 @@ class Tables:
     def last_close(self, user_id: int) -> None:
         where = self.hub.seats.get(user_id)
         if where is not None and self.accepting:
-            self.tell(where[0], Disconnect(user_id))
+            self.tell(where.table_id, Disconnect(user_id))
 
     def reconnected(self, user_id: int, table_id: str) -> None:
         """A seated user opened their first connection again."""
@@ -216,7 +216,7 @@ class Tables:
         uid = conn.user_id
         if driver is None or not self.accepting or queue_position(driver.table, uid) is None:
             return
-        if self.hub.seats.get(uid, ("",))[0] == table_id:
+        if self.hub.table_of(uid) == table_id:
             return
         if any(c.watching == table_id for c in self.hub.by_user.get(uid, ())):
             return
