@@ -116,7 +116,7 @@ async def test_a_leaving_dealer_cannot_sit_again_on_the_balance_before_settlemen
         # The table has settled (the dealer lost 5,000) and waits for the ledger's write.
         await until(lambda: driver.table.round is not None and driver.table.round.settled)
         sitting = asyncio.create_task(b.command("sit", table_id="t1", seat=0))
-        await until(lambda: len(driver.jobs) > 0)
+        await until(lambda: len(driver.queue) > 0)
     await opening
     with pytest.raises(CommandError) as refused:
         await sitting
@@ -148,9 +148,9 @@ async def test_a_bettor_who_stands_after_the_close_and_sits_again_keeps_the_ledg
         # Betting closes while the ledger is held: the escrow write waits.
         await until(lambda: driver.table.round is not None and driver.table.round.closed)
         standing = asyncio.create_task(a.command("stand"))
-        await until(lambda: len(driver.jobs) > 0)
+        await until(lambda: len(driver.queue) > 0)
         sitting = asyncio.create_task(b.command("sit", table_id="t1", seat=3))
-        await until(lambda: len(driver.jobs) > 1)
+        await until(lambda: len(driver.queue) > 1)
     await standing
     await sitting
     # Seated again with the ledger's balance: the stake is in escrow, not in hand.

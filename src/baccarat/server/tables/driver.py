@@ -20,28 +20,25 @@ import asyncio
 import contextlib
 import functools
 import logging
-import time
 from asyncio import FIRST_COMPLETED
-from collections import deque
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
 
 from baccarat.errors import BaccaratError, InternalError, RuleViolation
-from baccarat.protocol.codec import dumps
-from baccarat.protocol.events import event_wire
 from baccarat.protocol.lobby import LobbyLine
-from baccarat.protocol.messages import event, snapshot
 from baccarat.server.metrics import Metrics
 from baccarat.server.sockets.connection import Connection
 from baccarat.server.sockets.hub import Hub
-from baccarat.server.sockets.replies import OK, Ack, Reply
+from baccarat.server.sockets.replies import OK, Reply
 from baccarat.server.tables import facts
+from baccarat.server.tables.clock import TableClock
 from baccarat.server.tables.inflight import CoinsInFlight
+from baccarat.server.tables.jobs import Job, JobQueue, stop_job
 from baccarat.server.tables.ledger import TableLedger
+from baccarat.server.tables.publisher import Publisher
+from baccarat.server.tables.squeezes import CLOCK_TICK, SqueezeMoves
 from baccarat.store import Store
-from baccarat.table import Command, Event, SqueezeProgress, Table, view
-from baccarat.table.events import DealerTurn, recipient
-from baccarat.table.view import PERSONAL_UNCHANGED, Personal, personal, personal_keys
+from baccarat.table import Command, Event, SqueezeProgress, Table
+from baccarat.table.events import DealerTurn
 
 log = logging.getLogger("baccarat.server")
 
@@ -51,31 +48,8 @@ screen); the latest wins. The viewers' screens ease the peel over the time betwe
 moves, so it moves smoothly, and the peel moves are most of a table's frames: twice as many
 would cost twice the CPU. The ``[server]`` setting ``squeeze_rate`` changes it."""
 
-CLOCK_TICK = 0.001
-"""The loop's clock and timers count whole milliseconds (uvloop's do): a time less than one
-tick away counts as come. Otherwise a timer that fires on its tick, a rounding short of the
-time it was set for, wakes the task again and again, with nothing to do, until the clock's
-next tick (hundreds of empty steps for one peel move on an idle loop)."""
-
 CLOSE_POLL = 0.05
 """Seconds between looks at a closing table's round (a planned stop only)."""
-
-
-@dataclass
-class Job:
-    """Work for the table's task: ``run(now)`` returns the events it caused.
-
-    The task hands the outcome to ``reply`` (an ack, or the refusal) once the events are
-    out, then runs ``after`` if the job was carried out."""
-
-    run: Callable[[float], list[Event]]
-    reply: Reply | None = None
-    after: Callable[[], None] | None = None
-    prepare: Callable[[], Awaitable[None]] | None = None
-    """Read what ``run`` needs, in the task, after the table's earlier writes landed."""
-    done: asyncio.Future[None] = field(
-        default_factory=lambda: asyncio.get_running_loop().create_future()
-    )
 
 
 class TableDriver:
@@ -103,25 +77,17 @@ class TableDriver:
         """The table's name in each language the clients speak."""
         self.hub = hub
         self.metrics = metrics
-        self.seq = 0
+        self.out = Publisher(table, table_id, hub)
+        """The table's outgoing events, numbered, and each user's ``me``."""
         self.loop = asyncio.get_running_loop()
-        self.base_clock = clock or self.loop.time
-        """The loop's clock, or a test's: the squeeze moves' pace and the task's timers."""
-        self._lag = 0.0
-        """How far the table's time lags the base clock: the holds' total so far."""
-        self._held_at: float | None = None
-        """The table's time at which a hold froze it (see ``hold_at``)."""
+        self.clock = TableClock(clock or self.loop.time)
+        """The table's time, which stands still while the table is held."""
         self._hold_phase: str | None = None
-        self.jobs: deque[Job] = deque()
-        """Jobs waiting for the task, oldest first."""
-        self._waiter: asyncio.Future[None] | None = None
-        """What the idle task awaits: done when a job comes or a squeeze move falls due."""
-        self._timer: asyncio.TimerHandle | None = None
+        self.queue = JobQueue(self.clock.base, CLOCK_TICK)
+        """Jobs waiting for the task, and its idle wait."""
         self._inline: asyncio.Future[None] | None = None
         """Done when the step a command runs in its own task (``submit(inline=True)``) ends;
         the table's task waits for it before its own next step."""
-        self._wakes_at: float | None = None
-        """When the idle task's timer wakes it (the base clock), None without a timer."""
         self.task: asyncio.Task[None] | None = None
         self.accepting = True
         self.store = store
@@ -133,17 +99,9 @@ class TableDriver:
         """The table's time the current step began at (when its write may have to wait)."""
         self.on_dealer_turn: Callable[[int], None] | None = None
         """Called with the user of each ``dealer_turn`` event: the server seats them."""
-        self._personal: dict[int, Personal] = {}
-        """The last ``me`` each seated user was sent (see ``_publish_personal``)."""
-        self._personal_key: dict[int, tuple[object, ...]] = {}
-        """What each bettor's last ``me`` was made of (``view.personal_key``)."""
         self._line_key: tuple[object, ...] | None = None
         """What the lobby line was made of when the table was last marked changed."""
-        self._squeeze: dict[str, SqueezeProgress] = {}
-        self._squeeze_reply: dict[str, Reply] = {}
-        self._squeeze_last: dict[str, float] = {}
-        self.squeeze_interval = squeeze_interval
-        """Seconds between two squeeze moves of a hand that reach the table, at least."""
+        self.moves = SqueezeMoves(squeeze_interval)
 
     # -- the task ---------------------------------------------------------------------
 
@@ -151,11 +109,14 @@ class TableDriver:
         """Start the table's task."""
         self.task = asyncio.create_task(self._main(), name=f"table-{self.table_id}")
 
-    def clock(self) -> float:
-        """The table's time (seconds): the base clock, less the time it was held."""
-        if self._held_at is not None:
-            return self._held_at
-        return self.base_clock() - self._lag
+    @property
+    def base_clock(self) -> Callable[[], float]:
+        """The loop's clock, or a test's: the squeeze moves' pace and the task's timers."""
+        return self.clock.base
+
+    @base_clock.setter
+    def base_clock(self, clock: Callable[[], float]) -> None:
+        self.clock.base = self.queue.base_clock = clock
 
     @property
     def running(self) -> bool:
@@ -165,59 +126,29 @@ class TableDriver:
     def _wake_at(self) -> float | None:
         # On the base clock: a table's deadline waits while it is held.
         due = self.table.next_deadline
-        due = None if due is None or self._held_at is not None else due + self._lag
-        if self._squeeze:
-            flush = min(
-                self._squeeze_last.get(h, -1.0) + self.squeeze_interval for h in self._squeeze
-            )
+        due = None if due is None or self.held else self.clock.on_base(due)
+        flush = self.moves.next_due()
+        if flush is not None:
             due = flush if due is None else min(due, flush)
         return due
 
     async def _main(self) -> None:
         self.hub.changed.add(self.table_id)
         while True:
-            job = await self._next_job()
+            job = await self.queue.next(self._wake_at())
             while self._inline is not None:
                 # A command's step runs in its own task (``submit``): one step at a time.
                 await asyncio.shield(self._inline)
             if job is None:
                 await self._guarded(None)
                 continue
-            if job.run is _STOP:
+            if job.run is stop_job:
                 job.done.set_result(None)
                 return
             await self._guarded(job)
 
-    async def _next_job(self) -> Job | None:
-        # The oldest job, or None once the table's next deadline (or a squeeze move) is due.
-        # The task sleeps on a bare future that ``_post`` completes: a job posted reaches
-        # the table at the loop's next turn, with no task or timer made per job.
-        if not self.jobs:
-            due = self._wake_at()
-            timeout = None if due is None else due - self.base_clock()
-            if timeout is None or timeout > CLOCK_TICK:
-                waiter = self._waiter = self.loop.create_future()
-                if due is not None and timeout is not None:
-                    self._arm(waiter, due, timeout)
-                try:
-                    await waiter
-                finally:
-                    self._waiter = None
-                    self._wakes_at = None
-                    if self._timer is not None:
-                        self._timer.cancel()
-                        self._timer = None
-            else:
-                # Overdue: let the rest of the loop run before the step, whatever happens.
-                await asyncio.sleep(0)
-        return self.jobs.popleft() if self.jobs else None
-
     def _post(self, job: Job | None) -> None:
-        # A job for the task (None: only look at the deadlines again).
-        if job is not None:
-            self.jobs.append(job)
-        if self._waiter is not None:
-            _wake(self._waiter)
+        self.queue.post(job)
 
     async def _guarded(self, job: Job | None) -> None:
         # A bug in one step must not stop the table for good.
@@ -241,7 +172,9 @@ class TableDriver:
                 events.extend(self.table.advance(now))
             # A command comes after the moves sent before it (an open after the last peel).
             force = job is not None
-            events.extend(self._flush_squeeze(now, answers, force=force))
+            events.extend(
+                self.moves.flush(self.table, now, self.base_clock(), answers, force=force)
+            )
             if job is not None and job.prepare is not None:
                 # What fell due is written first, so the read sees it; the job then runs at
                 # ``now``, when nothing is due, as if the read had taken no time.
@@ -333,8 +266,7 @@ class TableDriver:
     def _idle(self) -> bool:
         # The task sleeps, no job waits, no step runs elsewhere, and nothing falls due: a
         # step now is this job's alone.
-        waiter = self._waiter
-        if waiter is None or waiter.done() or self.jobs or self._inline is not None:
+        if not self.queue.idle or self._inline is not None:
             return False
         due = self._wake_at()
         return due is None or self.base_clock() < due - CLOCK_TICK
@@ -356,7 +288,7 @@ class TableDriver:
     @property
     def held(self) -> bool:
         """Whether the table's time stands still (a hold)."""
-        return self._held_at is not None
+        return self.clock.frozen_at is not None
 
     def hold_at(self, phase: str | None) -> None:
         """Hold the table whenever it is in ``phase`` (now, or when it next comes to it): its
@@ -376,11 +308,9 @@ class TableDriver:
         # (from the step whose write waits), thaw it otherwise.
         paused = self.ledger.paused
         holding = paused or (self._hold_phase is not None and self.table.phase == self._hold_phase)
-        if holding and self._held_at is None:
-            self._held_at = min(self.clock(), self._stepped_at) if paused else self.clock()
-        elif not holding and self._held_at is not None:
-            self._lag = self.base_clock() - self._held_at
-            self._held_at = None
+        if holding:
+            self.clock.freeze(min(self.clock(), self._stepped_at) if paused else self.clock())
+        elif self.clock.thaw():
             self._post(None)
 
     def command(self, cmd: Command) -> Callable[[float], list[Event]]:
@@ -396,66 +326,25 @@ class TableDriver:
         """
         if not self.accepting:
             raise RuleViolation("table_closed", "The table is closing; try again later.")
-        replaced = self._squeeze_reply.get(cmd.hand)
-        if replaced is not None:
-            replaced(Ack({"coalesced": True}))
-        self._squeeze[cmd.hand] = cmd
-        self._squeeze_reply[cmd.hand] = reply
-        if replaced is None:
+        due = self.moves.put(cmd, reply)
+        if due is not None:
             # A move that replaces another is due when that one was.
-            self._step_by(self._squeeze_last.get(cmd.hand, -1.0) + self.squeeze_interval)
+            self._step_by(due)
 
     def _step_by(self, due: float) -> None:
         """Make the task step at ``due`` at the latest: its timer moved up while it sleeps,
         or woken now when ``due`` has come."""
-        if not self._wake_by(due):
+        if not self.queue.wake_by(due):
             self._post(None)
 
-    def _wake_by(self, due: float) -> bool:
-        """Make the idle task wake at ``due`` at the latest, without waking it now; False
-        when ``due`` has come (or the task is busy: it looks at its deadlines next anyway)."""
-        waiter = self._waiter
-        if waiter is None or waiter.done():
-            return False
-        timeout = due - self.base_clock()
-        if timeout <= CLOCK_TICK:
-            return False
-        if self._wakes_at is None or due < self._wakes_at:
-            self._arm(waiter, due, timeout)
-        return True
-
-    def _arm(self, waiter: asyncio.Future[None], due: float, timeout: float) -> None:
-        # The idle task's one timer: it wakes the task at ``due`` (``timeout`` from now).
-        if self._timer is not None:
-            self._timer.cancel()
-        self._timer = self.loop.call_later(timeout, _wake, waiter)
-        self._wakes_at = due
-
-    def _flush_squeeze(
-        self, now: float, answers: list[Callable[[], None]], *, force: bool = False
-    ) -> list[Event]:
-        # Each move's answer goes into ``answers``: sent once its events are published.
-        # Paced on the base clock, so that the moves go on while the table is held.
-        events: list[Event] = []
-        base = self.base_clock()
-        for hand, cmd in list(self._squeeze.items()):
-            due = self._squeeze_last.get(hand, -1.0) + self.squeeze_interval
-            if not force and base < due - CLOCK_TICK:
-                continue
-            del self._squeeze[hand]
-            reply = self._squeeze_reply.pop(hand)
-            self._squeeze_last[hand] = base
-            try:
-                events.extend(self.table.handle(cmd, now))
-            except BaccaratError as exc:
-                answers.append(functools.partial(reply, exc))
-            else:
-                answers.append(functools.partial(reply, OK))
-        return events
+    @property
+    def seq(self) -> int:
+        """The number of the last public event published."""
+        return self.out.seq
 
     def snapshot_for(self, conn: Connection, now: float) -> dict[str, object]:
         """The table's snapshot for the user of ``conn`` (call only inside the task)."""
-        return snapshot(self.table_id, self.seq, time.time(), view(self.table, conn.user_id, now))
+        return self.out.snapshot_for(conn, now)
 
     async def watch(
         self, conn: Connection, *, reply: Reply | None = None, level: int | None = None
@@ -475,65 +364,19 @@ class TableDriver:
     def show(self, conn: Connection) -> None:
         """Make ``conn`` watch the table and send it a snapshot (call only inside the task,
         so that the snapshot's ``seq`` is the last one published)."""
-        self.hub.watch(conn, self.table_id)
-        conn.send(dumps(self.snapshot_for(conn, self.clock())))
+        self.out.show(conn, self.clock())
 
     # -- publishing -------------------------------------------------------------------
 
     def _publish(self, events: list[Event]) -> None:
-        now = self.clock()
-        sent = 0
-        for ev in events:
-            if isinstance(ev, DealerTurn) and self.on_dealer_turn is not None:
-                self.on_dealer_turn(ev.user_id)
-            kind, data = event_wire(ev, now)
-            to = recipient(ev)
-            if to is None:
-                self.seq += 1
-                n = self.hub.to_table(self.table_id, event(self.table_id, self.seq, kind, data))
-            else:
-                msg = event(self.table_id, self.seq, kind, data, private=True)
-                n = self.hub.to_user_at(to, self.table_id, msg)
-            sent += n
-        if any(type(ev) not in PERSONAL_UNCHANGED for ev in events):
-            sent += self._publish_personal(now)
+        if self.on_dealer_turn is not None:
+            for ev in events:
+                if isinstance(ev, DealerTurn):
+                    self.on_dealer_turn(ev.user_id)
+        sent = self.out.publish(events, self.clock())
         # Counted once a step: the counter takes a lock each time.
         if sent:
             self.metrics.deliveries.inc(sent)
-
-    def _publish_personal(self, now: float) -> int:
-        """Send each seated or queued user (and each who just left) their ``me`` when it
-        changed. With it a client keeps its whole view from events, without a snapshot.
-        Returns the deliveries made.
-        """
-        sent = 0
-        queued = {w.user_id for w in self.table.queue}
-        users = set(self._personal) | set(facts.seated(self.table)) | queued
-        keys = personal_keys(self.table, users, now)
-        for user_id in users:
-            # A bettor whose ``me`` is made of the same things as last time has the same.
-            key = keys[user_id]
-            if key is not None and key == self._personal_key.get(user_id):
-                continue
-            own = personal(self.table, user_id, now)
-            if own == self._personal.get(user_id):
-                self._remember_key(user_id, key)
-                continue
-            if own["me"]["seat"] is None and own["me"]["queue_position"] is None:
-                self._personal.pop(user_id, None)
-            else:
-                self._personal[user_id] = own
-            self._remember_key(user_id, key)
-            msg = event(self.table_id, self.seq, "me", own, private=True)
-            sent += self.hub.to_user_at(user_id, self.table_id, msg)
-        return sent
-
-    def _remember_key(self, user_id: int, key: tuple[object, ...] | None) -> None:
-        # Kept only beside a ``me`` that was sent: the key stands for that ``me``.
-        if key is None or user_id not in self._personal:
-            self._personal_key.pop(user_id, None)
-        else:
-            self._personal_key[user_id] = key
 
     def _after_change(self) -> None:
         self.hub.set_seats(self.table_id, facts.seated(self.table))
@@ -590,16 +433,7 @@ class TableDriver:
         # for the next node to take the table to void.
         self.ledger.give_up()
         if self.running:
-            job = Job(_STOP)
+            job = Job(stop_job)
             self._post(job)
             await job.done
         await self.ledger.void_open("shutdown")
-
-
-def _STOP(now: float) -> list[Event]:
-    return []
-
-
-def _wake(waiter: asyncio.Future[None]) -> None:
-    if not waiter.done():
-        waiter.set_result(None)
