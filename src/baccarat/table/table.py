@@ -11,12 +11,12 @@ import uuid
 from collections.abc import Callable
 from typing import Literal
 
-from baccarat.bets import Area, stake_coins
+from baccarat.bets import Area
 from baccarat.errors import InvalidInput, RuleViolation
 from baccarat.numbers import whole
 from baccarat.roads.marks import RoundMark
 from baccarat.shoe import Shoe
-from baccarat.table import betting, chat, dealing, queue, rebet
+from baccarat.table import betting, chat, dealing, occupants, queue, rebet
 from baccarat.table.commands import (
     ClearBets,
     Command,
@@ -41,12 +41,9 @@ from baccarat.table.commands import (
 from baccarat.table.config import DEALER_SEAT, SEATS, TableConfig, UserInfo
 from baccarat.table.events import (
     Closing,
-    CoinsSet,
     DealerLeaving,
-    Disconnected,
     Event,
     Queued,
-    Reconnected,
     Seated,
     SeatFreed,
     ShoeEnded,
@@ -260,13 +257,13 @@ class Table:
             case Emote():
                 return list(chat.emote(self, command, now))
             case SetAutoOpen():
-                return self._set_auto_open(command)
+                return occupants.set_auto_open(self, command)
             case Disconnect():
-                return self._disconnect(command, now)
+                return occupants.disconnect(self, command, now)
             case Reconnect():
-                return self._reconnect(command, now)
+                return occupants.reconnect(self, command, now)
             case SetCoins():
-                return self._set_coins(command, now)
+                return occupants.set_coins(self, command, now)
         raise InvalidInput("unknown_command", f"{command!r} is not a table command.")
 
     def require_seat(self, user_id: int) -> Occupant:
@@ -373,56 +370,6 @@ class Table:
                 "already_leaving", "You leave the dealer seat as soon as this round settles."
             )
         return self.free_seat(occ, "stood_up", now)
-
-    def _set_auto_open(self, c: SetAutoOpen) -> list[Event]:
-        occ = self.require_seat(c.user_id)
-        if not isinstance(c.on, bool):
-            raise InvalidInput("bad_pref", f"auto_open is true or false, not {c.on!r}.")
-        # Only the user's own view shows it: no public event.
-        occ.auto_open = c.on
-        return []
-
-    def _disconnect(self, c: Disconnect, now: float) -> list[Event]:
-        occ = self.require_seat(c.user_id)
-        if not occ.connected:
-            raise RuleViolation("already_disconnected", "You are already marked disconnected.")
-        grace_until = now + self.config.reconnect_grace_seconds
-        occ.connected = False
-        occ.grace_until = grace_until
-        return [Disconnected(occ.seat, occ.user_id, grace_until)]
-
-    def _reconnect(self, c: Reconnect, now: float) -> list[Event]:
-        occ = self.require_seat(c.user_id)
-        if occ.connected:
-            raise RuleViolation("not_disconnected", "You are connected already.")
-        if occ.grace_until is not None and now >= occ.grace_until:
-            raise RuleViolation("grace_expired", "The reconnect grace ran out; the seat is lost.")
-        occ.connected = True
-        occ.grace_until = None
-        return [Reconnected(occ.seat, occ.user_id)]
-
-    def _set_coins(self, c: SetCoins, now: float) -> list[Event]:
-        occ = self.require_seat(c.user_id)
-        coins = c.coins
-        if not whole(coins) or coins < 0:
-            raise InvalidInput("bad_coins", f"A balance is a whole number of coins, not {coins!r}.")
-        rnd = self.round
-        if rnd is not None and not rnd.settled:
-            if occ.is_dealer:
-                owed = rnd.liability(self.config.chip_unit)
-                if coins < owed:
-                    raise RuleViolation(
-                        "dealer_cannot_cover",
-                        f"The dealer could pay out {owed} coins on Player and Banker this round.",
-                    )
-            elif not rnd.closed:
-                staked = stake_coins(rnd.slip(occ.user_id), self.config.chip_unit)
-                if coins < staked:
-                    raise RuleViolation(
-                        "coins_below_stake", f"You have {staked} coins on the table this round."
-                    )
-        occ.coins = coins
-        return [CoinsSet(occ.seat, occ.user_id, coins)]
 
     # ----------------------------------------------------------------- seats
 
