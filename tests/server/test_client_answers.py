@@ -65,9 +65,8 @@ async def test_a_login_through_a_dead_node_is_a_failed_call(proxy: str) -> None:
 
 async def test_a_bot_looking_for_its_table_passes_over_a_dead_node(proxy: str) -> None:
     bot = Bot(f"{proxy}/node/a", "token", BotPlan(table_id="t1"), rng=random.Random(1))
-    bot.known = [f"{proxy}/node/a", f"{proxy}/node/b", f"{proxy}/node/c"]
-    bot.table_id = "t1"
+    bot.route.remember([f"{proxy}/node/b", f"{proxy}/node/c"])
     # No node answers with a lobby (a 502 page, HTML, a list; the address alone is not
     # served): nothing raised, and the bot backs off and tries again at the same address.
-    assert await asyncio.wait_for(bot._follow(), 30) is False
-    assert bot.url == f"{proxy}/node/a"
+    assert await asyncio.wait_for(bot.route.follow("t1"), 30) is False
+    assert bot.route.url == f"{proxy}/node/a"

@@ -178,7 +178,7 @@ async def _play(crew: Crew, parent: int) -> int:
         token = await _token(crew.url, account.name, account.password, crew.may_register)
         plan = BotPlan(account.strategy, crew.table_id, may_deal=crew.may_deal)
         bot = Bot(crew.url, token, plan, rng=random.Random(account.seed))
-        bot.known += [u for u in crew.other_nodes if u not in bot.known]
+        bot.route.remember(crew.other_nodes)
         bots.append(bot)
     watcher = asyncio.create_task(_watch_parent(parent, stop))
     await run_bots(bots, stop)

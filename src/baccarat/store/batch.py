@@ -1,11 +1,12 @@
 """The engine that applies a batch of ledger operations in one DB transaction.
 
-A batch is applied in three steps: lock and read what it touches, check and simulate every
-operation in order in memory (a rejected operation changes nothing and does not disturb the
-others), then write all rows with a handful of bulk statements. Applying an operation whose
-key is already in the ledger is a replay: it returns the current balances and writes nothing.
-An operation that would move a table's coins is refused (``stale_epoch``) unless it carries
-the table's current epoch, read under a lock in the same transaction (``epochs``).
+A batch is applied in three steps: lock and read what it touches (its ``footprint``), check
+and simulate every operation in order in memory (a rejected operation changes nothing and
+does not disturb the others), then write all rows with a handful of bulk statements. Applying
+an operation whose key is already in the ledger is a replay: it returns the current balances
+and writes nothing. An operation that would move a table's coins is refused (``stale_epoch``)
+unless it carries the table's current epoch, read under a lock in the same transaction
+(``epochs``).
 """
 
 from __future__ import annotations
@@ -24,17 +25,9 @@ from baccarat.numbers import whole
 from baccarat.store import epochs
 from baccarat.store import schema as s
 from baccarat.store.bulk import insert_rows, update_rows
+from baccarat.store.footprint import RoundBook, load_footprint
 from baccarat.store.ops import Escrow, Grant, Op, Outcome, Settle, Unescrowed, Void
 from baccarat.store.records import HOUSE, MINT, Applied, escrow_wallet, user_wallet
-
-
-@dataclass(slots=True)
-class _Round:
-    table_id: str
-    status: str
-    dealer_id: int
-    escrow: int
-    stakes: dict[int, int]
 
 
 @dataclass(slots=True)
@@ -50,40 +43,7 @@ class _Writes:
     system: dict[str, int] = field(default_factory=lambda: defaultdict(int))
 
 
-# The batch's statements are built once: a statement object is compiled once per database
-# (SQLAlchemy caches by the object's key, which it computes once), and its lists are
-# expanding parameters, so building and keying each statement costs nothing per batch.
-_DONE = sa.select(s.ledger_tx.c.key).where(
-    s.ledger_tx.c.key.in_(sa.bindparam("ids", expanding=True))
-)
-_ROUND_TABLES = (
-    sa.select(s.rounds.c.table_id)
-    .where(s.rounds.c.id.in_(sa.bindparam("ids", expanding=True)))
-    .distinct()
-)
-_ROUNDS = (
-    sa.select(
-        s.rounds.c.id,
-        s.rounds.c.table_id,
-        s.rounds.c.status,
-        s.rounds.c.dealer_id,
-        s.rounds.c.escrow,
-    )
-    .where(s.rounds.c.id.in_(sa.bindparam("ids", expanding=True)))
-    .order_by(s.rounds.c.id)
-    .with_for_update()
-)
-_STAKES = (
-    sa.select(s.bets.c.round_id, s.bets.c.user_id, sa.func.sum(s.bets.c.coins))
-    .where(s.bets.c.round_id.in_(sa.bindparam("ids", expanding=True)))
-    .group_by(s.bets.c.round_id, s.bets.c.user_id)
-)
-_COINS = (
-    sa.select(s.users.c.id, s.users.c.coins)
-    .where(s.users.c.id.in_(sa.bindparam("ids", expanding=True)))
-    .order_by(s.users.c.id)
-    .with_for_update()
-)
+# Built once, so SQLAlchemy keys and compiles them once (as the footprint's statements).
 _MOVE_USER = (
     sa.update(s.users)
     .where(s.users.c.id == sa.bindparam("b_id"))
@@ -94,74 +54,6 @@ _MOVE_SYSTEM = (
     .where(s.system_wallets.c.name == sa.bindparam("b_name"))
     .values(balance=s.system_wallets.c.balance + sa.bindparam("b_d"))
 )
-
-
-def _round_ids(ops: Iterable[Op]) -> set[str]:
-    return {op.round_id for op in ops if not isinstance(op, Grant)}
-
-
-def _tables(conn: sa.Connection, ops: Sequence[Op], rids: list[str]) -> set[str]:
-    # A round's table never changes, so it is read before any lock is taken: the epochs are
-    # locked first, the rounds next, the wallets last, in every transaction alike.
-    tables = {op.table_id for op in ops if isinstance(op, Escrow | Unescrowed)}
-    if rids:
-        tables.update(conn.scalars(_ROUND_TABLES, {"ids": rids}))
-    return tables
-
-
-def _load(
-    conn: sa.Connection, ops: Sequence[Op]
-) -> tuple[set[str], dict[str, int], dict[str, _Round], dict[int, int]]:
-    keys = {op.key for op in ops}
-    done = set(conn.scalars(_DONE, {"ids": sorted(keys)}))
-    rids = sorted(_round_ids(ops))
-    table_epochs = epochs.current(conn, _tables(conn, ops, rids), lock=True)
-    rounds = _load_rounds(conn, rids)
-    coins = _load_coins(conn, _users_touched(ops, rounds))
-    return done, table_epochs, rounds, coins
-
-
-def _load_rounds(conn: sa.Connection, rids: list[str]) -> dict[str, _Round]:
-    """The rounds named, locked, each with every bettor's total stake."""
-    rounds: dict[str, _Round] = {}
-    if not rids:
-        return rounds
-    for rid, table_id, status, dealer, escrow in conn.execute(_ROUNDS, {"ids": rids}):
-        rounds[rid] = _Round(table_id, status, dealer, escrow, {})
-    if rounds:
-        for rid, uid, total in conn.execute(_STAKES, {"ids": list(rounds)}):
-            rounds[rid].stakes[uid] = int(total)
-    return rounds
-
-
-def _users_touched(ops: Sequence[Op], rounds: dict[str, _Round]) -> set[int]:
-    """Every user whose wallet the batch may move: named by an op or in a round's book."""
-    uids: set[int] = set()
-    for op in ops:
-        uids.update(_op_users(op))
-    for r in rounds.values():
-        uids.add(r.dealer_id)
-        uids.update(r.stakes)
-    return uids
-
-
-def _op_users(op: Op) -> set[int]:
-    if isinstance(op, Escrow):
-        return {op.dealer_id, *(b.user_id for b in op.bets)}
-    if isinstance(op, Settle):
-        return set(op.deltas)
-    if isinstance(op, Grant):
-        return {op.user_id}
-    if isinstance(op, Unescrowed):
-        return {op.dealer_id}
-    return set()
-
-
-def _load_coins(conn: sa.Connection, uids: set[int]) -> dict[int, int]:
-    """Each user's coins, locked in id order so that two batches cannot deadlock."""
-    if not uids:
-        return {}
-    return {uid: int(c) for uid, c in conn.execute(_COINS, {"ids": sorted(uids)})}
 
 
 def _need_user(coins: dict[int, int], uid: int) -> None:
@@ -217,7 +109,7 @@ class _Batch:
         self,
         done: set[str],
         table_epochs: dict[str, int],
-        rounds: dict[str, _Round],
+        rounds: dict[str, RoundBook],
         coins: dict[int, int],
         now: float,
     ) -> None:
@@ -253,7 +145,7 @@ class _Batch:
         memo = f"table {op.table_id} shoe {op.shoe_id} round {op.round_no}"
         _post(self.w, op.key, "escrow", memo, self.now, moves)
         self._apply_coins(moves)
-        self.rounds[op.round_id] = _Round(op.table_id, "escrowed", op.dealer_id, pot, totals)
+        self.rounds[op.round_id] = RoundBook(op.table_id, "escrowed", op.dealer_id, pot, totals)
         self.done.add(op.key)
         self.w.new_rounds.append(
             {
@@ -283,7 +175,7 @@ class _Batch:
         )
         return Applied(op.key, self._balances(totals))
 
-    def _round(self, round_id: str) -> _Round:
+    def _round(self, round_id: str) -> RoundBook:
         r = self.rounds.get(round_id)
         if r is None:
             raise NotFound("unknown_round", f"There is no escrowed round {round_id!r}.")
@@ -372,7 +264,7 @@ class _Batch:
         # A transaction that moves nothing: it keeps the void's key, so a retry is a replay.
         memo = f"table {op.table_id} shoe {op.shoe_id} round {op.round_no}: stakes refused"
         _post(self.w, op.key, "void", memo, self.now, {})
-        self.rounds[op.round_id] = _Round(op.table_id, "voided", op.dealer_id, 0, {})
+        self.rounds[op.round_id] = RoundBook(op.table_id, "voided", op.dealer_id, 0, {})
         self.done.add(op.key)
         self.w.new_rounds.append(
             {
@@ -448,7 +340,7 @@ def apply_ops(conn: sa.Connection, ops: Sequence[Op], now: float | None = None) 
     A rejected operation yields its error and writes nothing; the others still apply.
     """
     now = time.time() if now is None else now
-    batch = _Batch(*_load(conn, ops), now)
+    batch = _Batch(*load_footprint(conn, ops), now)
     outcomes = [batch.run(op) for op in ops]
     _write(conn, batch.w)
     return outcomes

@@ -39,7 +39,7 @@ _EPOCHS = (
     .order_by(s.table_epochs.c.table_id)
 )
 _EPOCHS_LOCKED = _EPOCHS.with_for_update(read=True)
-"""Built once, so SQLAlchemy keys and compiles them once (``batch``'s statements too)."""
+"""Built once, so SQLAlchemy keys and compiles them once (``footprint``'s statements too)."""
 
 
 def current(conn: sa.Connection, table_ids: Iterable[str], *, lock: bool = False) -> dict[str, int]:

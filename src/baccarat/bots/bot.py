@@ -1,21 +1,4 @@
-"""Bots on the protocol's client: they sit, bet within the rules, squeeze, and deal.
-
-A bot picks a table (or is given one), takes the dealer seat when it is free, it may deal and
-it can afford the floor, else a free bettor seat (and then lines up for the dealer seat). When
-betting opens it bets by its strategy:
-
-- ``flat``: the same chips on Banker every round (a rebet once it has bet here);
-- ``streak``: follows the last result (Banker after Banker, Player after Player);
-- ``random``: Player or Banker at random, sometimes a Tie or a Pair on the side, and now and
-  then a double or an undo of its last chip.
-
-When a bot controls a face-down card it sometimes squeezes it (a few peel moves) before
-opening; after a win it sometimes cheers with an emote, and after a round it won or lost it
-sometimes says a word in the table's chat. A dropped connection is retried; the
-seat waits for it during the reconnect grace. With many nodes, a bot follows its table: when
-its node stops answering or no longer runs the table (a failover), it asks the lobby of any
-node it knows where the table runs now and reconnects there, where the table kept its seat.
-"""
+"""A bot: one account on one connection (reopened if it drops), playing by its plan."""
 
 from __future__ import annotations
 
@@ -23,69 +6,30 @@ import asyncio
 import contextlib
 import logging
 import random
-import urllib.parse
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from typing import Any
 
 import aiohttp
 
-from baccarat.client import Client, CommandError, lobby
+from baccarat.bots.plan import BotPlan, choose_bet
+from baccarat.bots.route import Route
+from baccarat.client import Client, CommandError
 from baccarat.errors import BaccaratError
 from baccarat.table.squeeze import Corner
 
 log = logging.getLogger("baccarat.bots")
 
-FOLLOW_LIMIT = 60.0
-"""Seconds a bot that lost sight of its table keeps looking for it before sitting anew."""
-FOLLOW_EVERY = 0.5
-"""Seconds between two rounds of asking the nodes where the table went."""
-ASK_TIMEOUT = 1.5
-"""Seconds one node's lobby may take to answer a bot looking for its table."""
 CONNECT_TIMEOUT = 3.0
 """Seconds a bot waits for a node to open its socket and say hello."""
 HEARTBEAT = 2.0
 """A bot's socket pings every this many seconds and gives its node half as long again to
 answer: a node that stopped answering is left within about 3 s."""
 
-STRATEGIES = ("flat", "streak", "random")
 CHAT_WON = ("好牌！", "莊來了", "再來一局", "手氣真旺", "贏了！")
 CHAT_LOST = ("唉…", "下一局翻本", "手氣不好", "差一點", "可惜")
 """What a bot says after a round it won or lost."""
 PEELS: tuple[Corner, ...] = ("tl", "tr", "bl", "br", "l", "r")
 """Where a bot peels from: any corner or a long side."""
-
-
-@dataclass(frozen=True)
-class BotPlan:
-    """What one bot does: its strategy, where it plays, whether it may deal."""
-
-    strategy: str = "flat"
-    table_id: str | None = None
-    seat: int | None = None
-    may_deal: bool = True
-    squeeze_chance: float = 0.5
-    urge_chance: float = 0.3
-    emote_chance: float = 0.15
-    """How often a bot that won a round cheers with an emote."""
-    chat_chance: float = 0.1
-    """How often a bot says a word in the table's chat after a round."""
-
-
-def choose_bet(
-    strategy: str, history: list[dict[str, Any]], rng: random.Random
-) -> list[tuple[str, int]]:
-    """The chips to place this round as (area, chip) pairs, by strategy."""
-    if strategy == "flat":
-        return [("banker", 2)]
-    if strategy == "streak":
-        last = next((h["winner"] for h in reversed(history) if h.get("winner") != "tie"), None)
-        return [(last or "banker", 3)]
-    area = rng.choice(("player", "banker"))
-    bets = [(area, rng.choice((1, 2, 3, 5, 10)))]
-    if rng.random() < 0.2:
-        bets.append((rng.choice(("tie", "player_pair", "banker_pair")), 1))
-    return bets
 
 
 def _free_seats(view: dict[str, Any]) -> list[int]:
@@ -99,11 +43,7 @@ class Bot:
         self, base_url: str, token: str, plan: BotPlan, *, rng: random.Random | None = None
     ) -> None:
         self.base_url = base_url
-        self.url = base_url
-        """The node the bot connects to: the one that runs its table, as far as it knows."""
-        self.known = [base_url]
-        """Every node seen in a lobby, to ask when the bot's own node stops answering."""
-        self.lost_since: float | None = None
+        self.route = Route(base_url, token)
         self.token = token
         self.plan = plan
         self.rng = rng or random.Random()
@@ -125,11 +65,11 @@ class Bot:
         while not stop.is_set():
             try:
                 self.client = await Client.connect(
-                    self.url, self.token, heartbeat=HEARTBEAT, timeout=CONNECT_TIMEOUT
+                    self.route.url, self.token, heartbeat=HEARTBEAT, timeout=CONNECT_TIMEOUT
                 )
             except (TimeoutError, OSError, aiohttp.ClientError, BaccaratError) as exc:
                 log.info("bot cannot connect: %s", exc)
-                if self.table_id is not None and await self._follow():
+                if self.table_id is not None and await self.route.follow(self.table_id):
                     delay = 0.1
             else:
                 delay = 0.1 if await self._one_connection(self.client, stop) else 0.5
@@ -145,7 +85,7 @@ class Bot:
             again = await self._play(stop)
         except CommandError as exc:
             log.info("bot connection ended: %s", exc)
-            again = self._sent_elsewhere(exc)
+            again = self.route.sent_elsewhere(exc)
         except (TimeoutError, OSError, aiohttp.ClientError) as exc:
             log.info("bot connection ended: %s", exc)
         finally:
@@ -153,90 +93,8 @@ class Bot:
         if not again and not stop.is_set() and self.seat is not None:
             # The socket dropped (its node stopped, or stopped answering): the table
             # may run elsewhere already.
-            again = await self._follow()
+            again = await self.route.follow(self.table_id)
         return again
-
-    def _sent_elsewhere(self, exc: CommandError) -> bool:
-        """Take the node a ``table_elsewhere`` refusal names; True if it named one."""
-        url = exc.details.get("url") if exc.code == "table_elsewhere" else None
-        if isinstance(url, str) and url:
-            self.url = url
-            return True
-        return False
-
-    async def _follow(self) -> bool:
-        """Find the node that runs the bot's table now; True if the bot should connect again
-        (to that node, or later because no node shows the table yet).
-
-        Every node it knows is asked at once, each for at most ``ASK_TIMEOUT``. Its own node
-        answering means it is alive. Otherwise, while the other nodes still show the table
-        on the silent node (its lease has not run out yet), they are asked again every
-        ``FOLLOW_EVERY`` seconds, so that the bot follows the table as soon as another node
-        takes it, and does not wait on the silent one."""
-        loop = asyncio.get_running_loop()
-        if self.lost_since is None:
-            self.lost_since = loop.time()
-        while loop.time() - self.lost_since < FOLLOW_LIMIT:
-            bases = self._bases()
-            answers = await asyncio.gather(*(self._ask(base) for base in bases))
-            verdict = self._weigh(bases, answers)
-            if verdict is not None:
-                return verdict
-            await asyncio.sleep(FOLLOW_EVERY)
-        return True
-
-    def _bases(self) -> list[str]:
-        """Every address to ask where the table runs, the bot's own node first."""
-        # Behind one public address each node has a path; the address alone reaches any
-        # node that is up (the proxy's default), which knows where the table runs.
-        known = [self.url, *self.known]
-        return list(dict.fromkeys([*known, *(_root(u) for u in known)]))
-
-    def _weigh(self, bases: list[str], answers: list[list[dict[str, Any]] | None]) -> bool | None:
-        """What the lobbies' answers mean: True to connect again, False to back off, None to
-        ask again shortly."""
-        line, alive = self._read_lobbies(bases, answers)
-        if line is not None and line["url"] != self.url:
-            self.url = str(line["url"])
-            return True
-        if alive:
-            # Its node answers: the table is there, or nowhere yet.
-            return True
-        if not any(a is not None for a in answers):
-            # No node answers at all (the network, or every node, is down): try again
-            # later, backing off.
-            return False
-        return None
-
-    def _read_lobbies(
-        self, bases: list[str], answers: list[list[dict[str, Any]] | None]
-    ) -> tuple[dict[str, Any] | None, bool]:
-        """The bot's table's line (another node's word over its own node's), and whether its
-        own node answered; every node named is remembered."""
-        alive = False
-        line: dict[str, Any] | None = None
-        for base, tables in zip(bases, answers, strict=True):
-            if tables is None:
-                continue
-            alive = alive or base == self.url
-            self._remember_nodes(tables)
-            mine = _routed_line(tables, self.table_id)
-            if mine is not None and (line is None or base != self.url):
-                line = mine
-        return line, alive
-
-    def _remember_nodes(self, tables: list[dict[str, Any]]) -> None:
-        urls = [str(t["url"]) for t in tables if t.get("url")]
-        self.known = list(dict.fromkeys([*self.known, *urls]))
-
-    async def _ask(self, base: str) -> list[dict[str, Any]] | None:
-        # One node's table lines, or None if it does not answer in time.
-        try:
-            async with asyncio.timeout(ASK_TIMEOUT):
-                tables = (await lobby(base, self.token))["tables"]
-        except (TimeoutError, OSError, aiohttp.ClientError, BaccaratError, KeyError):
-            return None
-        return list(tables) if isinstance(tables, list) else None
 
     async def _play(self, stop: asyncio.Event) -> bool:
         """Play on this connection until it drops; True if the bot's table runs elsewhere."""
@@ -245,7 +103,7 @@ class Bot:
         seat = client.hello.get("seat")
         if seat is None and await self._table_moved():
             return True
-        self.lost_since = None
+        self.route.found()
         if seat is not None:
             await self._back_in_seat(client, seat)
         else:
@@ -258,8 +116,7 @@ class Bot:
         the bot forgets its seat."""
         if self.seat is None or self.table_id is None:
             return False
-        lost_for = asyncio.get_running_loop().time() - (self.lost_since or 0.0)
-        if (self.lost_since is None or lost_for < FOLLOW_LIMIT) and await self._follow():
+        if self.route.still_looking() and await self.route.follow(self.table_id):
             return True
         self.seat = None
         return False
@@ -268,7 +125,7 @@ class Bot:
         self.table_id, self.seat = seat["table_id"], seat["seat"]
         log.info(
             "bot back in its seat",
-            extra={"user_id": client.user_id, "table_id": self.table_id, "url": self.url},
+            extra={"user_id": client.user_id, "table_id": self.table_id, "url": self.route.url},
         )
         await client.watch(seat["table_id"])
 
@@ -483,12 +340,6 @@ _ON_EVENT: dict[str, _EventHandler] = {
 """What a bot does on each table event; it ignores the rest."""
 
 
-def _routed_line(tables: list[dict[str, Any]], table_id: str | None) -> dict[str, Any] | None:
-    """The table's line in one lobby, if it names the node that runs the table."""
-    mine = next((t for t in tables if t.get("table_id") == table_id), None)
-    return mine if mine is not None and mine.get("url") else None
-
-
 async def _sit(client: Client, table_id: str, seat: int) -> bool:
     """Sit at ``seat``; False if it is not to be had (taken, the bot sits already, or others
     wait in line for the dealer seat)."""
@@ -504,9 +355,3 @@ async def _sit(client: Client, table_id: str, seat: int) -> bool:
 async def run_bots(bots: list[Bot], stop: asyncio.Event) -> None:
     """Run every bot until ``stop`` is set."""
     await asyncio.gather(*(b.run(stop) for b in bots))
-
-
-def _root(url: str) -> str:
-    """The address of ``url`` without its path (``http://host:port``)."""
-    parts = urllib.parse.urlsplit(url)
-    return f"{parts.scheme}://{parts.netloc}"

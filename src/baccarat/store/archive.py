@@ -1,0 +1,118 @@
+"""The store's archive of play: shoes with their commitments and seeds, and rounds as dealt."""
+
+from __future__ import annotations
+
+import time
+
+import sqlalchemy as sa
+
+from baccarat.errors import Conflict, InvalidInput
+from baccarat.numbers import whole
+from baccarat.shoe import commitment, parse_seed
+from baccarat.store import accounts
+from baccarat.store import schema as s
+from baccarat.store.engine import reading
+from baccarat.store.records import RoundRecord, ShoeRecord, ShoeRound
+from baccarat.store.rounds import (
+    load_round,
+    load_rounds,
+    load_shoe,
+    load_shoes,
+    user_net,
+    user_round_ids,
+    user_round_page,
+)
+from baccarat.store.shoes import shoe_rounds, table_shoe_page
+
+
+class Archive:
+    """Shoes and rounds as recorded, for a user's history and for anyone checking a shoe: a
+    part of the store."""
+
+    engine: sa.Engine
+
+    # Shoes ----------------------------------------------------------------------------
+
+    def record_shoe_start(self, shoe_id: str, table_id: str, commitment_hex: str) -> None:
+        """Record a new shoe and its published commitment (a repeat is ignored)."""
+        with self.engine.begin() as conn:
+            row = conn.execute(sa.select(s.shoes).where(s.shoes.c.id == shoe_id)).first()
+            if row is not None:
+                if row.commitment != commitment_hex:
+                    raise Conflict(
+                        "shoe_exists", f"Shoe {shoe_id!r} exists with another commitment."
+                    )
+                return
+            conn.execute(
+                sa.insert(s.shoes).values(
+                    id=shoe_id, table_id=table_id, commitment=commitment_hex, started_at=time.time()
+                )
+            )
+
+    def record_shoe_end(self, shoe_id: str, seed_hex: str) -> None:
+        """Record the revealed seed; it must match the shoe's commitment."""
+        seed = parse_seed(seed_hex)
+        with self.engine.begin() as conn:
+            shoe = load_shoe(conn, shoe_id)
+            if commitment(seed) != shoe.commitment:
+                raise InvalidInput(
+                    "seed_mismatch", f"That seed does not match shoe {shoe_id!r}'s commitment."
+                )
+            if shoe.seed is None:
+                conn.execute(
+                    sa.update(s.shoes)
+                    .where(s.shoes.c.id == shoe_id)
+                    .values(seed=seed.hex(), ended_at=time.time())
+                )
+
+    def get_shoe(self, shoe_id: str) -> ShoeRecord:
+        """A shoe's record: commitment, and seed once ended."""
+        with reading(self.engine) as conn:
+            return load_shoe(conn, shoe_id)
+
+    def list_shoes(
+        self, table_id: str, limit: int = 20, before: tuple[float, str] | None = None
+    ) -> list[tuple[ShoeRecord, int]]:
+        """One page of a table's shoes, newest first, each with its number of settled rounds.
+
+        ``before`` is the (``started_at``, ``shoe_id``) of the previous page's last shoe.
+        """
+        if not whole(limit) or limit <= 0:
+            raise InvalidInput("bad_limit", f"A limit is a whole number above 0, not {limit!r}.")
+        with reading(self.engine) as conn:
+            return table_shoe_page(conn, table_id, limit, before)
+
+    def shoe_rounds(self, shoe_id: str) -> list[ShoeRound]:
+        """Every round of a shoe in round order: cards and winner, no bet and no user."""
+        with reading(self.engine) as conn:
+            return shoe_rounds(conn, shoe_id)
+
+    # Rounds ---------------------------------------------------------------------------
+
+    def get_round(self, round_id: str) -> RoundRecord:
+        """One round's record."""
+        with reading(self.engine) as conn:
+            return load_round(conn, round_id)
+
+    def history(self, username: str, limit: int = 50) -> list[RoundRecord]:
+        """The newest rounds a user bet in or dealt, newest first."""
+        if not whole(limit) or limit <= 0:
+            raise InvalidInput("bad_limit", f"A limit is a whole number above 0, not {limit!r}.")
+        with reading(self.engine) as conn:
+            uid = accounts.find_user(conn, username).id
+            return load_rounds(conn, user_round_ids(conn, uid, limit))
+
+    def user_rounds(
+        self, user_id: int, limit: int = 20, before: tuple[float, str] | None = None
+    ) -> tuple[list[RoundRecord], dict[str, ShoeRecord]]:
+        """One page of a user's rounds (bet in or dealt), newest first, with their shoes."""
+        if not whole(limit) or limit <= 0:
+            raise InvalidInput("bad_limit", f"A limit is a whole number above 0, not {limit!r}.")
+        with reading(self.engine) as conn:
+            records = load_rounds(conn, user_round_page(conn, user_id, limit, before))
+            return records, load_shoes(conn, {r.shoe_id for r in records})
+
+    def user_net(self, user_id: int, since: float) -> tuple[int, int, int]:
+        """(net coins, commission, rounds) of a user's rounds settled since ``since``."""
+        with reading(self.engine) as conn:
+            return user_net(conn, user_id, since)
