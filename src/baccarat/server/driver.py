@@ -492,7 +492,9 @@ class TableDriver:
                 msg = event(self.table_id, self.seq, kind, data, private=True)
                 n = self.hub.to_user_at(to, self.table_id, msg)
             sent += n
-        if any(type(ev) not in PERSONAL_UNCHANGED for ev in events):
+        # A step without events may still change someone's own part (自動開牌 is nobody
+        # else's business, so it has no event): only the deal and the chat change nobody's.
+        if not events or any(type(ev) not in PERSONAL_UNCHANGED for ev in events):
             sent += self._publish_personal(now)
         # Counted once a step: the counter takes a lock each time.
         if sent:
