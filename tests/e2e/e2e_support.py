@@ -66,7 +66,7 @@ def quiet_table(page: Any) -> str:
     """A table of the lobby where nobody sits (earlier tests may have left people seated)."""
     page.wait_for_selector(".table-card")
     table_id = page.evaluate(
-        """() => (window.baccaratApp.lobby?.tables ?? [])
+        """() => (window.baccaratApp.lobby.page?.tables ?? [])
              .filter((tb) => tb.seats.every((s) => !s))
              .map((tb) => tb.table_id).reverse()[0] ?? null"""
     )

@@ -66,7 +66,7 @@ def test_the_screen_stays_awake_while_seated_and_sleeps_after_standing(
         assert page.evaluate(AWAKE) is False
         page.wait_for_selector(".table-card")
         table = page.evaluate(
-            """() => window.baccaratApp.lobby.tables
+            """() => window.baccaratApp.lobby.page.tables
                  .filter((tb) => tb.seats.slice(1).some((s) => !s))
                  .map((tb) => [tb.table_id, tb.seats.findIndex((s, i) => i > 0 && !s)])[0]"""
         )

@@ -183,6 +183,16 @@ def test_browser_reducer_matches_the_python_reducer(server: Server, browser: Any
     for kind, data in said:
         after = apply(after, kind, data)
     steps.append((start, said, after))
+    # A shoe that ends: its marks stay with it, for its roads (上一靴).
+    mark = {
+        "winner": "banker",
+        "points": 7,
+        "player_pair": False,
+        "banker_pair": True,
+        "natural": False,
+    }
+    ended = {"shoe_id": "s1", "commitment": "c" * 64, "seed": "d" * 64, "history": [mark] * 3}
+    steps.append((start, [["shoe_ended", ended]], apply(start, "shoe_ended", ended)))
     got = page.evaluate(JS_REDUCER, [[before, frames] for before, frames, _ in steps])
     for (before, frames, after), folded in zip(steps, got, strict=True):
         expected = before

@@ -119,7 +119,7 @@ def test_the_dealer_who_stands_up_during_betting_leaves_after_the_settlement(
 
 def my_slip(page: Any) -> dict[str, int]:
     """The viewer's bets as the client holds them."""
-    return dict(page.evaluate("() => window.baccaratApp.snapshot.me.slip"))
+    return dict(page.evaluate("() => window.baccaratApp.table.view.me.bets"))
 
 
 def click_and_wait_slip(page: Any, action: str, expected: dict[str, int]) -> None:
@@ -127,7 +127,7 @@ def click_and_wait_slip(page: Any, action: str, expected: dict[str, int]) -> Non
     page.click(f".tray-buttons [data-action='{action}']")
     page.wait_for_function(
         """(want) => {
-          const slip = window.baccaratApp.snapshot?.me?.slip ?? {};
+          const slip = window.baccaratApp.table.view?.me?.bets ?? {};
           const have = Object.fromEntries(Object.entries(slip).filter(([, n]) => n));
           return JSON.stringify(have) === JSON.stringify(want);
         }""",
@@ -197,8 +197,8 @@ def test_my_bets_lists_my_rounds_and_the_table_shows_the_days_total(
     assert place_chip(bettor, 1, "tie") == "ok"
     open_every_squeeze(bettor)
     bettor.wait_for_selector(".table-screen[data-phase='result'] .result-banner:not([hidden])")
-    won = bettor.evaluate("() => window.baccaratApp.snapshot.result.settlement.deltas")
-    net = int(won[str(bettor.evaluate("() => window.baccaratApp.user.id"))])
+    won = bettor.evaluate("() => window.baccaratApp.table.view.result.settlement.deltas")
+    net = int(won[str(bettor.evaluate("() => window.baccaratApp.session.user.id"))])
     # The day's and the session's totals on the table screen follow the settlement.
     bettor.wait_for_function(
         "(net) => document.querySelector('.top-info .tot-day')?.dataset.net === String(net)",
@@ -430,7 +430,7 @@ def test_good_roads_stats_and_the_last_shoe_on_the_table_and_the_lobby_filter(
     # Statistics one tap away, from the shoe's history.
     bettor.click(".roads-panel [data-action='stats']")
     bettor.wait_for_selector(".roads-panel .stats-box .stat-natural")
-    winner = bettor.evaluate("() => window.baccaratApp.snapshot.history[0].winner")
+    winner = bettor.evaluate("() => window.baccaratApp.table.view.history[0].winner")
     assert "1 · 100%" in bettor.inner_text(f".roads-panel .stat-{winner}")
     # The previous shoe's roads: none yet; then as the table sends them when a shoe ends.
     assert bettor.is_disabled(".roads-panel [data-action='last-shoe']")
@@ -444,7 +444,7 @@ def test_good_roads_stats_and_the_last_shoe_on_the_table_and_the_lobby_filter(
         }
     ] * 5
     inject = """(history) => {
-      const panel = window.baccaratApp.table.roads;
+      const panel = window.baccaratApp.table.screen.roads;
       panel.update(panel.history, panel.shoe, { shoe_id: 'x', commitment: null, seed: null, history });
     }"""
     bettor.evaluate(inject, long_banker)

@@ -170,13 +170,13 @@ def test_a_seat_refused_for_coins_says_the_floor_and_the_coins(
     log_in(page, "lgpoor")
     # The lobby screen shows before its first page of tables arrives: wait for a free VIP seat.
     free = page.wait_for_function(
-        """() => (window.baccaratApp.lobby?.tables ?? []).filter((tb) => tb.room_id === 'vip')
+        """() => (window.baccaratApp.lobby.page?.tables ?? []).filter((tb) => tb.room_id === 'vip')
              .flatMap((tb) => tb.seats.map((s, i) => [tb.table_id, i, s]))
              .filter(([, , s]) => !s).map(([t, i]) => [t, i])
              .sort((a, b) => a[1] - b[1])[0]"""
     ).json_value()
     table, seat = free
-    page.evaluate("([t, s]) => window.baccaratApp.sit(t, s)", [table, seat])
+    page.evaluate("([t, s]) => window.baccaratApp.table.sit(t, s)", [table, seat])
     page.wait_for_selector(".toast-error")
     floor = "350,000" if seat == 0 else "10,000"
     assert page.inner_text(".toast-error") == f"此座位需要 {floor} 星幣，您有 5,000"
@@ -211,7 +211,7 @@ def test_the_fairness_panel_checks_a_finished_shoe_with_the_browsers_sha256(
     page = words.dealer
     # The top bar no longer shows the commitment: the panel does, whole.
     assert not page.query_selector(".ti-commit")
-    commit_now = page.evaluate("window.baccaratApp.snapshot.shoe.commitment")
+    commit_now = page.evaluate("window.baccaratApp.table.view.shoe.commitment")
     assert len(commit_now) == 64
     page.click("[data-action='fairness']")
     assert page.inner_text(".fair-panel .fp-commit") == commit_now
@@ -221,11 +221,11 @@ def test_the_fairness_panel_checks_a_finished_shoe_with_the_browsers_sha256(
         # A finished shoe as the server reveals it (view.last_shoe): its seed and commitment.
         page.evaluate(
             """([seed, commit]) => {
-              const app = window.baccaratApp;
+              const table = window.baccaratApp.table;
               const last = { seed, commitment: commit, history: [] };
-              app.view = { ...app.view, last_shoe: last }; // kept by the events that follow
-              app.snapshot = { ...app.snapshot, lastShoe: last };
-              app.table.setState(app.snapshot);
+              // Into the one view the page keeps: the events that follow keep it too.
+              table.store.view = { ...table.store.view, last_shoe: last };
+              table.draw();
             }""",
             [seed.hex(), shown_commitment],
         )

@@ -176,8 +176,8 @@ CONTROLS_OFF_SCREEN = """() => [...document.querySelectorAll(
 LATE_SIT = """(table) => {
   const seat = document.querySelector('.seats .seat.free')?.dataset.seat;
   if (seat === undefined) return Promise.resolve('no free seat');
-  return window.baccaratApp.send('sit', { table_id: table, seat: Number(seat) }).then(
-    () => { window.baccaratApp.seat = { table_id: table, seat: Number(seat) }; return 'ok'; },
+  return window.baccaratApp.session.send('sit', { table_id: table, seat: Number(seat) }).then(
+    () => { window.baccaratApp.session.seat = { table_id: table, seat: Number(seat) }; return 'ok'; },
     (err) => err.code || String(err));
 }"""
 
@@ -329,7 +329,7 @@ def layout(server: Server, browser: Any) -> Iterator[Layout]:
                         seen.wait_line = got
                         break
                     answer = "sat after the round"
-                    late.evaluate("() => window.baccaratApp.send('stand', {})")
+                    late.evaluate("() => window.baccaratApp.session.send('stand', {})")
                     late.wait_for_selector(".seat.me", state="detached")
                 refused.append(answer)
             finally:

@@ -32,7 +32,7 @@ def test_the_browser_leaves_the_lobby_at_a_table_and_comes_back(
     assert "lobby.subscribe" in _sent_types(sent)
     page.click(".table-card .btn-watch")
     page.wait_for_selector(".table-screen")
-    page.wait_for_function("() => window.baccaratApp.lobbyOn === false")
+    page.wait_for_function("() => window.baccaratApp.lobby.on === false")
     types = _sent_types(sent)
     assert types.index("lobby.unsubscribe") > types.index("lobby.subscribe")
     # At the table: no lobby message arrives over two of the lobby's ticks.
@@ -44,6 +44,6 @@ def test_the_browser_leaves_the_lobby_at_a_table_and_comes_back(
     page.click(".btn-lobby")
     page.wait_for_selector(".lobby-screen .table-card")
     assert _sent_types(sent)[-2:].count("lobby.subscribe") >= 1
-    assert page.evaluate("window.baccaratApp.lobbyOn") is True
+    assert page.evaluate("window.baccaratApp.lobby.on") is True
     assert page.js_errors == []
     page.context.close()

@@ -156,7 +156,7 @@ def _seated_on_a(browser: Any, nodes: Nodes, name: str, seat: int) -> Any:
     log_in(page, name)
     page.wait_for_selector('.table-card[data-table="t1"]')
     sit(page, "t1", seat)
-    page.wait_for_function("() => Boolean(window.baccaratApp.spare.ticket)", timeout=30_000)
+    page.wait_for_function("() => Boolean(window.baccaratApp.session.spare.ticket)", timeout=30_000)
     return page
 
 

@@ -179,7 +179,7 @@ def test_a_round_is_played_through_one_public_address(
     for page in (dealer, bettor):
         # One origin all along; the socket went to the node that runs t2.
         assert page.url.startswith(proxied.url + "/")
-        assert page.evaluate("() => window.baccaratApp.conn.base") == "/node/b"
+        assert page.evaluate("() => window.baccaratApp.session.conn.base") == "/node/b"
     bettor.wait_for_selector(".table-screen[data-phase='betting'] .tray", timeout=30_000)
     assert place_chip(bettor, 5, "banker") == "ok"
     for page in (dealer, bettor):
@@ -229,14 +229,14 @@ def test_a_page_and_bots_follow_a_table_through_the_proxy_when_its_node_dies(
         sit(page, "t1", 0)
         _until(lambda: len(_seated(proxied.url, "t1")) == 3, "the bots seated at t1")
         before = _seated(proxied.url, "t1")
-        shoe = page.evaluate("() => window.baccaratApp.view.shoe?.id ?? null")
+        shoe = page.evaluate("() => window.baccaratApp.table.view?.shoe?.id ?? null")
         # Node A dies: nginx answers its path with 502 pages, and B takes t1 over (with a
         # new shoe): the page finds it there, through the one address, in its seat.
         proxied.procs["A"].kill()
         proxied.procs["A"].wait()
         page.wait_for_function(
-            """(shoe) => { const v = window.baccaratApp.view;
-                 return window.baccaratApp.conn.online && v?.shoe?.id && v.shoe.id !== shoe; }""",
+            """(shoe) => { const v = window.baccaratApp.table.view;
+                 return window.baccaratApp.session.conn.online && v?.shoe?.id && v.shoe.id !== shoe; }""",
             arg=shoe,
             timeout=30_000,
         )

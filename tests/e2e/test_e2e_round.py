@@ -164,7 +164,7 @@ def played(server: Server, browser: Any) -> Played:
         hold(server, TABLE, None)
     for page in (dealer, bettor):
         # A page on a healthy server never gave its socket up for silence.
-        assert page.evaluate("() => window.baccaratApp.conn.silences") == 0
+        assert page.evaluate("() => window.baccaratApp.session.conn.silences") == 0
     for page in (dealer, bettor):
         # The coin counters roll to their new value; read them once they stop.
         page.wait_for_function(
@@ -263,8 +263,8 @@ def test_the_screens_follow_the_round_from_events_without_snapshots(played: Play
     # Each screen took its snapshots on joining (watching, sitting); after that it kept its
     # view from events alone (reducer.js): no resync asked for, for any event or gap.
     for page in (played.dealer, played.bettor):
-        assert page.evaluate("window.baccaratApp.resyncCauses") == {}
-        assert page.evaluate("window.baccaratApp.resyncs") == 0
+        assert page.evaluate("window.baccaratApp.table.resyncCauses") == {}
+        assert page.evaluate("window.baccaratApp.table.resyncs") == 0
         # And the view it kept is the one a snapshot would bring, the time left aside.
-        kept = page.evaluate("window.baccaratApp.view")
+        kept = page.evaluate("window.baccaratApp.table.view")
         assert kept is not None and kept["round_no"] >= 1

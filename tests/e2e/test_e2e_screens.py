@@ -87,16 +87,16 @@ WATCH_CARDS = """() => {
 
 THREE_CARDS_EACH = """() => {
   // Draw the table once with three cards in each hand (the most a hand holds), measure every
-  // card, and draw the real state again; all in one task, so no table event comes between.
-  const app = window.baccaratApp;
-  const three = (codes) => ({ cards: codes.map((code) => ({ code, faceDown: false })), points: 0 });
-  app.table.setState({ ...app.snapshot, hands: { player: three(['QC', '10C', '7H']),
-                                                 banker: three(['4S', '8S', '2D']) } });
+  // card, and draw the real view again; all in one task, so no table event comes between.
+  const table = window.baccaratApp.table;
+  const three = (codes) => codes.map((card) => ({ card }));
+  table.screen.render({ ...table.view, hands: { player: three(['QC', 'TC', '7H']),
+                                                banker: three(['4S', '8S', '2D']) } });
   const rects = [...document.querySelectorAll('.hand .card')].map((c) => {
     const r = c.getBoundingClientRect();
     return { hand: c.closest('.hand').dataset.hand, left: r.left, right: r.right };
   });
-  app.table.setState(app.snapshot);
+  table.screen.render(table.view);
   return { width: innerWidth, rects };
 }"""
 """Where six cards would lie on this page."""
@@ -250,7 +250,7 @@ def scene(server: Server, browser: Any, request: pytest.FixtureRequest) -> Scene
     assert free, "the bots left no bettor seat free"
     sit(bettor, TABLE, max(free))
     # How many snapshots chip_placed events asked for (none, when applied in place).
-    resyncs = "window.baccaratApp.resyncCauses.chip_placed ?? 0"
+    resyncs = "window.baccaratApp.table.resyncCauses.chip_placed ?? 0"
     asked_before: list[int] = []
 
     def count_from_here() -> str:
@@ -440,9 +440,11 @@ def test_dropped_connection_shows_offline_and_comes_back(scene: Scene) -> None:
     # The socket closes as a lost one does; the first try to reconnect comes after 1.5 to
     # 2.5 s (the third step of the backoff), so a loaded machine still sees the notice.
     # (Closing it while the page is offline left the close unanswered on a loaded machine.)
-    page.evaluate("window.baccaratApp.conn.retry = 2; window.baccaratApp.conn.ws.close()")
+    page.evaluate(
+        "window.baccaratApp.session.conn.retry = 2; window.baccaratApp.session.conn.ws.close()"
+    )
     page.wait_for_selector("#offline:not([hidden])")
     page.wait_for_selector("#offline", state="hidden", timeout=20_000)
     # Back at the same seat, from a fresh snapshot.
     page.wait_for_selector(".table-screen .seat.me[data-seat='0']")
-    assert page.evaluate("window.baccaratApp.conn.online")
+    assert page.evaluate("window.baccaratApp.session.conn.online")

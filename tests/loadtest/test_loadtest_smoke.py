@@ -154,13 +154,21 @@ def test_the_browser_model_follows_the_shipped_client() -> None:
     # The browser applies every event to its view (reducer.js) and asks for a snapshot only
     # on a sequence gap, or for an event that arrives before it has any view; the model the
     # load test runs must do the same.
-    main_js = (WEB / "main.js").read_text(encoding="utf-8")
-    causes = set(re.findall(r"scheduleResync\(([^)]*)\)", main_js)) - {"cause"}
+    js = {
+        name: (WEB / name).read_text(encoding="utf-8") for name in ("tablecontrol.js", "store.js")
+    }
+    causes = set(re.findall(r"scheduleResync\(([^)]*)\)", js["tablecontrol.js"])) - {"cause"}
     assert causes == {'"gap"', "msg.event"}
-    assert re.search(r"if \(!app\.view\) \{\s*scheduleResync\(msg\.event\);", main_js)
-    assert "apply(app.view, msg.event, data)" in main_js
-    assert ('"lobby.unsubscribe"' in main_js) == BROWSER_UNSUBSCRIBES
+    assert re.search(r'if \(!this\.view\) return "missed";', js["store.js"])
+    assert re.search(
+        r'if \(got === "missed"\) \{\s*this\.scheduleResync\(msg\.event\);', js["tablecontrol.js"]
+    )
+    assert "apply(this.view, msg.event, data)" in js["store.js"]
+    lobby_js = (WEB / "lobbycontrol.js").read_text(encoding="utf-8")
+    assert ('"lobby.unsubscribe"' in lobby_js) == BROWSER_UNSUBSCRIBES
     # It sends no more peel moves a second than the hello's squeeze_rate, as the model does.
-    assert "app.squeezeRate = msg.squeeze_rate;" in main_js
+    assert "this.squeezeRate = msg.squeeze_rate;" in (WEB / "session.js").read_text(
+        encoding="utf-8"
+    )
     squeeze_js = (WEB / "squeeze.js").read_text(encoding="utf-8")
     assert "this.lastSent + 1000 / (this.rate?.() || RATE)" in squeeze_js

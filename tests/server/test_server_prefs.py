@@ -37,3 +37,19 @@ async def test_auto_open_is_remembered_and_opens_the_controllers_cards_at_once(
     assert live.store.auto_open(alice.user_id) is False
     await alice.close()
     await dealer.close()
+
+
+@live_test()
+async def test_a_seated_users_preference_reaches_their_kept_view(live: Live) -> None:
+    # 自動開牌 has no event of its own: the table's answer is the private ``me`` it changes,
+    # written before the ack, so a client that keeps its view from events sees it at once.
+    alice = await live.client("alice")
+    await alice.command("sit", table_id="t1", seat=1)
+    view = await alice.wait_view()
+    assert view["me"]["auto_open"] is False
+    for on in (True, False):
+        await alice.set_auto_open(on)
+        assert alice.view is not None
+        assert alice.view["me"]["auto_open"] is on
+    assert alice.snapshots == 1
+    await alice.close()

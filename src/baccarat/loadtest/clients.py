@@ -8,11 +8,11 @@ seconds, then opens it. Two client models:
 - ``minimal``: what the protocol needs and nothing else (no lobby once seated, no snapshots
   asked for); it sends every move of the hand, 15 a second;
 - ``browser``: what the shipped browser client (``baccarat/web/js``) does: it subscribes to
-  the lobby when the lobby shows and unsubscribes when it enters a table (``main.js``);
-  it applies every event to its view (``reducer.js``), so it asks for a snapshot
-  (``resync``, 40 ms debounce) only when a public event skips a sequence number; it sends no
-  more peel moves a second than the hello's ``squeeze_rate`` (``squeeze.js``), the rate the
-  server passes them on at.
+  the lobby when the lobby shows and unsubscribes when it enters a table
+  (``lobbycontrol.js``, ``tablecontrol.js``), applies every event to its view (``store.js``)
+  and asks for a snapshot (``resync``, 40 ms debounce) only after a gap in ``seq``; it sends
+  no more peel moves a second than the hello's ``squeeze_rate`` (``squeeze.js``), the rate
+  the server passes them on at.
 
 Frames are classified from their first bytes (the server writes ``type`` first and an
 event's name before its data), so most frames are never parsed; the few the clients act on
@@ -42,7 +42,7 @@ USER_HEADER = "X-Load-User"
 _SEQ = re.compile(rb'"seq":(\d+),"(\w+)"')
 """A table frame's ``seq``, and whether it is private (which does not advance it)."""
 BROWSER_UNSUBSCRIBES = True
-"""Whether main.js sends ``lobby.unsubscribe`` when it enters a table."""
+"""Whether the browser (``lobbycontrol.js``) sends ``lobby.unsubscribe`` when it enters a table."""
 RESYNC_DEBOUNCE = 0.04
 SQUEEZE_RATE = 15.0
 """Moves a second of a controller's hand while it squeezes."""
@@ -361,7 +361,7 @@ class Client(WSListener):
         self.gen.loop.call_later(step, move, 0)
 
     def _follow_seq(self, kind: str, data: bytes) -> None:
-        # Like the browser (main.js): every event is applied to the view, and a snapshot is
+        # Like the browser (store.js): every event is applied to the view, and a snapshot is
         # asked for only when a public event skips a sequence number.
         found = _SEQ.search(data, 0, 120)
         if found is None or found.group(2) == b"private":

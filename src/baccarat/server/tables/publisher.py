@@ -56,7 +56,9 @@ class Publisher:
             else:
                 msg = event(self.table_id, self.seq, kind, data, private=True)
                 sent += self.hub.to_user_at(to, self.table_id, msg)
-        if any(type(ev) not in PERSONAL_UNCHANGED for ev in events):
+        # A step without events may still change someone's own part (自動開牌 is nobody
+        # else's business, so it has no event): only the deal and the chat change nobody's.
+        if not events or any(type(ev) not in PERSONAL_UNCHANGED for ev in events):
             sent += self._publish_personal(now)
         return sent
 

@@ -4,6 +4,7 @@
 
 import { h, s, mount } from "./dom.js";
 import { t } from "./i18n.js";
+import { toast } from "./shell.js";
 
 export const EMOTES = ["clap", "laugh", "cry", "angry", "thumbs_up", "fire", "lucky", "wow"];
 const KEPT = 30;
@@ -57,10 +58,11 @@ function setMuted(ids) {
   localStorage.setItem(MUTED_KEY, JSON.stringify([...ids]));
 }
 
-/** The chat drawer of the table screen. */
+/** The chat drawer of the table screen: `to.send(type, fields)` says, `to.refuse(err)` shows a
+ * refusal, `to.userId()` is who reads. */
 export class ChatPanel {
-  constructor(app) {
-    this.app = app;
+  constructor(to) {
+    this.to = to;
     this.lastId = null;
     this.loaded = false;
     this.unread = 0;
@@ -104,14 +106,14 @@ export class ChatPanel {
   send(fields) {
     const type = fields.emote ? "emote" : "say";
     if (type === "say" && !fields.text.trim()) return;
-    this.app.send(type, fields).then(() => {
+    this.to.send(type, fields).then(() => {
       if (type === "say") this.input.value = "";
-    }, (err) => this.app.table?.refuse(err));
+    }, (err) => this.to.refuse(err));
   }
 
-  /** Draw the whole list from the table's state (only when it changed). */
-  update(st) {
-    const speak = st.me.seat !== null;
+  /** Draw the whole list from the table's view (only when it changed). */
+  update(view) {
+    const speak = view.me.seat !== null;
     if (speak !== this.canSpeak || this.hint.textContent === "") {
       this.canSpeak = speak;
       this.input.disabled = !speak;
@@ -119,7 +121,7 @@ export class ChatPanel {
       this.hint.textContent = speak ? "" : t("chat_seated_only");
       this.hint.hidden = speak;
     }
-    const msgs = st.chat ?? [];
+    const msgs = view.chat ?? [];
     const last = msgs.length ? msgs[msgs.length - 1].id : null;
     if (this.loaded && last === this.lastId) return;
     // The first list (the snapshot's) is old news; later ones count what is new.
@@ -137,7 +139,7 @@ export class ChatPanel {
 
   redraw() {
     const muted = mutedUsers();
-    const me = this.app.user?.id;
+    const me = this.to.userId();
     mount(this.list, this.messages.filter((m) => !muted.has(m.user_id)).map((m) => h("li", {
       class: `chat-msg${m.user_id === me ? " mine" : ""}`, "data-user": m.user_id, "data-id": m.id },
     h("button", { class: "chat-name", translate: "no", type: "button", title: m.user_id === me ? "" : t("mute_user", { name: m.name }),
@@ -154,7 +156,7 @@ export class ChatPanel {
     const muted = mutedUsers();
     muted.add(userId);
     setMuted(muted);
-    this.app.toast(t("muted_user", { name }));
+    toast(t("muted_user", { name }));
     this.redraw();
   }
 

@@ -37,11 +37,11 @@ function hex(value, cls) {
 }
 
 /** What the panel shows: it is drawn again only when this changes. */
-function keyOf(st) {
-  return [st.shoe.commitment, st.round_no, st.lastShoe?.seed, st.lastShoe?.commitment].join("|");
+function keyOf(view) {
+  return [view.shoe?.commitment, view.round_no, view.last_shoe?.seed, view.last_shoe?.commitment].join("|");
 }
 
-/** The panel as a dialog over the table; open() shows it for a table state, close() hides it. */
+/** The panel as a dialog over the table; open() shows it for a table's view, close() hides it. */
 export class FairnessPanel {
   constructor() {
     this.body = h("div", { class: "fp-body" });
@@ -54,11 +54,11 @@ export class FairnessPanel {
     });
   }
 
-  /** Show the panel for this table state. */
-  open(st) {
+  /** Show the panel for this table's view. */
+  open(view) {
     this.open_ = true;
     this.el.hidden = false;
-    this.draw(st);
+    this.draw(view);
   }
 
   close() {
@@ -67,24 +67,24 @@ export class FairnessPanel {
   }
 
   /** Redraw if open (a new shoe, a shoe that ended); a verification already shown stays. */
-  update(st) {
+  update(view) {
     if (!this.open_) return;
-    if (keyOf(st) !== this.key) this.draw(st);
+    if (keyOf(view) !== this.key) this.draw(view);
   }
 
-  draw(st) {
-    this.key = keyOf(st);
-    const last = st.lastShoe?.seed ? st.lastShoe : null;
+  draw(view) {
+    this.key = keyOf(view);
+    const last = view.last_shoe?.seed ? view.last_shoe : null;
     mount(this.body,
       h("header", { class: "fp-head" }, h("h3", null, t("fairness")),
         h("button", { class: "btn btn-ghost btn-small", "data-action": "fairness-close", onclick: () => this.close() },
           t("close"))),
       h("p", { class: "fp-explain" }, t("fairness_explain")),
       h("div", { class: "fp-shoe fp-current" },
-        h("h4", null, t("this_shoe"), " ", h("span", { class: "fp-round" }, t("round_of", { n: st.round_no || 0 }))),
-        h("div", { class: "fp-row" }, h("span", null, t("commitment")), hex(st.shoe.commitment, "fp-commit"))),
+        h("h4", null, t("this_shoe"), " ", h("span", { class: "fp-round" }, t("round_of", { n: view.round_no || 0 }))),
+        h("div", { class: "fp-row" }, h("span", null, t("commitment")), hex(view.shoe?.commitment, "fp-commit"))),
       last ? this.lastShoe(last) : h("p", { class: "fp-wait muted" }, t("seed_after_shoe")),
-      this.archive(st.table_id));
+      this.archive(view.table_id));
   }
 
   /** The table's last shoes (the archive); an ended one is checked card for card on demand. */

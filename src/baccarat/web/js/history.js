@@ -5,8 +5,9 @@ import { h, add, fmt, signed } from "./dom.js";
 import { t, getLang, named } from "./i18n.js";
 import { api } from "./net.js";
 import { cardFace } from "./cards.js";
-import { AREAS } from "./state.js";
+import { AREAS } from "./selectors.js";
 import { seedMatches } from "./fair.js";
+import { toast, toolbar } from "./shell.js";
 
 const PAGE = 20;
 const SESSION_KEY = "baccarat.session_start";
@@ -117,14 +118,13 @@ function roundRow(r, tableName) {
     seedBox(r.shoe, r));
 }
 
-/** The My bets screen. `app.back()` leaves it. */
-export function historyScreen(app) {
+/** The My bets screen: `lobby` names the tables (`known`, `fetchNames`), `back()` leaves it. */
+export function historyScreen(lobby, back) {
   const list = h("div", { class: "hist-list" });
   const more = h("button", { class: "btn btn-more", "data-action": "more", hidden: true }, t("load_more"));
   const totals = h("div", { class: "hist-totals" });
   const empty = h("p", { class: "muted hist-empty", hidden: true }, t("no_rounds_yet"));
-  const tableName = (id) => named([...(app.lobby?.tables ?? []), ...(app.names?.tables ?? [])]
-    .find((tb) => tb.table_id === id), id);
+  const tableName = (id) => named((lobby.known()?.tables ?? []).find((tb) => tb.table_id === id), id);
   let next = null;
   const load = async () => {
     more.disabled = true;
@@ -133,14 +133,13 @@ export function historyScreen(app) {
       const page = await api(`/api/my/rounds?${q}`);
       if (page.rounds.some((r) => tableName(r.table_id) === r.table_id)) {
         // Opened without the lobby (a reload): the tables' names in every language.
-        const lobby = await api("/api/lobby").catch(() => null);
-        if (lobby) app.names = { rooms: lobby.rooms, tables: lobby.tables };
+        await lobby.fetchNames().catch(() => {});
       }
       add(list, page.rounds.map((r) => roundRow(r, tableName)));
       next = page.next;
       empty.hidden = list.childElementCount > 0;
     } catch (err) {
-      app.toast(err?.message || t("offline"), "error");
+      toast(err?.message || t("offline"), "error");
     }
     more.hidden = !next;
     more.disabled = false;
@@ -150,7 +149,7 @@ export function historyScreen(app) {
   load();
   return h("div", { class: "screen history-screen" },
     h("header", { class: "topbar" },
-      h("button", { class: "btn btn-ghost btn-back", "data-action": "back", onclick: () => app.back() }, `‹ ${t("back")}`),
-      h("h2", { class: "hist-title" }, t("my_bets")), app.toolbar()),
+      h("button", { class: "btn btn-ghost btn-back", "data-action": "back", onclick: () => back() }, `‹ ${t("back")}`),
+      h("h2", { class: "hist-title" }, t("my_bets")), toolbar()),
     h("main", { class: "hist-main" }, totals, list, empty, more));
 }

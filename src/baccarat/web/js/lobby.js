@@ -6,11 +6,12 @@ import { t, errorText, named } from "./i18n.js";
 import { cardFace, cardBack } from "./cards.js";
 import { chipSVG } from "./chips.js";
 import { eyeIcon } from "./icons.js";
+import { toolbar } from "./shell.js";
 
 const BEAD = { banker: "#d32f2f", player: "#1e63d6", tie: "#1f9d55" };
 
-/** The login / register screen. */
-export function loginScreen(app) {
+/** The login / register screen; `session.authenticate` logs in or registers. */
+export function loginScreen(session) {
   let mode = "login";
   const msg = h("div", { class: "form-msg", role: "alert" });
   const user = h("input", { name: "username", autocomplete: "username", required: true, minlength: 1,
@@ -54,7 +55,7 @@ export function loginScreen(app) {
     }
     submit.disabled = true;
     try {
-      await app.authenticate(mode, user.value.trim(), pass.value, display.value.trim());
+      await session.authenticate(mode, user.value.trim(), pass.value, display.value.trim());
     } catch (err) {
       msg.textContent = errorText(err);
       if (err?.code === "registration_closed") {
@@ -75,7 +76,7 @@ export function loginScreen(app) {
       h("div", { class: "lc lc3" }, cardBack())),
     h("div", { class: "logo-chips" }, chipSVG(10), chipSVG(5), chipSVG(2)));
   return h("div", { class: "screen login-screen" },
-    h("div", { class: "login-top" }, app.toolbar()),
+    h("div", { class: "login-top" }, toolbar()),
     h("div", { class: "login-card" }, logo,
       h("h1", null, t("title")), h("p", { class: "tagline" }, t("welcome")),
       form, h("p", { class: "hint" }, t("login_hint"))));
@@ -107,18 +108,18 @@ function miniBeads(beads) {
 const PHASE_KEY = { waiting: "phase_waiting", betting: "phase_betting", squeeze: "phase_squeeze",
   result: "phase_result", shuffling: "phase_shuffling" };
 
-function tableCard(app, table, room) {
+function tableCard(ctx, table, room) {
   const seats = table.seats || [];
-  const mySeat = app.seat?.table_id === table.table_id ? app.seat.seat : null;
-  const lowLevel = (app.user?.level ?? 0) < (room?.min_level ?? 0);
+  const mySeat = ctx.seat?.table_id === table.table_id ? ctx.seat.seat : null;
+  const lowLevel = (ctx.user?.level ?? 0) < (room?.min_level ?? 0);
   const seatDot = (i) => {
     const occ = seats[i];
-    const me = occ && occ.user_id === app.user?.id;
+    const me = occ && occ.user_id === ctx.user?.id;
     return h("button", {
       class: `seat-dot${i === 0 ? " dealer" : ""}${occ ? " taken" : " free"}${me ? " me" : ""}`,
       "data-seat": i, disabled: Boolean(occ) || lowLevel,
       title: occ ? occ.name : i === 0 ? t("sit_dealer") : `${t("sit")} ${i}`,
-      onclick: () => app.sit(table.table_id, i),
+      onclick: () => ctx.sit(table.table_id, i),
     }, i === 0 ? t("dealer").slice(0, 1) : String(i), occ ? h("span", { class: "sd-name", translate: "no" }, occ.name) : null);
   };
   const free = seats.slice(1).filter((x) => !x).length;
@@ -140,41 +141,41 @@ function tableCard(app, table, room) {
     h("div", { class: "tc-seats" }, h("div", { class: "tc-dealer" }, seatDot(0)),
       h("div", { class: "tc-bettors" }, [1, 2, 3, 4, 5, 6, 7].map(seatDot))),
     h("footer", null,
-      h("button", { class: "btn btn-watch", disabled: lowLevel, onclick: () => app.watch(table.table_id) },
+      h("button", { class: "btn btn-watch", disabled: lowLevel, onclick: () => ctx.watch(table.table_id) },
         mySeat !== null ? t("enter") : t("watch")),
       lowLevel ? h("span", { class: "muted level-needed" }, t("level_needed", { n: room.min_level })) : null),
   );
 }
 
 /** Room tabs and, when the tables fill more than one page, the pager. */
-function lobbyNav(app, lobby) {
+function lobbyNav(ctx, lobby) {
   const page = lobby.page ?? 0;
   const pages = lobby.pages ?? 1;
   const tab = (room, label) => h("button", {
     class: `btn btn-ghost room-tab${(lobby.room ?? null) === room ? " active" : ""}`, "data-room-tab": room ?? "",
-    onclick: () => app.subscribeLobby({ room, page: 0 }) }, label);
+    onclick: () => ctx.subscribe({ room, page: 0 }) }, label);
   const tabs = lobby.rooms.length > 1
     ? h("div", { class: "room-tabs" }, tab(null, t("all_rooms")), lobby.rooms.map((r) => tab(r.room_id, named(r, r.room_id))))
     : null;
   const pager = pages > 1
     ? h("div", { class: "pager" },
       h("button", { class: "btn btn-ghost", "data-page": "prev", title: t("prev_page"), disabled: page <= 0,
-        onclick: () => app.subscribeLobby({ room: lobby.room, page: page - 1 }) }, "‹"),
+        onclick: () => ctx.subscribe({ room: lobby.room, page: page - 1 }) }, "‹"),
       h("span", null, t("page_of", { n: page + 1, m: pages })),
       h("button", { class: "btn btn-ghost", "data-page": "next", title: t("next_page"), disabled: page >= pages - 1,
-        onclick: () => app.subscribeLobby({ room: lobby.room, page: page + 1 }) }, "›"))
+        onclick: () => ctx.subscribe({ room: lobby.room, page: page + 1 }) }, "›"))
     : null;
   return tabs || pager ? h("nav", { class: "lobby-nav" }, tabs, pager) : null;
 }
 
-const FILTER_KEY = "baccarat.road_filter";
+export const FILTER_KEY = "baccarat.road_filter"; // the good-road filter chosen last
 
-function filterBar(app, filter) {
+function filterBar(ctx, filter) {
   // The server filters (the lobby is paged): a new filter asks for its first page.
   const choose = (value) => {
     if (value) localStorage.setItem(FILTER_KEY, value);
     else localStorage.removeItem(FILTER_KEY);
-    app.subscribeLobby({ room: app.lobbyView.room, page: 0, road: value });
+    ctx.subscribe({ room: ctx.room, page: 0, road: value });
   };
   const chip = (value, label) => h("button", { class: `btn btn-small rf${filter === value ? " on" : ""}`,
     "data-filter": value ?? "all", "aria-pressed": filter === value, onclick: () => choose(value) }, label);
@@ -184,10 +185,14 @@ function filterBar(app, filter) {
     PATTERNS.map((p) => chip(p, t(`gr_${p}`))));
 }
 
-/** The lobby screen for the current lobby data: one page of tables, grouped by room. */
-export function lobbyScreen(app) {
-  const lobby = app.lobby || { rooms: [], tables: [] };
-  const u = app.user || {};
+/**
+ * The lobby screen for one page of tables, grouped by room. `ctx`: the page (`lobby`), `user`,
+ * `seat`, the `room` looked at, and what its buttons do: `watch`, `sit`, `subscribe` (another
+ * page), `history`, `logout`.
+ */
+export function lobbyScreen(ctx) {
+  const lobby = ctx.lobby || { rooms: [], tables: [] };
+  const u = ctx.user || {};
   // The good-road filter (好路): the page holds only tables where that road holds now.
   const filter = lobby.road ?? null;
   // Rooms with a table on this page (a chosen room always shows, even when empty).
@@ -207,7 +212,7 @@ export function lobbyScreen(app) {
           h("span", { class: "rule limits" },
             ["player", "banker", "tie", "player_pair", "banker_pair"].map((a) =>
               h("span", { class: `lim lim-${a}` }, `${t(a)} ≤${lim[a] === undefined ? "?" : fmt(lim[a] * room.chip_unit)}`))))),
-      h("div", { class: "tables" }, tables.length ? tables.map((tb) => tableCard(app, tb, room))
+      h("div", { class: "tables" }, tables.length ? tables.map((tb) => tableCard(ctx, tb, room))
         : h("p", { class: "muted" }, filter ? t("no_tables_filtered") : t("no_tables"))));
   });
   return h("div", { class: "screen lobby-screen", "data-road": filter ?? "all" },
@@ -215,8 +220,8 @@ export function lobbyScreen(app) {
       h("div", { class: "brand" }, chipSVG(10, ""), h("b", null, t("title")), h("span", null, t("lobby"))),
       h("div", { class: "me-box" }, h("span", { class: "me-name", translate: "no" }, u.display_name || u.name || ""),
         h("span", { class: "lv" }, t("lv", { n: u.level ?? 0 })), h("span", { class: "coins" }, `${fmt(u.coins ?? 0)} ${t("coins")}`)),
-      h("button", { class: "btn btn-ghost btn-history", "data-action": "history", onclick: () => app.showHistory() }, t("my_bets")),
-      app.toolbar(),
-      h("button", { class: "btn btn-ghost", onclick: () => app.logout() }, t("logout"))),
-    h("main", { class: "rooms" }, lobbyNav(app, lobby), filterBar(app, filter), rooms.length ? rooms : h("p", { class: "muted" }, "…")));
+      h("button", { class: "btn btn-ghost btn-history", "data-action": "history", onclick: () => ctx.history() }, t("my_bets")),
+      toolbar(),
+      h("button", { class: "btn btn-ghost", onclick: () => ctx.logout() }, t("logout"))),
+    h("main", { class: "rooms" }, lobbyNav(ctx, lobby), filterBar(ctx, filter), rooms.length ? rooms : h("p", { class: "muted" }, "…")));
 }

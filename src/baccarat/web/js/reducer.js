@@ -77,7 +77,8 @@ const STEPS = {
   },
   shoe_ended(view, data) {
     noRound(view);
-    view.last_shoe = { shoe_id: data.shoe_id, commitment: data.commitment, seed: data.seed };
+    // Its marks stay too: the ended shoe's roads (上一靴) are drawn from them.
+    view.last_shoe = { shoe_id: data.shoe_id, commitment: data.commitment, seed: data.seed, history: data.history };
     view.shoe = null;
   },
   shuffling(view, data) {

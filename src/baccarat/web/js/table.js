@@ -1,10 +1,14 @@
-// The table screen: the bettor's view (seats 1-7 and spectators) and the dealer's view.
+// The table screen: the bettor's view (seats 1-7 and spectators) and the dealer's view, drawn
+// from the table's one view (store.js) through selectors.js.
 
 import { h, mount, fmt, signed, pulse } from "./dom.js";
 import { t, errorText, named } from "./i18n.js";
 import { chipSVG } from "./chips.js";
-import { AREAS, secondsLeft, bookFromSeats } from "./state.js";
-import { seatBox, areaBox, handBox, bookPanel, ring, remaining, exposureCells } from "./parts.js";
+import {
+  AREAS, names, role, occupant, seatOf, waitingForNextRound, cards, winner, squeeze, myBets, myStake, hasBets,
+  lastBets, canBet, limitsLeft, deadline, urgeReadyAt, phaseSeconds, secondsLeft,
+} from "./selectors.js";
+import { seatBox, areaBox, handBox, bookPanel, ring, exposureCells } from "./parts.js";
 import { SqueezeView } from "./squeeze.js";
 import { draggable, flyChip } from "./chipdrag.js";
 import { RoadsPanel } from "./roadspanel.js";
@@ -12,18 +16,25 @@ import { play } from "./sound.js";
 import { totalsLine } from "./history.js";
 import { ChatPanel, emoteSVG, mutedUsers } from "./chat.js";
 import { FairnessPanel } from "./fairpanel.js";
+import { toast, toolbar } from "./shell.js";
 
 const BET_EARLY_MS = 300; // the betting countdown ends this much before the server closes
 const BADGE_MS = 4200; // how long a result's badges stay
+// The view's timers leave out the urge's cooldown: the ring counts it against the rooms' default.
+const URGE_COOLDOWN_S = 10;
 
-/** The whole table screen; setState() redraws it from a fresh view. */
+/**
+ * The whole table screen; render() draws it from the table's view. `table` is its controller
+ * (tablecontrol.js): the store it reads, the commands it sends, where its buttons lead.
+ */
 export class TableScreen {
   /** `before`: the screen this one replaces (a language switch), whose memory it keeps, so
    * that what was already shown (cards dealt, a result's badges and sounds) is not replayed. */
-  constructor(app, before = null) {
-    this.app = app;
+  constructor(table, before = null) {
+    this.table = table;
     this.chip = Number(localStorage.getItem("baccarat.chip")) || 1;
-    this.st = before?.st ?? null;
+    // The view last drawn: what changed since (a card dealt, coins won) is animated.
+    this.view = before?.view ?? null;
     this.coinShown = before?.coinShown ?? new Map();
     this.floated = before?.floated ?? null;
     this.badges = before?.badges ?? null; // the result's badges: {round, until, list}
@@ -35,11 +46,12 @@ export class TableScreen {
 
   build() {
     this.topInfo = h("div", { class: "top-info" });
-    this.chatPanel = new ChatPanel(this.app);
+    this.chatPanel = new ChatPanel({ send: (type, fields) => this.table.send(type, fields),
+      refuse: (err) => this.refuse(err), userId: () => this.table.session.user?.id });
     this.fairPanel = new FairnessPanel();
     this.topbar = h("header", { class: "topbar" },
-      h("button", { class: "btn btn-ghost btn-lobby", onclick: () => this.app.goLobby() }, `‹ ${t("lobby")}`),
-      this.topInfo, this.chatPanel.toggle, this.app.toolbar());
+      h("button", { class: "btn btn-ghost btn-lobby", onclick: () => this.table.leave() }, `‹ ${t("lobby")}`),
+      this.topInfo, this.chatPanel.toggle, toolbar());
     this.dealerRail = h("div", { class: "rail" });
     this.shoeEl = h("div", { class: "shoe", title: t("shoe") },
       h("div", { class: "shoe-box" }, h("div", { class: "shoe-card" })), h("div", { class: "shoe-count" }));
@@ -56,9 +68,9 @@ export class TableScreen {
     this.noticeEl = h("div", { class: "notice", hidden: true });
     this.urgeEl = h("div", { class: "urge-banner", hidden: true, role: "alert" }, t("urged"));
     this.squeeze = new SqueezeView({
-      onProgress: (hand, progress, corner) => this.app.send("squeeze", { hand, progress, corner }).catch(() => {}),
-      onOpen: (hand) => this.app.send("open", { hand }).catch((err) => this.refuse(err)),
-      rate: () => this.app.squeezeRate,
+      onProgress: (hand, progress, corner) => this.table.send("squeeze", { hand, progress, corner }).catch(() => {}),
+      onOpen: (hand) => this.table.send("open", { hand }).catch((err) => this.refuse(err)),
+      rate: () => this.table.session.squeezeRate,
     });
     this.felt = h("div", { class: "felt" },
       h("div", { class: "felt-inner" }, this.dealerRail, this.queueEl, this.handsRow, this.areasRow, this.seatsRow),
@@ -79,57 +91,58 @@ export class TableScreen {
     this.squeeze.destroy();
   }
 
-  /** Redraw from a new state; animations come from comparing it with the last one. */
-  setState(st) {
-    const prev = this.st;
-    this.st = st;
-    const role = st.me.role;
-    this.el.dataset.role = role;
-    this.el.dataset.phase = st.phase;
-    this.el.classList.toggle("dealer-view", role === "dealer");
-    this.drawTop(st);
-    this.drawSeats(st);
-    this.drawQueue(st);
-    this.chatPanel.update(st);
-    this.drawHands(st, prev);
-    this.drawAreas(st);
-    this.drawControls(st);
-    this.drawSqueeze(st);
-    this.drawResult(st);
-    this.drawNotice(st);
-    mount(this.bookSlot, role === "dealer" ? bookPanel(st) : null);
-    this.roads.update(st.history, st.shoe, st.lastShoe);
-    if (st.phase !== "betting") this.urgeEl.hidden = true;
+  /** Draw the table's view; animations come from comparing it with the view drawn last. */
+  render(view) {
+    const prev = this.view;
+    this.view = view;
+    const viewer = role(view);
+    this.el.dataset.role = viewer;
+    this.el.dataset.phase = view.phase;
+    this.el.classList.toggle("dealer-view", viewer === "dealer");
+    this.drawTop(view);
+    this.drawSeats(view);
+    this.drawQueue(view);
+    this.chatPanel.update(view);
+    this.drawHands(view, prev);
+    this.drawAreas(view);
+    this.drawControls(view);
+    this.drawSqueeze(view);
+    this.drawResult(view);
+    this.drawNotice(view);
+    mount(this.bookSlot, viewer === "dealer" ? bookPanel(view) : null);
+    this.roads.update(view.history, view.shoe, view.last_shoe);
+    if (view.phase !== "betting") this.urgeEl.hidden = true;
     // A result's badges go with the result (a fast table's next round comes sooner).
-    if (st.phase !== "result") for (const el of this.felt.querySelectorAll(".float-net")) el.remove();
+    if (view.phase !== "result") for (const el of this.felt.querySelectorAll(".float-net")) el.remove();
   }
 
-  drawTop(st) {
+  drawTop(view) {
+    const label = names(view, this.table.lobby.known());
     mount(this.topInfo,
-      h("span", { class: "ti-room" }, named(st.room)),
-      h("span", { class: "ti-table" }, named(st)),
-      h("span", { class: "ti-round" }, t("round_of", { n: st.round_no || 0 })),
-      st.me.role === "dealer" ? h("span", { class: "ti-role" }, t("dealer_view")) : null,
-      st.me.role === "spectator" ? h("span", { class: "ti-role" }, t("watching")) : null,
-      totalsLine(this.app.totals),
+      h("span", { class: "ti-room" }, named(label.room)),
+      h("span", { class: "ti-table" }, named(label.table)),
+      h("span", { class: "ti-round" }, t("round_of", { n: view.round_no || 0 })),
+      role(view) === "dealer" ? h("span", { class: "ti-role" }, t("dealer_view")) : null,
+      role(view) === "spectator" ? h("span", { class: "ti-role" }, t("watching")) : null,
+      totalsLine(this.table.totals),
       h("button", { class: "btn btn-ghost btn-small btn-history", "data-action": "history",
-        onclick: () => this.app.showHistory() }, t("my_bets")),
+        onclick: () => this.table.history() }, t("my_bets")),
       h("button", { class: "btn btn-ghost btn-small btn-fairness", "data-action": "fairness",
-        onclick: () => this.fairPanel.open(this.st) }, t("fairness")),
+        onclick: () => this.fairPanel.open(this.view) }, t("fairness")),
     );
-    this.fairPanel.update(st);
+    this.fairPanel.update(view);
   }
 
-  drawSeats(st) {
-    const canSit = st.me.seat === null;
-    const opts = { canSit, onSit: (seat) => this.app.sit(st.table_id, seat) };
-    mount(this.dealerRail, seatBox(st, 0, { ...opts, canSit: canSit || (st.me.role === "bettor" && !st.round_id) }));
-    const seats = [1, 2, 3, 4, 5, 6, 7].map((n) => seatBox(st, n, opts));
+  drawSeats(view) {
+    const canSit = view.me.seat === null;
+    const opts = { canSit, onSit: (seat) => this.table.sit(view.table_id, seat) };
+    mount(this.dealerRail, seatBox(view, 0, { ...opts, canSit: canSit || (role(view) === "bettor" && !view.round_id) }));
+    const seats = [1, 2, 3, 4, 5, 6, 7].map((n) => seatBox(view, n, opts));
     mount(this.seatsRow, seats);
     // Coins roll from the last value shown to the new one.
     for (const box of [this.dealerRail.firstChild, ...seats]) {
       const seat = Number(box.dataset.seat);
-      const occ = st.seats[seat];
+      const occ = occupant(view, seat);
       const el = box.querySelector(".coins");
       if (!occ || !el) continue;
       const key = `${seat}:${occ.user_id}`;
@@ -140,39 +153,40 @@ export class TableScreen {
   }
 
   /** The dealer queue (上莊排隊) on every screen: who waits, my place, join or leave. */
-  drawQueue(st) {
-    const pos = st.me.queuePos;
-    const dealer = st.seats[0];
-    const names = st.queue.map((w, i) => h("li", { class: w.user_id === st.me.user_id ? "me" : null,
+  drawQueue(view) {
+    const pos = view.me.queue_position ?? null;
+    const dealer = occupant(view, 0);
+    const queue = view.dealer_queue ?? [];
+    const max = view.limits.dealer_round_limit ?? 10;
+    const waiting = queue.map((w, i) => h("li", { class: w.user_id === view.me.user_id ? "me" : null,
       "data-user": w.user_id }, `${i + 1}. `, h("span", { translate: "no" }, w.name)));
-    const canJoin = pos === null && st.me.role !== "dealer";
+    const canJoin = pos === null && role(view) !== "dealer";
     mount(this.queueEl,
-      h("span", { class: "dq-title" }, t("dealer_queue"), h("b", { class: "dq-count" }, ` ${st.queue.length}`)),
+      h("span", { class: "dq-title" }, t("dealer_queue"), h("b", { class: "dq-count" }, ` ${queue.length}`)),
       // With nobody waiting the limit does not apply: a count past it ("39/10") would read
       // as a broken rule, so the rounds in a row show alone, with what the rule is now.
-      dealer ? h("span", { class: "dq-streak", title: t(st.queue.length ? "dealer_limit_hint" : "dealer_free_hint",
-        { max: st.room.dealer_round_limit }) },
-      st.queue.length ? t("dealer_streak", { n: dealer.dealerRounds, max: st.room.dealer_round_limit })
-        : t("dealer_streak_free", { n: dealer.dealerRounds })) : null,
-      names.length ? h("ol", { class: "dq-list" }, names) : h("span", { class: "dq-empty" }, t("queue_empty")),
+      dealer ? h("span", { class: "dq-streak", title: t(queue.length ? "dealer_limit_hint" : "dealer_free_hint", { max }) },
+        queue.length ? t("dealer_streak", { n: dealer.dealer_rounds, max })
+          : t("dealer_streak_free", { n: dealer.dealer_rounds })) : null,
+      waiting.length ? h("ol", { class: "dq-list" }, waiting) : h("span", { class: "dq-empty" }, t("queue_empty")),
       pos !== null ? h("span", { class: "dq-pos" }, t("queue_pos", { n: pos })) : null,
       canJoin ? h("button", { class: "btn btn-small btn-queue", "data-action": "queue-join",
-        onclick: () => this.app.send("queue.join").catch((err) => this.refuse(err)) }, t("join_queue")) : null,
+        onclick: () => this.table.send("queue.join").catch((err) => this.refuse(err)) }, t("join_queue")) : null,
       pos !== null ? h("button", { class: "btn btn-small btn-queue", "data-action": "queue-leave",
-        onclick: () => this.app.send("queue.leave").catch((err) => this.refuse(err)) }, t("leave_queue")) : null);
+        onclick: () => this.table.send("queue.leave").catch((err) => this.refuse(err)) }, t("leave_queue")) : null);
   }
 
-  drawHands(st, prev) {
-    const winner = st.phase === "result" ? st.result?.outcome?.winner : null;
+  drawHands(view, prev) {
+    const won = winner(view);
     for (const name of ["player", "banker"]) {
-      const before = prev && prev.round_id === st.round_id ? prev.hands[name].cards : [];
+      const before = prev && prev.round_id === view.round_id ? cards(prev, name) : [];
       const newCards = new Set();
       const flipped = new Set();
-      st.hands[name].cards.forEach((c, i) => {
+      cards(view, name).forEach((c, i) => {
         if (i >= before.length) newCards.add(i);
-        else if (before[i].faceDown && !c.faceDown) flipped.add(i);
+        else if (before[i].face_down && !c.face_down) flipped.add(i);
       });
-      const box = handBox(st, name, { winner, newCards, flipped });
+      const box = handBox(view, name, { winner: won, newCards, flipped });
       mount(name === "player" ? this.handP : this.handB, box);
       if (newCards.size) {
         play("card");
@@ -180,7 +194,7 @@ export class TableScreen {
       }
       if (flipped.size) play("flip");
     }
-    const left = st.shoe.cards_left;
+    const left = view.shoe?.cards_left ?? null;
     this.shoeEl.querySelector(".shoe-count").textContent = left === null ? "" : String(left);
   }
 
@@ -196,42 +210,41 @@ export class TableScreen {
     }
   }
 
-  drawAreas(st) {
-    const mySlip = st.me.slip || {};
-    const bettor = st.me.role === "bettor";
-    const left = bettor ? st.me.remaining ?? remaining(mySlip, st.room.limits) : null;
-    mount(this.areasRow, AREAS.map((a) => areaBox(st, a, {
+  drawAreas(view) {
+    const bettor = role(view) === "bettor";
+    const left = bettor ? limitsLeft(view) : null;
+    mount(this.areasRow, AREAS.map((a) => areaBox(view, a, {
       onTap: (area) => this.tapArea(area),
-      mySlip,
+      mySlip: myBets(view),
       left: left ? left[a] : undefined,
     })));
-    this.areasRow.classList.toggle("open", st.phase === "betting" && bettor && st.me.can_bet);
+    this.areasRow.classList.toggle("open", canBet(view));
     // The result is shown over the areas: nobody bets then, and the cards stay in view.
     this.areasRow.append(this.resultEl);
   }
 
-  drawControls(st) {
-    const role = st.me.role;
-    if (role === "dealer") {
+  drawControls(view) {
+    const viewer = role(view);
+    if (viewer === "dealer") {
       this.urgeRing = ring("urge-ring");
       const urgeBtn = h("button", { class: "btn btn-urge", "data-action": "urge", onclick: () => this.urge() },
         this.urgeRing.el, h("span", null, t("urge")));
       mount(this.controls, h("div", { class: "dealer-bar" },
-        exposureCells(st),
+        exposureCells(view),
         h("div", { class: "db-info" }, h("b", null, t("dealer")),
-          h("span", null, `${t("dealer_floor", { n: fmt(st.room.dealer_floor ?? 0) })}`)),
+          h("span", null, `${t("dealer_floor", { n: fmt(view.limits.dealer_floor ?? 0) })}`)),
         urgeBtn,
-        h("button", { class: "btn btn-stand", onclick: () => this.app.stand() }, t("stand"))));
+        h("button", { class: "btn btn-stand", onclick: () => this.table.stand() }, t("stand"))));
       return;
     }
     this.urgeRing = null;
-    if (role !== "bettor") {
+    if (viewer !== "bettor") {
       mount(this.controls, h("div", { class: "spectator-bar" }, h("span", null, t("watching")),
         h("span", { class: "hint" }, t("tap_chip"))));
       return;
     }
-    const unit = st.room.chip_unit;
-    const chips = st.room.chips.map((c) => {
+    const unit = view.chip_unit;
+    const chips = view.chips.map((c) => {
       const btn = h("button", {
         class: `tray-chip${c === this.chip ? " chosen" : ""}`, "data-chip": c, "aria-pressed": c === this.chip,
         onclick: () => {
@@ -246,18 +259,17 @@ export class TableScreen {
       });
       return btn;
     });
-    const slip = st.me.slip || {};
-    const left = st.me.remaining ?? remaining(slip, st.room.limits);
+    const left = limitsLeft(view) ?? {};
     mount(this.controls, h("div", { class: "tray" },
       h("div", { class: "tray-chips" }, chips),
       h("div", { class: "tray-side" },
-        h("div", { class: "tray-stake" }, h("span", null, t("bet_total")), h("b", null, fmt(st.me.stake || 0))),
+        h("div", { class: "tray-stake" }, h("span", null, t("bet_total")), h("b", null, fmt(myStake(view)))),
         h("div", { class: "tray-left" }, h("span", null, t("limits_left")),
-          ...AREAS.map((a) => h("span", { class: `lim lim-${a}` }, `${t(a)} ${fmt(left[a] * unit)}`)))),
+          ...AREAS.map((a) => h("span", { class: `lim lim-${a}` }, `${t(a)} ${fmt((left[a] ?? 0) * unit)}`)))),
       h("div", { class: "tray-buttons" },
-        this.autoOpenToggle(st),
-        ...this.slipButtons(st),
-        h("button", { class: "btn btn-stand", onclick: () => this.app.stand() }, t("stand"))),
+        this.autoOpenToggle(view),
+        ...this.slipButtons(view),
+        h("button", { class: "btn btn-stand", onclick: () => this.table.stand() }, t("stand"))),
     ));
   }
 
@@ -265,15 +277,15 @@ export class TableScreen {
    * 重複 / 加倍 / 撤銷 / 清除: each one command the server takes whole or refuses whole. A button
    * is greyed out when it could not do anything; any other refusal is said in words.
    */
-  slipButtons(st) {
-    const open = st.phase === "betting";
-    const has = Object.values(st.me.slip || {}).some((n) => n > 0);
-    const last = st.me.rebet && Object.keys(st.me.rebet).length ? st.me.rebet : null;
+  slipButtons(view) {
+    const open = view.phase === "betting";
+    const has = hasBets(view);
+    const last = lastBets(view);
     const button = (action, enabled, title) => h("button", {
       class: `btn btn-${action}`, "data-action": action, disabled: !(open && enabled), title,
       onclick: () => this.slipAction(action),
     }, t(action));
-    const unit = st.room.chip_unit;
+    const unit = view.chip_unit;
     const lastText = last ? AREAS.filter((a) => last[a]).map((a) => `${t(a)} ${fmt(last[a] * unit)}`).join(" · ") : "";
     return [
       button("rebet", !has && last, lastText),
@@ -283,17 +295,14 @@ export class TableScreen {
     ];
   }
 
-  /** 自動開牌: the cards this user controls open at once; remembered for the account. */
-  autoOpenToggle(st) {
-    const on = Boolean(st.me.auto_open);
+  /** 自動開牌: the cards this user controls open at once; remembered for the account. The view's
+   * `me` says whether it is on: the server sends it again once the table took the change. */
+  autoOpenToggle(view) {
+    const on = Boolean(view.me.auto_open);
     const box = h("input", { type: "checkbox", "data-action": "auto-open", checked: on,
       onchange: () => {
         const want = box.checked;
-        this.app.send("prefs", { auto_open: want }).then(() => {
-          this.st = { ...this.st, me: { ...this.st.me, auto_open: want } };
-          this.app.snapshot = this.st;
-          this.drawControls(this.st);
-        }, (err) => {
+        this.table.send("prefs", { auto_open: want }).catch((err) => {
           box.checked = !want;
           this.refuse(err);
         });
@@ -302,7 +311,7 @@ export class TableScreen {
   }
 
   slipAction(action) {
-    this.app.send(action).then(() => {
+    this.table.send(action).then(() => {
       if (action !== "undo" && action !== "clear") play("chip");
     }, (err) => this.refuse(err));
   }
@@ -312,24 +321,22 @@ export class TableScreen {
     if (chip === this.chip) return;
     this.chip = chip;
     localStorage.setItem("baccarat.chip", String(chip));
-    this.drawControls(this.st);
+    this.drawControls(this.view);
   }
 
-  drawSqueeze(st) {
-    const sq = st.squeeze;
-    if (!sq || st.phase !== "squeeze") {
+  drawSqueeze(view) {
+    const sq = squeeze(view);
+    if (!sq) {
       this.squeeze.hide();
       return;
     }
-    const mine = sq.controller === st.me.user_id;
-    const card = st.hands[sq.hand]?.cards?.[sq.position];
-    const seat = st.seats.findIndex((s) => s && s.user_id === sq.controller);
-    this.squeeze.show(sq, { mine, code: card?.code ?? null, handLabel: t(sq.hand), seat });
+    const mine = sq.controller === view.me.user_id;
+    this.squeeze.show(sq, { mine, code: sq.card, handLabel: t(sq.hand), seat: seatOf(view, sq.controller) });
   }
 
-  drawResult(st) {
-    const res = st.result;
-    if (st.phase !== "result" || !res?.outcome) {
+  drawResult(view) {
+    const res = view.result;
+    if (view.phase !== "result" || !res?.outcome) {
       this.resultEl.hidden = true;
       return;
     }
@@ -340,7 +347,7 @@ export class TableScreen {
       if (this.resultWait !== res.round_id) {
         this.resultWait = res.round_id;
         this.squeeze.afterReveals(() => {
-          if (this.st?.phase === "result" && this.st.result?.round_id === res.round_id) this.drawResult(this.st);
+          if (this.view?.phase === "result" && this.view.result?.round_id === res.round_id) this.drawResult(this.view);
         });
       }
       return;
@@ -349,8 +356,8 @@ export class TableScreen {
     const pp = o.player?.points ?? o.player_points;
     const bp = o.banker?.points ?? o.banker_points;
     const winner = o.winner;
-    const myDelta = res.settlement?.deltas?.[String(st.me.user_id)];
-    const myFee = res.settlement?.commission?.[String(st.me.user_id)] ?? 0;
+    const myDelta = res.settlement?.deltas?.[String(view.me.user_id)];
+    const myFee = res.settlement?.commission?.[String(view.me.user_id)] ?? 0;
     mount(this.resultEl,
       h("div", { class: `rb-title rb-${winner}` },
         winner === "tie" ? t("result_tie") : t("result_win", { hand: t(winner) })),
@@ -367,7 +374,7 @@ export class TableScreen {
     if (this.floated === res.round_id) {
       // Drawn again (a language switch): the badges come back where they were, quietly.
       if (this.badges?.round === res.round_id && performance.now() < this.badges.until &&
-          !this.felt.querySelector(".float-net")) this.placeBadges(st, this.badges, true);
+          !this.felt.querySelector(".float-net")) this.placeBadges(this.badges, true);
       return;
     }
     this.floated = res.round_id;
@@ -378,12 +385,12 @@ export class TableScreen {
     // or a seat without bets shows nothing rather than a 0.
     const list = [];
     for (const [uid, delta] of Object.entries(res.settlement?.deltas ?? {})) {
-      const seat = st.seats.findIndex((s) => s && String(s.user_id) === uid);
+      const seat = seatOf(view, uid);
       if (seat < 0 || !delta) continue;
       list.push({ seat, delta, fee: res.settlement?.commission?.[uid] ?? 0 });
     }
     this.badges = { round: res.round_id, until: performance.now() + BADGE_MS, list };
-    this.placeBadges(st, this.badges, false);
+    this.placeBadges(this.badges, false);
   }
 
   /**
@@ -391,7 +398,7 @@ export class TableScreen {
    * bettor on the bettor's screen, below on the dealer's; beside the dealer seat), never over
    * a name, and at most as wide as the seat so that neighbours' badges never meet.
    */
-  placeBadges(st, badges, still) {
+  placeBadges(badges, still) {
     const left = badges.until - performance.now();
     for (const { seat, delta, fee } of badges.list) {
       // Badges live on the felt, not in the seat, so a redraw of the seats keeps them.
@@ -488,53 +495,50 @@ export class TableScreen {
     }
   }
 
-  drawNotice(st) {
-    const mine = st.me.seat !== null ? st.seats[st.me.seat] : null;
-    const late = st.me.role === "bettor" && mine?.waiting;
+  drawNotice(view) {
+    const late = waitingForNextRound(view);
     this.noticeEl.hidden = !late;
     if (late) this.noticeEl.textContent = t("next_round");
   }
 
-  phaseLabel(st) {
-    switch (st.phase) {
+  phaseLabel(view) {
+    switch (view.phase) {
       case "waiting":
-        return st.seats[0] ? t("phase_waiting_bettor") : t("phase_waiting");
+        return occupant(view, 0) ? t("phase_waiting_bettor") : t("phase_waiting");
       case "betting":
         return t("phase_betting");
       case "squeeze":
-        return st.squeeze ? t("phase_squeeze") : t("phase_dealing");
+        return squeeze(view) ? t("phase_squeeze") : t("phase_dealing");
       case "result":
         return t("phase_result");
       case "shuffling":
         return t("phase_shuffling");
       default:
-        return st.phase;
+        return view.phase;
     }
   }
 
-  /** Every tick: the countdowns. */
+  /** Every tick: the countdowns, from the store's view (a peel move draws nothing else). */
   loop() {
-    const st = this.st;
-    if (!st) return;
-    const early = st.phase === "betting" ? BET_EARLY_MS : 0;
-    const left = secondsLeft(st.deadline, early);
-    const total = { betting: st.timers.betting_seconds, squeeze: st.timers.squeeze_seconds,
-      result: st.timers.result_seconds }[st.phase] ?? 5;
-    this.mainRing.set(st.phase === "waiting" ? null : left, total);
+    const { view, at } = this.table.store;
+    if (!view) return;
+    const early = view.phase === "betting" ? BET_EARLY_MS : 0;
+    const left = secondsLeft(deadline(view, at), early);
+    const total = phaseSeconds(view);
+    this.mainRing.set(view.phase === "waiting" ? null : left, total);
     // The last seconds of betting tick, once a second.
     const whole = left === null ? null : Math.ceil(left);
-    if (st.phase === "betting" && whole !== null && whole <= 3 && whole > 0 && whole !== this.lastTick) play("tick");
+    if (view.phase === "betting" && whole !== null && whole <= 3 && whole > 0 && whole !== this.lastTick) play("tick");
     this.lastTick = whole;
     // The countdown ends a moment before the server closes betting: from then on the
     // screen says betting is closed, not 請下注 beside an empty ring.
-    const label = st.phase === "betting" && left !== null && left <= 0 ? t("phase_closed") : this.phaseLabel(st);
+    const label = view.phase === "betting" && left !== null && left <= 0 ? t("phase_closed") : this.phaseLabel(view);
     if (this.phaseText.textContent !== label) this.phaseText.textContent = label;
-    if (this.center.dataset.phase !== st.phase) this.center.dataset.phase = st.phase;
-    if (st.phase === "squeeze" && st.squeeze) this.squeeze.tick(left, total);
+    if (this.center.dataset.phase !== view.phase) this.center.dataset.phase = view.phase;
+    if (squeeze(view)) this.squeeze.tick(left, total);
     if (this.urgeRing) {
-      const ready = st.me.urgeReadyAt;
-      const cd = secondsLeft(ready);
-      this.urgeRing.set(cd && cd > 0 ? cd : null, st.raw?.timers?.urge_cooldown_seconds ?? 10);
+      const cd = secondsLeft(urgeReadyAt(view, at));
+      this.urgeRing.set(cd && cd > 0 ? cd : null, URGE_COOLDOWN_S);
     }
     if (this.urgedUntil && performance.now() > this.urgedUntil) {
       this.urgedUntil = 0;
@@ -565,13 +569,13 @@ export class TableScreen {
 
   /** Bet the chosen chip on `area`; `from` is where a dragged chip was let go. */
   tapArea(area, from) {
-    const st = this.st;
-    if (st.me.role !== "bettor") {
-      this.refuse({ code: st.me.role === "dealer" ? "dealer_cannot_bet" : "not_seated", message: "" }, area);
+    const viewer = role(this.view);
+    if (viewer !== "bettor") {
+      this.refuse({ code: viewer === "dealer" ? "dealer_cannot_bet" : "not_seated", message: "" }, area);
       return;
     }
     const chip = this.chip;
-    this.app.send("bet", { area, chip }).then(() => {
+    this.table.send("bet", { area, chip }).then(() => {
       play("chip");
       this.urgeEl.hidden = true;
       // The accepted chip flies to the area: from the drop point, or from the tray.
@@ -585,34 +589,34 @@ export class TableScreen {
   }
 
   urge() {
-    this.app.send("urge").then(() => this.app.toast(t("urge_sent")), (err) => this.refuse(err));
+    this.table.send("urge").then(() => toast(t("urge_sent")), (err) => this.refuse(err));
   }
 
   /** Show a refusal: the area shakes and the reason is said in the user's language. */
   refuse(err, area) {
     play("refuse");
-    const limit = area ? this.st?.room.limits?.[area] : undefined;
-    const unit = this.st?.room.chip_unit;
+    const limit = area ? this.view?.limits.areas?.[area] : undefined;
+    const unit = this.view?.chip_unit;
     const text = errorText(err, area ? { area, limit, unit } : { unit });
     if (area) {
       const el = this.areasRow.querySelector(`[data-area="${area}"]`);
       pulse(el, "shake");
     }
-    this.app.toast(text, "error");
+    toast(text, "error");
   }
 
   /**
-   * A table event. The frequent ones that carry all they change are applied here, and true
-   * is returned; for the rest (phases, seats, coins) the caller fetches a fresh snapshot.
+   * A table event, once the store has applied it: the sounds and animations a redraw cannot
+   * tell (another seat's chip, a card turning over in the big view, an urge, a notice). Whether
+   * the screen is as it should be without a redraw: a peel move, or the urge, changes nothing
+   * else on it. Nothing here keeps any of the table: the view is read from the store.
    */
-  onEvent(name, data, isPrivate) {
-    const st = this.st;
-    if (!st) return false;
+  react(name, data, isPrivate) {
+    const view = this.table.store.view;
     if (name === "squeeze_progress") {
-      if (!st.squeeze || data.hand !== st.squeeze.hand) return false;
-      st.squeeze.progress = data.progress;
-      st.squeeze.corner = data.corner;
-      if (st.squeeze.controller !== st.me.user_id) this.squeeze.moveTo(data.progress, data.corner);
+      const sq = squeeze(view);
+      if (!sq || data.hand !== sq.hand) return false;
+      if (sq.controller !== view.me.user_id) this.squeeze.moveTo(data.progress, data.corner);
       return true;
     }
     // The squeezed card turns face up in the big view before the screen moves on.
@@ -624,108 +628,18 @@ export class TableScreen {
       play("urge");
       return true;
     }
-    if (name === "chip_placed" && data.seat !== st.me.seat) play("chip");
-    if (name === "round_voided") this.app.toast(t("round_voided"), "error");
-    if (name === "table_closing") this.app.toast(t("closing_notice"), "info", 8000);
+    if (name === "chip_placed" && data.seat !== view.me.seat) play("chip");
+    if (name === "round_voided") toast(t("round_voided"), "error");
+    if (name === "table_closing") toast(t("closing_notice"), "info", 8000);
     // At the close the dealer could not cover all of the bets: the latest went back.
-    if ((data.action ?? data.reason) === "uncovered" && data.user_id === st.me.user_id) {
-      this.app.toast(t("bets_uncovered"), "error");
+    if ((data.action ?? data.reason) === "uncovered" && data.user_id === view.me.user_id) {
+      toast(t("bets_uncovered"), "error");
     }
     if (name === "chat") this.bubble(data);
     if (name === "dealer_leaving") {
-      this.app.toast(data.user_id === st.me.user_id ? t("you_leave_after_round") : t("dealer_leaves_after_round"));
+      toast(data.user_id === view.me.user_id ? t("you_leave_after_round") : t("dealer_leaves_after_round"));
     }
-    const next = applyEvent(st, name, data);
-    if (!next) return false;
-    if (next !== st) this.setState(next);
-    return true;
-  }
-}
-
-function withSeatBets(st, seat, bets) {
-  const seats = st.seats.slice();
-  seats[seat] = { ...seats[seat], bets };
-  // The dealer's book follows the seats' bets.
-  return { ...st, seats, book: st.me.role === "dealer" ? bookFromSeats(seats, st.room.chip_unit) : st.book };
-}
-
-function withSlip(st, slip, stake) {
-  return { ...st.me, slip, stake, remaining: remaining(slip, st.room.limits) };
-}
-
-/**
- * The state after an event that carries everything it changes, or null when only a fresh
- * snapshot can tell (another round, a seat that moved, a phase that changed).
- */
-export function applyEvent(st, name, data) {
-  const sameRound = data.round_id !== undefined && data.round_id === st.round_id;
-  switch (name) {
-    case "chip_placed": {
-      if (!sameRound || !st.seats[data.seat]) return null;
-      const bets = { ...st.seats[data.seat].bets, [data.area]: data.chips };
-      const mine = data.seat === st.me.seat;
-      return { ...withSeatBets(st, data.seat, bets),
-        me: mine ? withSlip(st, { ...st.me.slip, [data.area]: data.chips }, data.stake) : st.me };
-    }
-    case "bets_changed": {
-      if (!sameRound || !st.seats[data.seat]) return null;
-      const bets = { ...(data.bets ?? {}) };
-      const mine = data.seat === st.me.seat;
-      return { ...withSeatBets(st, data.seat, bets), me: mine ? withSlip(st, bets, data.stake) : st.me };
-    }
-    case "bets_cleared": {
-      if (!sameRound || data.reason !== "cleared" || !st.seats[data.seat]) return null;
-      const mine = data.seat === st.me.seat;
-      return { ...withSeatBets(st, data.seat, {}), me: mine ? withSlip(st, {}, 0) : st.me };
-    }
-    case "urged":
-      if (!sameRound) return null;
-      if (st.me.role !== "dealer" || typeof data.ready_in_ms !== "number") return st;
-      return { ...st, me: { ...st.me, urgeReadyAt: performance.now() + data.ready_in_ms } };
-    case "chat":
-      return { ...st, chat: [...(st.chat ?? []), data].slice(-30) };
-    case "dealer_queue": {
-      const queue = data.queue ?? [];
-      const at = queue.findIndex((w) => w.user_id === st.me.user_id);
-      return { ...st, queue, me: { ...st.me, queuePos: at < 0 ? null : at + 1 } };
-    }
-    case "controllers":
-      if (!sameRound) return null;
-      return { ...st, controllers: { player: data.player ?? null, banker: data.banker ?? null } };
-    case "card_dealt": {
-      const hand = st.hands[data.hand];
-      // Only the next card of the hand; anything else means a card was missed.
-      if (!sameRound || st.phase !== "squeeze" || !hand || data.position !== hand.cards.length) return null;
-      const cards = [...hand.cards, { code: data.face_down ? null : data.card ?? null, faceDown: Boolean(data.face_down) }];
-      const points = typeof data.points === "number" ? data.points : hand.points;
-      const left = st.shoe.cards_left;
-      return { ...st, hands: { ...st.hands, [data.hand]: { cards, points } },
-        shoe: { ...st.shoe, cards_left: typeof left === "number" ? left - 1 : left } };
-    }
-    case "squeeze_started": {
-      const hand = st.hands[data.hand];
-      if (!sameRound || st.phase !== "squeeze" || typeof data.remaining_ms !== "number") return null;
-      if (!hand || !hand.cards[data.position] || !data.card) return null;
-      // Every screen at the table draws the real face under the controller's peel.
-      const cards = hand.cards.slice();
-      cards[data.position] = { code: data.card, faceDown: true };
-      return { ...st, hands: { ...st.hands, [data.hand]: { ...hand, cards } },
-        deadline: performance.now() + data.remaining_ms, squeeze: {
-          hand: data.hand, position: data.position, controller: data.controller_user_id,
-          controllerName: data.controller_name ?? "", progress: data.progress ?? 0, corner: data.corner ?? "br" } };
-    }
-    case "card_opened": {
-      const hand = st.hands[data.hand];
-      if (!sameRound || !hand || !hand.cards[data.position] || !data.card) return null;
-      const cards = hand.cards.slice();
-      cards[data.position] = { code: data.card, faceDown: false };
-      const points = typeof data.points === "number" ? data.points : hand.points;
-      const sq = st.squeeze;
-      const done = sq && sq.hand === data.hand && sq.position === data.position;
-      return { ...st, hands: { ...st.hands, [data.hand]: { cards, points } }, squeeze: done ? null : sq };
-    }
-    default:
-      return null;
+    return false;
   }
 }
 
