@@ -17,6 +17,7 @@ from e2e_support import (
     PHONE,
     Server,
     create_account,
+    hold,
     log_in,
     needs_chromium,
     open_page,
@@ -49,8 +50,8 @@ def wait_toast(page: Any, text: str, timeout: int = 10_000) -> None:
 
 
 WATCH_RESULT = """() => {
-  // The result phase lasts a few seconds; a page busy clicking may look only after it has
-  // passed, and at a table that plays no next round (its dealer left) it never comes back.
+  // The table is held at the result (see open_every_squeeze): the banner shows once the last
+  // card has landed, and stays until the test lets the table go on.
   const look = () => {
     if (document.querySelector(".table-screen[data-phase='result'] .result-banner:not([hidden])"))
       window.resultSeen = true;
@@ -64,19 +65,29 @@ WATCH_RESULT = """() => {
 }"""
 
 
-def open_every_squeeze(page: Any) -> None:
-    """Open each card this page controls until the round's result has shown."""
-    page.evaluate(WATCH_RESULT)
-    for _ in range(12):
-        page.wait_for_function(
-            """() => window.resultSeen || !!document.querySelector('.squeeze.mine:not([hidden])')""",
-            timeout=30_000,
-        )
-        if page.evaluate("() => window.resultSeen"):
-            return
-        with contextlib.suppress(PlaywrightError):
-            page.click(".squeeze.mine .btn-open", timeout=3_000)
-        page.wait_for_timeout(150)
+def open_every_squeeze(page: Any, server: Server, table: str, *, release: bool = True) -> None:
+    """Open each card this page controls until the round's result has shown.
+
+    The table is held once it comes to the result, so a page slow to draw the banner still
+    sees it; with ``release`` the table goes on afterwards, otherwise the caller lets it go.
+    """
+    hold(server, table, "result")
+    try:
+        page.evaluate(WATCH_RESULT)
+        for _ in range(12):
+            page.wait_for_function(
+                "() => window.resultSeen || !!document.querySelector('.squeeze.mine:not([hidden])')",
+                timeout=30_000,
+            )
+            if page.evaluate("() => window.resultSeen"):
+                break
+            with contextlib.suppress(PlaywrightError):
+                page.click(".squeeze.mine .btn-open", timeout=3_000)
+            page.wait_for_timeout(150)
+        assert page.evaluate("() => window.resultSeen"), "the result never showed"
+    finally:
+        if release:
+            hold(server, table, None)
 
 
 @pytest.fixture
@@ -110,8 +121,7 @@ def test_the_dealer_who_stands_up_during_betting_leaves_after_the_settlement(
     dealer.wait_for_selector(".seat[data-seat='0'] .seat-leaving:text('本局後離座')")
     # The round is not called off: it is dealt, squeezed and settled with the dealer's book.
     assert bettor.locator(".table-screen[data-phase='betting']").count() == 1
-    open_every_squeeze(bettor)
-    assert bettor.evaluate("() => window.resultSeen")
+    open_every_squeeze(bettor, server, table)
     bettor.wait_for_selector(".seat[data-seat='0'].free", timeout=10_000)
     dealer.wait_for_selector(".table-screen[data-role='spectator']", timeout=10_000)
     assert not dealer.js_errors and not bettor.js_errors
@@ -166,7 +176,7 @@ def test_rebet_double_and_undo_from_the_tray(
     dealer.wait_for_function(
         "() => document.querySelector('.book-table')?.textContent.includes('2,500')"
     )
-    open_every_squeeze(bettor)
+    open_every_squeeze(bettor, server, table)
     english(bettor)
     bettor.wait_for_selector(".table-screen[data-phase='betting'] .tray", timeout=30_000)
     assert bettor.inner_text("[data-action='rebet']") == "Rebet"
@@ -195,9 +205,9 @@ def test_my_bets_lists_my_rounds_and_the_table_shows_the_days_total(
     bettor.wait_for_selector(".table-screen[data-phase='betting'] .tray")
     assert place_chip(bettor, 2, "banker") == "ok"
     assert place_chip(bettor, 1, "tie") == "ok"
-    open_every_squeeze(bettor)
-    bettor.wait_for_selector(".table-screen[data-phase='result'] .result-banner:not([hidden])")
+    open_every_squeeze(bettor, server, table, release=False)
     won = bettor.evaluate("() => window.baccaratApp.table.view.result.settlement.deltas")
+    hold(server, table, None)
     net = int(won[str(bettor.evaluate("() => window.baccaratApp.session.user.id"))])
     # The day's and the session's totals on the table screen follow the settlement.
     bettor.wait_for_function(
@@ -258,7 +268,7 @@ def test_a_watcher_queues_for_the_dealer_seat_and_takes_it_when_it_frees(
     bettor.wait_for_selector(".table-screen[data-phase='betting'] .tray", timeout=30_000)
     assert place_chip(bettor, 1, "banker") == "ok"
     dealer.click(".dealer-bar .btn-stand")
-    open_every_squeeze(bettor)
+    open_every_squeeze(bettor, server, table)
     # After the settlement the first in line takes the dealer seat: the dealer's screen is theirs.
     watcher.wait_for_selector(".table-screen[data-role='dealer']", timeout=30_000)
     bettor.wait_for_selector(".seat[data-seat='0'] .seat-name:text('qwatcher')")
@@ -424,7 +434,7 @@ def test_good_roads_stats_and_the_last_shoe_on_the_table_and_the_lobby_filter(
     assert place_chip(bettor, 1, "banker") == "ok"
     # The dealer leaves after this round: the table then waits, and nothing redraws the roads.
     dealer.click(".dealer-bar .btn-stand")
-    open_every_squeeze(bettor)
+    open_every_squeeze(bettor, server, table)
     bettor.wait_for_selector(".table-screen[data-phase='waiting']", timeout=30_000)
     bettor.wait_for_selector(".roads-panel .cnt-all[data-rounds='1']")
     # Statistics one tap away, from the shoe's history.

@@ -13,6 +13,7 @@ the empty boxes of a missing font.
 from __future__ import annotations
 
 import contextlib
+import signal
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -309,10 +310,16 @@ def layout(server: Server, browser: Any) -> Iterator[Layout]:
         refused = []
         for _ in range(3):
             # A bot may take the free seat first: then try again at the next squeeze. The
-            # table holds in the squeeze meanwhile, so the sit lands while the round is dealt.
+            # table holds in the squeeze and the bots stand still meanwhile (a bot that opens
+            # its card would move the round on), so the sit lands while the round is dealt.
             hold(server, table, "squeeze")
             try:
                 held_in(server, table, "squeeze")
+                bots.send_signal(signal.SIGSTOP)
+                now = hold(server, table, "squeeze")
+                if not (now["held"] and now["phase"] == "squeeze"):
+                    refused.append("a bot opened its card first")
+                    continue
                 late.wait_for_selector(".table-screen[data-phase='squeeze']", timeout=60_000)
                 if not seen.squeeze:
                     dp = pages["dealer phone"]
@@ -333,6 +340,7 @@ def layout(server: Server, browser: Any) -> Iterator[Layout]:
                     late.wait_for_selector(".seat.me", state="detached")
                 refused.append(answer)
             finally:
+                bots.send_signal(signal.SIGCONT)
                 hold(server, table, None)
             late.wait_for_selector(".table-screen:not([data-phase='squeeze'])", timeout=60_000)
         assert seen.wait_line, f"the late user never sat during a round: {refused}"

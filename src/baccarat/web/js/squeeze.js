@@ -155,6 +155,11 @@ export class SqueezeView {
     else this.waiting.push(then);
   }
 
+  /** Send every card still turning over straight to its hand. */
+  hurryReveals() {
+    for (const r of this.reveals) r.hurry();
+  }
+
   /** Leave the screen: stop every reveal. */
   destroy() {
     this.hide();

@@ -349,6 +349,12 @@ export class TableScreen {
         this.squeeze.afterReveals(() => {
           if (this.view?.phase === "result" && this.view.result?.round_id === res.round_id) this.drawResult(this.view);
         });
+        // A starved device may still be flying the card when the phase is half over: the
+        // card lands now, so the banner always has half the phase to be read.
+        const half = typeof view.remaining_ms === "number" ? view.remaining_ms / 2 : 0;
+        setTimeout(() => {
+          if (this.view?.result?.round_id === res.round_id) this.squeeze.hurryReveals();
+        }, half);
       }
       return;
     }
