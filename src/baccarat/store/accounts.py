@@ -61,6 +61,9 @@ def user_from_row(row: Any) -> User:
         level=row.level,
         coins=int(row.coins),
         created_at=row.created_at,
+        role=row.role,
+        banned=row.banned,
+        muted_until=row.muted_until,
     )
 
 

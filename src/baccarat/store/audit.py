@@ -34,6 +34,39 @@ MAX_PROBLEMS = 1000
 def _ledger_problems(conn: sa.Connection) -> Iterator[str]:
     yield from _unbalanced_problems(conn)
     yield from _wallet_problems(_posted_balances(conn), _stored_balances(conn))
+    yield from _unlogged_grants(conn)
+
+
+def _unlogged_grants(conn: sa.Connection) -> Iterator[str]:
+    """Every grant has its entry in the operator log, naming the same user and amount."""
+    log = s.operator_log
+    rows = conn.execute(
+        sa.select(
+            s.ledger_tx.c.key,
+            s.postings.c.wallet,
+            s.postings.c.amount,
+            log.c.target,
+            log.c.before,
+            log.c.after,
+        )
+        .join(s.postings, s.postings.c.tx_key == s.ledger_tx.c.key)
+        .outerjoin(log, log.c.ledger_tx == s.ledger_tx.c.key)
+        .where(s.ledger_tx.c.kind == "grant", s.postings.c.wallet.like("user:%"))
+    )
+    for key, wallet, amount, target, before, after in rows:
+        if target is None:
+            yield f"grant {key} has no entry in the operator log"
+        elif target != wallet or _logged_move(before, after) != int(amount):
+            yield f"grant {key} moved {amount} to {wallet}; its operator log entry says otherwise"
+
+
+def _logged_move(before: Any, after: Any) -> int | None:
+    """The coins a grant's entry says it moved: after less before (an entry carried over
+    from before the log existed has only the amount, as ``after``)."""
+    try:
+        return int(after["coins"]) - (int(before["coins"]) if before is not None else 0)
+    except (TypeError, KeyError, ValueError):
+        return None
 
 
 def _unbalanced_problems(conn: sa.Connection) -> Iterator[str]:

@@ -39,6 +39,7 @@ class _Writes:
     settled: list[dict[str, Any]] = field(default_factory=list)
     voided: list[dict[str, Any]] = field(default_factory=list)
     results: list[dict[str, Any]] = field(default_factory=list)
+    log: list[dict[str, Any]] = field(default_factory=list)
     users: dict[int, int] = field(default_factory=lambda: defaultdict(int))
     system: dict[str, int] = field(default_factory=lambda: defaultdict(int))
 
@@ -291,10 +292,24 @@ class _Batch:
                 "bad_amount", f"A grant is a non-zero whole number of coins, not {op.coins!r}."
             )
         _check_funds(self.coins, op.user_id, op.coins)
+        before = self.coins[op.user_id]
         moves = {user_wallet(op.user_id): op.coins, MINT: -op.coins}
         _post(self.w, op.key, "grant", op.reason, self.now, moves)
         self._apply_coins(moves)
         self.done.add(op.key)
+        self.w.log.append(
+            {
+                "at": self.now,
+                "actor_id": op.actor_id,
+                "actor": op.actor,
+                "action": "grant",
+                "target": user_wallet(op.user_id),
+                "reason": op.reason,
+                "before": {"coins": before},
+                "after": {"coins": self.coins[op.user_id]},
+                "ledger_tx": op.key,
+            }
+        )
         return Applied(op.key, self._balances([op.user_id]))
 
     def run(self, op: Op) -> Outcome:
@@ -326,6 +341,7 @@ def _write(conn: sa.Connection, w: _Writes) -> None:
         conn, s.rounds, "id", w.voided, where=still_open, fixed={"status": "'voided'", **closed}
     )
     insert_rows(conn, s.round_results, w.results)
+    insert_rows(conn, s.operator_log, w.log)
     user_moves = [{"b_id": u, "b_d": d} for u, d in sorted(w.users.items()) if d]
     if user_moves:
         conn.execute(_MOVE_USER, user_moves)

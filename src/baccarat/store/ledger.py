@@ -39,18 +39,29 @@ class Ledger:
         """Apply ``ops`` in one transaction now; one :class:`Applied` or error per operation."""
         return self._writer.apply(ops)
 
-    def grant(self, username: str, coins: int, reason: str, key: str | None = None) -> int:
+    def grant(
+        self,
+        username: str,
+        coins: int,
+        reason: str,
+        key: str | None = None,
+        *,
+        actor: str = "cli",
+        actor_id: int | None = None,
+    ) -> int:
         """Move ``coins`` from the mint to the user (negative: back); return the new balance.
+        The operator log gets the grant's entry (``actor`` granted) in the same transaction.
 
         With ``key`` the grant happens at most once: a retry returns the current balance.
         """
         if not isinstance(reason, str) or not reason.strip():
             raise InvalidInput("bad_reason", "A grant needs a reason.")
+        if len(reason) > 500:
+            raise InvalidInput("bad_reason", "A reason is at most 500 characters.")
         with reading(self.engine) as conn:
             uid = accounts.find_user(conn, username).id
-        applied = self.submit(
-            Grant(uid, coins, reason.strip(), key or f"grant:{uuid.uuid4()}")
-        ).result()
+        grant = Grant(uid, coins, reason.strip(), key or f"grant:{uuid.uuid4()}", actor, actor_id)
+        applied = self.submit(grant).result()
         return applied.balances[uid]
 
     def balance(self, user_id: int) -> int:

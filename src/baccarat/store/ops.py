@@ -103,12 +103,18 @@ class Unescrowed:
 
 @dataclass(frozen=True, slots=True)
 class Grant:
-    """Coins from the mint to a user (negative: back to the mint)."""
+    """Coins from the mint to a user (negative: back to the mint), and its entry in the
+    operator log, written in the same transaction."""
 
     user_id: int
     coins: int
     reason: str
     key: str
+    actor: str = "system"
+    """Who granted: an operator's name, ``cli`` for ``baccarat admin``, ``system`` for the
+    server's own grants (an account's opening balance)."""
+    actor_id: int | None = None
+    """The operator's user id (None when no account acted)."""
 
 
 Op = Escrow | Settle | Void | Unescrowed | Grant

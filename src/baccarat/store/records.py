@@ -32,6 +32,16 @@ class User:
     level: int
     coins: int
     created_at: float
+    role: str = "player"
+    """``player``, ``operator`` or ``admin`` (the console is for the last two)."""
+    banned: str | None = None
+    """Why the account is banned, or None."""
+    muted_until: float | None = None
+    """Until when (epoch seconds) the user may not chat, or None."""
+
+    def muted(self, now: float) -> bool:
+        """Whether the user may not chat at ``now``."""
+        return self.muted_until is not None and now < self.muted_until
 
     def to_dict(self) -> dict[str, Any]:
         """The user as JSON-ready data (no password hash)."""

@@ -24,6 +24,11 @@ users = sa.Table(
     sa.Column("level", sa.Integer, nullable=False),
     sa.Column("coins", sa.BigInteger, nullable=False),
     sa.Column("created_at", sa.Float, nullable=False),
+    sa.Column("role", sa.String(16), nullable=False, server_default="player"),
+    sa.Column("totp_secret", sa.String(64), nullable=True),
+    sa.Column("totp_enrolled", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("banned", sa.Text, nullable=True),
+    sa.Column("muted_until", sa.Float, nullable=True),
 )
 
 user_prefs = sa.Table(
@@ -128,3 +133,31 @@ table_epochs = sa.Table(
 )
 """Each table's epoch: raised by every takeover; a table's escrow, settlement or void is
 refused unless it carries the current one. A table never taken has epoch 0 (no row)."""
+
+admin_sessions = sa.Table(
+    "admin_sessions",
+    metadata,
+    sa.Column("token_hash", sa.String(64), primary_key=True),
+    sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id"), nullable=False),
+    sa.Column("created_at", sa.Float, nullable=False),
+    sa.Column("expires_at", sa.Float, nullable=False),
+)
+"""The operator console's sessions: short, and apart from the game's."""
+
+operator_log = sa.Table(
+    "operator_log",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("at", sa.Float, nullable=False),
+    sa.Column("actor_id", sa.Integer, sa.ForeignKey("users.id"), nullable=True),
+    sa.Column("actor", sa.String(64), nullable=False),
+    sa.Column("action", sa.String(32), nullable=False),
+    sa.Column("target", sa.String(128), nullable=False),
+    sa.Column("reason", sa.Text, nullable=False),
+    sa.Column("before", sa.JSON, nullable=True),
+    sa.Column("after", sa.JSON, nullable=True),
+    sa.Column("ledger_tx", sa.String(128), nullable=True, unique=True),
+)
+"""Every operator's action, from the console or ``baccarat admin``: who, when, what, to
+whom, why, and the state before and after. Append-only (triggers refuse UPDATE and DELETE);
+a grant's entry names its ledger transaction and is written in the same transaction."""

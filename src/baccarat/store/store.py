@@ -6,7 +6,8 @@ Ledger writes (escrow, settle, void, grant) go through one writer thread that co
 whatever has queued up in one transaction (group commit).
 
 The methods come from one class per concern: ``users`` (accounts, preferences, sessions),
-``ledger`` (coins), ``tables`` (epochs and seats) and ``archive`` (shoes and rounds).
+``ledger`` (coins), ``tables`` (epochs and seats), ``archive`` (shoes and rounds) and
+``operators`` (roles, bans, the console's sessions and the operator log).
 """
 
 from __future__ import annotations
@@ -17,13 +18,14 @@ from baccarat.store import accounts
 from baccarat.store.archive import Archive
 from baccarat.store.engine import make_engine, migrate
 from baccarat.store.ledger import Ledger
+from baccarat.store.operators import Operators
 from baccarat.store.tables import Tables
 from baccarat.store.url import default_db_url, driver_url
 from baccarat.store.users import Users
 from baccarat.store.writer import Writer
 
 
-class Store(Users, Ledger, Tables, Archive):
+class Store(Users, Ledger, Tables, Archive, Operators):
     """Accounts, sessions, the ledger, shoes and rounds, in one database."""
 
     def __init__(self, url: str, *, hasher: PasswordHasher | None = None) -> None:
