@@ -58,6 +58,40 @@ def test_grant_and_set_level_change_the_user(
     assert [(u["username"], u["coins"], u["level"]) for u in json.loads(out)] == [("Mei", 1200, 77)]
 
 
+def test_roles_bans_and_mutes_from_the_cli_are_in_its_log(
+    store: Store, capsys: pytest.CaptureFixture[str]
+) -> None:
+    mei = store.create_user("Mei", "pw")
+    db = ("--db", store.url)
+    steps = [
+        ("set-role", "Mei", "admin", "--reason", "the first admin"),
+        ("grant", "Mei", "50", "--reason", "a test grant"),
+        ("mute", "Mei", "60", "--reason", "spam"),
+        ("ban", "Mei", "--reason", "fraud"),
+        ("unban", "Mei", "--reason", "appeal"),
+    ]
+    for step in steps:
+        status, out, err = _run(capsys, "admin", *step, *db)
+        assert status == 0, err
+    user = store.get_user(mei.user_id)
+    assert (user.role, user.banned, user.coins) == ("admin", None, 50)
+    status, out, _ = _run(capsys, "admin", "log", "--user", "mei", "--json", *db)
+    logged = [(e["actor"], e["action"], e["reason"]) for e in json.loads(out)]
+    assert logged == [
+        ("cli", "unban", "appeal"),
+        ("cli", "ban", "fraud"),
+        ("cli", "mute", "spam"),
+        ("cli", "grant", "a test grant"),
+        ("cli", "set_role", "the first admin"),
+    ]
+    status, out, _ = _run(capsys, "admin", "log", "--action", "ban", *db)
+    assert status == 0 and "fraud" in out and "appeal" not in out
+    # A role that does not exist is refused by the parser, and nothing is logged.
+    with pytest.raises(SystemExit):
+        main(["admin", "set-role", "Mei", "root", "--reason", "x", *db])
+    assert len(store.operator_log(target=f"user:{mei.user_id}")) == 5
+
+
 @pytest.mark.parametrize(
     ("argv", "code"),
     [
@@ -65,6 +99,9 @@ def test_grant_and_set_level_change_the_user(
         (["admin", "grant", "Mei", "0", "--reason", "x"], "bad_amount"),
         (["admin", "grant", "Mei", "-1", "--reason", "x"], "insufficient_coins"),
         (["admin", "set-level", "Mei", "-3"], "bad_level"),
+        (["admin", "ban", "Mei", "--reason", " "], "bad_reason"),
+        (["admin", "mute", "Mei", "-5", "--reason", "x"], "bad_duration"),
+        (["admin", "ban", "nobody", "--reason", "x"], "unknown_user"),
     ],
 )
 def test_a_bad_admin_request_exits_2_with_its_code(

@@ -1,7 +1,9 @@
-"""``baccarat admin``: create users, grant coins, set levels, list users.
+"""``baccarat admin``: create users, grant coins, set levels and roles, ban, mute, list
+users, read the operator log.
 
 Every sub-command takes ``--db URL`` (default: the embedded SQLite file). A rejected
 request (unknown user, name taken, bad amount) prints its code and reason and exits 2.
+Every change is written to the operator log with the actor ``cli`` and its reason.
 """
 
 from __future__ import annotations
@@ -9,13 +11,15 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 from collections.abc import Callable
 from typing import Any
 
 from baccarat.errors import BaccaratError, InvalidInput
 from baccarat.store import Store, default_db_url, open_store
+from baccarat.store.operators import ROLES
 
-HELP = "manage accounts: create-user, grant, set-level, users"
+HELP = "manage accounts: create-user, grant, set-level, set-role, ban, unban, mute, users, log"
 
 
 def add_db_option(parser: argparse.ArgumentParser) -> None:
@@ -68,6 +72,29 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p = sub.add_parser("set-level", help="set a user's level")
     p.add_argument("name")
     p.add_argument("level", type=_int)
+    p.add_argument("--reason", default="set with baccarat admin")
+    add_db_option(p)
+    p = sub.add_parser("set-role", help="make a user a player, an operator or an admin")
+    p.add_argument("name")
+    p.add_argument("role", choices=ROLES)
+    p.add_argument("--reason", required=True)
+    add_db_option(p)
+    for name, helptext in (("ban", "ban a user (sessions end, logins refused)"),
+                           ("unban", "lift a ban")):  # fmt: skip
+        p = sub.add_parser(name, help=helptext)
+        p.add_argument("name")
+        p.add_argument("--reason", required=True)
+        add_db_option(p)
+    p = sub.add_parser("mute", help="keep a user out of the chat (0 seconds: unmute)")
+    p.add_argument("name")
+    p.add_argument("seconds", type=_int)
+    p.add_argument("--reason", required=True)
+    add_db_option(p)
+    p = sub.add_parser("log", help="the operator log, newest first")
+    p.add_argument("--action", dest="only_action", default=None)
+    p.add_argument("--user", default=None, help="only what was done to this user")
+    p.add_argument("--limit", type=_int, default=50)
+    p.add_argument("--json", action="store_true")
     add_db_option(p)
     p = sub.add_parser("users", help="list every user")
     p.add_argument("--json", action="store_true")
@@ -104,8 +131,39 @@ def run(args: argparse.Namespace) -> int:
         return 0
 
     def set_level(store: Store) -> int:
-        user = store.set_level(args.name, args.level)
+        user = store.set_level_logged(store.user_id_of(args.name), args.level, args.reason)
         print(f"{user.username} is now level {user.level}")
+        return 0
+
+    def set_role(store: Store) -> int:
+        user = store.set_role(store.user_id_of(args.name), args.role, args.reason)
+        print(f"{user.username} is now {user.role}")
+        return 0
+
+    def ban(store: Store) -> int:
+        user = store.ban(store.user_id_of(args.name), args.reason)
+        print(f"{user.username} is banned: {user.banned}")
+        return 0
+
+    def unban(store: Store) -> int:
+        user = store.unban(store.user_id_of(args.name), args.reason)
+        print(f"{user.username} is no longer banned")
+        return 0
+
+    def mute(store: Store) -> int:
+        user = store.mute(store.user_id_of(args.name), args.seconds, args.reason)
+        print(f"{user.username} is muted for {args.seconds} s" if user.muted_until else
+              f"{user.username} may chat again")  # fmt: skip
+        return 0
+
+    def log(store: Store) -> int:
+        target = f"user:{store.user_id_of(args.user)}" if args.user else None
+        entries = store.operator_log(action=args.only_action, target=target, limit=args.limit)
+        if args.json:
+            print(json.dumps([e.json() for e in entries]))
+        for e in [] if args.json else entries:
+            when = time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(e.at))
+            print(f"{when}  {e.actor:<12} {e.action:<10} {e.target:<14} {e.reason}")
         return 0
 
     def users(store: Store) -> int:
@@ -121,6 +179,11 @@ def run(args: argparse.Namespace) -> int:
         "create-user": create,
         "grant": grant,
         "set-level": set_level,
+        "set-role": set_role,
+        "ban": ban,
+        "unban": unban,
+        "mute": mute,
         "users": users,
+        "log": log,
     }
     return run_with_store(args, actions[args.action], as_json=bool(getattr(args, "json", False)))
