@@ -313,3 +313,48 @@ class Operators:
                 .where(s.users.c.id == user_id)
                 .values(totp_secret=secret, totp_enrolled=enrolled)
             )
+
+    # What the console shows -----------------------------------------------------------
+
+    def escrow_by_table(self) -> dict[str, int]:
+        """The stakes each table holds in escrow now (rounds betting closed on, unsettled)."""
+        with reading(self.engine) as conn:
+            rows = conn.execute(
+                sa.select(s.rounds.c.table_id, sa.func.sum(s.rounds.c.escrow))
+                .where(s.rounds.c.status == "escrowed")
+                .group_by(s.rounds.c.table_id)
+            )
+            return {str(t): int(n) for t, n in rows}
+
+    def user_ledger(self, user_id: int, limit: int = 50) -> list[dict[str, Any]]:
+        """The user's latest ledger entries, newest first: key, kind, memo, time, amount."""
+        q = (
+            sa.select(
+                s.ledger_tx.c.key,
+                s.ledger_tx.c.kind,
+                s.ledger_tx.c.memo,
+                s.ledger_tx.c.created_at,
+                s.postings.c.amount,
+            )
+            .join(s.postings, s.postings.c.tx_key == s.ledger_tx.c.key)
+            .where(s.postings.c.wallet == user_wallet(user_id))
+            .order_by(s.ledger_tx.c.created_at.desc(), s.postings.c.id.desc())
+            .limit(limit)
+        )
+        with reading(self.engine) as conn:
+            return [
+                {"key": k, "kind": kind, "memo": memo, "at": at, "amount": int(amount)}
+                for k, kind, memo, at, amount in conn.execute(q)
+            ]
+
+    def session_count(self, user_id: int) -> int:
+        """How many live game sessions the user has."""
+        with reading(self.engine) as conn:
+            return int(
+                conn.scalar(
+                    sa.select(sa.func.count())
+                    .select_from(s.sessions)
+                    .where(s.sessions.c.user_id == user_id, s.sessions.c.expires_at > time.time())
+                )
+                or 0
+            )

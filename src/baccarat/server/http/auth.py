@@ -46,6 +46,12 @@ def fail(status: int, code: str, message: str, **headers: str) -> web.Response:
     )
 
 
+def banned(reason: str) -> web.Response:
+    """The answer to a banned account's login: 403, with the operator's reason."""
+    error = {"code": "banned", "message": f"This account is banned: {reason}"}
+    return web.json_response({"error": {**error, "details": {"reason": reason}}}, status=403)
+
+
 def request_token(request: web.Request) -> str | None:
     """The session token a request carries: bearer header, then cookie, then ``?token=``."""
     header = request.headers.get("Authorization", "")
@@ -211,6 +217,8 @@ async def login(request: web.Request) -> web.Response:
         return _busy(exc)
     if user is None:
         return _bad_credentials()
+    if user.banned:
+        return banned(user.banned)
     token = await asyncio.to_thread(store.create_session, user.user_id)
     return _logged_in(request, user, token, 200)
 

@@ -20,9 +20,10 @@ from aiohttp import web
 from baccarat.errors import RuleViolation
 from baccarat.roads.patterns import PATTERNS
 from baccarat.server.app import Server
-from baccarat.server.http import auth, mybets, shoes, tickets
+from baccarat.server.http import auth, console, mybets, shoes, tickets
 from baccarat.server.http.headers import add_security_headers
 from baccarat.server.http.holds import hold_route
+from baccarat.server.http.keys import SERVER
 from baccarat.server.http.limits import AuthLimits
 from baccarat.server.http.static import StaticFiles
 from baccarat.server.http.verifier import verifier_routes
@@ -32,7 +33,6 @@ from baccarat.server.tables.lobby import View
 
 log = logging.getLogger("baccarat.server")
 
-SERVER = web.AppKey("server", Server)
 """The application's ``Server``."""
 
 
@@ -120,6 +120,10 @@ async def _log_requests(request: web.Request, handler: Any) -> web.StreamRespons
     return response
 
 
+async def _to_console(request: web.Request) -> web.Response:
+    raise web.HTTPFound("/admin/")
+
+
 def create_app(server: Server) -> web.Application:
     """The aiohttp application serving ``server``."""
     quiet_bad_requests()
@@ -145,6 +149,8 @@ def create_app(server: Server) -> web.Application:
     app.router.add_get("/api/my/net", mybets.my_net)
     app.router.add_get("/api/shoes", shoes.shoe_list)
     app.router.add_get("/api/shoes/{shoe_id}", shoes.shoe_detail)
+    console.add_routes(app.router)
+    app.router.add_get("/admin", _to_console)
     app.router.add_get("/healthz", healthz)
     app.router.add_get("/metrics", public_metrics)
     app.router.add_get("/ws", functools.partial(websocket, server))

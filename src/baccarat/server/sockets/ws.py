@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import time
 from collections.abc import Awaitable, Callable
 from typing import Protocol, TypeVar, cast
@@ -164,7 +165,7 @@ Handler = Callable[[Connection, "Command | Request", Reply], Awaitable[None]]
 
 AT_ONCE: tuple[type[Command], ...] = (PlaceChip, ClearBets, Rebet, Double, Undo)
 """The betting window's commands write nothing: run at once when the table idles."""
-AT_SEAT: tuple[type[Command], ...] = (StandUp, Urge, OpenCard, Say, Emote)
+AT_SEAT: tuple[type[Command], ...] = (StandUp, Urge, OpenCard, Emote)
 """Commands for the table where the user sits, run in the table's order."""
 
 
@@ -190,6 +191,7 @@ class Dispatcher:
             self._on(kind, self.at_once)
         for kind in AT_SEAT:
             self._on(kind, self.at_seat)
+        self._on(Say, self.say)
 
     def _on(
         self, kind: type[C], handler: Callable[[Connection, C, Reply], Awaitable[None]]
@@ -332,6 +334,21 @@ class Dispatcher:
     async def at_seat(self, conn: Connection, cmd: Command, reply: Reply) -> None:
         """A command for the table where the user sits, in the table's order."""
         driver = self._seat_of(conn)
+        await driver.submit(driver.command(cmd), reply=reply)
+
+    async def say(self, conn: Connection, cmd: Say, reply: Reply) -> None:
+        """A chat line, unless an operator muted the user (read from the store, so a mute
+        holds on every node at once)."""
+        driver = self._seat_of(conn)
+        user = await asyncio.to_thread(self.server.store.get_user, conn.user_id)
+        if user.muted(time.time()):
+            assert user.muted_until is not None
+            minutes = max(1, math.ceil((user.muted_until - time.time()) / 60))
+            raise RuleViolation(
+                "muted",
+                f"An operator muted you in the chat for {minutes} more minutes.",
+                minutes=minutes,
+            )
         await driver.submit(driver.command(cmd), reply=reply)
 
     async def at_once(self, conn: Connection, cmd: Command, reply: Reply) -> None:

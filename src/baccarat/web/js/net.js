@@ -117,8 +117,9 @@ export class Connection {
       reject({ code: "offline", message: "The connection was lost." });
     }
     this.pending.clear();
-    // 4001: the session ended; reconnecting would only be refused.
-    const retry = !this.stopped && code !== 4001;
+    // 4001: the session ended (4003: an operator banned the account); reconnecting would
+    // only be refused.
+    const retry = !this.stopped && code !== 4001 && code !== 4003;
     this.handlers.close?.(retry, code);
     if (retry) this.schedule();
   }

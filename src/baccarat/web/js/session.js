@@ -2,7 +2,7 @@
 // finding the table's node again when the one this page talks to stops answering.
 
 import { api, Connection, SILENT } from "./net.js";
-import { errorText } from "./i18n.js";
+import { errorText, t } from "./i18n.js";
 import { keepAwake } from "./device.js";
 import { loginScreen } from "./lobby.js";
 import { shell, toast } from "./shell.js";
@@ -165,8 +165,9 @@ export class Session {
   }
 
   closed(willRetry, code) {
-    if (code === 4001) markSession(false);
-    if (code === 4001 || !this.user) {
+    if (code === 4001 || code === 4003) markSession(false);
+    if (code === 4003) toast(t("account_closed"), "error");
+    if (code === 4001 || code === 4003 || !this.user) {
       this.showLogin();
       return;
     }

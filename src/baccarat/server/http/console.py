@@ -1,0 +1,347 @@
+"""The operator console's API (``/api/admin/*``): live tables, users, actions, records, log.
+
+Every route needs a console session (:mod:`baccarat.server.http.console_auth`); every action
+needs a reason and is written to the operator log with the state before and after, in the
+same transaction as the change itself. A refused action answers a stable code and a
+sentence and changes nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+from aiohttp import web
+
+from baccarat.errors import BaccaratError, InvalidInput, NotFound
+from baccarat.server.app import Server
+from baccarat.server.http import auth, console_auth
+from baccarat.server.http.console_auth import acting, operator_only
+from baccarat.server.http.keys import SERVER
+from baccarat.server.http.mybets import a_store_id, round_entry
+from baccarat.server.sockets.connection import CLOSE_BANNED
+from baccarat.store import Store, User
+from baccarat.store.operators import Actor, LogEntry
+from baccarat.store.records import user_wallet
+from baccarat.table import SetCoins, StandUp
+
+log = logging.getLogger("baccarat.console")
+
+USERS_PAGE = 50
+
+
+def user_json(user: User) -> dict[str, Any]:
+    """A user as the console lists them."""
+    return {
+        "user_id": user.user_id,
+        "username": user.username,
+        "display_name": user.display_name,
+        "level": user.level,
+        "coins": user.coins,
+        "role": user.role,
+        "banned": user.banned,
+        "muted_until": user.muted_until,
+        "created_at": user.created_at,
+    }
+
+
+def _store(request: web.Request) -> Store:
+    store: Store = request.app[auth.STORE]
+    return store
+
+
+def _actor(request: web.Request) -> Actor:
+    operator = acting(request)
+    return Actor(operator.username, operator.user_id)
+
+
+def _error(exc: BaccaratError) -> web.Response:
+    status = 404 if isinstance(exc, NotFound) else 400 if isinstance(exc, InvalidInput) else 409
+    return auth.fail(status, exc.code, exc.message)
+
+
+def _user_id(request: web.Request) -> int:
+    text = request.match_info["user_id"]
+    if not (text.isascii() and text.isdigit()) or len(text) > 12:
+        raise NotFound("unknown_user", f"There is no user with id {text!r}.")
+    return int(text)
+
+
+async def _body(request: web.Request) -> dict[str, Any]:
+    try:
+        data = await request.json()
+    except ValueError:
+        raise InvalidInput("bad_request", "The body is not JSON.") from None
+    if not isinstance(data, dict):
+        raise InvalidInput("bad_request", "Send a JSON object.")
+    return data
+
+
+def _whole(data: dict[str, Any], field: str) -> int:
+    value = data.get(field)
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise InvalidInput(f"bad_{field}", f"'{field}' is a whole number.")
+    return value
+
+
+def _reason(data: dict[str, Any]) -> str:
+    reason = data.get("reason")
+    if not isinstance(reason, str):
+        raise InvalidInput("bad_reason", "Every operator action needs a reason.")
+    return reason
+
+
+# -- reads ----------------------------------------------------------------------------------
+
+
+async def tables(request: web.Request) -> web.Response:
+    """GET /api/admin/tables: every table of every node, with the stakes in escrow."""
+    server = request.app[SERVER]
+    escrow = await asyncio.to_thread(_store(request).escrow_by_table)
+    lines = server.lobby.lines
+    listed = [
+        {**lines[t], "escrow": escrow.get(t, 0), "here": t in server.drivers} for t in sorted(lines)
+    ]
+    return web.json_response({"tables": listed})
+
+
+async def users(request: web.Request) -> web.Response:
+    """GET /api/admin/users?q=TEXT: users whose name holds the text."""
+    query = request.query.get("q", "")
+    if len(query) > 64:
+        return auth.fail(400, "bad_query", "Search with at most 64 characters.")
+    found = await asyncio.to_thread(_store(request).search_users, query, USERS_PAGE)
+    return web.json_response({"users": [user_json(u) for u in found]})
+
+
+async def user_page(request: web.Request) -> web.Response:
+    """GET /api/admin/users/{id}: the user, where they sit, their ledger, rounds and log."""
+    store = _store(request)
+    server = request.app[SERVER]
+    try:
+        uid = _user_id(request)
+        user = await asyncio.to_thread(store.get_user, uid)
+    except BaccaratError as exc:
+        return _error(exc)
+    ledger = await asyncio.to_thread(store.user_ledger, uid)
+    records, shoes = await asyncio.to_thread(store.user_rounds, uid, 20)
+    log = await asyncio.to_thread(store.operator_log, target=user_wallet(uid), limit=50)
+    sessions = await asyncio.to_thread(store.session_count, uid)
+    where = server.hub.seats.get(uid)
+    return web.json_response(
+        {
+            "user": user_json(user),
+            "seat": None if where is None else {"table_id": where.table_id, "seat": where.seat},
+            "online": server.hub.online(uid),
+            "sessions": sessions,
+            "ledger": ledger,
+            "rounds": [round_entry(r, shoes.get(r.shoe_id), uid) for r in records],
+            "log": [e.json() for e in log],
+        }
+    )
+
+
+async def round_record(request: web.Request) -> web.Response:
+    """GET /api/admin/rounds/{round_id}: the round's full record and its shoe."""
+    rid = request.match_info["round_id"]
+    if not a_store_id(rid):
+        return auth.fail(404, "unknown_round", "There is no such round.")
+    store = _store(request)
+    try:
+        record = await asyncio.to_thread(store.get_round, rid)
+        shoe = await asyncio.to_thread(store.get_shoe, record.shoe_id)
+    except BaccaratError as exc:
+        return _error(exc)
+    return web.json_response(
+        {
+            "round": record.to_dict(),
+            "shoe": {
+                "shoe_id": shoe.shoe_id,
+                "commitment": shoe.commitment,
+                "seed": shoe.seed,
+                "ended_at": shoe.ended_at,
+            },
+        }
+    )
+
+
+async def operator_log(request: web.Request) -> web.Response:
+    """GET /api/admin/log?action=&actor=&target=&before=: the log, newest first."""
+    q = request.query
+    before = q.get("before")
+    if before is not None and not (before.isascii() and before.isdigit() and len(before) < 12):
+        return auth.fail(400, "bad_cursor", "'before' is an entry's id.")
+    entries: list[LogEntry] = await asyncio.to_thread(
+        _store(request).operator_log,
+        action=q.get("action") or None,
+        actor=q.get("actor") or None,
+        target=q.get("target") or None,
+        before_id=int(before) if before else None,
+    )
+    return web.json_response({"log": [e.json() for e in entries]})
+
+
+async def audit(request: web.Request) -> web.Response:
+    """POST /api/admin/audit: run ``baccarat audit`` now; its report."""
+    report = await asyncio.to_thread(_store(request).audit)
+    await asyncio.to_thread(
+        _store(request).log_action,
+        _actor(request),
+        "audit",
+        "ledger",
+        "run from the console",
+        None,
+        {"ok": report.ok, "problems": len(report.problems)},
+    )
+    return web.json_response(
+        {
+            "ok": report.ok,
+            "rounds": report.rounds,
+            "voided": report.voided,
+            "void_reasons": report.void_reasons,
+            "problems": report.problems,
+        }
+    )
+
+
+# -- actions --------------------------------------------------------------------------------
+
+
+async def grant(request: web.Request) -> web.Response:
+    """POST /api/admin/users/{id}/grant {coins, reason}: a ledger transaction from the mint."""
+    store = _store(request)
+    actor = _actor(request)
+    try:
+        uid = _user_id(request)
+        data = await _body(request)
+        coins, reason = _whole(data, "coins"), _reason(data)
+        user = await asyncio.to_thread(store.get_user, uid)
+        await asyncio.to_thread(
+            store.grant, user.username, coins, reason, actor=actor.name, actor_id=actor.user_id
+        )
+        user = await asyncio.to_thread(store.get_user, uid)
+    except BaccaratError as exc:
+        return _error(exc)
+    await _tell_table(request.app[SERVER], uid, user.coins)
+    return web.json_response({"user": user_json(user)})
+
+
+async def set_level(request: web.Request) -> web.Response:
+    """POST /api/admin/users/{id}/level {level, reason}."""
+    return await _change(request, lambda s, uid, d, a: s.set_level_logged(
+        uid, _whole(d, "level"), _reason(d), a))  # fmt: skip
+
+
+async def mute(request: web.Request) -> web.Response:
+    """POST /api/admin/users/{id}/mute {seconds, reason}: 0 seconds lifts a mute."""
+    return await _change(request, lambda s, uid, d, a: s.mute(
+        uid, _whole(d, "seconds"), _reason(d), a))  # fmt: skip
+
+
+async def ban(request: web.Request) -> web.Response:
+    """POST /api/admin/users/{id}/ban {reason}: sessions end, the user's sockets close."""
+    answer = await _change(request, lambda s, uid, d, a: s.ban(uid, _reason(d), a))
+    if answer.status == 200:
+        uid = _user_id(request)
+        for conn in list(request.app[SERVER].hub.connections):
+            if conn.user_id == uid:
+                conn.drop(CLOSE_BANNED, "banned")
+    return answer
+
+
+async def unban(request: web.Request) -> web.Response:
+    """POST /api/admin/users/{id}/unban {reason}."""
+    return await _change(request, lambda s, uid, d, a: s.unban(uid, _reason(d), a))
+
+
+async def set_role(request: web.Request) -> web.Response:
+    """POST /api/admin/users/{id}/role {role, reason} (admins only)."""
+    return await _change(request, lambda s, uid, d, a: s.set_role(
+        uid, str(d.get("role")), _reason(d), a))  # fmt: skip
+
+
+async def stand_up(request: web.Request) -> web.Response:
+    """POST /api/admin/users/{id}/stand {reason}: stand the user up where they sit (on this
+    node); stakes already in escrow settle normally."""
+    server = request.app[SERVER]
+    store = _store(request)
+    try:
+        uid = _user_id(request)
+        reason = _reason(await _body(request))
+        where = server.hub.seats.get(uid)
+        driver = None if where is None else server.drivers.get(where.table_id)
+        if where is None or driver is None:
+            raise InvalidInput("not_seated", "The user holds no seat on this node.")
+        await driver.submit(driver.command(StandUp(uid)))
+        await asyncio.to_thread(
+            store.log_action,
+            _actor(request),
+            "stand_up",
+            user_wallet(uid),
+            reason,
+            {"table_id": where.table_id, "seat": where.seat},
+            None,
+        )
+    except BaccaratError as exc:
+        return _error(exc)
+    return web.json_response({"ok": True})
+
+
+async def _tell_table(server: Server, user_id: int, coins: int) -> None:
+    """Tell the table where the user sits (on this node) their new balance at once; a table
+    that refuses it (the coins would not cover their stakes) takes the ledger's when its
+    next betting opens, as it does for a grant made elsewhere."""
+    where = server.hub.seats.get(user_id)
+    driver = None if where is None else server.drivers.get(where.table_id)
+    if driver is None:
+        return
+    try:
+        await driver.submit(driver.command(SetCoins(user_id, coins)))
+    except BaccaratError as exc:
+        log.info("grant left to the next round", extra={"user_id": user_id, "code": exc.code})
+
+
+Change = Any
+"""(store, user id, body, actor) -> User: one logged change of a user."""
+
+
+async def _change(request: web.Request, change: Change) -> web.Response:
+    store = _store(request)
+    actor = _actor(request)
+    try:
+        uid = _user_id(request)
+        data = await _body(request)
+        user = await asyncio.to_thread(change, store, uid, data, actor)
+    except BaccaratError as exc:
+        return _error(exc)
+    return web.json_response({"user": user_json(user)})
+
+
+def add_routes(router: web.UrlDispatcher) -> None:
+    """The console's API under ``/api/admin``."""
+    router.add_post("/api/admin/login", console_auth.login)
+    router.add_post("/api/admin/logout", console_auth.logout)
+    router.add_get("/api/admin/me", operator_only(console_auth.me))
+    router.add_get("/api/admin/tables", operator_only(tables))
+    router.add_get("/api/admin/users", operator_only(users))
+    router.add_get("/api/admin/users/{user_id}", operator_only(user_page))
+    router.add_get("/api/admin/rounds/{round_id}", operator_only(round_record))
+    router.add_get("/api/admin/log", operator_only(operator_log))
+    router.add_post("/api/admin/audit", operator_only(audit))
+    for name, handler in (
+        ("grant", grant),
+        ("level", set_level),
+        ("mute", mute),
+        ("ban", ban),
+        ("unban", unban),
+        ("stand", stand_up),
+    ):
+        router.add_post(f"/api/admin/users/{{user_id}}/{name}", operator_only(handler))
+    router.add_post("/api/admin/users/{user_id}/role", operator_only(set_role, admin=True))
+    # Anything else under /api/admin is refused like the rest, before it could be a 404.
+    router.add_route("*", "/api/admin/{rest:.*}", operator_only(_unknown))
+
+
+async def _unknown(request: web.Request) -> web.Response:
+    return auth.fail(404, "unknown_route", "There is no such console route.")

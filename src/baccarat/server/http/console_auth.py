@@ -1,0 +1,197 @@
+"""The operator console's logins: a password and a TOTP code (RFC 6238), a session of its own.
+
+An operator's first console login enrols the authenticator: the answer carries the secret
+as an ``otpauth://`` URI and its QR code, and the login succeeds once a code from it is
+given. The console's session is a separate token in a separate cookie (path ``/api/admin``,
+SameSite=Strict, half an hour), so a game session never opens the console and the console's
+never plays. A request to ``/api/admin/*`` without a console session is 401; with only a
+game session (a player's token) it is 403.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import pyotp
+import segno
+from aiohttp import web
+
+from baccarat import names
+from baccarat.errors import BaccaratError, InvalidInput
+from baccarat.server.http import auth
+from baccarat.server.http.passwords import PasswordsBusy
+from baccarat.store import Store, User
+from baccarat.store.operators import ADMIN_SESSION_TTL, CONSOLE_ROLES
+
+COOKIE = "baccarat_console"
+ISSUER = "Baccarat console"
+OPERATOR = web.RequestKey("operator", User)
+"""The operator a console request acts as (set by :func:`operator_only`)."""
+
+
+def _console_token(request: web.Request) -> str | None:
+    header = request.headers.get("Authorization", "")
+    if header.startswith("Console "):
+        return header[len("Console ") :].strip() or None
+    return request.cookies.get(COOKIE) or None
+
+
+def _set_cookie(resp: web.StreamResponse, request: web.Request, token: str) -> None:
+    resp.set_cookie(
+        COOKIE,
+        token,
+        max_age=int(ADMIN_SESSION_TTL),
+        path="/api/admin",
+        httponly=True,
+        samesite="Strict",
+        secure=request.secure,
+    )
+
+
+async def current_operator(request: web.Request) -> User | None:
+    """The operator of a live console session, or None."""
+    token = _console_token(request)
+    if token is None:
+        return None
+    store: Store = request.app[auth.STORE]
+    return await asyncio.to_thread(store.operator_for_session, token)
+
+
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+def operator_only(handler: Handler, *, admin: bool = False) -> Handler:
+    """Wrap a console handler: a console session is needed (an admin's with ``admin``), and
+    a POST must be same-origin JSON."""
+
+    async def guarded(request: web.Request) -> web.StreamResponse:
+        if request.method == "POST":
+            refused = auth.refuse_cross_site(request, json_only=True)
+            if refused is not None:
+                return refused
+        operator = await current_operator(request)
+        if operator is None:
+            if await auth.current_user(request) is not None:
+                return auth.fail(403, "not_operator", "The console is for operators only.")
+            return auth.fail(401, "console_login", "Log in to the console first.")
+        if admin and operator.role != "admin":
+            return auth.fail(403, "not_admin", "Only an admin may do this.")
+        request[OPERATOR] = operator
+        return await handler(request)
+
+    return guarded
+
+
+def acting(request: web.Request) -> User:
+    """The operator a guarded request acts as."""
+    operator = request[OPERATOR]
+    return operator
+
+
+def _enrolment(user: User, secret: str) -> dict[str, Any]:
+    uri = pyotp.TOTP(secret).provisioning_uri(name=user.username, issuer_name=ISSUER)
+    return {"secret": secret, "uri": uri, "qr": segno.make(uri).svg_data_uri(scale=5)}
+
+
+def _code(data: dict[str, Any]) -> str | None:
+    code = data.get("code")
+    if code is None or code == "":
+        return None
+    if not isinstance(code, str) or not (code.isascii() and code.isdigit() and len(code) == 6):
+        raise InvalidInput("bad_code", "The code is the 6 digits your authenticator shows.")
+    return code
+
+
+async def _second_factor(store: Store, user: User, code: str | None) -> web.Response | None:
+    """None when ``code`` is good for the user's authenticator, else the answer to send
+    (the enrolment on a first login)."""
+    secret, enrolled = await asyncio.to_thread(store.totp, user.user_id)
+    if secret is None:
+        secret = pyotp.random_base32()
+        await asyncio.to_thread(store.set_totp, user.user_id, secret, enrolled=False)
+    if code is None:
+        if enrolled:
+            return auth.fail(401, "code_needed", "Give the code your authenticator shows.")
+        error = {"code": "totp_enrol", "message": "Scan the QR code, then give its first code."}
+        body = {"error": {**error, "details": _enrolment(user, secret)}}
+        return web.json_response(body, status=401)
+    # One step either side: a phone's clock a little off still logs in.
+    if not pyotp.TOTP(secret).verify(code, valid_window=1):
+        return auth.fail(401, "bad_code", "That code is wrong or has expired.")
+    if not enrolled:
+        await asyncio.to_thread(store.set_totp, user.user_id, secret, enrolled=True)
+    return None
+
+
+async def login(request: web.Request) -> web.Response:
+    """POST /api/admin/login: password, then the authenticator's code; a console session."""
+    refused = auth.refuse_cross_site(request, json_only=True)
+    if refused is not None:
+        return refused
+    store: Store = request.app[auth.STORE]
+    limits = request.app[auth.LIMITS]
+    address = request.remote or ""
+    try:
+        data = await request.json()
+        if not isinstance(data, dict):
+            raise InvalidInput("bad_request", "Send a JSON object.")
+        username, password = data.get("username"), data.get("password")
+        if not isinstance(username, str) or not isinstance(password, str):
+            raise InvalidInput("bad_request", "Give 'username' and 'password' as text.")
+        code = _code(data)
+    except BaccaratError as exc:
+        return auth.fail(400, exc.code, exc.message)
+    except ValueError:
+        return auth.fail(400, "bad_request", "The body is not JSON.")
+    wait = limits.login_address(address) or (
+        limits.login_name(names.username_key(username), address)
+        if names.could_be_username(username)
+        else 0
+    )
+    if wait:
+        return auth.fail(429, "rate_limited", "Too many logins; wait a moment.", **{
+            "Retry-After": str(max(1, round(wait)))
+        })  # fmt: skip
+    try:
+        user = await request.app[auth.PASSWORDS].run(store.authenticate, username, password)
+    except PasswordsBusy:
+        return auth.fail(503, "busy", "Too many logins at once; try again in a moment.")
+    if user is None:
+        return auth.fail(401, "bad_credentials", "The username or the password is wrong.")
+    if user.banned:
+        return auth.banned(user.banned)
+    if user.role not in CONSOLE_ROLES:
+        return auth.fail(403, "not_operator", "The console is for operators only.")
+    answer = await _second_factor(store, user, code)
+    if answer is not None:
+        return answer
+    token = await asyncio.to_thread(store.create_admin_session, user.user_id)
+    resp = web.json_response({"operator": operator_json(user), "token": token})
+    _set_cookie(resp, request, token)
+    return resp
+
+
+async def logout(request: web.Request) -> web.Response:
+    """POST /api/admin/logout: end the console session."""
+    refused = auth.refuse_cross_site(request, json_only=False)
+    if refused is not None:
+        return refused
+    token = _console_token(request)
+    if token is not None:
+        store: Store = request.app[auth.STORE]
+        await asyncio.to_thread(store.delete_admin_session, token)
+    resp = web.json_response({"ok": True})
+    resp.del_cookie(COOKIE, path="/api/admin")
+    return resp
+
+
+def operator_json(user: User) -> dict[str, Any]:
+    """The operator as the console shows them."""
+    return {"user_id": user.user_id, "username": user.username, "role": user.role}
+
+
+async def me(request: web.Request) -> web.Response:
+    """GET /api/admin/me: who the console acts as."""
+    return web.json_response({"operator": operator_json(acting(request))})

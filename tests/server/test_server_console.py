@@ -1,0 +1,226 @@
+"""The operator console's API over real HTTP and sockets: a password and a TOTP code log an
+operator in; every action needs a reason, lands in the operator log with the ledger, and is
+refused to a player; a banned user's socket closes and their login says why."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import aiohttp
+import pyotp
+from server_live import Live, is_event, live_test
+
+from baccarat.client import Client, CommandError
+from baccarat.store.operators import Actor
+
+JSON = {"Content-Type": "application/json"}
+
+
+async def call(
+    http: aiohttp.ClientSession, method: str, url: str, body: Any = None, **headers: str
+) -> tuple[int, dict[str, Any]]:
+    """One request; its status and JSON body."""
+    async with http.request(method, url, json=body, headers=headers) as resp:
+        return resp.status, await resp.json()
+
+
+async def console(live: Live, name: str = "boss", role: str = "operator") -> aiohttp.ClientSession:
+    """An HTTP session logged in to the console as a new operator (enrolled on the way)."""
+    user, _ = await live.user(name)
+    live.store.set_role(user.user_id, role, "a test operator")
+    # (a jar that keeps cookies of an address such as 127.0.0.1, as a browser does)
+    http = aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True))
+    try:
+        login = f"{live.base}/api/admin/login"
+        creds = {"username": name, "password": "password1"}
+        status, body = await call(http, "POST", login, creds)
+        assert (status, body["error"]["code"]) == (401, "totp_enrol")
+        enrol = body["error"]["details"]
+        assert enrol["uri"].startswith("otpauth://totp/")
+        assert enrol["qr"].startswith("data:image/svg")
+        code = pyotp.TOTP(enrol["secret"]).now()
+        status, body = await call(http, "POST", login, {**creds, "code": code})
+        assert status == 200 and body["operator"]["role"] == role
+    except BaseException:
+        await http.close()
+        raise
+    return http
+
+
+@live_test()
+async def test_an_operator_logs_in_with_a_code_and_a_player_is_refused_everywhere(
+    live: Live,
+) -> None:
+    http = await console(live)
+    try:
+        status, body = await call(http, "GET", f"{live.base}/api/admin/me")
+        assert (status, body["operator"]["username"]) == (200, "boss")
+        # Once enrolled, the password alone is not enough, a wrong code is refused, and
+        # logins are limited as the game's are (3 a minute for a name from one address).
+        user, _ = await live.user("night")
+        live.store.set_role(user.user_id, "operator", "a second operator")
+        secret = pyotp.random_base32()
+        live.store.set_totp(user.user_id, secret, enrolled=True)
+        async with aiohttp.ClientSession() as other:
+            creds = {"username": "night", "password": "password1"}
+            login = f"{live.base}/api/admin/login"
+            status, body = await call(other, "POST", login, {**creds, "code": "12ab"})
+            assert (status, body["error"]["code"]) == (400, "bad_code")
+            status, body = await call(other, "POST", login, creds)
+            assert (status, body["error"]["code"]) == (401, "code_needed")
+            wrong = f"{(int(pyotp.TOTP(secret).now()) + 500_000) % 1_000_000:06d}"
+            status, body = await call(other, "POST", login, {**creds, "code": wrong})
+            assert (status, body["error"]["code"]) == (401, "bad_code")
+            good = {**creds, "code": pyotp.TOTP(secret).now()}
+            status, body = await call(other, "POST", login, good)
+            assert status == 200
+            token = body["token"]
+            status, body = await call(other, "POST", login, good)
+            assert (status, body["error"]["code"]) == (429, "rate_limited")
+        # The console's token works as a header too, for scripts.
+        async with aiohttp.ClientSession() as script:
+            me = f"{live.base}/api/admin/me"
+            status, body = await call(script, "GET", me, Authorization=f"Console {token}")
+            assert (status, body["operator"]["username"]) == (200, "night")
+    finally:
+        await http.close()
+    # A player's game token opens nothing under /api/admin, and logs in to nothing.
+    player, token = await live.user("punter")
+    bearer = {"Authorization": f"Bearer {token}"}
+    async with aiohttp.ClientSession() as anon:
+        routes = [
+            ("GET", "/api/admin/me"),
+            ("GET", "/api/admin/tables"),
+            ("GET", "/api/admin/users?q=p"),
+            ("GET", f"/api/admin/users/{player.user_id}"),
+            ("GET", "/api/admin/log"),
+            ("GET", "/api/admin/rounds/r1"),
+            ("GET", "/api/admin/nothing/here"),
+            ("POST", "/api/admin/audit"),
+            ("POST", f"/api/admin/users/{player.user_id}/grant"),
+            ("POST", f"/api/admin/users/{player.user_id}/role"),
+        ]
+        for method, path in routes:
+            status, body = await call(anon, method, live.base + path, {}, **bearer)
+            assert (status, body["error"]["code"]) == (403, "not_operator"), path
+            status, body = await call(anon, method, live.base + path, {})
+            assert (status, body["error"]["code"]) == (401, "console_login"), path
+        creds = {"username": "punter", "password": "password1"}
+        status, body = await call(anon, "POST", f"{live.base}/api/admin/login", creds)
+        assert (status, body["error"]["code"]) == (403, "not_operator")
+    assert live.store.get_user(player.user_id).coins == 100_000
+
+
+@live_test()
+async def test_a_grant_reaches_the_table_the_ledger_and_the_log(live: Live) -> None:
+    http = await console(live)
+    try:
+        dealer = await live.client("dealer", 1_000_000)
+        bettor = await live.client("bettor", 10_000)
+        await dealer.command("sit", table_id="t1", seat=0)
+        await bettor.command("sit", table_id="t1", seat=1)
+        url = f"{live.base}/api/admin/users/{bettor.user_id}/grant"
+        status, body = await call(http, "POST", url, {"coins": 2_500, "reason": "goodwill"})
+        assert (status, body["user"]["coins"]) == (200, 12_500)
+        # The table the bettor sits at believes the ledger at once.
+        await bettor.wait_for(
+            lambda m: is_event("coins_set")(m) and m["data"]["coins"] == 12_500, 10
+        )
+        for bad, code in (
+            ({"coins": 5}, "bad_reason"),
+            ({"coins": "5", "reason": "x"}, "bad_coins"),
+            ({"coins": 0, "reason": "x"}, "bad_amount"),
+            ({"coins": -99_999, "reason": "x"}, "insufficient_coins"),
+        ):
+            status, body = await call(http, "POST", url, bad)
+            assert (status // 100, body["error"]["code"]) == (4, code), bad
+        status, body = await call(http, "POST", url, "[]")
+        assert body["error"]["code"] == "bad_request"
+        # A cross-site post is refused before anything is read.
+        status, body = await call(
+            http, "POST", url, {"coins": 1, "reason": "x"}, Origin="https://evil.example"
+        )
+        assert status == 403
+        status, body = await call(http, "GET", f"{live.base}/api/admin/users/{bettor.user_id}")
+        assert status == 200 and body["user"]["coins"] == 12_500
+        assert body["seat"] == {"table_id": "t1", "seat": 1} and body["online"]
+        assert body["ledger"][0]["kind"] == "grant" and body["ledger"][0]["amount"] == 2_500
+        [entry] = [e for e in body["log"] if e["action"] == "grant" and e["actor"] == "boss"]
+        assert (entry["reason"], entry["before"], entry["after"]) == (
+            "goodwill",
+            {"coins": 10_000},
+            {"coins": 12_500},
+        )
+        status, body = await call(http, "POST", f"{live.base}/api/admin/audit", {})
+        assert (status, body["ok"], body["problems"]) == (200, True, [])
+        status, body = await call(http, "GET", f"{live.base}/api/admin/log?action=audit")
+        assert [e["actor"] for e in body["log"]] == ["boss"]
+        for _ in range(50):
+            # (the lobby's lines follow the tables once a tick)
+            status, body = await call(http, "GET", f"{live.base}/api/admin/tables")
+            t1 = next(t for t in body["tables"] if t["table_id"] == "t1")
+            if t1["taken"] == 2:
+                break
+            await asyncio.sleep(0.1)
+        assert t1["here"] and t1["taken"] == 2 and t1["escrow"] == 0
+        status, body = await call(http, "GET", f"{live.base}/api/admin/users?q=BETT")
+        assert [u["username"] for u in body["users"]] == ["bettor"]
+        await dealer.close()
+        await bettor.close()
+    finally:
+        await http.close()
+
+
+@live_test()
+async def test_a_ban_closes_the_socket_and_the_login_says_why(live: Live) -> None:
+    http = await console(live)
+    try:
+        user, token = await live.user("cheat")
+        client = await Client.connect(live.base, token)
+        url = f"{live.base}/api/admin/users/{user.user_id}"
+        status, body = await call(http, "POST", f"{url}/mute", {"seconds": 600, "reason": "spam"})
+        assert status == 200 and body["user"]["muted_until"] is not None
+        await client.command("table.watch", table_id="t1")
+        await client.command("sit", table_id="t1", seat=3)
+        try:
+            await client.command("say", text="buy coins at example.com")
+            raise AssertionError("a muted user chatted")
+        except CommandError as exc:
+            assert exc.code == "muted"
+        status, body = await call(http, "POST", f"{url}/ban", {"reason": "sold coins"})
+        assert status == 200 and body["user"]["banned"] == "sold coins"
+        while await client.next_message(timeout=10) is not None:
+            pass
+        assert client.close_code == 4003
+        await client.close()
+        async with aiohttp.ClientSession() as anon:
+            creds = {"username": "cheat", "password": "password1"}
+            status, body = await call(anon, "POST", f"{live.base}/api/login", creds)
+            assert (status, body["error"]["code"]) == (403, "banned")
+            assert body["error"]["details"]["reason"] == "sold coins"
+            status, _ = await call(
+                anon, "GET", f"{live.base}/api/me", Authorization=f"Bearer {token}"
+            )
+            assert status == 401
+        status, body = await call(http, "POST", f"{url}/unban", {"reason": "appeal"})
+        assert status == 200 and body["user"]["banned"] is None
+        actions = [e.action for e in live.store.operator_log(target=f"user:{user.user_id}")]
+        assert actions[:3] == ["unban", "ban", "mute"]
+        # Roles are for admins: an operator is refused, and nothing changes.
+        status, body = await call(http, "POST", f"{url}/role", {"role": "admin", "reason": "x"})
+        assert (status, body["error"]["code"]) == (403, "not_admin")
+        assert live.store.get_user(user.user_id).role == "player"
+    finally:
+        await http.close()
+    admin = await console(live, "chief", "admin")
+    try:
+        url = f"{live.base}/api/admin/users/{user.user_id}/role"
+        status, body = await call(admin, "POST", url, {"role": "operator", "reason": "hired"})
+        assert (status, body["user"]["role"]) == (200, "operator")
+        status, body = await call(admin, "POST", url, {"role": "god", "reason": "x"})
+        assert (status, body["error"]["code"]) == (400, "bad_role")
+    finally:
+        await admin.close()
+    assert live.store.operator_log(action="set_role")[0].actor == "chief"
+    assert Actor("chief").user_id is None
