@@ -1,0 +1,239 @@
+// The console's screens. Each draws into `body` from the API and redraws itself after an
+// action; every action sends the reason typed beside it.
+
+import { h, mount, fmt, signed } from "../js/dom.js";
+import { api } from "../js/net.js";
+import { getLang, t, refusal, when } from "./words.js";
+
+const AREAS = ["player", "banker", "tie", "player_pair", "banker_pair"];
+
+function grid(heads, rows, attrs = {}) {
+  return h("table", { class: "cs-grid", ...attrs },
+    h("thead", null, h("tr", null, heads.map((x) => h("th", null, x)))),
+    h("tbody", null, rows.length ? rows : h("tr", null, h("td", { colspan: heads.length, class: "muted" }, t("empty")))));
+}
+
+function tableName(line) {
+  return line.names?.[getLang() === "en" ? "en" : "zh-TW"] ?? line.name ?? line.table_id;
+}
+
+/** Every table of every node, refreshed every 3 s. */
+export async function tablesView(body, ctx) {
+  const draw = async () => {
+    const { tables } = await api("/api/admin/tables");
+    const rows = tables.map((line) => h("tr", { "data-table": line.table_id },
+      h("td", null, tableName(line)),
+      h("td", null, line.room_id),
+      h("td", { "data-phase": line.phase }, t(`phase_${line.phase}`)),
+      h("td", { class: "num" }, line.shoe_round),
+      h("td", null, line.seats?.[0]?.name ?? "—"),
+      h("td", { class: "num" }, `${line.taken}/8`),
+      h("td", { class: "num" }, line.watchers),
+      h("td", { class: "num" }, fmt(line.escrow)),
+      h("td", null, line.here ? t("here") : (line.node_id ?? "—"))));
+    mount(body, grid([t("table"), t("room"), t("phase"), t("shoe_round"), t("dealer"), t("seats"),
+      t("watchers"), t("escrow"), t("node")], rows, { "data-list": "tables" }));
+  };
+  await draw();
+  ctx.refresh(() => draw().catch(() => null), 3000);
+}
+
+/** Search users by name. */
+export async function usersView(body) {
+  const q = h("input", { name: "q", type: "search", placeholder: t("search"), autocomplete: "off" });
+  const out = h("div");
+  const form = h("form", { class: "cs-search" }, q, h("button", { class: "btn btn-gold", type: "submit" }, t("find")));
+  const find = async () => {
+    const { users } = await api(`/api/admin/users?q=${encodeURIComponent(q.value)}`);
+    mount(out, grid([t("name"), t("display_name"), t("coins"), t("level"), t("role"), t("status")],
+      users.map((u) => h("tr", { "data-user": u.username },
+        h("td", null, h("a", { href: `#/users/${u.user_id}` }, u.username)),
+        h("td", null, u.display_name),
+        h("td", { class: "num" }, fmt(u.coins)),
+        h("td", { class: "num" }, u.level),
+        h("td", null, t(u.role)),
+        h("td", null, statusOf(u)))), { "data-list": "users" }));
+  };
+  form.addEventListener("submit", (e) => { e.preventDefault(); find().catch((err) => mount(out, h("p", { class: "cs-error" }, refusal(err)))); });
+  mount(body, form, out);
+  await find();
+}
+
+function statusOf(u) {
+  if (u.banned) return h("span", { class: "pill cs-banned" }, `${t("banned")}: ${u.banned}`);
+  if (u.muted_until && u.muted_until * 1000 > Date.now()) return h("span", { class: "pill cs-muted" }, t("muted", { until: when(u.muted_until) }));
+  return t("active");
+}
+
+/** An action form: its own fields plus a reason; posts and redraws the user. */
+function action(name, title, fields, send, redraw) {
+  const reason = h("input", { name: "reason", placeholder: t("reason"), maxlength: 500 });
+  const msg = h("span", { class: "cs-msg", role: "status" });
+  const form = h("form", { class: "cs-action", "data-action": name },
+    h("h3", null, title), ...fields, reason,
+    h("button", { class: "btn btn-small btn-gold", type: "submit" }, t("apply")), msg);
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    if (!reason.value.trim()) {
+      msg.textContent = t("need_reason");
+      msg.dataset.code = "bad_reason";
+      return;
+    }
+    try {
+      await send(reason.value);
+      msg.textContent = t("done");
+      msg.dataset.code = "ok";
+      await redraw();
+    } catch (err) {
+      msg.textContent = refusal(err);
+      msg.dataset.code = err.code;
+    }
+  });
+  return form;
+}
+
+/** One user: who they are, where they sit, the actions, their ledger, rounds and log. */
+export async function userView(body, userId, ctx) {
+  const base = `/api/admin/users/${userId}`;
+  const got = await api(base);
+  const u = got.user;
+  const redraw = () => userView(body, userId, ctx);
+  const post = (what, data) => api(`${base}/${what}`, data);
+  const num = (name, value) => h("input", { name, type: "number", step: 1, value });
+  const coins = num("coins", "");
+  coins.placeholder = t("amount");
+  const level = num("level", u.level);
+  const minutes = num("minutes", 10);
+  minutes.title = t("minutes");
+  const role = h("select", { name: "role" }, ["player", "operator", "admin"].map((r) =>
+    h("option", { value: r, selected: r === u.role }, t(r))));
+  const actions = [
+    action("grant", t("grant"), [coins], (reason) => post("grant", { coins: Number(coins.value), reason }), redraw),
+    action("level", t("set_level"), [level], (reason) => post("level", { level: Number(level.value), reason }), redraw),
+    action("mute", t("mute"), [minutes], (reason) => post("mute", { seconds: Number(minutes.value) * 60, reason }), redraw),
+    u.banned
+      ? action("unban", t("unban"), [], (reason) => post("unban", { reason }), redraw)
+      : action("ban", t("ban"), [], (reason) => post("ban", { reason }), redraw),
+    got.seat ? action("stand", t("stand_up"), [], (reason) => post("stand", { reason }), redraw) : null,
+    ctx.operator.role === "admin" ? action("role", t("set_role"), [role], (reason) => post("role", { role: role.value, reason }), redraw) : null,
+  ];
+  mount(body,
+    h("a", { href: "#/users", class: "btn-link" }, `← ${t("back")}`),
+    h("section", { class: "cs-user panel", "data-user": u.username },
+      h("h2", null, `${u.display_name} `, h("small", { class: "muted" }, `@${u.username} · #${u.user_id}`)),
+      h("dl", { class: "cs-facts" },
+        h("dt", null, t("coins")), h("dd", { "data-field": "coins" }, fmt(u.coins)),
+        h("dt", null, t("level")), h("dd", { "data-field": "level" }, u.level),
+        h("dt", null, t("role")), h("dd", { "data-field": "role" }, t(u.role)),
+        h("dt", null, t("status")), h("dd", { "data-field": "status" }, statusOf(u)),
+        h("dt", null, t("seat")), h("dd", { "data-field": "seat" }, got.seat ? `${got.seat.table_id} #${got.seat.seat}` : "—"),
+        h("dt", null, t("online")), h("dd", null, got.online ? t("online") : t("offline")),
+        h("dt", null, t("sessions")), h("dd", null, got.sessions))),
+    h("section", { class: "cs-actions" }, actions),
+    h("h3", null, t("ledger")),
+    grid([t("time"), t("kind"), t("memo"), t("coins")], got.ledger.map((e) => h("tr", null,
+      h("td", null, when(e.at)), h("td", null, t(`kind_${e.kind}`)), h("td", null, e.memo), h("td", { class: "num" }, signed(e.amount)))), { "data-list": "ledger" }),
+    h("h3", null, t("rounds")),
+    grid([t("time"), t("round"), t("table"), t("status"), t("net")], got.rounds.map((r) => h("tr", null,
+      h("td", null, when(r.time)),
+      h("td", null, h("a", { href: `#/records/${encodeURIComponent(r.round_id)}` }, r.round_id)),
+      h("td", null, r.table_id), h("td", null, t(`status_${r.status}`)),
+      h("td", { class: "num" }, r.net === null ? "—" : signed(r.net)))), { "data-list": "rounds" }),
+    h("h3", null, t("log")),
+    logGrid(got.log));
+}
+
+// A state before or after an action, as "field: value" (times as times).
+function shown(v) {
+  if (v === null || v === undefined) return "—";
+  if (typeof v !== "object") return String(v);
+  return Object.entries(v).map(([k, x]) =>
+    `${k}: ${k.endsWith("_until") && typeof x === "number" ? when(x) : typeof x === "number" ? fmt(x) : JSON.stringify(x)}`).join(", ");
+}
+
+function target(text) {
+  const user = /^user:(\d+)$/.exec(text);
+  return user ? h("a", { href: `#/users/${user[1]}` }, text) : text;
+}
+
+function logGrid(entries) {
+  const show = shown;
+  return grid([t("time"), t("actor"), t("action"), t("target"), t("reason"), t("before"), t("after")],
+    entries.map((e) => h("tr", { "data-action": e.action },
+      h("td", null, when(e.at)), h("td", null, e.actor), h("td", { "data-code": e.action }, t(`do_${e.action}`)), h("td", null, target(e.target)),
+      h("td", null, e.reason), h("td", { class: "cs-json" }, show(e.before)), h("td", { class: "cs-json" }, show(e.after)))),
+    { "data-list": "log" });
+}
+
+/** A round's full record, and the audit run from the page. */
+export async function roundView(body, roundId) {
+  const id = h("input", { name: "round", placeholder: t("round_id"), value: roundId });
+  const out = h("div");
+  const look = h("form", { class: "cs-search" }, id, h("button", { class: "btn btn-gold", type: "submit" }, t("open_round")));
+  look.addEventListener("submit", (e) => { e.preventDefault(); location.hash = `#/records/${encodeURIComponent(id.value.trim())}`; });
+  const report = h("div", { class: "cs-audit" });
+  const run = h("button", { class: "btn btn-ghost", "data-action": "audit", onclick: async () => {
+    run.disabled = true;
+    try {
+      const got = await api("/api/admin/audit", {});
+      mount(report,
+        h("p", { class: got.ok ? "cs-ok" : "cs-error", "data-ok": String(got.ok) },
+          got.ok ? t("audit_ok", { rounds: fmt(got.rounds), voided: fmt(got.voided) }) : t("audit_bad", { n: got.problems.length })),
+        got.problems.length ? h("ul", null, got.problems.map((p) => h("li", null, p))) : null);
+    } catch (err) {
+      mount(report, h("p", { class: "cs-error" }, refusal(err)));
+    } finally {
+      run.disabled = false;
+    }
+  } }, t("run_audit"));
+  mount(body, look, out, h("h3", null, t("audit")), run, report);
+  if (!roundId) return;
+  try {
+    const got = await api(`/api/admin/rounds/${encodeURIComponent(roundId)}`);
+    mount(out, roundRecord(got.round, got.shoe));
+  } catch (err) {
+    mount(out, h("p", { class: "cs-error", role: "alert" }, refusal(err)));
+  }
+}
+
+function roundRecord(r, shoe) {
+  const byUser = {};
+  for (const b of r.bets) {
+    const slip = (byUser[b.user_id] ??= {});
+    slip[b.area] = (slip[b.area] ?? 0) + b.coins;
+  }
+  const users = [...new Set([String(r.dealer_id), ...Object.keys(byUser), ...Object.keys(r.deltas ?? {})])];
+  return h("section", { class: "cs-round panel", "data-round": r.round_id },
+    h("h2", null, `${r.table_id} · ${t("round")} ${r.round_no}`, " ", h("small", { class: "muted" }, r.round_id)),
+    h("dl", { class: "cs-facts" },
+      h("dt", null, t("status")), h("dd", { "data-field": "status" }, t(`status_${r.status}`)),
+      r.void_reason ? [h("dt", null, t("void_reason")), h("dd", { "data-field": "void_reason" }, r.void_reason)] : null,
+      h("dt", null, t("cards")), h("dd", { "data-field": "cards" }, (r.cards ?? []).join(" ") || "—"),
+      h("dt", null, t("winner")), h("dd", null, r.outcome ? t(`area_${r.outcome.winner}`) : "—"),
+      h("dt", null, t("house")), h("dd", null, r.house === null ? "—" : signed(r.house)),
+      h("dt", null, t("commitment")), h("dd", null, h("code", null, shoe.commitment)),
+      h("dt", null, t("seed")), h("dd", null, shoe.seed ? h("code", null, shoe.seed) : h("span", { class: "muted" }, t("not_revealed")))),
+    grid([t("name"), ...AREAS.map((a) => t(`area_${a}`)), t("net"), t("commission")],
+      users.map((uid) => h("tr", { "data-user-id": uid },
+        h("td", null, h("a", { href: `#/users/${uid}` }, uid === String(r.dealer_id) ? `#${uid} (${t("dealer")})` : `#${uid}`)),
+        AREAS.map((a) => h("td", { class: "num" }, byUser[uid]?.[a] ? fmt(byUser[uid][a]) : "")),
+        h("td", { class: "num" }, r.deltas?.[uid] === undefined ? "—" : signed(r.deltas[uid])),
+        h("td", { class: "num" }, r.commission?.[uid] ? fmt(r.commission[uid]) : ""))), { "data-list": "bets" }));
+}
+
+/** The operator log, filtered by action and actor. */
+export async function logView(body) {
+  const action = h("select", { name: "action" }, ["", "grant", "set_level", "set_role", "mute", "unmute", "ban", "unban", "stand_up", "audit"]
+    .map((a) => h("option", { value: a }, a ? t(`do_${a}`) : t("all"))));
+  const actor = h("input", { name: "actor", placeholder: t("actor") });
+  const out = h("div");
+  const form = h("form", { class: "cs-search" }, action, actor, h("button", { class: "btn btn-gold", type: "submit" }, t("find")));
+  const load = async () => {
+    const q = new URLSearchParams({ action: action.value, actor: actor.value.trim() });
+    const { log } = await api(`/api/admin/log?${q}`);
+    mount(out, logGrid(log));
+  };
+  form.addEventListener("submit", (e) => { e.preventDefault(); load().catch((err) => mount(out, h("p", { class: "cs-error" }, refusal(err)))); });
+  mount(body, form, out);
+  await load();
+}

@@ -1,0 +1,102 @@
+// The console's words in zh-TW and English; the language is the game's (one setting).
+
+const WORDS = {
+  "zh-TW": {
+    title: "營運後台", login: "登入", logout: "登出", username: "帳號", password: "密碼",
+    code: "驗證碼（6 位數）", enrol: "第一次登入：用驗證器 App 掃描 QR 碼，再輸入它顯示的驗證碼。",
+    secret: "金鑰", tables: "牌桌", users: "使用者", records: "牌局紀錄", log: "操作紀錄",
+    table: "牌桌", room: "廳", phase: "階段", shoe_round: "本靴局數", dealer: "荷官", seats: "座位",
+    watchers: "觀眾", escrow: "託管中", node: "節點", search: "搜尋名稱", find: "搜尋",
+    name: "名稱", display_name: "暱稱", coins: "星幣", level: "等級", role: "角色", status: "狀態",
+    banned: "已停權", muted: "禁言至 {until}", active: "正常", last_seen: "最後上線",
+    seat: "座位", online: "在線", offline: "離線", sessions: "登入中的裝置",
+    grant: "發放／扣回星幣", amount: "數量（負數為扣回）", reason: "原因",
+    set_level: "設定等級", mute: "禁言", minutes: "分鐘（0 為解除）", ban: "停權", unban: "解除停權",
+    stand_up: "請離座位", set_role: "設定角色", apply: "執行", ledger: "帳務紀錄", rounds: "牌局",
+    kind: "類型", memo: "說明", time: "時間", round: "牌局", net: "輸贏", open_round: "查詢牌局",
+    round_id: "牌局編號", cards: "牌", bets: "下注", settlement: "結算", commission: "佣金",
+    void_reason: "作廢原因", commitment: "承諾", seed: "種子", not_revealed: "本靴結束後公開",
+    audit: "帳務稽核", run_audit: "執行稽核", audit_ok: "稽核通過：{rounds} 局，作廢 {voided} 局",
+    audit_bad: "發現 {n} 個問題", actor: "操作者", action: "動作", target: "對象", before: "之前",
+    after: "之後", all: "全部", done: "完成", need_reason: "每個操作都需要原因", player: "玩家",
+    operator: "營運人員", admin: "管理員", house: "莊家（系統）", winner: "勝方", status_settled: "已結算",
+    status_voided: "已作廢", status_escrowed: "進行中", here: "本節點", empty: "（無）", back: "返回",
+    area_player: "閒", area_banker: "莊", area_tie: "和", area_player_pair: "閒對", area_banker_pair: "莊對",
+    phase_waiting: "等待荷官", phase_betting: "下注中", phase_dealing: "發牌", phase_squeeze: "瞇牌",
+    phase_result: "結果", phase_shuffling: "洗牌",
+    bad_credentials: "帳號或密碼錯誤", code_needed: "請輸入驗證碼", bad_code: "驗證碼錯誤或已過期",
+    not_operator: "此帳號不是營運人員", not_admin: "只有管理員可以這麼做", rate_limited: "嘗試太多次，請稍候",
+    console_login: "請先登入後台", banned_login: "此帳號已停權：{reason}", bad_reason: "每個操作都需要原因",
+    insufficient_coins: "對方星幣不足以扣回", bad_amount: "數量必須是非零整數", unknown_user: "找不到此使用者",
+    unknown_round: "找不到此牌局", not_seated: "此使用者目前沒有在本節點入座", bad_duration: "禁言時間超出範圍",
+    do_grant: "發放", do_set_level: "設定等級", do_set_role: "設定角色", do_mute: "禁言", do_unmute: "解除禁言",
+    do_ban: "停權", do_unban: "解除停權", do_stand_up: "請離座位", do_audit: "稽核", do_close_table: "關桌",
+    do_open_table: "開桌", do_notice: "公告",
+    kind_grant: "發放", kind_escrow: "下注託管", kind_settle: "結算", kind_void: "作廢退回",
+  },
+  en: {
+    title: "Operator console", login: "Log in", logout: "Log out", username: "Username", password: "Password",
+    code: "Code (6 digits)", enrol: "First login: scan the QR code with an authenticator app, then enter the code it shows.",
+    secret: "Secret", tables: "Tables", users: "Users", records: "Rounds", log: "Operator log",
+    table: "Table", room: "Room", phase: "Phase", shoe_round: "Round of shoe", dealer: "Dealer", seats: "Seats",
+    watchers: "Watchers", escrow: "In escrow", node: "Node", search: "Search names", find: "Search",
+    name: "Name", display_name: "Display name", coins: "Coins", level: "Level", role: "Role", status: "Status",
+    banned: "Banned", muted: "Muted until {until}", active: "Active", last_seen: "Last seen",
+    seat: "Seat", online: "Online", offline: "Offline", sessions: "Devices logged in",
+    grant: "Grant or take coins", amount: "Amount (negative takes back)", reason: "Reason",
+    set_level: "Set level", mute: "Mute", minutes: "Minutes (0 lifts it)", ban: "Ban", unban: "Lift ban",
+    stand_up: "Stand up", set_role: "Set role", apply: "Apply", ledger: "Ledger", rounds: "Rounds",
+    kind: "Kind", memo: "Memo", time: "Time", round: "Round", net: "Net", open_round: "Look up a round",
+    round_id: "Round id", cards: "Cards", bets: "Bets", settlement: "Settlement", commission: "Commission",
+    void_reason: "Void reason", commitment: "Commitment", seed: "Seed", not_revealed: "revealed when the shoe ends",
+    audit: "Ledger audit", run_audit: "Run the audit", audit_ok: "Audit clean: {rounds} rounds, {voided} voided",
+    audit_bad: "{n} problems found", actor: "Actor", action: "Action", target: "Target", before: "Before",
+    after: "After", all: "All", done: "Done", need_reason: "Every action needs a reason", player: "Player",
+    operator: "Operator", admin: "Admin", house: "House", winner: "Winner", status_settled: "Settled",
+    status_voided: "Voided", status_escrowed: "In play", here: "this node", empty: "(none)", back: "Back",
+    area_player: "Player", area_banker: "Banker", area_tie: "Tie", area_player_pair: "P Pair", area_banker_pair: "B Pair",
+    phase_waiting: "Waiting for a dealer", phase_betting: "Betting", phase_dealing: "Dealing", phase_squeeze: "Squeeze",
+    phase_result: "Result", phase_shuffling: "Shuffling",
+    bad_credentials: "Wrong username or password", code_needed: "Enter the code", bad_code: "Wrong or expired code",
+    not_operator: "This account is not an operator", not_admin: "Only an admin may do this", rate_limited: "Too many tries; wait a moment",
+    console_login: "Log in to the console", banned_login: "This account is banned: {reason}", bad_reason: "Every action needs a reason",
+    insufficient_coins: "The user has too few coins to take back", bad_amount: "The amount is a non-zero whole number", unknown_user: "No such user",
+    unknown_round: "No such round", not_seated: "The user holds no seat on this node", bad_duration: "The mute is out of range",
+    do_grant: "Grant", do_set_level: "Set level", do_set_role: "Set role", do_mute: "Mute", do_unmute: "Unmute",
+    do_ban: "Ban", do_unban: "Lift ban", do_stand_up: "Stand up", do_audit: "Audit", do_close_table: "Close table",
+    do_open_table: "Reopen table", do_notice: "Notice",
+    kind_grant: "Grant", kind_escrow: "Stake in escrow", kind_settle: "Settlement", kind_void: "Void, returned",
+  },
+};
+
+const KEY = "baccarat.lang";
+let lang = localStorage.getItem(KEY) === "en" ? "en" : "zh-TW";
+
+export function getLang() {
+  return lang;
+}
+
+export function setLang(next) {
+  lang = next === "en" ? "en" : "zh-TW";
+  localStorage.setItem(KEY, lang);
+  document.documentElement.lang = lang === "en" ? "en" : "zh-Hant";
+  document.title = `${lang === "en" ? "Baccarat" : "百家樂"} ${t("title")}`;
+}
+
+/** A word in the current language, {x} filled from params. */
+export function t(key, params) {
+  const text = WORDS[lang][key] ?? WORDS["zh-TW"][key] ?? key;
+  return text.replace(/\{(\w+)\}/g, (_, k) => (params && k in params ? params[k] : `{${k}}`));
+}
+
+/** A refusal in the current language when its code is known, else the server's sentence. */
+export function refusal(err) {
+  if (err?.code === "banned") return t("banned_login", { reason: err.details?.reason ?? "" });
+  return WORDS[lang][err?.code] ? t(err.code, err.details) : err?.message || err?.code || "?";
+}
+
+/** A time as the operator reads it: local date and time to the second. */
+export function when(seconds) {
+  if (seconds === null || seconds === undefined) return "—";
+  return new Date(seconds * 1000).toLocaleString(lang === "en" ? "en-GB" : "zh-TW", { hour12: false });
+}

@@ -1,0 +1,195 @@
+"""The operator console in the browser, in both languages: an operator enrols an
+authenticator and logs in with its code, finds a player, grants coins, mutes and bans them
+(their open game page is closed and their next login says why), lifts the ban, runs the
+audit and reads the operator log; the ledger, the log and the audit agree after each step."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import urllib.error
+import urllib.request
+from typing import Any
+
+import pyotp
+import pytest
+from e2e_support import (
+    DESKTOP,
+    PASSWORD,
+    PHONE,
+    Server,
+    baccarat_cli,
+    create_account,
+    log_in,
+    needs_chromium,
+    no_horizontal_overflow,
+    open_page,
+    save_screenshot,
+)
+from playwright.sync_api import Error as PlaywrightError
+
+from baccarat.store import open_store
+
+pytestmark = [pytest.mark.browser, needs_chromium]
+
+
+def console_page(
+    browser: Any, server: Server, viewport: dict[str, int], phone: bool = False
+) -> Any:
+    """A fresh context at the console's address."""
+    page = open_page(browser, server, viewport, phone=phone)
+    page.goto(server.url + "/admin")
+    page.wait_for_selector(".cs-login")
+    return page
+
+
+def console_log_in(page: Any, name: str, secret: str | None) -> str:
+    """Log in with the password, enrol on the first login, then give the code; the secret."""
+    page.fill(".cs-login input[name=username]", name)
+    page.fill(".cs-login input[name=password]", PASSWORD)
+    if secret is None:
+        page.click(".cs-login button[type=submit]")
+        page.wait_for_selector(".cs-enrol img.cs-qr")
+        secret = page.inner_text(".cs-secret").strip()
+    page.fill(".cs-login input[name=code]", pyotp.TOTP(secret).now())
+    page.click(".cs-login button[type=submit]")
+    page.wait_for_selector(".cs-main[data-view='tables'] [data-list='tables'] tbody tr")
+    return secret
+
+
+def act(page: Any, name: str, reason: str, **fields: str) -> str:
+    """Fill one action form of the user page and apply it; the message it shows."""
+    form = f".cs-action[data-action='{name}']"
+    for field, value in fields.items():
+        page.fill(f"{form} [name={field}]", value)
+    page.fill(f"{form} [name=reason]", reason)
+    # (the answer to an earlier try is cleared first, so that the one read is this one's)
+    page.evaluate(
+        "(form) => { const m = document.querySelector(form + ' .cs-msg'); delete m.dataset.code; }",
+        form,
+    )
+    page.click(f"{form} button[type=submit]")
+    # The user page redraws after an action (the form with it): read the answer either way.
+    page.wait_for_function(
+        """(form) => { const m = document.querySelector(form + ' .cs-msg');
+             return !m || m.dataset.code; }""",
+        arg=form,
+    )
+    return str(
+        page.evaluate(f"() => document.querySelector(\"{form} .cs-msg\")?.dataset.code ?? 'ok'")
+    )
+
+
+def audit_clean(server: Server) -> list[str]:
+    """The problems ``baccarat audit`` finds in the server's database."""
+    with contextlib.closing(open_store(server.db)) as store:
+        return store.audit().problems
+
+
+def test_an_operator_enrols_grants_mutes_bans_and_reads_the_log(
+    server: Server, browser: Any
+) -> None:
+    operator = create_account(server, "consoleop")
+    player = create_account(server, "unruly", coins=5_000)
+    baccarat_cli(
+        "admin", "set-role", operator, "operator", "--reason", "night shift", "--db", server.db
+    )
+    pages: list[Any] = []
+    try:
+        op = console_page(browser, server, DESKTOP)
+        pages.append(op)
+        secret = console_log_in(op, operator, None)
+        assert op.inner_text(".cs-top h1") == "營運後台"
+        save_screenshot(op, "console-tables-desktop")
+        # The player has the game open in another browser.
+        game = open_page(browser, server, DESKTOP)
+        pages.append(game)
+        log_in(game, player)
+        # Find them and grant coins with a reason.
+        op.click(".cs-tab[data-tab='users']")
+        op.fill(".cs-search input[name=q]", "UNRU")
+        op.click(".cs-search button[type=submit]")
+        op.click(f"[data-list='users'] tr[data-user='{player}'] a")
+        op.wait_for_selector(f".cs-user[data-user='{player}']")
+        assert act(op, "grant", "", coins="100") == "bad_reason"
+        assert act(op, "grant", "補償斷線", coins="2500") == "ok"
+        op.wait_for_selector("[data-field='coins']:text('7,500')")
+        assert act(op, "grant", "take too much", coins="-99999") == "insufficient_coins"
+        assert op.inner_text(".cs-action[data-action='grant'] .cs-msg") == "對方星幣不足以扣回"
+        assert act(op, "mute", "洗版", minutes="15") == "ok"
+        op.wait_for_selector("[data-field='status'] .cs-muted")
+        assert audit_clean(server) == []
+        save_screenshot(op, "console-user-desktop")
+        # The ban closes the open game page and the next login says why.
+        assert act(op, "ban", "盜刷") == "ok"
+        op.wait_for_selector("[data-field='status'] .cs-banned")
+        game.wait_for_selector(".login-form", timeout=15_000)
+        game.fill("input[name=username]", player)
+        game.fill("input[name=password]", PASSWORD)
+        game.click(".login-form button[type=submit]")
+        game.wait_for_selector(".login-form :text('此帳號已停權：盜刷')")
+        assert act(op, "unban", "申訴成立") == "ok"
+        op.wait_for_selector(".cs-action[data-action='ban']")
+        # English from here on: the log shows every step with its reason and actor.
+        op.click("[data-action='lang']")
+        op.wait_for_selector(".cs-top h1:text('Operator console')")
+        op.click(".cs-tab[data-tab='log']")
+        op.wait_for_selector("[data-list='log'] tr[data-action='unban']")
+        rows = op.locator("[data-list='log'] tbody tr").evaluate_all(
+            "(rows) => rows.map((r) => [r.dataset.action, r.innerText])"
+        )
+        mine = [(action, text) for action, text in rows if operator in text]
+        assert [action for action, _ in mine[:4]] == ["unban", "ban", "mute", "grant"]
+        assert "Lift ban" in mine[0][1]
+        assert "補償斷線" in mine[3][1] and "coins: 5,000" in mine[3][1]
+        save_screenshot(op, "console-log-desktop-en")
+        op.click(".cs-tab[data-tab='records']")
+        op.click("[data-action='audit']")
+        op.wait_for_selector(".cs-audit [data-ok='true']")
+        op.fill(".cs-search input[name=round]", "no-such-round")
+        op.click(".cs-search button[type=submit]")
+        op.wait_for_selector(".cs-error:text('No such round')")
+        # A phone reads the console without sideways scrolling of the page.
+        phone = console_page(browser, server, PHONE, phone=True)
+        pages.append(phone)
+        console_log_in(phone, operator, secret)
+        assert no_horizontal_overflow(phone)
+        save_screenshot(phone, "console-tables-phone")
+        assert not op.js_errors and not game.js_errors and not phone.js_errors
+    finally:
+        for page in pages:
+            with contextlib.suppress(PlaywrightError):
+                page.context.close()
+    with contextlib.closing(open_store(server.db)) as store:
+        user = store.get_user_by_name(player)
+        assert (user.coins, user.banned) == (7_500, None)
+        log = store.operator_log(target=f"user:{user.user_id}")
+        assert [e.action for e in log[:5]] == ["unban", "ban", "mute", "grant", "grant"]
+        assert store.audit().ok
+
+
+def test_a_players_session_opens_nothing_in_the_console(server: Server, browser: Any) -> None:
+    player = create_account(server, "nosy")
+    page = open_page(browser, server, DESKTOP)
+    try:
+        log_in(page, player)
+        # The game's cookie goes with every request of the page's origin: still refused.
+        got = page.evaluate(
+            """async () => { const r = await fetch('/api/admin/users?q=a');
+                 return [r.status, (await r.json()).error.code]; }"""
+        )
+        assert got == [403, "not_operator"]
+        page.goto(server.url + "/admin/")
+        page.wait_for_selector(".cs-login")
+        page.fill(".cs-login input[name=username]", player)
+        page.fill(".cs-login input[name=password]", PASSWORD)
+        page.click(".cs-login button[type=submit]")
+        page.wait_for_selector(".cs-login .cs-error[data-code='not_operator']")
+        assert page.inner_text(".cs-login .cs-error") == "此帳號不是營運人員"
+    finally:
+        page.context.close()
+    # Without any session: 401, and the console's login is what to do.
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(server.url + "/api/admin/me", timeout=10)
+    assert refused.value.code == 401
+    assert json.load(refused.value)["error"]["code"] == "console_login"
