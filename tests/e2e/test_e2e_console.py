@@ -58,25 +58,26 @@ def console_log_in(page: Any, name: str, secret: str | None) -> str:
 
 
 def act(page: Any, name: str, reason: str, **fields: str) -> str:
-    """Fill one action form of the user page and apply it; the message it shows."""
+    """Fill one action form and apply it; the code of its answer (``ok`` when done)."""
     form = f".cs-action[data-action='{name}']"
     for field, value in fields.items():
         page.fill(f"{form} [name={field}]", value)
     page.fill(f"{form} [name=reason]", reason)
-    # (the answer to an earlier try is cleared first, so that the one read is this one's)
+    # A done action redraws its screen (the form with it); a refused one says why in the
+    # form. The form is marked first, so that the answer read is this one's.
     page.evaluate(
-        "(form) => { const m = document.querySelector(form + ' .cs-msg'); delete m.dataset.code; }",
+        """(form) => { const f = document.querySelector(form);
+             f.dataset.pending = '1'; delete f.querySelector('.cs-msg').dataset.code; }""",
         form,
     )
     page.click(f"{form} button[type=submit]")
-    # The user page redraws after an action (the form with it): read the answer either way.
-    page.wait_for_function(
-        """(form) => { const m = document.querySelector(form + ' .cs-msg');
-             return !m || m.dataset.code; }""",
-        arg=form,
-    )
     return str(
-        page.evaluate(f"() => document.querySelector(\"{form} .cs-msg\")?.dataset.code ?? 'ok'")
+        page.wait_for_function(
+            """(form) => { const f = document.querySelector(form + '[data-pending]');
+                 if (!f) return 'ok';
+                 return f.querySelector('.cs-msg').dataset.code || null; }""",
+            arg=form,
+        ).json_value()
     )
 
 
@@ -193,3 +194,42 @@ def test_a_players_session_opens_nothing_in_the_console(server: Server, browser:
         urllib.request.urlopen(server.url + "/api/admin/me", timeout=10)
     assert refused.value.code == 401
     assert json.load(refused.value)["error"]["code"] == "console_login"
+
+
+def test_an_operator_closes_a_table_after_its_round_and_reopens_it(
+    server: Server, browser: Any
+) -> None:
+    table = "standard-2"
+    operator = create_account(server, "tableop")
+    player = create_account(server, "regular")
+    baccarat_cli("admin", "set-role", operator, "operator", "--reason", "floor", "--db", server.db)
+    pages: list[Any] = []
+    try:
+        game = open_page(browser, server, PHONE, phone=True)
+        pages.append(game)
+        log_in(game, player)
+        game.click(f".table-card[data-table='{table}'] .seat-dot[data-seat='1']")
+        game.wait_for_selector(".table-screen .seat.me[data-seat='1']")
+        op = console_page(browser, server, DESKTOP)
+        pages.append(op)
+        console_log_in(op, operator, None)
+        op.click("[data-action='lang']")
+        op.click(f"tr[data-table='{table}'] [data-action='choose']")
+        assert act(op, "close_table", "Maintenance until 9 pm") == "ok"
+        op.wait_for_selector(f"tr.cs-closed[data-table='{table}']")
+        op.wait_for_selector(".cs-table [data-field='suspended']")
+        save_screenshot(op, "console-table-closed-desktop-en")
+        # The seated player reads the notice over the felt, in their language.
+        game.wait_for_selector(".notice.closed:text('本桌暫停開放：Maintenance until 9 pm')")
+        save_screenshot(game, "table-closed-phone")
+        assert act(op, "open_table", "Maintenance done") == "ok"
+        op.wait_for_selector(f"tr[data-table='{table}']:not(.cs-closed)")
+        game.wait_for_selector(".notice.closed", state="hidden")
+        assert not op.js_errors and not game.js_errors
+    finally:
+        for page in pages:
+            with contextlib.suppress(PlaywrightError):
+                page.context.close()
+        with contextlib.closing(open_store(server.db)) as store:
+            logged = [e.action for e in store.operator_log(target=f"table:{table}")]
+    assert logged[:2] == ["open_table", "close_table"]

@@ -9,7 +9,8 @@ from typing import Any
 
 import aiohttp
 import pyotp
-from server_live import Live, is_event, live_test
+import pytest
+from server_live import Live, auto_open, is_event, live_test
 
 from baccarat.client import Client, CommandError
 from baccarat.store.operators import Actor
@@ -224,3 +225,54 @@ async def test_a_ban_closes_the_socket_and_the_login_says_why(live: Live) -> Non
         await admin.close()
     assert live.store.operator_log(action="set_role")[0].actor == "chief"
     assert Actor("chief").user_id is None
+
+
+@live_test()
+async def test_a_table_closed_after_its_round_plays_it_out_and_reopens(live: Live) -> None:
+    http = await console(live)
+    try:
+        dealer = await live.client("dealer", 1_000_000)
+        bettor = await live.client("bettor", 50_000)
+        auto_open(bettor)
+        await dealer.command("sit", table_id="t1", seat=0)
+        await bettor.command("sit", table_id="t1", seat=1)
+        await bettor.wait_for(is_event("betting_opened"), 20)
+        await bettor.command("bet", area="player", chip=5)
+        url = f"{live.base}/api/admin/tables/t1"
+        status, body = await call(http, "POST", f"{url}/close", {"reason": "維護"})
+        assert (status, body["suspended"]) == (200, "維護")
+        closed = await bettor.wait_for(is_event("table_suspended"), 5)
+        assert closed["data"] == {"reason": "維護"}
+        # The round in play is dealt and settled as usual; then no betting opens.
+        await bettor.wait_for(is_event("round_settled"), 30)
+        # (2 s: many times the test server's result phase and a new round's start)
+        with pytest.raises(TimeoutError):
+            await bettor.wait_for(is_event("betting_opened"), 2.0)
+        newcomer = await live.client("newcomer")
+        try:
+            await newcomer.command("sit", table_id="t1", seat=2)
+            raise AssertionError("a newcomer sat at a closed table")
+        except CommandError as exc:
+            assert exc.code == "table_suspended"
+        status, body = await call(http, "POST", f"{url}/close", {"reason": "again"})
+        assert (status, body["error"]["code"]) == (409, "table_suspended")
+        for bad, code in (({}, "bad_reason"), ({"reason": "  "}, "bad_reason")):
+            status, body = await call(http, "POST", f"{url}/open", bad)
+            assert (status, body["error"]["code"]) == (400, code)
+        status, body = await call(
+            http, "POST", f"{live.base}/api/admin/tables/t9/open", {"reason": "x"}
+        )
+        assert (status, body["error"]["code"]) == (404, "unknown_table")
+        status, body = await call(http, "POST", f"{url}/open", {"reason": "done"})
+        assert (status, body["suspended"]) == (200, None)
+        await bettor.wait_for(is_event("betting_opened"), 10)
+        logged = [(e.action, e.before, e.after) for e in live.store.operator_log(target="table:t1")]
+        assert logged == [
+            ("open_table", {"suspended": "維護"}, {"suspended": None}),
+            ("close_table", {"suspended": None}, {"suspended": "維護"}),
+        ]
+        for client in (dealer, bettor, newcomer):
+            await client.close()
+    finally:
+        await http.close()
+    assert live.store.audit().ok

@@ -18,6 +18,7 @@ TOP_LEVEL = {
     "timers",
     "phase",
     "closing",
+    "suspended",
     "deadline",
     "remaining_ms",
     "round_id",

@@ -358,3 +358,13 @@ class Operators:
                 )
                 or 0
             )
+
+    def voids_since(self, since: float) -> dict[str, int]:
+        """Rounds voided since ``since`` (epoch seconds), by reason."""
+        with reading(self.engine) as conn:
+            rows = conn.execute(
+                sa.select(s.rounds.c.void_reason, sa.func.count())
+                .where(s.rounds.c.status == "voided", s.rounds.c.closed_at >= since)
+                .group_by(s.rounds.c.void_reason)
+            )
+            return {str(reason or "unrecorded"): int(n) for reason, n in rows}

@@ -150,6 +150,19 @@ class SetCoins:
     coins: int
 
 
+@dataclass(frozen=True, slots=True)
+class Suspend:
+    """An operator closes the table after the round in play: no round starts again and
+    nobody new sits until :class:`Resume`. (Never read from a player's frame.)"""
+
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Resume:
+    """An operator reopens a closed table."""
+
+
 Command = (
     Sit
     | StandUp
@@ -169,4 +182,6 @@ Command = (
     | Disconnect
     | Reconnect
     | SetCoins
+    | Suspend
+    | Resume
 )

@@ -120,7 +120,7 @@ def wait(t: Table) -> list[Event]:
 
 def maybe_start(t: Table, now: float) -> list[Event]:
     """Open betting if the table is waiting and has a quorum."""
-    if t.phase != "waiting" or t.closing or not t.has_quorum():
+    if t.phase != "waiting" or t.closing or t.suspended is not None or not t.has_quorum():
         return []
     events: list[Event] = []
     if t.shoe is None:

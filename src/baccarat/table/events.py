@@ -207,6 +207,22 @@ class Closing:
 
 
 @dataclass(frozen=True, slots=True)
+class Suspended:
+    """An operator closed the table: the round in play finishes as usual, then no round
+    starts and nobody new sits until it reopens. ``reason`` is the operator's notice."""
+
+    kind: ClassVar[str] = "table_suspended"
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Resumed:
+    """An operator reopened the table."""
+
+    kind: ClassVar[str] = "table_resumed"
+
+
+@dataclass(frozen=True, slots=True)
 class ShoeStarted:
     """A new shoe of ``cards_left`` cards, with the commitment to its seed (None: no seed)."""
 
@@ -473,6 +489,8 @@ PublicEvent = (
     | ChatMessage
     | Waiting
     | Closing
+    | Suspended
+    | Resumed
     | ShoeStarted
     | ShoeEnded
     | Shuffling
@@ -508,6 +526,8 @@ EVENTS: tuple[type[PublicEvent] | type[PrivateEvent], ...] = (
     ChatMessage,
     Waiting,
     Closing,
+    Suspended,
+    Resumed,
     ShoeStarted,
     ShoeEnded,
     Shuffling,

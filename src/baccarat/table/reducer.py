@@ -113,6 +113,14 @@ def _table_closing(view: View, data: Data) -> None:
     view["closing"] = True
 
 
+def _table_suspended(view: View, data: Data) -> None:
+    view["suspended"] = data["reason"]
+
+
+def _table_resumed(view: View, data: Data) -> None:
+    view["suspended"] = None
+
+
 def _shoe_started(view: View, data: Data) -> None:
     view["shoe"] = {
         "id": data["shoe_id"],
@@ -285,6 +293,8 @@ _STEPS: dict[str, Callable[[View, Data], None]] = {
     "chat": _chat,
     "waiting": _waiting,
     "table_closing": _table_closing,
+    "table_suspended": _table_suspended,
+    "table_resumed": _table_resumed,
     "shoe_started": _shoe_started,
     "shoe_ended": _shoe_ended,
     "shuffling": _shuffling,

@@ -29,12 +29,14 @@ from baccarat.table.commands import (
     PlaceChip,
     Rebet,
     Reconnect,
+    Resume,
     Say,
     SetAutoOpen,
     SetCoins,
     Sit,
     SqueezeProgress,
     StandUp,
+    Suspend,
     Undo,
     Urge,
 )
@@ -44,9 +46,11 @@ from baccarat.table.events import (
     DealerLeaving,
     Event,
     Queued,
+    Resumed,
     Seated,
     SeatFreed,
     ShoeEnded,
+    Suspended,
 )
 from baccarat.table.round import Round, RoundResult
 from baccarat.table.seats import Occupant
@@ -97,6 +101,8 @@ class Table:
         """Rounds settled from the current shoe."""
         self.round: Round | None = None
         self.closing = False
+        self.suspended: str | None = None
+        """Why an operator closed the table (no round starts, nobody new sits), or None."""
         """Closed for a planned stop: no round starts again (see :meth:`close`)."""
         """The round from the opening of betting to the end of its result display."""
         self.history: list[RoundMark] = []
@@ -223,6 +229,20 @@ class Table:
             events += dealing.open_current(self, now, forced=True)
         return events
 
+    def _suspend(self, reason: str) -> list[Event]:
+        if not isinstance(reason, str) or not reason.strip():
+            raise InvalidInput("bad_reason", "Closing a table needs a notice for its players.")
+        if self.suspended is not None:
+            raise RuleViolation("table_suspended", "The table is closed already.")
+        self.suspended = reason.strip()
+        return [Suspended(self.suspended)]
+
+    def _resume(self, now: float) -> list[Event]:
+        if self.suspended is None:
+            raise RuleViolation("table_open", "The table is open.")
+        self.suspended = None
+        return [Resumed(), *dealing.maybe_start(self, now)]
+
     # ----------------------------------------------------------------- commands
 
     def handle(self, command: Command, now: float) -> list[Event]:
@@ -264,6 +284,10 @@ class Table:
                 return occupants.reconnect(self, command, now)
             case SetCoins():
                 return occupants.set_coins(self, command, now)
+            case Suspend():
+                return self._suspend(command.reason)
+            case Resume():
+                return self._resume(now)
         raise InvalidInput("unknown_command", f"{command!r} is not a table command.")
 
     def require_seat(self, user_id: int) -> Occupant:
@@ -291,6 +315,10 @@ class Table:
         if self.closing:
             raise RuleViolation(
                 "table_closing", "This table is moving to another server; sit again in a moment."
+            )
+        if self.suspended is not None and self.occupant(c.user_id) is None:
+            raise RuleViolation(
+                "table_suspended", f"The table is closed: {self.suspended}", notice=self.suspended
             )
         if self.seats[c.seat] is not None:
             raise RuleViolation("seat_taken", f"Seat {c.seat} is taken.", seat=c.seat)

@@ -270,6 +270,7 @@ def view(table: Table, user_id: int | None, now: float) -> View:
         },
         "phase": table.phase,
         "closing": table.closing,
+        "suspended": table.suspended,
         "deadline": table.deadline,
         "remaining_ms": values.time_left(table.deadline, now),
         "round_id": rnd.round_id if rnd is not None else None,

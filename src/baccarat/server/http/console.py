@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from typing import Any
 
 from aiohttp import web
 
-from baccarat.errors import BaccaratError, InvalidInput, NotFound
+from baccarat.errors import BaccaratError, InvalidInput, NotFound, RuleViolation
 from baccarat.server.app import Server
 from baccarat.server.http import auth, console_auth
 from baccarat.server.http.console_auth import acting, operator_only
@@ -22,9 +23,9 @@ from baccarat.server.http.keys import SERVER
 from baccarat.server.http.mybets import a_store_id, round_entry
 from baccarat.server.sockets.connection import CLOSE_BANNED
 from baccarat.store import Store, User
-from baccarat.store.operators import Actor, LogEntry
+from baccarat.store.operators import Actor, LogEntry, verify_reason
 from baccarat.store.records import user_wallet
-from baccarat.table import SetCoins, StandUp
+from baccarat.table import Resume, SetCoins, StandUp, Suspend
 
 log = logging.getLogger("baccarat.console")
 
@@ -101,7 +102,13 @@ async def tables(request: web.Request) -> web.Response:
     escrow = await asyncio.to_thread(_store(request).escrow_by_table)
     lines = server.lobby.lines
     listed = [
-        {**lines[t], "escrow": escrow.get(t, 0), "here": t in server.drivers} for t in sorted(lines)
+        {
+            **lines[t],
+            "escrow": escrow.get(t, 0),
+            "here": t in server.drivers,
+            "suspended": server.drivers[t].table.suspended if t in server.drivers else None,
+        }
+        for t in sorted(lines)
     ]
     return web.json_response({"tables": listed})
 
@@ -180,6 +187,16 @@ async def operator_log(request: web.Request) -> web.Response:
         before_id=int(before) if before else None,
     )
     return web.json_response({"log": [e.json() for e in entries]})
+
+
+async def voids(request: web.Request) -> web.Response:
+    """GET /api/admin/voids?days=N: rounds voided in the last N days (1 to 365), by reason."""
+    days = request.query.get("days", "7")
+    if not (days.isascii() and days.isdigit() and 1 <= int(days) <= 365):
+        return auth.fail(400, "bad_days", "'days' is a whole number from 1 to 365.")
+    since = time.time() - int(days) * 86_400
+    found = await asyncio.to_thread(_store(request).voids_since, since)
+    return web.json_response({"days": int(days), "since": since, "voids": found})
 
 
 async def audit(request: web.Request) -> web.Response:
@@ -302,6 +319,46 @@ async def _tell_table(server: Server, user_id: int, coins: int) -> None:
         log.info("grant left to the next round", extra={"user_id": user_id, "code": exc.code})
 
 
+async def close_table(request: web.Request) -> web.Response:
+    """POST /api/admin/tables/{table_id}/close {reason}: no round starts after the one in
+    play and nobody new sits; the reason is the notice its players read."""
+    return await _table_switch(request, close=True)
+
+
+async def open_table(request: web.Request) -> web.Response:
+    """POST /api/admin/tables/{table_id}/open {reason}: reopen a closed table."""
+    return await _table_switch(request, close=False)
+
+
+async def _table_switch(request: web.Request, *, close: bool) -> web.Response:
+    server = request.app[SERVER]
+    table_id = request.match_info["table_id"]
+    try:
+        reason = verify_reason(_reason(await _body(request)))
+        driver = server.drivers.get(table_id)
+        if driver is None:
+            line = server.lobby.lines.get(table_id)
+            if line is None:
+                raise NotFound("unknown_table", f"There is no table {table_id!r}.")
+            raise RuleViolation(
+                "table_elsewhere", f"The table runs at {line.get('url')}; close it there."
+            )
+        before = driver.table.suspended
+        await driver.submit(driver.command(Suspend(reason) if close else Resume()))
+        await asyncio.to_thread(
+            _store(request).log_action,
+            _actor(request),
+            "close_table" if close else "open_table",
+            f"table:{table_id}",
+            reason,
+            {"suspended": before},
+            {"suspended": driver.table.suspended},
+        )
+    except BaccaratError as exc:
+        return _error(exc)
+    return web.json_response({"table_id": table_id, "suspended": driver.table.suspended})
+
+
 Change = Any
 """(store, user id, body, actor) -> User: one logged change of a user."""
 
@@ -329,6 +386,7 @@ def add_routes(router: web.UrlDispatcher) -> None:
     router.add_get("/api/admin/rounds/{round_id}", operator_only(round_record))
     router.add_get("/api/admin/log", operator_only(operator_log))
     router.add_post("/api/admin/audit", operator_only(audit))
+    router.add_get("/api/admin/voids", operator_only(voids))
     for name, handler in (
         ("grant", grant),
         ("level", set_level),
@@ -339,6 +397,8 @@ def add_routes(router: web.UrlDispatcher) -> None:
     ):
         router.add_post(f"/api/admin/users/{{user_id}}/{name}", operator_only(handler))
     router.add_post("/api/admin/users/{user_id}/role", operator_only(set_role, admin=True))
+    router.add_post("/api/admin/tables/{table_id}/close", operator_only(close_table))
+    router.add_post("/api/admin/tables/{table_id}/open", operator_only(open_table))
     # Anything else under /api/admin is refused like the rest, before it could be a 404.
     router.add_route("*", "/api/admin/{rest:.*}", operator_only(_unknown))
 

@@ -17,23 +17,42 @@ function tableName(line) {
   return line.names?.[getLang() === "en" ? "en" : "zh-TW"] ?? line.name ?? line.table_id;
 }
 
-/** Every table of every node, refreshed every 3 s. */
+/** Every table of every node, refreshed every 3 s; a table's panel closes or reopens it. */
 export async function tablesView(body, ctx) {
+  const list = h("div");
+  const panel = h("div");
+  let chosen = null;
+  const choose = (line) => {
+    chosen = line.table_id;
+    const closed = Boolean(line.suspended);
+    mount(panel, h("section", { class: "cs-table panel", "data-table": line.table_id },
+      h("h2", null, tableName(line), " ", h("small", { class: "muted" }, line.table_id)),
+      closed ? h("p", { class: "pill cs-muted", "data-field": "suspended" }, `${t("closed")}: ${line.suspended}`) : null,
+      !line.here ? h("p", { class: "muted" }, t("elsewhere", { node: line.node_id ?? "?" })) :
+        action(closed ? "open_table" : "close_table", closed ? t("open_table") : t("close_table"), [],
+          (reason) => api(`/api/admin/tables/${encodeURIComponent(line.table_id)}/${closed ? "open" : "close"}`, { reason }),
+          async () => { await draw(); })));
+  };
   const draw = async () => {
     const { tables } = await api("/api/admin/tables");
-    const rows = tables.map((line) => h("tr", { "data-table": line.table_id },
-      h("td", null, tableName(line)),
+    const rows = tables.map((line) => h("tr", { "data-table": line.table_id, class: line.suspended ? "cs-closed" : null },
+      h("td", null, h("button", { class: "btn-link", "data-action": "choose", onclick: () => choose(line) }, tableName(line))),
       h("td", null, line.room_id),
-      h("td", { "data-phase": line.phase }, t(`phase_${line.phase}`)),
+      h("td", { "data-phase": line.phase }, line.suspended ? t("closed") : t(`phase_${line.phase}`)),
       h("td", { class: "num" }, line.shoe_round),
       h("td", null, line.seats?.[0]?.name ?? "—"),
       h("td", { class: "num" }, `${line.taken}/8`),
       h("td", { class: "num" }, line.watchers),
       h("td", { class: "num" }, fmt(line.escrow)),
       h("td", null, line.here ? t("here") : (line.node_id ?? "—"))));
-    mount(body, grid([t("table"), t("room"), t("phase"), t("shoe_round"), t("dealer"), t("seats"),
+    mount(list, grid([t("table"), t("room"), t("phase"), t("shoe_round"), t("dealer"), t("seats"),
       t("watchers"), t("escrow"), t("node")], rows, { "data-list": "tables" }));
+    // The chosen table's panel follows it when it closes or reopens.
+    const again = tables.find((line) => line.table_id === chosen);
+    const shownClosed = panel.querySelector("[data-field='suspended']") !== null;
+    if (again && shownClosed !== Boolean(again.suspended)) choose(again);
   };
+  mount(body, list, panel);
   await draw();
   ctx.refresh(() => draw().catch(() => null), 3000);
 }
@@ -186,7 +205,16 @@ export async function roundView(body, roundId) {
       run.disabled = false;
     }
   } }, t("run_audit"));
-  mount(body, look, out, h("h3", null, t("audit")), run, report);
+  const days = h("select", { name: "days" }, [1, 7, 30, 365].map((n) => h("option", { value: n, selected: n === 7 }, t("days", { n }))));
+  const voided = h("div");
+  const count = async () => {
+    const got = await api(`/api/admin/voids?days=${days.value}`);
+    mount(voided, grid([t("void_reason"), t("count")], Object.entries(got.voids).map(([why, n]) =>
+      h("tr", { "data-reason": why }, h("td", null, t(`void_${why}`)), h("td", { class: "num" }, fmt(n)))), { "data-list": "voids" }));
+  };
+  days.addEventListener("change", () => count().catch((err) => mount(voided, h("p", { class: "cs-error" }, refusal(err)))));
+  mount(body, look, out, h("h3", null, t("audit")), run, report, h("h3", null, t("voids")), days, voided);
+  await count();
   if (!roundId) return;
   try {
     const got = await api(`/api/admin/rounds/${encodeURIComponent(roundId)}`);

@@ -33,6 +33,11 @@ const WORDS = {
     do_ban: "停權", do_unban: "解除停權", do_stand_up: "請離座位", do_audit: "稽核", do_close_table: "關桌",
     do_open_table: "開桌", do_notice: "公告",
     kind_grant: "發放", kind_escrow: "下注託管", kind_settle: "結算", kind_void: "作廢退回",
+    closed: "暫停開放", close_table: "本局後關桌（原因即給玩家的公告）", open_table: "重新開桌",
+    elsewhere: "這張桌在節點 {node} 上執行，請到該節點的後台操作", table_suspended: "此桌已暫停", table_open: "此桌是開放的",
+    unknown_table: "找不到此牌桌", table_elsewhere: "這張桌在另一個節點執行",
+    voids: "作廢牌局", days: "最近 {n} 天", count: "局數", void_crash: "伺服器當機", void_shutdown: "計畫停機",
+    void_settlement_refused: "帳務拒絕結算", void_escrow_refused: "帳務拒絕託管", void_unrecorded: "未記錄原因",
   },
   en: {
     title: "Operator console", login: "Log in", logout: "Log out", username: "Username", password: "Password",
@@ -66,6 +71,11 @@ const WORDS = {
     do_ban: "Ban", do_unban: "Lift ban", do_stand_up: "Stand up", do_audit: "Audit", do_close_table: "Close table",
     do_open_table: "Reopen table", do_notice: "Notice",
     kind_grant: "Grant", kind_escrow: "Stake in escrow", kind_settle: "Settlement", kind_void: "Void, returned",
+    closed: "Closed", close_table: "Close after this round (the reason is the players' notice)", open_table: "Reopen the table",
+    elsewhere: "This table runs on node {node}; use that node's console", table_suspended: "The table is closed already", table_open: "The table is open",
+    unknown_table: "No such table", table_elsewhere: "The table runs on another node",
+    voids: "Voided rounds", days: "Last {n} days", count: "Rounds", void_crash: "Server crash", void_shutdown: "Planned stop",
+    void_settlement_refused: "Ledger refused the payout", void_escrow_refused: "Ledger refused the stakes", void_unrecorded: "Reason not recorded",
   },
 };
 

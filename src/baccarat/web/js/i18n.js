@@ -66,6 +66,8 @@ const STRINGS = {
     shoe_cards_bad: "有 {n} 局的牌與種子重算的牌序不符！", status_escrowed: "進行中", status_voided: "作廢，星幣退回",
     total_day: "今日", total_session: "本次", rounds_n: "{n} 局", round_no: "第 {n} 局", bettor: "投注者",
     account_closed: "此帳號已被管理員停權",
+    table_suspended_notice: "本桌本局結束後暫停：{notice}", table_resumed_notice: "本桌已重新開放",
+    table_closed_notice: "本桌暫停開放：{notice}",
   },
   en: {
     title: "Baccarat",
@@ -141,6 +143,8 @@ const STRINGS = {
     status_voided: "Voided, stakes returned", total_day: "Today", total_session: "Session", rounds_n: "{n} rounds",
     round_no: "Round {n}", bettor: "Bettor",
     account_closed: "An operator closed this account",
+    table_suspended_notice: "This table closes after this round: {notice}", table_resumed_notice: "This table is open again",
+    table_closed_notice: "This table is closed: {notice}",
   },
 };
 
@@ -179,7 +183,7 @@ const ERRORS = {
     round_in_play: "牌局進行中，請於本局結束後再換座",
     already_leaving: "您已申請離座，本局結算後離開",
     nothing_to_rebet: "沒有上一局的押注可重複",
-    muted: "您已被管理員禁言，還有 {minutes} 分鐘", banned: "此帳號已停權：{reason}",
+    muted: "您已被管理員禁言，還有 {minutes} 分鐘", table_suspended: "本桌暫停開放：{notice}", banned: "此帳號已停權：{reason}",
     chat_rate_limited: "訊息太頻繁，請稍候", message_too_long: "訊息最多 120 字", empty_message: "訊息是空的",
     bad_text: "訊息含有不允許的控制字元", unknown_emote: "沒有這個表情",
     already_queued: "您已在上莊排隊中", not_queued: "您不在排隊名單中", queue_full: "排隊人數已滿",
@@ -232,7 +236,7 @@ const ERRORS = {
     round_in_play: "A round is in play; change seats after it",
     already_leaving: "You already leave once this round settles",
     nothing_to_rebet: "No earlier bets to repeat",
-    muted: "An operator muted you; {minutes} more minutes", banned: "This account is banned: {reason}",
+    muted: "An operator muted you; {minutes} more minutes", table_suspended: "This table is closed: {notice}", banned: "This account is banned: {reason}",
     chat_rate_limited: "Too many messages; wait a moment", message_too_long: "A message is at most 120 characters",
     empty_message: "The message is empty", bad_text: "The message holds a control character", unknown_emote: "No such emote",
     already_queued: "You are in the dealer queue already", not_queued: "You are not in the dealer queue",

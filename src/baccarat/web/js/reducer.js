@@ -67,6 +67,12 @@ const STEPS = {
   table_closing(view) {
     view.closing = true;
   },
+  table_suspended(view, data) {
+    view.suspended = data.reason;
+  },
+  table_resumed(view) {
+    view.suspended = null;
+  },
   shoe_started(view, data) {
     view.shoe = { id: data.shoe_id, commitment: data.commitment, round_no: 0, cards_left: data.cards_left };
     view.round_no = 0;

@@ -502,9 +502,13 @@ export class TableScreen {
   }
 
   drawNotice(view) {
+    // An operator's closing notice stands over the felt once the round in play is over.
+    const closed = view.suspended && view.phase === "waiting";
     const late = waitingForNextRound(view);
-    this.noticeEl.hidden = !late;
-    if (late) this.noticeEl.textContent = t("next_round");
+    this.noticeEl.hidden = !closed && !late;
+    this.noticeEl.classList.toggle("closed", Boolean(closed));
+    if (closed) this.noticeEl.textContent = t("table_closed_notice", { notice: view.suspended });
+    else if (late) this.noticeEl.textContent = t("next_round");
   }
 
   phaseLabel(view) {
@@ -637,6 +641,8 @@ export class TableScreen {
     if (name === "chip_placed" && data.seat !== view.me.seat) play("chip");
     if (name === "round_voided") toast(t("round_voided"), "error");
     if (name === "table_closing") toast(t("closing_notice"), "info", 8000);
+    if (name === "table_suspended") toast(t("table_suspended_notice", { notice: data.reason }), "info", 8000);
+    if (name === "table_resumed") toast(t("table_resumed_notice"), "info", 5000);
     // At the close the dealer could not cover all of the bets: the latest went back.
     if ((data.action ?? data.reason) === "uncovered" && data.user_id === view.me.user_id) {
       toast(t("bets_uncovered"), "error");
