@@ -222,6 +222,11 @@ def test_an_operator_closes_a_table_after_its_round_and_reopens_it(
         # The seated player reads the notice over the felt, in their language.
         game.wait_for_selector(".notice.closed:text('本桌暫停開放：Maintenance until 9 pm')")
         save_screenshot(game, "table-closed-phone")
+        # A notice to the table reaches its player in the page's language.
+        op.fill(".cs-action[data-action='table_notice'] [name=zh]", "九點重新開桌")
+        op.fill(".cs-action[data-action='table_notice'] [name=en]", "Open again at 9")
+        assert act(op, "table_notice", "tell the regulars") == "ok"
+        game.wait_for_selector(".toast-notice:text('九點重新開桌')")
         assert act(op, "open_table", "Maintenance done") == "ok"
         op.wait_for_selector(f"tr[data-table='{table}']:not(.cs-closed)")
         game.wait_for_selector(".notice.closed", state="hidden")
@@ -232,4 +237,4 @@ def test_an_operator_closes_a_table_after_its_round_and_reopens_it(
                 page.context.close()
         with contextlib.closing(open_store(server.db)) as store:
             logged = [e.action for e in store.operator_log(target=f"table:{table}")]
-    assert logged[:2] == ["open_table", "close_table"]
+    assert logged[:3] == ["open_table", "notice", "close_table"]

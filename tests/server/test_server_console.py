@@ -276,3 +276,40 @@ async def test_a_table_closed_after_its_round_plays_it_out_and_reopens(live: Liv
     finally:
         await http.close()
     assert live.store.audit().ok
+
+
+@live_test()
+async def test_a_notice_reaches_a_tables_players_or_everyone_and_is_logged(live: Live) -> None:
+    http = await console(live)
+    try:
+        at_table = await live.client("seated")
+        await at_table.command("sit", table_id="t1", seat=1)
+        in_lobby = await live.client("browsing")
+        url = f"{live.base}/api/admin/notices"
+        text = {"zh-TW": "十點維護", "en": "Maintenance at ten"}
+        status, body = await call(
+            http, "POST", url, {"table_id": "t1", "text": text, "reason": "r"}
+        )
+        assert (status, body["reached"]) == (200, 1)
+        got = await at_table.wait_for(lambda m: m.get("type") == "notice", 5)
+        assert got == {"type": "notice", "table_id": "t1", "text": text}
+        status, body = await call(http, "POST", url, {"text": {"en": "Welcome"}, "reason": "r"})
+        assert (status, body["reached"]) == (200, 2)
+        got = await in_lobby.wait_for(lambda m: m.get("type") == "notice", 5)
+        assert got == {"type": "notice", "table_id": None, "text": {"en": "Welcome"}}
+        for bad, code in (
+            ({"text": {"fr": "Bonjour"}, "reason": "r"}, "bad_notice"),
+            ({"text": {"en": "  "}, "reason": "r"}, "bad_notice"),
+            ({"text": {"en": "x" * 201}, "reason": "r"}, "bad_notice"),
+            ({"text": {"en": "a\x00b"}, "reason": "r"}, "bad_notice"),
+            ({"text": {"en": "hi"}}, "bad_reason"),
+            ({"text": {"en": "hi"}, "table_id": "t9", "reason": "r"}, "unknown_table"),
+        ):
+            status, body = await call(http, "POST", url, bad)
+            assert body["error"]["code"] == code, bad
+        logged = [(e.target, e.after["reached"]) for e in live.store.operator_log(action="notice")]
+        assert logged == [("lobby", 2), ("table:t1", 1)]
+        await at_table.close()
+        await in_lobby.close()
+    finally:
+        await http.close()

@@ -1,4 +1,4 @@
-"""The server's messages: ``hello``, ``ack``, ``error``, ``snapshot`` and ``event``.
+"""The server's messages: ``hello``, ``ack``, ``error``, ``snapshot``, ``event`` and ``notice``.
 
 Each builds the JSON object of one message of protocol v1 (docs/protocol.md); the socket
 layer encodes it with :func:`baccarat.protocol.codec.dumps` or, for many sockets at once,
@@ -82,3 +82,9 @@ def event(
     out["event"] = kind
     out["data"] = data
     return out
+
+
+def notice(text: Mapping[str, str], table_id: str | None = None) -> dict[str, object]:
+    """An operator's notice: ``text`` by language (``zh-TW``, ``en``), for the players at
+    ``table_id`` or, without one, for everyone in the lobby and at the tables."""
+    return {"type": "notice", "table_id": table_id, "text": dict(text)}

@@ -16,6 +16,7 @@ from typing import Any
 from aiohttp import web
 
 from baccarat.errors import BaccaratError, InvalidInput, NotFound, RuleViolation
+from baccarat.protocol.messages import notice
 from baccarat.server.app import Server
 from baccarat.server.http import auth, console_auth
 from baccarat.server.http.console_auth import acting, operator_only
@@ -359,6 +360,54 @@ async def _table_switch(request: web.Request, *, close: bool) -> web.Response:
     return web.json_response({"table_id": table_id, "suspended": driver.table.suspended})
 
 
+MAX_NOTICE = 200
+
+
+def _notice_text(data: dict[str, Any]) -> dict[str, str]:
+    """The notice's text by language: ``zh-TW`` and ``en``, at least one."""
+    text = data.get("text")
+    if not isinstance(text, dict) or not set(text) <= {"zh-TW", "en"}:
+        raise InvalidInput("bad_notice", "'text' holds the notice by language: zh-TW and en.")
+    out = {k: v.strip() for k, v in text.items() if isinstance(v, str) and v.strip()}
+    if not out or any(len(v) > MAX_NOTICE or not v.isprintable() for v in out.values()):
+        raise InvalidInput(
+            "bad_notice", f"A notice is 1 to {MAX_NOTICE} printable characters in a language."
+        )
+    return out
+
+
+async def post_notice(request: web.Request) -> web.Response:
+    """POST /api/admin/notices {text: {zh-TW, en}, table_id?, reason}: a notice to the
+    players at one table, or (no table) to everyone connected to this node."""
+    server = request.app[SERVER]
+    try:
+        data = await _body(request)
+        reason = verify_reason(_reason(data))
+        text = _notice_text(data)
+        table_id = data.get("table_id")
+        if table_id is not None and table_id not in server.drivers:
+            raise NotFound("unknown_table", f"No table {table_id!r} runs on this node.")
+        message = notice(text, table_id)
+        conns = (
+            server.hub.watchers.get(table_id, ())
+            if table_id is not None
+            else server.hub.connections
+        )
+        reached = server.hub.broadcast(conns, message)
+        await asyncio.to_thread(
+            _store(request).log_action,
+            _actor(request),
+            "notice",
+            f"table:{table_id}" if table_id else "lobby",
+            reason,
+            None,
+            {"text": text, "reached": reached},
+        )
+    except BaccaratError as exc:
+        return _error(exc)
+    return web.json_response({"reached": reached})
+
+
 Change = Any
 """(store, user id, body, actor) -> User: one logged change of a user."""
 
@@ -397,6 +446,7 @@ def add_routes(router: web.UrlDispatcher) -> None:
     ):
         router.add_post(f"/api/admin/users/{{user_id}}/{name}", operator_only(handler))
     router.add_post("/api/admin/users/{user_id}/role", operator_only(set_role, admin=True))
+    router.add_post("/api/admin/notices", operator_only(post_notice))
     router.add_post("/api/admin/tables/{table_id}/close", operator_only(close_table))
     router.add_post("/api/admin/tables/{table_id}/open", operator_only(open_table))
     # Anything else under /api/admin is refused like the rest, before it could be a 404.

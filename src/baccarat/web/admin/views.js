@@ -28,10 +28,11 @@ export async function tablesView(body, ctx) {
     mount(panel, h("section", { class: "cs-table panel", "data-table": line.table_id },
       h("h2", null, tableName(line), " ", h("small", { class: "muted" }, line.table_id)),
       closed ? h("p", { class: "pill cs-muted", "data-field": "suspended" }, `${t("closed")}: ${line.suspended}`) : null,
-      !line.here ? h("p", { class: "muted" }, t("elsewhere", { node: line.node_id ?? "?" })) :
+      !line.here ? h("p", { class: "muted" }, t("elsewhere", { node: line.node_id ?? "?" })) : [
         action(closed ? "open_table" : "close_table", closed ? t("open_table") : t("close_table"), [],
           (reason) => api(`/api/admin/tables/${encodeURIComponent(line.table_id)}/${closed ? "open" : "close"}`, { reason }),
-          async () => { await draw(); })));
+          async () => { await draw(); }),
+        noticeForm(line.table_id)]));
   };
   const draw = async () => {
     const { tables } = await api("/api/admin/tables");
@@ -52,9 +53,22 @@ export async function tablesView(body, ctx) {
     const shownClosed = panel.querySelector("[data-field='suspended']") !== null;
     if (again && shownClosed !== Boolean(again.suspended)) choose(again);
   };
-  mount(body, list, panel);
+  mount(body, list, panel, h("section", { class: "cs-lobby-notice" }, noticeForm(null)));
   await draw();
   ctx.refresh(() => draw().catch(() => null), 3000);
+}
+
+/** A notice in both languages to one table's players, or (null) to everyone on this node. */
+function noticeForm(tableId) {
+  const zh = h("input", { name: "zh", placeholder: "中文公告", maxlength: 200 });
+  const en = h("input", { name: "en", placeholder: "Notice in English", maxlength: 200 });
+  return action(tableId ? "table_notice" : "lobby_notice", tableId ? t("table_notice") : t("lobby_notice"), [zh, en],
+    async (reason) => {
+      const text = Object.fromEntries([["zh-TW", zh.value], ["en", en.value]].filter(([, v]) => v.trim()));
+      await api("/api/admin/notices", { table_id: tableId, text, reason });
+      zh.value = "";
+      en.value = "";
+    }, async () => {});
 }
 
 /** Search users by name. */
@@ -251,7 +265,8 @@ function roundRecord(r, shoe) {
 
 /** The operator log, filtered by action and actor. */
 export async function logView(body) {
-  const action = h("select", { name: "action" }, ["", "grant", "set_level", "set_role", "mute", "unmute", "ban", "unban", "stand_up", "audit"]
+  const action = h("select", { name: "action" }, ["", "grant", "set_level", "set_role", "mute", "unmute", "ban", "unban", "stand_up",
+    "close_table", "open_table", "notice", "audit"]
     .map((a) => h("option", { value: a }, a ? t(`do_${a}`) : t("all"))));
   const actor = h("input", { name: "actor", placeholder: t("actor") });
   const out = h("div");

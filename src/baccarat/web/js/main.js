@@ -66,6 +66,10 @@ function message(msg) {
     case "error":
       if (msg.code) toast(errorText(msg), "error");
       break;
+    case "notice":
+      // An operator's notice, in the page's language when it was written in it.
+      toast(msg.text[getLang()] ?? Object.values(msg.text)[0], "notice", 12000);
+      break;
     default:
       break;
   }
