@@ -6,7 +6,8 @@ a socket that has no table yet). Each node's public URL is its path under that a
 names the path of the table's node, and the page moves its socket there (the session
 cookie is the one address's, good on every node). Node A lists t1 and starts first, node B
 lists t1 and t2 and runs t2: two users on the one address sit at t2 and play a round, their
-sockets routed to B. The config below is the one docs/deployment.md shows.
+sockets routed to B. The config below routes as deploy/nginx/many-nodes.conf does (the file
+docs/deployment.md shows), on the test's own ports and without TLS.
 """
 
 from __future__ import annotations

@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 from server_live import SLOW_SQUEEZE, Live, auto_open, is_event, live_test
 
+from scrape import scrape
+
 
 async def _late_settlement_is_refused(live: Live) -> None:
     dealer = await live.client("dealer", 1_000_000)
@@ -29,6 +31,9 @@ async def _late_settlement_is_refused(live: Live) -> None:
     assert voided["data"]["round_id"] == round_id
     assert live.server.drivers["t1"].ledger.fenced
     assert live.store.get_round(round_id).status == "voided"
+    # Counted by this node as taken over (the new owner's void is a crash's).
+    scraped = await scrape(live.server)
+    assert scraped.value("baccarat_rounds_voided_total", reason="taken_over") == 1
     assert {uid: live.store.balance(uid) for uid in start} == start
     report = live.store.audit()
     assert report.ok, report.problems

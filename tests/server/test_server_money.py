@@ -19,6 +19,7 @@ from baccarat.cards import deck, parse_cards
 from baccarat.client import Client, CommandError
 from baccarat.shoe import Shoe
 from baccarat.store.url import sqlite_path
+from scrape import scrape
 
 HELD: dict[str, Any] = {**SLOW_SQUEEZE, "timers": {**SLOW_SQUEEZE["timers"], "betting": 20.0}}
 """Two seconds to bet, and squeezes that wait for their controller: the test sets the pace."""
@@ -230,6 +231,8 @@ async def test_a_payout_the_ledger_refuses_is_announced_as_a_void_never_as_a_set
     assert settled == []
     record = live.store.get_round(round_id)
     assert (record.status, record.void_reason) == ("voided", "settlement_refused")
+    scraped = await scrape(live.server)
+    assert scraped.value("baccarat_rounds_voided_total", reason="settlement_refused") == 1
     # A refused payout is a bug: the audit says so.
     report = live.store.audit()
     assert f"round {round_id} at table t1 was voided: settlement_refused" in report.problems
@@ -277,6 +280,8 @@ async def test_stakes_the_ledger_refuses_void_the_round_and_the_audit_reports_it
     assert coins == ledger_coins(live, list(coins))
     record = live.store.get_round(round_id)
     assert (record.status, record.void_reason) == ("voided", "escrow_refused")
+    scraped = await scrape(live.server)
+    assert scraped.value("baccarat_rounds_voided_total", reason="escrow_refused") == 1
     assert live.store.audit().problems == [
         f"round {round_id} at table t1 was voided: escrow_refused"
     ]

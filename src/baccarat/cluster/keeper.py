@@ -15,6 +15,9 @@ A refused renewal means the directory no longer has the lease as this node holds
 nobody else holds it either (Redis restarted empty), the keeper leases the table again and
 asks ``on_regained`` to confirm with the database that nobody took the table meanwhile: the
 table keeps playing. Otherwise the table stops here at once.
+
+The keeper also keeps what an operator watches: when the node last wrote its heartbeat, how
+many nodes' heartbeats it saw then, and how many tables it stopped for a lost lease.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 
 from baccarat.cluster.directory import Directory
@@ -38,6 +42,11 @@ DEFAULT_TTL = 10.0
 
 MAX_PERIOD = 1.0
 """Seconds between ticks at most, whatever the ttl."""
+
+LOST_REASONS = ("refused", "expired")
+"""Why a lease is lost: its renewal was refused (another node holds the table, or the
+database says another node took it), or it ran out before a renewal got through (the
+directory did not answer)."""
 
 Gained = Callable[[str, int], Awaitable[None]]
 Lost = Callable[[str], Awaitable[None]]
@@ -75,6 +84,12 @@ class Keeper:
         self.held: dict[str, int] = {}
         """Each table this node runs, with its lease token."""
         self._valid_until: dict[str, float] = {}
+        self.heartbeat_at: float | None = None
+        """When the node last wrote its heartbeat to the directory (Unix time)."""
+        self.nodes_seen = 0
+        """How many nodes' heartbeats the directory held at this node's last tick."""
+        self.leases_lost = dict.fromkeys(LOST_REASONS, 0)
+        """Tables stopped here because their lease was lost, by reason (``LOST_REASONS``)."""
         self._task: asyncio.Task[None] | None = None
         self._lock = asyncio.Lock()
         self._registered_until: float | None = None
@@ -97,6 +112,7 @@ class Keeper:
         await self._expire()
         asked = _now()
         known = await self.directory.register(self.node_id, self.public_url, self.ttl)
+        self.heartbeat_at = time.time()
         if not known and self._registered_until is not None and asked < self._registered_until:
             log.warning("the directory lost its data; taking no other node's table for a ttl")
             self._quiet_until = asked + self.ttl
@@ -104,6 +120,7 @@ class Keeper:
         if not self.directory.expires:
             # Nothing held runs out (a system of one): only the tables not held yet remain.
             await self._acquire_free()
+            await self._count_nodes()
             return
         for table_id, token in list(self.held.items()):
             asked = _now()
@@ -113,12 +130,17 @@ class Keeper:
                 self._valid_until[table_id] = asked + self.ttl
             else:
                 log.warning("table lease lost", extra={"table_id": table_id})
-                await self._drop(table_id)
+                await self._drop(table_id, "refused")
         await self._acquire_free()
         lost = await self.directory.renew_seats(self.node_id, self.seats(), self.ttl)
         for user_id in lost:
             if self.on_seat_lost is not None:
                 self.on_seat_lost(user_id)
+        await self._count_nodes()
+
+    async def _count_nodes(self) -> None:
+        """Note how many nodes the directory has heard from (last, so renewals go first)."""
+        self.nodes_seen = len(await self.directory.nodes())
 
     async def _acquire_free(self) -> None:
         if self._taking and _now() >= self._quiet_until:
@@ -152,9 +174,12 @@ class Keeper:
         now = _now()
         for table_id in [t for t, until in self._valid_until.items() if until <= now]:
             log.warning("table lease not renewed in time", extra={"table_id": table_id})
-            await self._drop(table_id)
+            await self._drop(table_id, "expired")
 
-    async def _drop(self, table_id: str) -> None:
+    async def _drop(self, table_id: str, lost: str | None = None) -> None:
+        """Stop the table here; ``lost`` says why its lease was lost (None: given back)."""
+        if lost is not None:
+            self.leases_lost[lost] += 1
         self.held.pop(table_id, None)
         self._valid_until.pop(table_id, None)
         try:

@@ -24,7 +24,7 @@ from baccarat.server import Server, collector, create_app, load_rooms
 from baccarat.server.config import RoomsConfig, listen_address, split_address
 from baccarat.server.http.routes import create_metrics_app
 from baccarat.server.logs import setup_logging
-from baccarat.store import Store, default_db_url, open_store
+from baccarat.store import VOID_CRASH, Store, default_db_url, open_store
 
 HELP = "run the server: tables, WebSocket, HTTP API and the browser client"
 
@@ -186,14 +186,64 @@ async def _serve(args: argparse.Namespace, config: RoomsConfig, store: Store, ur
             print(f"baccarat serve: Redis is not reachable at {args.redis}: {exc}", file=sys.stderr)
             await directory.close()
             return 2
-    else:
-        # Alone, this server is the whole system: a round left in escrow at a table no longer
-        # in its rooms file will never be settled (the tables it runs void theirs when taken).
-        voided = await asyncio.to_thread(store.void_unfinished)
-        if voided:
-            log.warning("voided unfinished rounds", extra={"rounds": voided})
+    # Alone, this server is the whole system: a round left in escrow at a table no longer
+    # in its rooms file will never be settled (the tables it runs void theirs when taken).
+    voided = await _void_unfinished(store) if directory is None else 0
     shown = "127.0.0.1" if args.host in ("0.0.0.0", "::", "") else args.host
-    server = Server(
+    server = _server(args, config, store, directory, shown)
+    server.metrics.rounds_voided.labels(VOID_CRASH).inc(voided)
+    runner = web.AppRunner(create_app(server), shutdown_timeout=5.0, access_log=None)
+    await runner.setup()
+    site = web.TCPSite(runner, args.host, args.port, shutdown_timeout=5.0)
+    await site.start()
+    base = f"http://{shown}:{_bound_port(runner, args.port)}"
+    metrics_runner = await _metrics_listener(server, config)
+    _announce(server, url, base, config.server.metrics_listen, accounts)
+    collector.settle()
+    server.metrics.watch_collector()
+
+    demo = await start_demo(base, store, config) if args.demo else None
+    await stop.wait()
+    log.info("shutting down")
+    await site.stop()
+    # Bots stay while the tables drain, so a round in play can finish with their cards opened.
+    await server.drain()
+    if demo is not None:
+        with contextlib.suppress(TimeoutError):
+            await demo.close()
+    await _close(runner, metrics_runner, directory)
+    log.info("stopped")
+    return 0
+
+
+async def _close(
+    runner: web.AppRunner, metrics: web.AppRunner | None, directory: RedisDirectory | None
+) -> None:
+    """Run the app's shutdown (sockets close), then free the rest."""
+    await runner.cleanup()
+    if metrics is not None:
+        await metrics.cleanup()
+    if directory is not None:
+        await directory.close()
+
+
+async def _void_unfinished(store: Store) -> int:
+    """Void every round left in escrow (a lone server's start); how many were."""
+    voided = await asyncio.to_thread(store.void_unfinished)
+    if voided:
+        log.warning("voided unfinished rounds", extra={"rounds": voided})
+    return len(voided)
+
+
+def _server(
+    args: argparse.Namespace,
+    config: RoomsConfig,
+    store: Store,
+    directory: RedisDirectory | None,
+    shown: str,
+) -> Server:
+    """The node the command line asks for."""
+    return Server(
         store,
         config,
         speed=args.speed,
@@ -207,47 +257,32 @@ async def _serve(args: argparse.Namespace, config: RoomsConfig, store: Store, ur
         lease_ttl=args.lease_ttl,
         test_hooks=args.test_hooks,
     )
-    runner = web.AppRunner(create_app(server), shutdown_timeout=5.0, access_log=None)
+
+
+async def _metrics_listener(server: Server, config: RoomsConfig) -> web.AppRunner | None:
+    """Start the listener serving only ``/metrics``, if the configuration asks for one."""
+    if not config.server.metrics_listen:
+        return None
+    runner = web.AppRunner(create_metrics_app(server), access_log=None)
     await runner.setup()
-    site = web.TCPSite(runner, args.host, args.port, shutdown_timeout=5.0)
-    await site.start()
-    port = _bound_port(runner, args.port)
-    base = f"http://{shown}:{port}"
-    metrics_runner = None
-    if config.server.metrics_listen:
-        metrics_runner = web.AppRunner(create_metrics_app(server), access_log=None)
-        await metrics_runner.setup()
-        host, mport = split_address(config.server.metrics_listen)
-        await web.TCPSite(metrics_runner, host, mport).start()
+    host, port = split_address(config.server.metrics_listen)
+    await web.TCPSite(runner, host, port).start()
+    return runner
+
+
+def _announce(
+    server: Server, url: str, base: str, metrics: str, accounts: list[tuple[str, str]]
+) -> None:
+    """Print where everything is (the tests read the ``open:`` line)."""
     print(f"database: {url}", flush=True)
-    if metrics_runner is not None:
-        print(f"metrics:  http://{config.server.metrics_listen}/metrics", flush=True)
+    if metrics:
+        print(f"metrics:  http://{metrics}/metrics", flush=True)
     if server.node.public_url:
         print(f"node:     {server.node.node_id} at {server.node.public_url}", flush=True)
     print(f"open:     {base}/", flush=True)
     for name, password in accounts:
         print(f"demo account: {name} / {password}", flush=True)
     print("Ctrl-C stops the server (rounds in play finish first).", flush=True)
-    collector.settle()
-    server.metrics.watch_collector()
-
-    demo = await start_demo(base, store, config) if args.demo else None
-    await stop.wait()
-    log.info("shutting down")
-    await site.stop()
-    # Bots stay while the tables drain, so a round in play can finish with their cards opened.
-    await server.drain()
-    if demo is not None:
-        with contextlib.suppress(TimeoutError):
-            await demo.close()
-    # Runs the app's shutdown (sockets close) and frees the rest.
-    await runner.cleanup()
-    if metrics_runner is not None:
-        await metrics_runner.cleanup()
-    if directory is not None:
-        await directory.close()
-    log.info("stopped")
-    return 0
 
 
 def _bound_port(runner: web.AppRunner, wanted: int) -> int:

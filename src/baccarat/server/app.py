@@ -12,6 +12,7 @@ import logging
 from baccarat.cluster import Directory, LocalDirectory
 from baccarat.cluster.keeper import DEFAULT_TTL
 from baccarat.server.config import RoomsConfig
+from baccarat.server.http.limits import AuthLimits
 from baccarat.server.http.passwords import PasswordPool
 from baccarat.server.metrics import Metrics
 from baccarat.server.sockets.connection import CLOSE_GOING_AWAY, CLOSE_LOGGED_OUT, Connection
@@ -75,6 +76,9 @@ class Server:
         self.passwords = PasswordPool(settings.password_hash_workers, settings.password_hash_queue)
         self.metrics.watch_passwords(self.passwords)
         self.metrics.watch_store(store)
+        self.limits = AuthLimits.from_settings(settings)
+        """The login and registration limits (kept with the server, whose metrics count them)."""
+        self.metrics.watch_limits(self.limits)
         self.inflight = CoinsInFlight()
         """Users whose coins an unsettled round holds, at every table of this server."""
         self.tables = Tables(
@@ -105,6 +109,7 @@ class Server:
             inflight=self.inflight,
         )
         """This server as a node: one of many with a shared directory, else a system of one."""
+        self.metrics.watch_keeper(self.node.keeper)
         self.lobby.on_local_line = self.node.line_changed
         self.seating = Seating(self.hub, self.node, store, self.inflight)
         self.tables.attach(self.lobby, self.node, self.seating)

@@ -1,23 +1,40 @@
-"""Prometheus metrics of one server, in a registry of its own (so tests can run many apps)."""
+"""Prometheus metrics of one server, in a registry of its own (so tests can run many apps).
+
+The alert rules and the dashboard under ``deploy/`` read these names; a test checks that
+every name they use is exported here.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
-from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
-from prometheus_client.core import CounterMetricFamily
+from prometheus_client import (
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    ProcessCollector,
+    generate_latest,
+)
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
 
 from baccarat.server import collector
 
 if TYPE_CHECKING:
+    from baccarat.cluster.keeper import Keeper
+    from baccarat.server.http.limits import AuthLimits
     from baccarat.server.http.passwords import PasswordPool
     from baccarat.store import Store
 
+LATENCY_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0)
+"""Seconds: from half a millisecond, where a quiet server answers, to a second."""
+
 
 class Metrics:
-    """Connected clients, tables running, rounds settled, command latency, errors by code."""
+    """Clients, tables, rounds settled and voided, latency, errors, drops, the ledger's retries,
+    and the process's memory and CPU."""
 
     def __init__(self) -> None:
         self.registry = CollectorRegistry()
@@ -31,13 +48,24 @@ class Metrics:
             "baccarat_rounds_settled", "Rounds settled", ["table_id"], registry=self.registry
         )
         self.rounds_voided = Counter(
-            "baccarat_rounds_voided", "Rounds voided", registry=self.registry
+            "baccarat_rounds_voided", "Rounds voided, by reason", ["reason"], registry=self.registry
         )
         self.latency = Histogram(
             "baccarat_command_seconds",
             "Time from receiving a command to answering it (peel moves are not timed)",
             ["command"],
-            buckets=(0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0),
+            buckets=LATENCY_BUCKETS,
+            registry=self.registry,
+        )
+        self.delivery = Histogram(
+            "baccarat_delivery_seconds",
+            "Time from a table's timer falling due to its events reaching the sockets",
+            buckets=LATENCY_BUCKETS,
+            registry=self.registry,
+        )
+        self.ledger_retries = Counter(
+            "baccarat_ledger_retries",
+            "Ledger writes tried again because the database did not answer",
             registry=self.registry,
         )
         self.errors = Counter(
@@ -53,6 +81,8 @@ class Metrics:
         self.deliveries = Counter(
             "baccarat_messages_queued", "Messages queued to clients", registry=self.registry
         )
+        # The registry is the server's own, so the process's memory and CPU are added here.
+        ProcessCollector(registry=self.registry)
 
     def watch_collector(self) -> Callable[[], None]:
         """Time the garbage collector's pauses; return the function that stops it."""
@@ -86,6 +116,14 @@ class Metrics:
         how much group commit shares: near 1 on a quiet server, several when busy)."""
         self.registry.register(_LedgerCollector(store))
 
+    def watch_limits(self, limits: AuthLimits) -> None:
+        """Report the logins and registrations refused by a rate limit, by limit."""
+        self.registry.register(_LimitsCollector(limits))
+
+    def watch_keeper(self, keeper: Keeper) -> None:
+        """Report the node's heartbeat, the nodes it sees and the table leases it lost."""
+        self.registry.register(_KeeperCollector(keeper))
+
     def observe_command(self, command: str, seconds: float) -> None:
         """Record one command's time to its answer (the labelled child is looked up once)."""
         child = self._latency_of.get(command)
@@ -105,7 +143,7 @@ class _LedgerCollector(Collector):
     def __init__(self, store: Store) -> None:
         self.store = store
 
-    def collect(self) -> Iterator[CounterMetricFamily]:
+    def collect(self) -> Iterator[Metric]:
         yield CounterMetricFamily(
             "baccarat_ledger_commits", "Ledger transactions committed", value=self.store.commits
         )
@@ -114,3 +152,49 @@ class _LedgerCollector(Collector):
             "Ledger operations committed (escrows, settlements, voids, grants)",
             value=self.store.writes,
         )
+
+
+class _LimitsCollector(Collector):
+    """The rate limits' refusals, read when the metrics are."""
+
+    def __init__(self, limits: AuthLimits) -> None:
+        self.limits = limits
+
+    def collect(self) -> Iterator[Metric]:
+        family = CounterMetricFamily(
+            "baccarat_auth_rate_limited",
+            "Logins and registrations refused by a rate limit, by the setting that refused them",
+            labels=["limit"],
+        )
+        for limit, count in sorted(self.limits.refused.items()):
+            family.add_metric([limit], count)
+        yield family
+
+
+class _KeeperCollector(Collector):
+    """The node's standing in the directory, read when the metrics are."""
+
+    def __init__(self, keeper: Keeper) -> None:
+        self.keeper = keeper
+
+    def collect(self) -> Iterator[Metric]:
+        keeper = self.keeper
+        lost = CounterMetricFamily(
+            "baccarat_table_leases_lost",
+            "Tables stopped here because their lease was lost, by reason",
+            labels=["reason"],
+        )
+        for reason, count in sorted(keeper.leases_lost.items()):
+            lost.add_metric([reason], count)
+        yield lost
+        yield GaugeMetricFamily(
+            "baccarat_nodes_alive",
+            "Nodes whose heartbeat this node last saw in the directory",
+            value=keeper.nodes_seen,
+        )
+        if keeper.heartbeat_at is not None:
+            yield GaugeMetricFamily(
+                "baccarat_node_heartbeat_timestamp_seconds",
+                "When this node last wrote its heartbeat to the directory (Unix time)",
+                value=keeper.heartbeat_at,
+            )

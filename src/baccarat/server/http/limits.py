@@ -8,7 +8,9 @@ who spends it does not lock the owner out: the owner, from another address, is o
 by the per-username ceiling. Registrations have their own limits, over an hour: per address
 and for the whole server.
 
-Usernames enter every key in their canonical form (``baccarat.names.username_key``).
+Usernames enter every key in their canonical form (``baccarat.names.username_key``). Each
+refusal is counted under the name of the ``[server]`` setting that refused it, which is the one
+an operator raises when honest users meet it (``baccarat_auth_rate_limited``).
 """
 
 from __future__ import annotations
@@ -16,12 +18,20 @@ from __future__ import annotations
 import time
 from collections import defaultdict, deque
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from baccarat.server.config import ServerSettings
 
 MINUTE = 60.0
 HOUR = 3600.0
+LIMITS = (
+    "login_attempts_per_ip",
+    "login_attempts",
+    "login_attempts_per_name",
+    "register_per_ip",
+    "register_per_hour",
+)
+"""The ``[server]`` settings that limit logins and registrations."""
 MAX_KEYS = 100_000
 """Past this many keys a limiter forgets the idle ones, so a flood of names cannot grow
 memory without bound."""
@@ -70,6 +80,8 @@ class AuthLimits:
     login_per_name: RateLimiter
     register_per_ip: RateLimiter
     register_total: RateLimiter
+    refused: dict[str, int] = field(default_factory=lambda: dict.fromkeys(LIMITS, 0))
+    """Attempts refused since start, by the setting whose limit refused them."""
 
     @classmethod
     def from_settings(
@@ -86,18 +98,25 @@ class AuthLimits:
 
     def login_address(self, address: str) -> float:
         """Count a login attempt from ``address``; seconds to wait if it is over its limit."""
-        return self.login_per_ip.retry_after(f"ip:{address}")
+        return self._count("login_attempts_per_ip", self.login_per_ip.retry_after(f"ip:{address}"))
 
     def login_name(self, name_key: str, address: str) -> float:
         """Count a login attempt as ``name_key`` from ``address``; seconds to wait, or 0."""
         pair = self.login_per_name_and_ip.retry_after(f"name:{name_key}\nip:{address}")
         if pair:
-            return pair
-        return self.login_per_name.retry_after(f"name:{name_key}")
+            return self._count("login_attempts", pair)
+        wait = self.login_per_name.retry_after(f"name:{name_key}")
+        return self._count("login_attempts_per_name", wait)
 
     def register(self, address: str) -> float:
         """Count a registration from ``address``; seconds to wait, or 0."""
         wait = self.register_per_ip.retry_after(f"ip:{address}")
         if wait:
-            return wait
-        return self.register_total.retry_after("all")
+            return self._count("register_per_ip", wait)
+        return self._count("register_per_hour", self.register_total.retry_after("all"))
+
+    def _count(self, limit: str, wait: float) -> float:
+        """Pass ``wait`` on, counting a refusal by ``limit`` when there is one."""
+        if wait:
+            self.refused[limit] += 1
+        return wait

@@ -24,7 +24,6 @@ from baccarat.server.http import auth, console, mybets, shoes, tickets
 from baccarat.server.http.headers import add_security_headers
 from baccarat.server.http.holds import hold_route
 from baccarat.server.http.keys import SERVER
-from baccarat.server.http.limits import AuthLimits
 from baccarat.server.http.static import StaticFiles
 from baccarat.server.http.verifier import verifier_routes
 from baccarat.server.logs import quiet_bad_requests
@@ -32,8 +31,6 @@ from baccarat.server.sockets.ws import websocket
 from baccarat.server.tables.lobby import View
 
 log = logging.getLogger("baccarat.server")
-
-"""The application's ``Server``."""
 
 
 def web_root() -> Path:
@@ -133,7 +130,7 @@ def create_app(server: Server) -> web.Application:
     app[auth.SETTINGS] = server.config.server
     app[auth.ALLOW_REGISTER] = server.allow_register
     app[auth.ORIGINS] = server.origins
-    app[auth.LIMITS] = AuthLimits.from_settings(server.config.server)
+    app[auth.LIMITS] = server.limits
     app[auth.PASSWORDS] = server.passwords
     app[auth.ON_LOGOUT] = server.logged_out
     app[shoes.TABLES] = frozenset(server.config.table_room())

@@ -140,12 +140,22 @@ class TableDriver:
                 # A command's step runs in its own task (``submit``): one step at a time.
                 await asyncio.shield(self._inline)
             if job is None:
-                await self._guarded(None)
+                await self._timed_step()
                 continue
             if job.run is stop_job:
                 job.done.set_result(None)
                 return
             await self._guarded(job)
+
+    async def _timed_step(self) -> None:
+        """A step no command asked for; how long after its due time its events went out
+        (the loop's lag, a ledger write) is what every watcher waited."""
+        due = self._wake_at()
+        await self._guarded(None)
+        # Within a tick is on time; a step woken early (a deadline moved) was late for nothing.
+        late = None if due is None else self.base_clock() - due
+        if late is not None and late > -CLOCK_TICK:
+            self.metrics.delivery.observe(max(late, 0.0))
 
     def _post(self, job: Job | None) -> None:
         self.queue.post(job)

@@ -22,6 +22,10 @@ When the database cannot be reached, each write is retried with its idempotency 
 is done (``baccarat.server.tables.retry``): the table's task waits on it, so the table pauses and
 announces nothing the ledger has not accepted. Writes run one at a time, so the epoch never
 changes under a write in flight (``renew_epoch``).
+
+Every void is counted by its reason (``baccarat_rounds_voided``): the store's reason when this
+node writes the void, ``taken_over`` when another node's takeover voided the round, and
+``abandoned`` when the table stopped before the database took its stakes.
 """
 
 from __future__ import annotations
@@ -38,6 +42,7 @@ from baccarat.server.tables import facts
 from baccarat.server.tables.inflight import CoinsInFlight
 from baccarat.server.tables.retry import until_written
 from baccarat.store import (
+    VOID_ESCROW_REFUSED,
     VOID_SETTLEMENT_REFUSED,
     VOID_SHUTDOWN,
     Applied,
@@ -62,6 +67,11 @@ from baccarat.table.events import (
 log = logging.getLogger("baccarat.server")
 
 T = TypeVar("T")
+
+VOIDED_TAKEN_OVER = "taken_over"
+"""A void counted here that the node taking the table over wrote (as a ``crash``)."""
+VOIDED_ABANDONED = "abandoned"
+"""A round whose stakes never reached the database: its table stopped meanwhile."""
 
 _WRITTEN = (RoundSettled, ShoeStarted, ShoeEnded, BettingClosed, BettingOpened)
 """The events ``record`` writes for (or, for ``betting_opened``, reads the balances at)."""
@@ -141,6 +151,7 @@ class TableLedger:
             given_up=lambda: self.given_up,
             waiting=self._waiting,
             what=op.key,
+            retried=self.metrics.ledger_retries.inc,
         )
 
     async def _call(self, what: str, fn: Callable[..., T], *args: object) -> T:
@@ -149,6 +160,7 @@ class TableLedger:
             given_up=lambda: self.given_up,
             waiting=self._waiting,
             what=what,
+            retried=self.metrics.ledger_retries.inc,
         )
 
     async def record(self, events: list[Event]) -> list[Event]:
@@ -241,7 +253,7 @@ class TableLedger:
             if not expected:
                 await self._record_refused(ev)
             self.voided.add(round_id)
-            self.metrics.rounds_voided.inc()
+            self.metrics.rounds_voided.labels(self._void_reason(VOID_ESCROW_REFUSED)).inc()
             return [
                 RoundVoided(round_id, "The stakes could not be taken; this round settles nothing.")
             ]
@@ -295,7 +307,7 @@ class TableLedger:
         if self._note_fenced(exc):
             # The node that took the table voided this round as it took it.
             log.warning("settlement refused: table taken over", extra={"round_id": round_id})
-            self.metrics.rounds_voided.inc()
+            self.metrics.rounds_voided.labels(VOIDED_TAKEN_OVER).inc()
             return [
                 RoundVoided(round_id, "The table moved to another node; every stake was returned.")
             ]
@@ -307,7 +319,7 @@ class TableLedger:
             extra={"table_id": self.table_id, "round_id": round_id},
         )
         await self._write(Void(round_id, self.epoch, VOID_SETTLEMENT_REFUSED))
-        self.metrics.rounds_voided.inc()
+        self.metrics.rounds_voided.labels(VOID_SETTLEMENT_REFUSED).inc()
         return [
             RoundVoided(round_id, "The round could not be paid out; every stake was returned."),
             *await self._reload_coins(),
@@ -354,8 +366,14 @@ class TableLedger:
             )
             return
         self.inflight.land(round_id)
-        self.metrics.rounds_voided.inc()
+        self.metrics.rounds_voided.labels(VOID_SHUTDOWN).inc()
         log.info(f"round voided at {why}", extra={"table_id": self.table_id, "round_id": round_id})
+
+    def _void_reason(self, otherwise: str) -> str:
+        """Why a round whose write failed is void: taken over, abandoned, or ``otherwise``."""
+        if self.fenced:
+            return VOIDED_TAKEN_OVER
+        return VOIDED_ABANDONED if self.given_up else otherwise
 
     def _note_fenced(self, exc: BaseException) -> bool:
         """Whether ``exc`` says another node holds the table now (and remember it)."""

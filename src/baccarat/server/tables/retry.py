@@ -34,8 +34,10 @@ async def until_written(
     given_up: Callable[[], bool],
     waiting: Callable[[bool], None],
     what: str,
+    retried: Callable[[], None] = lambda: None,
 ) -> T:
-    """Run ``attempt`` until it succeeds or is refused; ``waiting(True)`` while it fails."""
+    """Run ``attempt`` until it succeeds or is refused; ``waiting(True)`` while it fails,
+    and ``retried()`` for each failure that will be tried again."""
     delay = FIRST_WAIT
     failures = 0
     try:
@@ -53,6 +55,7 @@ async def until_written(
                         "database unreachable; retrying",
                         extra={"write": what, "attempts": failures, "error": str(exc)},
                     )
+                retried()
                 waiting(True)
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, LONGEST_WAIT)

@@ -25,7 +25,7 @@ from baccarat.server.tables.lobby import Lobby
 from baccarat.server.tables.node import Node
 from baccarat.server.tables.seating import Seating
 from baccarat.shoe import Shoe
-from baccarat.store import Store
+from baccarat.store import VOID_CRASH, Store
 from baccarat.table import Command, Disconnect, LeaveQueue, Reconnect, Table
 from baccarat.table.queue import position as queue_position
 
@@ -82,6 +82,7 @@ class Tables:
         taken = await asyncio.to_thread(self.store.take_table, table_id, self.node_id)
         if taken.voided:
             log.warning("voided unfinished rounds", extra={"rounds": taken.voided})
+            self.metrics.rounds_voided.labels(VOID_CRASH).inc(len(taken.voided))
         log.info("table taken", extra={"table_id": table_id, "epoch": taken.epoch})
         driver = self.start_table(table_id, taken.epoch)
         try:
