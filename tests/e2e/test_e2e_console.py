@@ -112,6 +112,7 @@ def test_an_operator_enrols_grants_mutes_bans_and_reads_the_log(
         op.click(".cs-search button[type=submit]")
         op.click(f"[data-list='users'] tr[data-user='{player}'] a")
         op.wait_for_selector(f".cs-user[data-user='{player}']")
+        user_id = op.evaluate("() => location.hash.split('/')[2]")
         assert act(op, "grant", "", coins="100") == "bad_reason"
         assert act(op, "grant", "補償斷線", coins="2500") == "ok"
         op.wait_for_selector("[data-field='coins']:text('7,500')")
@@ -156,6 +157,14 @@ def test_an_operator_enrols_grants_mutes_bans_and_reads_the_log(
         console_log_in(phone, operator, secret)
         assert no_horizontal_overflow(phone)
         save_screenshot(phone, "console-tables-phone")
+        # (the language is the game's, one setting: this context speaks zh-TW until toggled)
+        phone.click("[data-action='lang']")
+        phone.goto(f"{server.url}/admin/#/users/{user_id}")
+        phone.wait_for_selector(
+            f".cs-user[data-user='{player}'] [data-field='coins']:text('7,500')"
+        )
+        assert no_horizontal_overflow(phone)
+        save_screenshot(phone, "console-user-phone-en")
         assert not op.js_errors and not game.js_errors and not phone.js_errors
     finally:
         for page in pages:
@@ -215,6 +224,8 @@ def test_an_operator_closes_a_table_after_its_round_and_reopens_it(
         console_log_in(op, operator, None)
         op.click("[data-action='lang']")
         op.click(f"tr[data-table='{table}'] [data-action='choose']")
+        # Watched: the table's seats as a spectator sees them, and the dealer's book.
+        op.wait_for_selector(f".cs-watched [data-list='seats'] tr[data-seat='1'] :text('{player}')")
         assert act(op, "close_table", "Maintenance until 9 pm") == "ok"
         op.wait_for_selector(f"tr.cs-closed[data-table='{table}']")
         op.wait_for_selector(".cs-table [data-field='suspended']")

@@ -133,9 +133,24 @@ async def test_a_grant_reaches_the_table_the_ledger_and_the_log(live: Live) -> N
             ({"coins": "5", "reason": "x"}, "bad_coins"),
             ({"coins": 0, "reason": "x"}, "bad_amount"),
             ({"coins": -99_999, "reason": "x"}, "insufficient_coins"),
+            ({"coins": 10**13, "reason": "x"}, "bad_amount"),
+            ({"coins": 10**30, "reason": "x"}, "bad_amount"),
+            ({"coins": 5, "reason": "line\x00break"}, "bad_reason"),
+            ({"coins": 5, "reason": "\ud800"}, "bad_reason"),
+            ({"coins": 5, "reason": "x" * 501}, "bad_reason"),
         ):
             status, body = await call(http, "POST", url, bad)
             assert (status // 100, body["error"]["code"]) == (4, code), bad
+        level = f"{live.base}/api/admin/users/{bettor.user_id}/level"
+        for bad, code in (({"level": 10**12, "reason": "x"}, "bad_level"),
+                          ({"level": True, "reason": "x"}, "bad_level")):  # fmt: skip
+            status, body = await call(http, "POST", level, bad)
+            assert (status, body["error"]["code"]) == (400, code), bad
+        for query in ("q=a%00b", "q=" + "a" * 65):
+            status, body = await call(http, "GET", f"{live.base}/api/admin/users?{query}")
+            assert (status, body["error"]["code"]) == (400, "bad_query")
+        status, body = await call(http, "GET", f"{live.base}/api/admin/log?actor=%00")
+        assert (status, body["error"]["code"]) == (400, "bad_query")
         status, body = await call(http, "POST", url, "[]")
         assert body["error"]["code"] == "bad_request"
         # A cross-site post is refused before anything is read.
@@ -239,6 +254,14 @@ async def test_a_table_closed_after_its_round_plays_it_out_and_reopens(live: Liv
         await bettor.wait_for(is_event("betting_opened"), 20)
         await bettor.command("bet", area="player", chip=5)
         url = f"{live.base}/api/admin/tables/t1"
+        # Watched from the console: the table as a spectator sees it, and the dealer's book.
+        status, body = await call(http, "GET", url)
+        assert status == 200 and body["view"]["me"]["role"] == "spectator"
+        assert body["view"]["seats"][1]["bets"] == {"player": 5}
+        assert body["book"]["totals"]["player"]["coins"] == 500
+        assert body["book"]["exposure"]["if_player_wins"] == -500
+        status, body = await call(http, "GET", f"{live.base}/api/admin/tables/t9")
+        assert (status, body["error"]["code"]) == (404, "unknown_table")
         status, body = await call(http, "POST", f"{url}/close", {"reason": "維護"})
         assert (status, body["suspended"]) == (200, "維護")
         closed = await bettor.wait_for(is_event("table_suspended"), 5)
@@ -304,6 +327,7 @@ async def test_a_notice_reaches_a_tables_players_or_everyone_and_is_logged(live:
             ({"text": {"en": "a\x00b"}, "reason": "r"}, "bad_notice"),
             ({"text": {"en": "hi"}}, "bad_reason"),
             ({"text": {"en": "hi"}, "table_id": "t9", "reason": "r"}, "unknown_table"),
+            ({"text": {"en": "hi"}, "table_id": ["t1"], "reason": "r"}, "bad_table_id"),
         ):
             status, body = await call(http, "POST", url, bad)
             assert body["error"]["code"] == code, bad

@@ -29,6 +29,10 @@ threads bound what a login flood can take; hashes made with other parameters sti
 and are rehashed at the next good login."""
 
 
+MAX_LEVEL = 1_000_000
+"""Far above any room's level; it keeps a level inside the database's integer."""
+
+
 def password_hasher() -> PasswordHasher:
     """The argon2id hasher new passwords are hashed with."""
     return PasswordHasher(
@@ -46,9 +50,11 @@ def verify_password(password: object) -> str:
 
 
 def verify_level(level: object) -> int:
-    """Check a level: a whole number from 0 up."""
-    if not whole(level) or level < 0:
-        raise InvalidInput("bad_level", f"A level is a whole number from 0 up, not {level!r}.")
+    """Check a level: a whole number from 0 to ``MAX_LEVEL``."""
+    if not whole(level) or not 0 <= level <= MAX_LEVEL:
+        raise InvalidInput(
+            "bad_level", f"A level is a whole number from 0 to {MAX_LEVEL}, not {level!r}."
+        )
     return level
 
 

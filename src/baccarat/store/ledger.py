@@ -10,10 +10,12 @@ from typing import Any
 import sqlalchemy as sa
 
 from baccarat.errors import Conflict, InvalidInput
+from baccarat.numbers import whole
 from baccarat.store import accounts, epochs
 from baccarat.store import schema as s
 from baccarat.store.audit import run_audit
 from baccarat.store.engine import reading
+from baccarat.store.operators import verify_reason
 from baccarat.store.ops import VOID_CRASH, Escrow, Grant, Op, Outcome, Settle, Void
 from baccarat.store.records import HOUSE, MINT, Applied, AuditReport, BetRecord
 from baccarat.store.writer import Writer
@@ -22,6 +24,10 @@ _BALANCES = sa.select(s.users.c.id, s.users.c.coins).where(
     s.users.c.id.in_(sa.bindparam("ids", expanding=True))
 )
 """Every round's balances read (built once, so SQLAlchemy compiles it once)."""
+
+
+MAX_GRANT = 10**12
+"""The most coins one grant moves: far above any balance, and inside a 64-bit integer."""
 
 
 class Ledger:
@@ -54,13 +60,12 @@ class Ledger:
 
         With ``key`` the grant happens at most once: a retry returns the current balance.
         """
-        if not isinstance(reason, str) or not reason.strip():
-            raise InvalidInput("bad_reason", "A grant needs a reason.")
-        if len(reason) > 500:
-            raise InvalidInput("bad_reason", "A reason is at most 500 characters.")
+        reason = verify_reason(reason)
+        if whole(coins) and abs(coins) > MAX_GRANT:
+            raise InvalidInput("bad_amount", f"A grant moves at most {MAX_GRANT:,} coins.")
         with reading(self.engine) as conn:
             uid = accounts.find_user(conn, username).id
-        grant = Grant(uid, coins, reason.strip(), key or f"grant:{uuid.uuid4()}", actor, actor_id)
+        grant = Grant(uid, coins, reason, key or f"grant:{uuid.uuid4()}", actor, actor_id)
         applied = self.submit(grant).result()
         return applied.balances[uid]
 

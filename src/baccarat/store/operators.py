@@ -80,6 +80,9 @@ def verify_reason(reason: object) -> str:
         raise InvalidInput("bad_reason", "Every operator action needs a reason.")
     if len(reason) > MAX_REASON:
         raise InvalidInput("bad_reason", f"A reason is at most {MAX_REASON} characters.")
+    if not reason.isprintable():
+        # A control character, a line break or a lone surrogate: nothing a log should keep.
+        raise InvalidInput("bad_reason", "A reason is one line of printable text.")
     return reason.strip()
 
 

@@ -16,6 +16,7 @@ from typing import Any
 from aiohttp import web
 
 from baccarat.errors import BaccaratError, InvalidInput, NotFound, RuleViolation
+from baccarat.protocol.codec import dumps_bytes
 from baccarat.protocol.messages import notice
 from baccarat.server.app import Server
 from baccarat.server.http import auth, console_auth
@@ -27,6 +28,8 @@ from baccarat.store import Store, User
 from baccarat.store.operators import Actor, LogEntry, verify_reason
 from baccarat.store.records import user_wallet
 from baccarat.table import Resume, SetCoins, StandUp, Suspend
+from baccarat.table.book import book
+from baccarat.table.view import view
 
 log = logging.getLogger("baccarat.console")
 
@@ -114,11 +117,28 @@ async def tables(request: web.Request) -> web.Response:
     return web.json_response({"tables": listed})
 
 
+async def table_page(request: web.Request) -> web.Response:
+    """GET /api/admin/tables/{table_id}: the table as a spectator sees it, and the dealer's
+    book (every seat's bets, the totals and the exposure), from the node running it."""
+    server = request.app[SERVER]
+    table_id = request.match_info["table_id"]
+    driver = server.drivers.get(table_id)
+    if driver is None:
+        line = server.lobby.lines.get(table_id)
+        if line is None:
+            return auth.fail(404, "unknown_table", f"There is no table {table_id!r}.")
+        return auth.fail(409, "table_elsewhere", f"The table runs at {line.get('url')}.")
+    table = driver.table
+    seen = view(table, None, driver.clock())
+    body = dumps_bytes({"view": seen, "book": book(table.round, table.config.chip_unit)})
+    return web.Response(body=body, content_type="application/json")
+
+
 async def users(request: web.Request) -> web.Response:
     """GET /api/admin/users?q=TEXT: users whose name holds the text."""
     query = request.query.get("q", "")
-    if len(query) > 64:
-        return auth.fail(400, "bad_query", "Search with at most 64 characters.")
+    if len(query) > 64 or not query.isprintable():
+        return auth.fail(400, "bad_query", "Search with at most 64 printable characters.")
     found = await asyncio.to_thread(_store(request).search_users, query, USERS_PAGE)
     return web.json_response({"users": [user_json(u) for u in found]})
 
@@ -177,6 +197,10 @@ async def round_record(request: web.Request) -> web.Response:
 async def operator_log(request: web.Request) -> web.Response:
     """GET /api/admin/log?action=&actor=&target=&before=: the log, newest first."""
     q = request.query
+    for key in ("action", "actor", "target"):
+        text = q.get(key, "")
+        if len(text) > 128 or not text.isprintable():
+            return auth.fail(400, "bad_query", f"'{key}' is at most 128 printable characters.")
     before = q.get("before")
     if before is not None and not (before.isascii() and before.isdigit() and len(before) < 12):
         return auth.fail(400, "bad_cursor", "'before' is an entry's id.")
@@ -385,6 +409,8 @@ async def post_notice(request: web.Request) -> web.Response:
         reason = verify_reason(_reason(data))
         text = _notice_text(data)
         table_id = data.get("table_id")
+        if table_id is not None and not isinstance(table_id, str):
+            raise InvalidInput("bad_table_id", "'table_id' is a table's id, or null for all.")
         if table_id is not None and table_id not in server.drivers:
             raise NotFound("unknown_table", f"No table {table_id!r} runs on this node.")
         message = notice(text, table_id)
@@ -430,6 +456,7 @@ def add_routes(router: web.UrlDispatcher) -> None:
     router.add_post("/api/admin/logout", console_auth.logout)
     router.add_get("/api/admin/me", operator_only(console_auth.me))
     router.add_get("/api/admin/tables", operator_only(tables))
+    router.add_get("/api/admin/tables/{table_id}", operator_only(table_page))
     router.add_get("/api/admin/users", operator_only(users))
     router.add_get("/api/admin/users/{user_id}", operator_only(user_page))
     router.add_get("/api/admin/rounds/{round_id}", operator_only(round_record))

@@ -21,18 +21,26 @@ function tableName(line) {
 export async function tablesView(body, ctx) {
   const list = h("div");
   const panel = h("div");
+  const watch = h("div", { class: "cs-watch" });
   let chosen = null;
+  const follow = async () => {
+    if (!chosen || !panel.querySelector(".cs-table")?.dataset.here) return;
+    const got = await api(`/api/admin/tables/${encodeURIComponent(chosen)}`);
+    mount(watch, watched(got.view, got.book));
+  };
   const choose = (line) => {
     chosen = line.table_id;
     const closed = Boolean(line.suspended);
-    mount(panel, h("section", { class: "cs-table panel", "data-table": line.table_id },
+    mount(watch);
+    mount(panel, h("section", { class: "cs-table panel", "data-table": line.table_id, "data-here": line.here ? "1" : null },
       h("h2", null, tableName(line), " ", h("small", { class: "muted" }, line.table_id)),
       closed ? h("p", { class: "pill cs-muted", "data-field": "suspended" }, `${t("closed")}: ${line.suspended}`) : null,
       !line.here ? h("p", { class: "muted" }, t("elsewhere", { node: line.node_id ?? "?" })) : [
         action(closed ? "open_table" : "close_table", closed ? t("open_table") : t("close_table"), [],
           (reason) => api(`/api/admin/tables/${encodeURIComponent(line.table_id)}/${closed ? "open" : "close"}`, { reason }),
           async () => { await draw(); }),
-        noticeForm(line.table_id)]));
+        noticeForm(line.table_id)]), watch);
+    follow().catch(() => null);
   };
   const draw = async () => {
     const { tables } = await api("/api/admin/tables");
@@ -52,10 +60,34 @@ export async function tablesView(body, ctx) {
     const again = tables.find((line) => line.table_id === chosen);
     const shownClosed = panel.querySelector("[data-field='suspended']") !== null;
     if (again && shownClosed !== Boolean(again.suspended)) choose(again);
+    else await follow();
   };
   mount(body, list, panel, h("section", { class: "cs-lobby-notice" }, noticeForm(null)));
   await draw();
   ctx.refresh(() => draw().catch(() => null), 3000);
+}
+
+// A table as a spectator sees it, with the dealer's book: what the operator watches.
+function watched(view, book) {
+  const cards = (hand) => (view.hands[hand] ?? []).map((c) => (c.card ? c.card : "▮")).join(" ") || "—";
+  const seats = view.seats.map((occ, seat) => (occ ? h("tr", { "data-seat": seat },
+    h("td", { class: "num" }, seat === 0 ? t("dealer") : seat),
+    h("td", null, h("a", { href: `#/users/${occ.user_id}` }, occ.name)),
+    h("td", { class: "num" }, fmt(occ.coins)),
+    h("td", null, Object.entries(occ.bets ?? {}).filter(([, n]) => n)
+      .map(([a, n]) => `${t(`area_${a}`)} ${fmt(n * view.chip_unit)}`).join("、"))) : null)).filter(Boolean);
+  const exp = book.exposure;
+  return h("section", { class: "cs-watched panel", "data-phase": view.phase },
+    h("p", null, `${t(`phase_${view.phase}`)} · ${t("round")} ${view.round_no}`,
+      view.squeeze ? ` · ${t("phase_squeeze")} ${t(`area_${view.squeeze.hand}`)}` : ""),
+    h("p", { class: "cs-hands" }, `${t("area_player")} ${cards("player")}　${t("area_banker")} ${cards("banker")}`),
+    grid([t("seat"), t("name"), t("coins"), t("bets")], seats, { "data-list": "seats" }),
+    h("h3", null, t("book")),
+    h("dl", { class: "cs-facts", "data-list": "book" },
+      h("dt", null, t("area_player")), h("dd", null, fmt(book.totals.player.coins)),
+      h("dt", null, t("area_banker")), h("dd", null, fmt(book.totals.banker.coins)),
+      h("dt", null, t("if_player_wins")), h("dd", { "data-field": "if_player_wins" }, signed(exp.if_player_wins)),
+      h("dt", null, t("if_banker_wins")), h("dd", { "data-field": "if_banker_wins" }, signed(exp.if_banker_wins))));
 }
 
 /** A notice in both languages to one table's players, or (null) to everyone on this node. */
