@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import contextlib
 import json
+import time
 import urllib.error
 import urllib.request
+import uuid
 from typing import Any
 
 import pyotp
@@ -28,7 +30,11 @@ from e2e_support import (
 )
 from playwright.sync_api import Error as PlaywrightError
 
-from baccarat.store import open_store
+from baccarat.cards import parse_cards
+from baccarat.protocol import values
+from baccarat.rules import deal
+from baccarat.settlement import settle
+from baccarat.store import BetRecord, open_store
 
 pytestmark = [pytest.mark.browser, needs_chromium]
 
@@ -79,6 +85,26 @@ def act(page: Any, name: str, reason: str, **fields: str) -> str:
             arg=form,
         ).json_value()
     )
+
+
+def a_settled_round(server: Server, dealer: str, bettor: str) -> str:
+    """A round dealt and settled through the ledger of the server's database (a table of
+    its own, so that no live table's epoch fences it); its id."""
+    cards = ["9H", "2C", "KD", "5S"]  # Player 9 against Banker 7: Player wins, no third card
+    with contextlib.closing(open_store(server.db)) as store:
+        d, b = store.get_user_by_name(dealer), store.get_user_by_name(bettor)
+        shoe = f"shoe-{uuid.uuid4().hex[:12]}"
+        rid = f"round-{uuid.uuid4().hex[:12]}"
+        store.record_shoe_start(shoe, "console-archive", "0" * 64)
+        bets = [BetRecord(b.user_id, "player", 2, 200, time.time())]
+        store.escrow_round(rid, "console-archive", shoe, 1, d.user_id, bets)
+        it = iter(parse_cards(cards))
+        outcome = deal(lambda: next(it))
+        result = settle(outcome, d.user_id, {b.user_id: {"player": 200}})
+        store.settle_round(
+            rid, cards, values.outcome(outcome), result.deltas, result.commission, result.house
+        )
+    return rid
 
 
 def audit_clean(server: Server) -> list[str]:
@@ -151,6 +177,16 @@ def test_an_operator_enrols_grants_mutes_bans_and_reads_the_log(
         op.fill(".cs-search input[name=round]", "no-such-round")
         op.click(".cs-search button[type=submit]")
         op.wait_for_selector(".cs-error:text('No such round')")
+        # A round's full record: cards in order, bets by user and area, each net.
+        rid = a_settled_round(server, operator, player)
+        op.fill(".cs-search input[name=round]", rid)
+        op.click(".cs-search button[type=submit]")
+        op.wait_for_selector(
+            f".cs-round[data-round='{rid}'] [data-field='cards']:text('9H 2C KD 5S')"
+        )
+        row = op.locator(f"[data-list='bets'] tr[data-user-id='{user_id}']").inner_text()
+        assert "200" in row and "+198" in row  # 200 on Player won 200, less 1%
+        save_screenshot(op, "console-round-desktop-en")
         # A phone reads the console without sideways scrolling of the page.
         phone = console_page(browser, server, PHONE, phone=True)
         pages.append(phone)
@@ -161,7 +197,7 @@ def test_an_operator_enrols_grants_mutes_bans_and_reads_the_log(
         phone.click("[data-action='lang']")
         phone.goto(f"{server.url}/admin/#/users/{user_id}")
         phone.wait_for_selector(
-            f".cs-user[data-user='{player}'] [data-field='coins']:text('7,500')"
+            f".cs-user[data-user='{player}'] [data-field='coins']:text('7,698')"
         )
         assert no_horizontal_overflow(phone)
         save_screenshot(phone, "console-user-phone-en")
@@ -172,7 +208,7 @@ def test_an_operator_enrols_grants_mutes_bans_and_reads_the_log(
                 page.context.close()
     with contextlib.closing(open_store(server.db)) as store:
         user = store.get_user_by_name(player)
-        assert (user.coins, user.banned) == (7_500, None)
+        assert (user.coins, user.banned) == (7_698, None)
         log = store.operator_log(target=f"user:{user.user_id}")
         assert [e.action for e in log[:5]] == ["unban", "ban", "mute", "grant", "grant"]
         assert store.audit().ok

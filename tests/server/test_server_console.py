@@ -337,3 +337,36 @@ async def test_a_notice_reaches_a_tables_players_or_everyone_and_is_logged(live:
         await in_lobby.close()
     finally:
         await http.close()
+
+
+@live_test()
+async def test_a_played_rounds_record_has_its_cards_bets_and_settlement(live: Live) -> None:
+    http = await console(live)
+    try:
+        dealer = await live.client("dealer", 1_000_000)
+        bettor = await live.client("bettor", 50_000)
+        auto_open(bettor)
+        await dealer.command("sit", table_id="t1", seat=0)
+        await bettor.command("sit", table_id="t1", seat=1)
+        await bettor.wait_for(is_event("betting_opened"), 20)
+        await bettor.command("bet", area="banker", chip=3)
+        await bettor.command("bet", area="tie", chip=1)
+        settled = await bettor.wait_for(is_event("round_settled"), 30)
+        await asyncio.sleep(0.3)
+        rid = settled["data"]["round_id"]
+        status, body = await call(http, "GET", f"{live.base}/api/admin/rounds/{rid}")
+        assert status == 200
+        stored = live.store.get_round(rid)
+        record = body["round"]
+        assert record["cards"] == stored.cards and len(record["cards"]) >= 4
+        bets = {(b["user_id"], b["area"], b["coins"]) for b in record["bets"]}
+        assert bets == {(bettor.user_id, "banker", 300), (bettor.user_id, "tie", 100)}
+        assert record["deltas"] == {str(k): v for k, v in stored.deltas.items()}
+        assert body["shoe"]["commitment"] and body["shoe"]["seed"] is None
+        for bad in ("nope", "%00"):
+            status, body = await call(http, "GET", f"{live.base}/api/admin/rounds/{bad}")
+            assert (status, body["error"]["code"]) == (404, "unknown_round")
+        await dealer.close()
+        await bettor.close()
+    finally:
+        await http.close()
