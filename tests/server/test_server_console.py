@@ -370,3 +370,21 @@ async def test_a_played_rounds_record_has_its_cards_bets_and_settlement(live: Li
         await bettor.close()
     finally:
         await http.close()
+
+
+@live_test()
+async def test_an_operators_actions_are_rate_limited(live: Live) -> None:
+    http = await console(live)
+    try:
+        url = f"{live.base}/api/admin/notices"
+        body = {"text": {"en": "hello"}, "reason": "a test"}
+        answers = [(await call(http, "POST", url, body))[0] for _ in range(61)]
+        assert answers == [200] * 60 + [429]
+        status, got = await call(http, "POST", url, body)
+        assert (status, got["error"]["code"]) == (429, "rate_limited")
+        # Reading goes on; only actions count.
+        status, _ = await call(http, "GET", f"{live.base}/api/admin/log?action=notice")
+        assert status == 200
+        assert len(live.store.operator_log(action="notice")) == 60
+    finally:
+        await http.close()

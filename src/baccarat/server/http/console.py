@@ -22,6 +22,7 @@ from baccarat.server.app import Server
 from baccarat.server.http import auth, console_auth
 from baccarat.server.http.console_auth import acting, operator_only
 from baccarat.server.http.keys import SERVER
+from baccarat.server.http.limits import RateLimiter
 from baccarat.server.http.mybets import a_store_id, round_entry
 from baccarat.server.sockets.connection import CLOSE_BANNED
 from baccarat.store import Store, User
@@ -450,8 +451,13 @@ async def _change(request: web.Request, change: Change) -> web.Response:
     return web.json_response({"user": user_json(user)})
 
 
+ACTIONS_PER_MINUTE = 60
+"""Console actions one operator may take a minute: a person's pace, not a script's."""
+
+
 def add_routes(router: web.UrlDispatcher) -> None:
     """The console's API under ``/api/admin``."""
+    actions = RateLimiter(ACTIONS_PER_MINUTE)
     router.add_post("/api/admin/login", console_auth.login)
     router.add_post("/api/admin/logout", console_auth.logout)
     router.add_get("/api/admin/me", operator_only(console_auth.me))
@@ -461,7 +467,7 @@ def add_routes(router: web.UrlDispatcher) -> None:
     router.add_get("/api/admin/users/{user_id}", operator_only(user_page))
     router.add_get("/api/admin/rounds/{round_id}", operator_only(round_record))
     router.add_get("/api/admin/log", operator_only(operator_log))
-    router.add_post("/api/admin/audit", operator_only(audit))
+    router.add_post("/api/admin/audit", operator_only(audit, actions=actions))
     router.add_get("/api/admin/voids", operator_only(voids))
     for name, handler in (
         ("grant", grant),
@@ -471,11 +477,17 @@ def add_routes(router: web.UrlDispatcher) -> None:
         ("unban", unban),
         ("stand", stand_up),
     ):
-        router.add_post(f"/api/admin/users/{{user_id}}/{name}", operator_only(handler))
-    router.add_post("/api/admin/users/{user_id}/role", operator_only(set_role, admin=True))
-    router.add_post("/api/admin/notices", operator_only(post_notice))
-    router.add_post("/api/admin/tables/{table_id}/close", operator_only(close_table))
-    router.add_post("/api/admin/tables/{table_id}/open", operator_only(open_table))
+        router.add_post(
+            f"/api/admin/users/{{user_id}}/{name}", operator_only(handler, actions=actions)
+        )
+    router.add_post(
+        "/api/admin/users/{user_id}/role", operator_only(set_role, admin=True, actions=actions)
+    )
+    router.add_post("/api/admin/notices", operator_only(post_notice, actions=actions))
+    router.add_post(
+        "/api/admin/tables/{table_id}/close", operator_only(close_table, actions=actions)
+    )
+    router.add_post("/api/admin/tables/{table_id}/open", operator_only(open_table, actions=actions))
     # Anything else under /api/admin is refused like the rest, before it could be a 404.
     router.add_route("*", "/api/admin/{rest:.*}", operator_only(_unknown))
 

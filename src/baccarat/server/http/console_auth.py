@@ -21,6 +21,7 @@ from aiohttp import web
 from baccarat import names
 from baccarat.errors import BaccaratError, InvalidInput
 from baccarat.server.http import auth
+from baccarat.server.http.limits import RateLimiter
 from baccarat.server.http.passwords import PasswordsBusy
 from baccarat.store import Store, User
 from baccarat.store.operators import ADMIN_SESSION_TTL, CONSOLE_ROLES
@@ -62,9 +63,11 @@ async def current_operator(request: web.Request) -> User | None:
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
-def operator_only(handler: Handler, *, admin: bool = False) -> Handler:
-    """Wrap a console handler: a console session is needed (an admin's with ``admin``), and
-    a POST must be same-origin JSON."""
+def operator_only(
+    handler: Handler, *, admin: bool = False, actions: RateLimiter | None = None
+) -> Handler:
+    """Wrap a console handler: a console session is needed (an admin's with ``admin``), a
+    POST must be same-origin JSON, and counts against the operator's ``actions`` limit."""
 
     async def guarded(request: web.Request) -> web.StreamResponse:
         if request.method == "POST":
@@ -78,6 +81,14 @@ def operator_only(handler: Handler, *, admin: bool = False) -> Handler:
             return auth.fail(401, "console_login", "Log in to the console first.")
         if admin and operator.role != "admin":
             return auth.fail(403, "not_admin", "Only an admin may do this.")
+        wait = actions.retry_after(f"op:{operator.user_id}") if actions is not None else 0
+        if wait:
+            seconds = max(1, round(wait))
+            return auth.fail(
+                429, "rate_limited", f"Too many actions; wait {seconds} s.", **{
+                    "Retry-After": str(seconds)
+                }
+            )  # fmt: skip
         request[OPERATOR] = operator
         return await handler(request)
 
