@@ -79,6 +79,17 @@ async def test_an_operator_logs_in_with_a_code_and_a_player_is_refused_everywher
             token = body["token"]
             status, body = await call(other, "POST", login, good)
             assert (status, body["error"]["code"]) == (429, "rate_limited")
+        # A code is good once (RFC 6238): played again, it is refused.
+        user, _ = await live.user("replay")
+        live.store.set_role(user.user_id, "operator", "a third operator")
+        live.store.set_totp(user.user_id, secret, enrolled=True)
+        async with aiohttp.ClientSession() as other:
+            once = {"username": "replay", "password": "password1"}
+            once["code"] = pyotp.TOTP(secret).now()
+            status, body = await call(other, "POST", f"{live.base}/api/admin/login", once)
+            assert status == 200
+            status, body = await call(other, "POST", f"{live.base}/api/admin/login", once)
+            assert (status, body["error"]["code"]) == (401, "code_used")
         # The console's token works as a header too, for scripts.
         async with aiohttp.ClientSession() as script:
             me = f"{live.base}/api/admin/me"

@@ -309,13 +309,29 @@ class Operators:
         return row.totp_secret, bool(row.totp_enrolled)
 
     def set_totp(self, user_id: int, secret: str | None, *, enrolled: bool) -> None:
-        """Keep a new secret (not yet enrolled), mark it enrolled, or clear it (None)."""
+        """Keep a new secret (not yet enrolled), or clear it (None)."""
         with self.engine.begin() as conn:
             conn.execute(
                 sa.update(s.users)
                 .where(s.users.c.id == user_id)
-                .values(totp_secret=secret, totp_enrolled=enrolled)
+                .values(totp_secret=secret, totp_enrolled=enrolled, totp_last=None)
             )
+
+    def use_totp_step(self, user_id: int, step: int) -> bool:
+        """Accept a code of time step ``step`` once: True, and the user's authenticator is
+        enrolled, only when no code of this step or a later one was accepted before (a code
+        seen on the wire cannot be played again, RFC 6238 section 5.2)."""
+        users = s.users
+        with self.engine.begin() as conn:
+            done = conn.execute(
+                sa.update(users)
+                .where(
+                    users.c.id == user_id,
+                    sa.or_(users.c.totp_last.is_(None), users.c.totp_last < step),
+                )
+                .values(totp_last=step, totp_enrolled=True)
+            )
+            return bool(done.rowcount)
 
     # What the console shows -----------------------------------------------------------
 

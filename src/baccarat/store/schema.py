@@ -27,6 +27,7 @@ users = sa.Table(
     sa.Column("role", sa.String(16), nullable=False, server_default="player"),
     sa.Column("totp_secret", sa.String(64), nullable=True),
     sa.Column("totp_enrolled", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("totp_last", sa.BigInteger, nullable=True),
     sa.Column("banned", sa.Text, nullable=True),
     sa.Column("muted_until", sa.Float, nullable=True),
 )

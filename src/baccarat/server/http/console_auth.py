@@ -11,6 +11,8 @@ game session (a player's token) it is 403.
 from __future__ import annotations
 
 import asyncio
+import datetime
+import hmac
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -128,11 +130,22 @@ async def _second_factor(store: Store, user: User, code: str | None) -> web.Resp
         error = {"code": "totp_enrol", "message": "Scan the QR code, then give its first code."}
         body = {"error": {**error, "details": _enrolment(user, secret)}}
         return web.json_response(body, status=401)
-    # One step either side: a phone's clock a little off still logs in.
-    if not pyotp.TOTP(secret).verify(code, valid_window=1):
+    step = _matching_step(secret, code)
+    if step is None:
         return auth.fail(401, "bad_code", "That code is wrong or has expired.")
-    if not enrolled:
-        await asyncio.to_thread(store.set_totp, user.user_id, secret, enrolled=True)
+    if not await asyncio.to_thread(store.use_totp_step, user.user_id, step):
+        return auth.fail(401, "code_used", "That code was used already; wait for the next one.")
+    return None
+
+
+def _matching_step(secret: str, code: str) -> int | None:
+    """The time step whose code ``code`` is: this one or one either side (a phone's clock a
+    little off still logs in); None when it is none of them."""
+    totp = pyotp.TOTP(secret)
+    now = totp.timecode(datetime.datetime.now(tz=datetime.UTC))
+    for step in (now, now - 1, now + 1):
+        if hmac.compare_digest(totp.generate_otp(step), code):
+            return step
     return None
 
 

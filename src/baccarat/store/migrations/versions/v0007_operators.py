@@ -30,6 +30,7 @@ def upgrade() -> None:
         "users",
         sa.Column("totp_enrolled", sa.Boolean, nullable=False, server_default=sa.false()),
     )
+    op.add_column("users", sa.Column("totp_last", sa.BigInteger, nullable=True))
     op.add_column("users", sa.Column("banned", sa.Text, nullable=True))
     op.add_column("users", sa.Column("muted_until", sa.Float, nullable=True))
     op.create_table(
@@ -103,5 +104,12 @@ def downgrade() -> None:
     op.drop_table("operator_log")
     op.drop_table("admin_sessions")
     with op.batch_alter_table("users") as batch:
-        for column in ("muted_until", "banned", "totp_enrolled", "totp_secret", "role"):
+        for column in (
+            "muted_until",
+            "banned",
+            "totp_last",
+            "totp_enrolled",
+            "totp_secret",
+            "role",
+        ):
             batch.drop_column(column)
