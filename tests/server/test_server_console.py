@@ -13,6 +13,7 @@ import pytest
 from server_live import Live, auto_open, is_event, live_test
 
 from baccarat.client import Client, CommandError
+from baccarat.store import epochs
 from baccarat.store.operators import Actor
 
 JSON = {"Content-Type": "application/json"}
@@ -297,6 +298,9 @@ async def test_a_table_closed_after_its_round_plays_it_out_and_reopens(live: Liv
             http, "POST", f"{live.base}/api/admin/tables/t9/open", {"reason": "x"}
         )
         assert (status, body["error"]["code"]) == (404, "unknown_table")
+        # Kept in the database: the node that takes the table next keeps it closed.
+        with live.store.engine.connect() as conn:
+            assert epochs.suspended_of(conn, "t1") == "維護"
         status, body = await call(http, "POST", f"{url}/open", {"reason": "done"})
         assert (status, body["suspended"]) == (200, None)
         await bettor.wait_for(is_event("betting_opened"), 10)

@@ -159,3 +159,20 @@ def test_the_migration_logs_the_grants_made_before_the_log(db_url: str) -> None:
         assert store.audit().ok, store.audit().problems
     finally:
         store.close()
+
+
+def test_a_closed_table_stays_closed_for_the_node_that_takes_it_next(store: Store) -> None:
+    first = store.take_table("t1", "node-a")
+    assert first.suspended is None
+    assert store.save_suspended("t1", first.epoch, "maintenance", OPERATOR, "night works", None)
+    second = store.take_table("t1", "node-b")
+    assert second.suspended == "maintenance"
+    # The node that lost the table can no longer change it.
+    assert not store.save_suspended("t1", first.epoch, None, OPERATOR, "too late", "maintenance")
+    assert store.save_suspended("t1", second.epoch, None, OPERATOR, "works done", "maintenance")
+    assert store.take_table("t1", "node-a").suspended is None
+    logged = [(e.action, e.after) for e in store.operator_log(target="table:t1")]
+    assert logged == [
+        ("open_table", {"suspended": None}),
+        ("close_table", {"suspended": "maintenance"}),
+    ]

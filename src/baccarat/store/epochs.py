@@ -31,6 +31,8 @@ class Takeover:
     epoch: int
     voided: list[str]
     seats: dict[int, int]
+    suspended: str | None = None
+    """The notice of an operator who closed the table (it stays closed), or None."""
 
 
 _EPOCHS = (
@@ -119,5 +121,22 @@ def save_seats(conn: sa.Connection, table_id: str, epoch: int, seats: Mapping[in
         sa.update(t)
         .where(t.c.table_id == table_id, t.c.epoch == epoch)
         .values(seats={str(seat): user for seat, user in sorted(seats.items())})
+    )
+    return done.rowcount == 1
+
+
+def suspended_of(conn: sa.Connection, table_id: str) -> str | None:
+    """The closing notice an operator left on the table, or None (open)."""
+    raw = conn.scalar(
+        sa.select(s.table_epochs.c.suspended).where(s.table_epochs.c.table_id == table_id)
+    )
+    return None if raw is None else str(raw)
+
+
+def save_suspended(conn: sa.Connection, table_id: str, epoch: int, notice: str | None) -> bool:
+    """Write the table's closing notice (None: open), if ``epoch`` is still current."""
+    t = s.table_epochs
+    done = conn.execute(
+        sa.update(t).where(t.c.table_id == table_id, t.c.epoch == epoch).values(suspended=notice)
     )
     return done.rowcount == 1

@@ -131,6 +131,7 @@ table_epochs = sa.Table(
     sa.Column("node_id", sa.String(128), nullable=False),
     sa.Column("taken_at", sa.Float, nullable=False),
     sa.Column("seats", sa.JSON, nullable=True),
+    sa.Column("suspended", sa.Text, nullable=True),
 )
 """Each table's epoch: raised by every takeover; a table's escrow, settlement or void is
 refused unless it carries the current one. A table never taken has epoch 0 (no row)."""

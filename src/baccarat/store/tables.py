@@ -11,6 +11,7 @@ from baccarat.store import epochs
 from baccarat.store import schema as s
 from baccarat.store.batch import apply_ops
 from baccarat.store.engine import reading
+from baccarat.store.operators import Actor, append
 from baccarat.store.ops import Void
 from baccarat.store.records import Applied
 from baccarat.store.writer import RETRIES
@@ -40,7 +41,8 @@ class Tables:
                         if not isinstance(out, Applied):
                             raise out
                     seats = epochs.seats_of(conn, table_id)
-                return epochs.Takeover(table_id, epoch, rids, seats)
+                    suspended = epochs.suspended_of(conn, table_id)
+                return epochs.Takeover(table_id, epoch, rids, seats, suspended)
             except sa.exc.IntegrityError:
                 # Another node's first takeover of this table inserted the row first.
                 if attempt == RETRIES - 1:
@@ -58,6 +60,25 @@ class Tables:
         """The table's current epoch (0 if it was never taken)."""
         with reading(self.engine) as conn:
             return epochs.current(conn, [table_id])[table_id]
+
+    def save_suspended(
+        self,
+        table_id: str,
+        epoch: int,
+        notice: str | None,
+        actor: Actor,
+        reason: str,
+        before: str | None,
+    ) -> bool:
+        """Keep an operator's closing of the table (None: reopened) with its log entry, in
+        one transaction; False (nothing written) if ``epoch`` is stale."""
+        with self.engine.begin() as conn:
+            if not epochs.save_suspended(conn, table_id, epoch, notice):
+                return False
+            action = "close_table" if notice is not None else "open_table"
+            append(conn, actor, action, f"table:{table_id}", reason,
+                   {"suspended": before}, {"suspended": notice})  # fmt: skip
+            return True
 
     def save_seats(self, table_id: str, epoch: int, seats: Mapping[int, int]) -> bool:
         """Record who sits at the table (seat -> user id); False if ``epoch`` is stale."""

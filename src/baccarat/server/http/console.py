@@ -371,15 +371,19 @@ async def _table_switch(request: web.Request, *, close: bool) -> web.Response:
             )
         before = driver.table.suspended
         await driver.submit(driver.command(Suspend(reason) if close else Resume()))
-        await asyncio.to_thread(
-            _store(request).log_action,
+        # Kept with the table's epoch, so that the next node to run it keeps it closed.
+        kept = await asyncio.to_thread(
+            _store(request).save_suspended,
+            table_id,
+            driver.ledger.epoch,
+            driver.table.suspended,
             _actor(request),
-            "close_table" if close else "open_table",
-            f"table:{table_id}",
             reason,
-            {"suspended": before},
-            {"suspended": driver.table.suspended},
+            before,
         )
+        if not kept:
+            # Another node took the table meanwhile: this node's table is on its way out.
+            raise RuleViolation("table_elsewhere", "Another node took the table; try it there.")
     except BaccaratError as exc:
         return _error(exc)
     return web.json_response({"table_id": table_id, "suspended": driver.table.suspended})

@@ -84,7 +84,7 @@ class Tables:
             log.warning("voided unfinished rounds", extra={"rounds": taken.voided})
             self.metrics.rounds_voided.labels(VOID_CRASH).inc(len(taken.voided))
         log.info("table taken", extra={"table_id": table_id, "epoch": taken.epoch})
-        driver = self.start_table(table_id, taken.epoch)
+        driver = self.start_table(table_id, taken.epoch, suspended=taken.suspended)
         try:
             await self.seating.restore(driver, taken.seats)
         except Exception:
@@ -104,9 +104,13 @@ class Tables:
         )
         return kept
 
-    def start_table(self, table_id: str, epoch: int) -> TableDriver:
+    def start_table(
+        self, table_id: str, epoch: int, *, suspended: str | None = None
+    ) -> TableDriver:
         room = self.config.table_room()[table_id]
         table = Table(table_config(room, table_id).scaled(self.speed), Shoe.fresh)
+        # A table an operator closed stays closed on whichever node runs it next.
+        table.suspended = suspended
         driver = TableDriver(
             table,
             table_id=table_id,

@@ -33,6 +33,8 @@ def upgrade() -> None:
     op.add_column("users", sa.Column("totp_last", sa.BigInteger, nullable=True))
     op.add_column("users", sa.Column("banned", sa.Text, nullable=True))
     op.add_column("users", sa.Column("muted_until", sa.Float, nullable=True))
+    # An operator's closing notice, so that a closed table stays closed on the next node.
+    op.add_column("table_epochs", sa.Column("suspended", sa.Text, nullable=True))
     op.create_table(
         "admin_sessions",
         sa.Column("token_hash", sa.String(64), primary_key=True),
@@ -103,6 +105,8 @@ def downgrade() -> None:
         op.execute("DROP FUNCTION operator_log_append_only()")
     op.drop_table("operator_log")
     op.drop_table("admin_sessions")
+    with op.batch_alter_table("table_epochs") as batch:
+        batch.drop_column("suspended")
     with op.batch_alter_table("users") as batch:
         for column in (
             "muted_until",
