@@ -5,6 +5,7 @@ refused to a player; a banned user's socket closes and their login says why."""
 from __future__ import annotations
 
 import asyncio
+import time
 from typing import Any
 
 import aiohttp
@@ -48,6 +49,17 @@ async def console(live: Live, name: str = "boss", role: str = "operator") -> aio
         await http.close()
         raise
     return http
+
+
+async def betting_at_t1(live: Live) -> tuple[Client, Client]:
+    """A dealer and a bettor (who opens the cards they control) at t1, betting open."""
+    dealer = await live.client("dealer", 1_000_000)
+    bettor = await live.client("bettor", 50_000)
+    auto_open(bettor)
+    await dealer.command("sit", table_id="t1", seat=0)
+    await bettor.command("sit", table_id="t1", seat=1)
+    await bettor.wait_for(is_event("betting_opened"), 20)
+    return dealer, bettor
 
 
 @live_test()
@@ -173,6 +185,7 @@ async def test_a_grant_reaches_the_table_the_ledger_and_the_log(live: Live) -> N
         status, body = await call(http, "GET", f"{live.base}/api/admin/users/{bettor.user_id}")
         assert status == 200 and body["user"]["coins"] == 12_500
         assert body["seat"] == {"table_id": "t1", "seat": 1} and body["online"]
+        assert body["sessions"] == 1 and body["last_login"] <= time.time()
         assert body["ledger"][0]["kind"] == "grant" and body["ledger"][0]["amount"] == 2_500
         [entry] = [e for e in body["log"] if e["action"] == "grant" and e["actor"] == "boss"]
         assert (entry["reason"], entry["before"], entry["after"]) == (
@@ -258,12 +271,7 @@ async def test_a_ban_closes_the_socket_and_the_login_says_why(live: Live) -> Non
 async def test_a_table_closed_after_its_round_plays_it_out_and_reopens(live: Live) -> None:
     http = await console(live)
     try:
-        dealer = await live.client("dealer", 1_000_000)
-        bettor = await live.client("bettor", 50_000)
-        auto_open(bettor)
-        await dealer.command("sit", table_id="t1", seat=0)
-        await bettor.command("sit", table_id="t1", seat=1)
-        await bettor.wait_for(is_event("betting_opened"), 20)
+        dealer, bettor = await betting_at_t1(live)
         await bettor.command("bet", area="player", chip=5)
         url = f"{live.base}/api/admin/tables/t1"
         # Watched from the console: the table as a spectator sees it, and the dealer's book.
@@ -358,12 +366,7 @@ async def test_a_notice_reaches_a_tables_players_or_everyone_and_is_logged(live:
 async def test_a_played_rounds_record_has_its_cards_bets_and_settlement(live: Live) -> None:
     http = await console(live)
     try:
-        dealer = await live.client("dealer", 1_000_000)
-        bettor = await live.client("bettor", 50_000)
-        auto_open(bettor)
-        await dealer.command("sit", table_id="t1", seat=0)
-        await bettor.command("sit", table_id="t1", seat=1)
-        await bettor.wait_for(is_event("betting_opened"), 20)
+        dealer, bettor = await betting_at_t1(live)
         await bettor.command("bet", area="banker", chip=3)
         await bettor.command("bet", area="tie", chip=1)
         settled = await bettor.wait_for(is_event("round_settled"), 30)

@@ -201,7 +201,8 @@ class Operators:
         before: Any = None,
         after: Any = None,
     ) -> None:
-        """Log an action that changes nothing in the database (a table closed, a notice)."""
+        """Log an action that changes nothing in the database (a notice, a stand-up, an
+        audit run)."""
         reason = verify_reason(reason)
         with self.engine.begin() as conn:
             append(conn, actor, action, target, reason, before, after)
@@ -366,17 +367,17 @@ class Operators:
                 for k, kind, memo, at, amount in conn.execute(q)
             ]
 
-    def session_count(self, user_id: int) -> int:
-        """How many live game sessions the user has."""
+    def sessions_of(self, user_id: int) -> tuple[int, float | None]:
+        """How many live game sessions the user has, and when the latest began (their last
+        login; None if they have none)."""
+        live = s.sessions.c.expires_at > time.time()
         with reading(self.engine) as conn:
-            return int(
-                conn.scalar(
-                    sa.select(sa.func.count())
-                    .select_from(s.sessions)
-                    .where(s.sessions.c.user_id == user_id, s.sessions.c.expires_at > time.time())
-                )
-                or 0
-            )
+            count, latest = conn.execute(
+                sa.select(sa.func.count(), sa.func.max(s.sessions.c.created_at))
+                .select_from(s.sessions)
+                .where(s.sessions.c.user_id == user_id, live)
+            ).one()
+        return int(count or 0), None if latest is None else float(latest)
 
     def voids_since(self, since: float) -> dict[str, int]:
         """Rounds voided since ``since`` (epoch seconds), by reason."""

@@ -156,7 +156,7 @@ async def user_page(request: web.Request) -> web.Response:
     ledger = await asyncio.to_thread(store.user_ledger, uid)
     records, shoes = await asyncio.to_thread(store.user_rounds, uid, 20)
     log = await asyncio.to_thread(store.operator_log, target=user_wallet(uid), limit=50)
-    sessions = await asyncio.to_thread(store.session_count, uid)
+    sessions, last_login = await asyncio.to_thread(store.sessions_of, uid)
     where = server.hub.seats.get(uid)
     return web.json_response(
         {
@@ -164,6 +164,7 @@ async def user_page(request: web.Request) -> web.Response:
             "seat": None if where is None else {"table_id": where.table_id, "seat": where.seat},
             "online": server.hub.online(uid),
             "sessions": sessions,
+            "last_login": last_login,
             "ledger": ledger,
             "rounds": [round_entry(r, shoes.get(r.shoe_id), uid) for r in records],
             "log": [e.json() for e in log],

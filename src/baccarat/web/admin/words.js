@@ -1,5 +1,9 @@
 // The console's words in zh-TW and English; the language is the game's (one setting).
 
+import { getLang, setLang as setGameLang } from "../js/i18n.js";
+
+export { getLang };
+
 const WORDS = {
   "zh-TW": {
     title: "營運後台", login: "登入", logout: "登出", username: "帳號", password: "密碼",
@@ -8,7 +12,7 @@ const WORDS = {
     table: "牌桌", room: "廳", phase: "階段", shoe_round: "本靴局數", dealer: "荷官", seats: "座位",
     watchers: "觀眾", escrow: "託管中", node: "節點", search: "搜尋名稱", find: "搜尋",
     name: "名稱", display_name: "暱稱", coins: "星幣", level: "等級", role: "角色", status: "狀態",
-    banned: "已停權", muted: "禁言至 {until}", active: "正常", last_seen: "最後上線",
+    banned: "已停權", muted: "禁言至 {until}", active: "正常", last_seen: "最後登入",
     seat: "座位", online: "在線", offline: "離線", sessions: "登入中的裝置",
     grant: "發放／扣回星幣", amount: "數量（負數為扣回）", reason: "原因",
     set_level: "設定等級", mute: "禁言", minutes: "分鐘（0 為解除）", ban: "停權", unban: "解除停權",
@@ -48,7 +52,7 @@ const WORDS = {
     table: "Table", room: "Room", phase: "Phase", shoe_round: "Round of shoe", dealer: "Dealer", seats: "Seats",
     watchers: "Watchers", escrow: "In escrow", node: "Node", search: "Search names", find: "Search",
     name: "Name", display_name: "Display name", coins: "Coins", level: "Level", role: "Role", status: "Status",
-    banned: "Banned", muted: "Muted until {until}", active: "Active", last_seen: "Last seen",
+    banned: "Banned", muted: "Muted until {until}", active: "Active", last_seen: "Last login",
     seat: "Seat", online: "Online", offline: "Offline", sessions: "Devices logged in",
     grant: "Grant or take coins", amount: "Amount (negative takes back)", reason: "Reason",
     set_level: "Set level", mute: "Mute", minutes: "Minutes (0 lifts it)", ban: "Ban", unban: "Lift ban",
@@ -83,34 +87,26 @@ const WORDS = {
   },
 };
 
-const KEY = "baccarat.lang";
-let lang = localStorage.getItem(KEY) === "en" ? "en" : "zh-TW";
-
-export function getLang() {
-  return lang;
-}
-
+/** The language, the game's own setting; switching it names the page in that language. */
 export function setLang(next) {
-  lang = next === "en" ? "en" : "zh-TW";
-  localStorage.setItem(KEY, lang);
-  document.documentElement.lang = lang === "en" ? "en" : "zh-Hant";
-  document.title = `${lang === "en" ? "Baccarat" : "百家樂"} ${t("title")}`;
+  setGameLang(next);
+  document.title = `${getLang() === "en" ? "Baccarat" : "百家樂"} ${t("title")}`;
 }
 
 /** A word in the current language, {x} filled from params. */
 export function t(key, params) {
-  const text = WORDS[lang][key] ?? WORDS["zh-TW"][key] ?? key;
+  const text = WORDS[getLang()][key] ?? WORDS["zh-TW"][key] ?? key;
   return text.replace(/\{(\w+)\}/g, (_, k) => (params && k in params ? params[k] : `{${k}}`));
 }
 
 /** A refusal in the current language when its code is known, else the server's sentence. */
 export function refusal(err) {
   if (err?.code === "banned") return t("banned_login", { reason: err.details?.reason ?? "" });
-  return WORDS[lang][err?.code] ? t(err.code, err.details) : err?.message || err?.code || "?";
+  return WORDS[getLang()][err?.code] ? t(err.code, err.details) : err?.message || err?.code || "?";
 }
 
 /** A time as the operator reads it: local date and time to the second. */
 export function when(seconds) {
   if (seconds === null || seconds === undefined) return "—";
-  return new Date(seconds * 1000).toLocaleString(lang === "en" ? "en-GB" : "zh-TW", { hour12: false });
+  return new Date(seconds * 1000).toLocaleString(getLang() === "en" ? "en-GB" : "zh-TW", { hour12: false });
 }
