@@ -40,10 +40,12 @@ class SeatClaim(NamedTuple):
 
 
 class LobbyChange(NamedTuple):
-    """One table's new lobby line (``summary`` is None when the table left the lobby)."""
+    """One table's new lobby line (``summary`` is None when the table left the lobby), or an
+    operator's word to every node (``operator``: a ban to enforce, a notice to show)."""
 
     table_id: str
     summary: LineJson | None
+    operator: LineJson | None = None
 
 
 class Directory(Protocol):
@@ -133,6 +135,11 @@ class Directory(Protocol):
 
     async def all_summaries(self) -> dict[str, LineJson]:
         """Every table's current lobby line, by table id."""
+        ...
+
+    async def announce(self, message: LineJson) -> None:
+        """Tell every node following the lobby (this one too) an operator's ``message``;
+        it arrives as a ``LobbyChange`` whose ``operator`` is the message."""
         ...
 
     def lobby_changes(self) -> AbstractAsyncContextManager[AsyncIterator[LobbyChange]]:

@@ -202,6 +202,10 @@ class LocalDirectory:
             del self._lines[table_id]
         return {t: dict(line.summary) for t, line in self._lines.items()}
 
+    async def announce(self, message: LineJson) -> None:
+        """Tell every follower an operator's ``message``."""
+        self._announce(LobbyChange("", None, dict(message)))
+
     def _announce(self, change: LobbyChange) -> None:
         for queue in self._followers:
             queue.put_nowait(change)

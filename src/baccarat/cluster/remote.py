@@ -214,6 +214,10 @@ class RedisDirectory:
         flat = await self._live(keys=[self._lines], args=[self._key("line", ""), "json"])
         return {_text(flat[i]): _line(codec.loads(flat[i + 1])) for i in range(0, len(flat), 2)}
 
+    async def announce(self, message: LineJson) -> None:
+        """Tell every node following the lobby an operator's ``message``."""
+        await self.client.publish(self.channel, codec.dumps({"table_id": "", "operator": message}))
+
     @asynccontextmanager
     async def lobby_changes(self) -> AsyncIterator[AsyncIterator[LobbyChange]]:
         """Follow lobby changes while the ``async with`` lasts (its own connection)."""
@@ -235,7 +239,9 @@ async def _changes(messages: AsyncIterator[dict[str, Any]]) -> AsyncIterator[Lob
         if msg["type"] != "message":
             continue
         body = codec.loads(msg["data"])
-        if isinstance(body, dict):
+        if isinstance(body, dict) and "operator" in body:
+            yield LobbyChange("", None, _line(body["operator"]))
+        elif isinstance(body, dict):
             summary = body.get("summary")
             yield LobbyChange(str(body["table_id"]), None if summary is None else _line(summary))
 

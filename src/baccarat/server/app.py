@@ -19,6 +19,7 @@ from baccarat.server.sockets.connection import CLOSE_GOING_AWAY, CLOSE_LOGGED_OU
 from baccarat.server.sockets.heartbeat import INTERVAL as HEARTBEAT_INTERVAL
 from baccarat.server.sockets.heartbeat import Heartbeat
 from baccarat.server.sockets.hub import Hub
+from baccarat.server.sockets.moderation import Moderation
 from baccarat.server.sockets.ws import Dispatcher
 from baccarat.server.tables.driver import TableDriver
 from baccarat.server.tables.inflight import CoinsInFlight
@@ -94,6 +95,7 @@ class Server:
         )
         self.drivers: dict[str, TableDriver] = self.tables.drivers
         self.lobby = Lobby(config, self.hub, self.tables.line)
+        self.moderation = Moderation(self.hub)
         self.node = Node(
             LocalDirectory.alone() if directory is None else directory,
             self.hub,
@@ -106,6 +108,7 @@ class Server:
             regained=self.tables.regained,
             ttl=lease_ttl,
             on_heard=self.lobby.put,
+            on_operator=self.moderation.heard,
             inflight=self.inflight,
         )
         """This server as a node: one of many with a shared directory, else a system of one."""

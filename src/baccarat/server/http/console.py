@@ -24,7 +24,7 @@ from baccarat.server.http.console_auth import acting, operator_only
 from baccarat.server.http.keys import SERVER
 from baccarat.server.http.limits import RateLimiter
 from baccarat.server.http.mybets import a_store_id, round_entry
-from baccarat.server.sockets.connection import CLOSE_BANNED
+from baccarat.server.sockets.moderation import ban_word, notice_word
 from baccarat.store import Store, User
 from baccarat.store.operators import Actor, LogEntry, verify_reason
 from baccarat.store.records import user_wallet
@@ -287,10 +287,11 @@ async def ban(request: web.Request) -> web.Response:
     """POST /api/admin/users/{id}/ban {reason}: sessions end, the user's sockets close."""
     answer = await _change(request, lambda s, uid, d, a: s.ban(uid, _reason(d), a))
     if answer.status == 200:
+        server = request.app[SERVER]
         uid = _user_id(request)
-        for conn in list(request.app[SERVER].hub.connections):
-            if conn.user_id == uid:
-                conn.drop(CLOSE_BANNED, "banned")
+        # Here at once, and on every other node through the cluster's feed.
+        server.moderation.close_user(uid)
+        await server.node.directory.announce(ban_word(uid))
     return answer
 
 
@@ -419,13 +420,14 @@ async def post_notice(request: web.Request) -> web.Response:
             raise InvalidInput("bad_table_id", "'table_id' is a table's id, or null for all.")
         if table_id is not None and table_id not in server.drivers:
             raise NotFound("unknown_table", f"No table {table_id!r} runs on this node.")
-        message = notice(text, table_id)
-        conns = (
-            server.hub.watchers.get(table_id, ())
-            if table_id is not None
-            else server.hub.connections
-        )
-        reached = server.hub.broadcast(conns, message)
+        if table_id is not None:
+            reached = server.hub.broadcast(
+                server.hub.watchers.get(table_id, ()), notice(text, table_id)
+            )
+        else:
+            # Every node shows it on its sockets (this one too) as it hears it.
+            reached = len(server.hub.connections)
+            await server.node.directory.announce(notice_word(text))
         await asyncio.to_thread(
             _store(request).log_action,
             _actor(request),

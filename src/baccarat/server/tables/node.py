@@ -41,6 +41,7 @@ class Node:
         summary_of: Callable[[str], LineJson | None],
         regained: Callable[[str], Awaitable[bool]] | None = None,
         on_heard: Callable[[str, LineJson | None], None],
+        on_operator: Callable[[LineJson], None] | None = None,
         ttl: float = DEFAULT_TTL,
         inflight: CoinsInFlight | None = None,
     ) -> None:
@@ -51,6 +52,8 @@ class Node:
         self.summary_of = summary_of
         self.on_heard = on_heard
         """Hands the lobby a line heard from another node (None: the line was withdrawn)."""
+        self.on_operator = on_operator
+        """Carries out an operator's word heard by every node (a ban, a notice)."""
         self.lines: dict[str, LineJson] = {}
         """Every node's lobby line, as last heard, by table id."""
         self.inflight = inflight if inflight is not None else CoinsInFlight()
@@ -195,6 +198,10 @@ class Node:
                         log.exception("lobby line not published", extra={"table_id": table_id})
 
     def _heard(self, change: LobbyChange) -> None:
+        if change.operator is not None:
+            if self.on_operator is not None:
+                self.on_operator(change.operator)
+            return
         if change.summary is None:
             # A node gave the table up: take it now if it is one of ours.
             self.lines.pop(change.table_id, None)
