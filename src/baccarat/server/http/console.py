@@ -157,7 +157,8 @@ async def user_page(request: web.Request) -> web.Response:
     records, shoes = await asyncio.to_thread(store.user_rounds, uid, 20)
     log = await asyncio.to_thread(store.operator_log, target=user_wallet(uid), limit=50)
     sessions, last_login = await asyncio.to_thread(store.sessions_of, uid)
-    where = server.hub.seats.get(uid)
+    # Where they sit in the whole system (the cluster's seat claims), not only on this node.
+    where = await server.node.directory.seat_of(uid)
     return web.json_response(
         {
             "user": user_json(user),
