@@ -321,11 +321,17 @@ def layout(server: Server, browser: Any) -> Iterator[Layout]:
                     refused.append("a bot opened its card first")
                     continue
                 late.wait_for_selector(".table-screen[data-phase='squeeze']", timeout=60_000)
-                if not seen.squeeze:
+                if not seen.squeeze or seen.squeeze["card"] is None:
                     dp = pages["dealer phone"]
                     dp.wait_for_selector(".squeeze:not([hidden])", state="attached")
+                    # The table and its bots stand still here: a busy page has time to
+                    # place the card.
                     with contextlib.suppress(PlaywrightError):
-                        dp.wait_for_selector(".squeeze:not([hidden]) .sq-card", timeout=5_000)
+                        dp.wait_for_function(
+                            """() => (document.querySelector('.squeeze:not([hidden]) .sq-card')
+                                 ?.getBoundingClientRect().width ?? 0) > 0""",
+                            timeout=20_000,
+                        )
                     seen.squeeze = dp.evaluate(SQUEEZE_AND_BAR)
                     save_screenshot(dp, "layout-squeeze-dealer-phone")
                 # Through the app's socket (the squeeze covers the seats' buttons).
