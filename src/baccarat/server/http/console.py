@@ -17,6 +17,7 @@ from aiohttp import web
 
 from baccarat.errors import BaccaratError, InvalidInput, NotFound, RuleViolation
 from baccarat.protocol.codec import dumps_bytes
+from baccarat.protocol.ids import SeatAt
 from baccarat.protocol.messages import notice
 from baccarat.server.app import Server
 from baccarat.server.http import auth, console_auth
@@ -25,6 +26,7 @@ from baccarat.server.http.keys import SERVER
 from baccarat.server.http.limits import RateLimiter
 from baccarat.server.http.mybets import a_store_id, round_entry
 from baccarat.server.sockets.moderation import ban_word, notice_word
+from baccarat.server.tables.driver import TableDriver
 from baccarat.store import Store, User
 from baccarat.store.operators import Actor, LogEntry, verify_reason
 from baccarat.store.records import user_wallet
@@ -118,17 +120,32 @@ async def tables(request: web.Request) -> web.Response:
     return web.json_response({"tables": listed})
 
 
+def _driver_here(server: Server, table_id: str) -> TableDriver:
+    """The table's driver on this node; ``unknown_table``, or ``table_elsewhere`` naming
+    the node that runs it."""
+    driver = server.drivers.get(table_id)
+    if driver is not None:
+        return driver
+    line = server.lobby.lines.get(table_id)
+    if line is None:
+        raise NotFound("unknown_table", f"There is no table {table_id!r}.")
+    raise RuleViolation("table_elsewhere", f"The table runs at {line.get('url')}; act there.")
+
+
+def _seat_here(server: Server, user_id: int) -> tuple[SeatAt, TableDriver] | None:
+    """Where the user sits on this node and that table's driver, or None."""
+    where = server.hub.seats.get(user_id)
+    driver = None if where is None else server.drivers.get(where.table_id)
+    return None if where is None or driver is None else (where, driver)
+
+
 async def table_page(request: web.Request) -> web.Response:
     """GET /api/admin/tables/{table_id}: the table as a spectator sees it, and the dealer's
     book (every seat's bets, the totals and the exposure), from the node running it."""
-    server = request.app[SERVER]
-    table_id = request.match_info["table_id"]
-    driver = server.drivers.get(table_id)
-    if driver is None:
-        line = server.lobby.lines.get(table_id)
-        if line is None:
-            return auth.fail(404, "unknown_table", f"There is no table {table_id!r}.")
-        return auth.fail(409, "table_elsewhere", f"The table runs at {line.get('url')}.")
+    try:
+        driver = _driver_here(request.app[SERVER], request.match_info["table_id"])
+    except BaccaratError as exc:
+        return _error(exc)
     table = driver.table
     seen = view(table, None, driver.clock())
     body = dumps_bytes({"view": seen, "book": book(table.round, table.config.chip_unit)})
@@ -315,10 +332,10 @@ async def stand_up(request: web.Request) -> web.Response:
     try:
         uid = _user_id(request)
         reason = _reason(await _body(request))
-        where = server.hub.seats.get(uid)
-        driver = None if where is None else server.drivers.get(where.table_id)
-        if where is None or driver is None:
+        seat = _seat_here(server, uid)
+        if seat is None:
             raise InvalidInput("not_seated", "The user holds no seat on this node.")
+        where, driver = seat
         await driver.submit(driver.command(StandUp(uid)))
         await asyncio.to_thread(
             store.log_action,
@@ -338,10 +355,10 @@ async def _tell_table(server: Server, user_id: int, coins: int) -> None:
     """Tell the table where the user sits (on this node) their new balance at once; a table
     that refuses it (the coins would not cover their stakes) takes the ledger's when its
     next betting opens, as it does for a grant made elsewhere."""
-    where = server.hub.seats.get(user_id)
-    driver = None if where is None else server.drivers.get(where.table_id)
-    if driver is None:
+    seat = _seat_here(server, user_id)
+    if seat is None:
         return
+    driver = seat[1]
     try:
         await driver.submit(driver.command(SetCoins(user_id, coins)))
     except BaccaratError as exc:
@@ -364,14 +381,7 @@ async def _table_switch(request: web.Request, *, close: bool) -> web.Response:
     table_id = request.match_info["table_id"]
     try:
         reason = verify_reason(_reason(await _body(request)))
-        driver = server.drivers.get(table_id)
-        if driver is None:
-            line = server.lobby.lines.get(table_id)
-            if line is None:
-                raise NotFound("unknown_table", f"There is no table {table_id!r}.")
-            raise RuleViolation(
-                "table_elsewhere", f"The table runs at {line.get('url')}; close it there."
-            )
+        driver = _driver_here(server, table_id)
         before = driver.table.suspended
         await driver.submit(driver.command(Suspend(reason) if close else Resume()))
         # Kept with the table's epoch, so that the next node to run it keeps it closed.
