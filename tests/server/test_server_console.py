@@ -219,6 +219,8 @@ async def test_a_ban_closes_the_socket_and_the_login_says_why(live: Live) -> Non
     try:
         user, token = await live.user("cheat")
         client = await Client.connect(live.base, token)
+        # A second socket of the same user (another tab) goes with the ban too.
+        other_tab = await Client.connect(live.base, token)
         url = f"{live.base}/api/admin/users/{user.user_id}"
         status, body = await call(http, "POST", f"{url}/mute", {"seconds": 600, "reason": "spam"})
         assert status == 200 and body["user"]["muted_until"] is not None
@@ -234,7 +236,11 @@ async def test_a_ban_closes_the_socket_and_the_login_says_why(live: Live) -> Non
         while await client.next_message(timeout=10) is not None:
             pass
         assert client.close_code == 4003
+        while await other_tab.next_message(timeout=10) is not None:
+            pass
+        assert other_tab.close_code == 4003
         await client.close()
+        await other_tab.close()
         async with aiohttp.ClientSession() as anon:
             creds = {"username": "cheat", "password": "password1"}
             status, body = await call(anon, "POST", f"{live.base}/api/login", creds)
