@@ -412,3 +412,24 @@ async def test_an_operators_actions_are_rate_limited(live: Live) -> None:
         assert len(live.store.operator_log(action="notice")) == 60
     finally:
         await http.close()
+
+
+@live_test()
+async def test_taking_back_the_coins_a_bettor_has_on_the_table_is_refused(live: Live) -> None:
+    http = await console(live)
+    try:
+        dealer, bettor = await betting_at_t1(live)
+        await bettor.command("bet", area="player", chip=5)  # 500 coins on the table
+        url = f"{live.base}/api/admin/users/{bettor.user_id}/grant"
+        status, body = await call(http, "POST", url, {"coins": -49_800, "reason": "x"})
+        assert (status, body["error"]["code"]) == (409, "coins_below_stake")
+        assert live.store.balance(bettor.user_id) == 50_000
+        status, body = await call(http, "POST", url, {"coins": -49_500, "reason": "leaves 500"})
+        assert status == 200
+        await bettor.wait_for(is_event("round_settled"), 30)
+        await asyncio.sleep(0.3)
+        assert live.store.audit().ok, live.store.audit().problems
+        await dealer.close()
+        await bettor.close()
+    finally:
+        await http.close()

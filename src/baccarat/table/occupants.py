@@ -11,6 +11,7 @@ from baccarat.table.commands import Disconnect, Reconnect, SetAutoOpen, SetCoins
 from baccarat.table.events import CoinsSet, Disconnected, Event, Reconnected
 
 if TYPE_CHECKING:
+    from baccarat.table.seats import Occupant
     from baccarat.table.table import Table
 
 
@@ -50,8 +51,16 @@ def reconnect(t: Table, c: Reconnect, now: float) -> list[Event]:
 def set_coins(t: Table, c: SetCoins, now: float) -> list[Event]:
     """A seated user's balance changed outside the table (an operator grant); refused
     when it would leave the dealer's book or the user's stakes uncovered."""
-    occ = t.require_seat(c.user_id)
-    coins = c.coins
+    occ = check_coins(t, c.user_id, c.coins)
+    occ.coins = c.coins
+    return [CoinsSet(occ.seat, occ.user_id, c.coins)]
+
+
+def check_coins(t: Table, user_id: int, coins: int) -> Occupant:
+    """Raise why a seated user's balance may not become ``coins`` (it would leave the
+    dealer's book or the user's stakes uncovered); their occupant otherwise. Changes
+    nothing, so a server can ask before it writes a grant."""
+    occ = t.require_seat(user_id)
     if not whole(coins) or coins < 0:
         raise InvalidInput("bad_coins", f"A balance is a whole number of coins, not {coins!r}.")
     rnd = t.round
@@ -69,5 +78,4 @@ def set_coins(t: Table, c: SetCoins, now: float) -> list[Event]:
                 raise RuleViolation(
                     "coins_below_stake", f"You have {staked} coins on the table this round."
                 )
-    occ.coins = coins
-    return [CoinsSet(occ.seat, occ.user_id, coins)]
+    return occ

@@ -16,6 +16,7 @@ from typing import Any
 from aiohttp import web
 
 from baccarat.errors import BaccaratError, InvalidInput, NotFound, RuleViolation
+from baccarat.numbers import whole
 from baccarat.protocol.codec import dumps_bytes
 from baccarat.protocol.ids import SeatAt
 from baccarat.protocol.messages import notice
@@ -32,6 +33,7 @@ from baccarat.store.operators import Actor, LogEntry, verify_reason
 from baccarat.store.records import user_wallet
 from baccarat.table import Resume, SetCoins, StandUp, Suspend
 from baccarat.table.book import book
+from baccarat.table.occupants import check_coins
 from baccarat.table.view import view
 
 log = logging.getLogger("baccarat.console")
@@ -279,6 +281,11 @@ async def grant(request: web.Request) -> web.Response:
         data = await _body(request)
         coins, reason = _whole(data, "coins"), _reason(data)
         user = await asyncio.to_thread(store.get_user, uid)
+        seat = _seat_here(request.app[SERVER], uid)
+        if seat is not None and whole(coins) and user.coins + coins >= 0:
+            # Coins the user has on the table (or the dealer's book) are not taken back:
+            # the stakes could not be escrowed and the round would be voided.
+            check_coins(seat[1].table, uid, user.coins + coins)
         await asyncio.to_thread(
             store.grant, user.username, coins, reason, actor=actor.name, actor_id=actor.user_id
         )
