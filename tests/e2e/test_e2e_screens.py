@@ -273,7 +273,8 @@ def scene(server: Server, browser: Any, request: pytest.FixtureRequest) -> Scene
     # dave squeezes this round's cards: the table holds in each squeeze while he peels (the
     # bots open theirs), so a slow page still shows his card before its time runs out.
     hold(server, TABLE, "squeeze")
-    bettor.click(".tray-chip[data-chip='5']")
+    # (on the chip itself: betting may have closed already, and the squeeze covers the tray)
+    bettor.dispatch_event(".tray-chip[data-chip='5']", "click")
     banker_stack = bettor.inner_text(".area[data-area='banker'] .my-stack")
     dealer.wait_for_function(
         "() => document.querySelector('.book-table')?.textContent.includes('2,500')",
