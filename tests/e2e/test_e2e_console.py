@@ -273,6 +273,24 @@ def test_an_operator_closes_a_table_after_its_round_and_reopens_it(
         # The seated player reads the notice over the felt, in their language.
         game.wait_for_selector(".notice.closed:text('本桌暫停開放：Maintenance until 9 pm')")
         save_screenshot(game, "table-closed-phone")
+        # The lobby shows it closed, with the notice, and offers none of its free seats.
+        for viewport, phone, picture in (
+            (PHONE, True, "lobby-closed-phone"),
+            (DESKTOP, False, "lobby-closed-desktop"),
+        ):
+            lobby = open_page(browser, server, viewport, phone=phone)
+            pages.append(lobby)
+            log_in(lobby, operator)
+            card = f".table-card[data-table='{table}']"
+            lobby.wait_for_selector(f"{card} .phase-suspended:text('暫停開放')")
+            lobby.wait_for_selector(f"{card} .tc-closed:text('Maintenance until 9 pm')")
+            assert lobby.is_disabled(f"{card} .seat-dot[data-seat='2']")
+            lobby.locator(card).scroll_into_view_if_needed()
+            save_screenshot(lobby, picture)
+            lobby.click("[data-action='lang']")
+            lobby.wait_for_selector(f"{card} .phase-suspended:text('Closed')")
+            save_screenshot(lobby, f"{picture}-en")
+            assert no_horizontal_overflow(lobby)
         # A notice to the table reaches its player in the page's language.
         op.fill(".cs-action[data-action='table_notice'] [name=zh]", "九點重新開桌")
         op.fill(".cs-action[data-action='table_notice'] [name=en]", "Open again at 9")

@@ -6,7 +6,8 @@ a socket that has no table yet). Each node's public URL is its path under that a
 names the path of the table's node, and the page moves its socket there (the session
 cookie is the one address's, good on every node). Node A lists t1 and starts first, node B
 lists t1 and t2 and runs t2: two users on the one address sit at t2 and play a round, their
-sockets routed to B. The config below routes as deploy/nginx/many-nodes.conf does (the file
+sockets routed to B, and an operator's console, loaded from the one address, closes and
+reopens t2 and stands a player up there through B's path. The config below routes as deploy/nginx/many-nodes.conf does (the file
 docs/deployment.md shows), on the test's own ports and without TLS.
 """
 
@@ -37,6 +38,7 @@ from e2e_support import (
     place_chip,
     sit,
 )
+from test_e2e_console import act, console_log_in
 from test_e2e_nodes import REDIS_URL, _healthy, _rooms, _start
 
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
@@ -273,3 +275,50 @@ def _back_on(log: Path, path: str) -> set[int]:
             if rec.get("msg") == "bot back in its seat" and str(rec.get("url")).endswith(path):
                 back.add(int(rec["user_id"]))
     return back
+
+
+def test_the_console_acts_on_the_other_nodes_table_through_one_address(
+    browser: Any, server: Server, proxied: Proxied
+) -> None:
+    # The console is loaded from the one address (node A answers it); t2 runs on B. The
+    # console sends t2's actions to B's path, with the console's own session.
+    for name in ("olga",):
+        baccarat_cli(
+            "admin", "create-user", name, "--password-stdin", "--level", "60",
+            "--coins", str(START_COINS), "--db", proxied.db, stdin=PASSWORD + "\n",
+        )  # fmt: skip
+    baccarat_cli("admin", "set-role", "olga", "operator", "--reason", "floor", "--db", proxied.db)
+    player, other = _page(browser, proxied.url), _page(browser, proxied.url)
+    op = _page(browser, proxied.url + "/admin")
+    try:
+        log_in(player, "rosa")
+        sit(player, "t2", 1)
+        log_in(other, "quinn")
+        op.wait_for_selector(".cs-login")
+        console_log_in(op, "olga", None)
+        op.click("tr[data-table='t2'] [data-action='choose']")
+        # Watched from B: the seated player is in the book's seats.
+        op.wait_for_selector(".cs-table[data-node='B']")
+        op.wait_for_selector(".cs-watched [data-list='seats'] tr[data-seat='1'] :text('rosa')")
+        assert act(op, "close_table", "Maintenance") == "ok"
+        # A's list learns it from B's lobby line; the player reads it over the felt, and the
+        # lobby shows the table closed.
+        op.wait_for_selector("tr.cs-closed[data-table='t2']", timeout=15_000)
+        player.wait_for_selector(".notice.closed:text('Maintenance')")
+        other.wait_for_selector(".table-card[data-table='t2'] .phase-suspended", timeout=15_000)
+        assert other.is_disabled(".table-card[data-table='t2'] .seat-dot[data-seat='2']")
+        assert act(op, "open_table", "Maintenance done") == "ok"
+        op.wait_for_selector("tr[data-table='t2']:not(.cs-closed)", timeout=15_000)
+        player.wait_for_selector(".notice.closed", state="hidden")
+        # The player's page in the console stands them up at B.
+        op.goto(proxied.url + "/admin/#/users")
+        op.fill(".cs-search [name=q]", "rosa")
+        op.click(".cs-search button[type=submit]")
+        op.click("tr[data-user='rosa'] a")
+        op.wait_for_selector(".cs-user [data-field='seat']:text('t2 #1')")
+        assert act(op, "stand", "asked to leave") == "ok"
+        player.wait_for_selector(".table-screen .seat.me", state="detached", timeout=15_000)
+        assert op.js_errors == [] and player.js_errors == [] and other.js_errors == []
+    finally:
+        for page in (op, player, other):
+            page.context.close()

@@ -184,7 +184,8 @@ async def test_a_grant_reaches_the_table_the_ledger_and_the_log(live: Live) -> N
         assert status == 403
         status, body = await call(http, "GET", f"{live.base}/api/admin/users/{bettor.user_id}")
         assert status == 200 and body["user"]["coins"] == 12_500
-        assert body["seat"] == {"table_id": "t1", "seat": 1} and body["online"]
+        assert body["seat"] == {"table_id": "t1", "seat": 1, "here": True, "url": None}
+        assert body["online"]
         assert body["sessions"] == 1 and body["last_login"] <= time.time()
         assert body["ledger"][0]["kind"] == "grant" and body["ledger"][0]["amount"] == 2_500
         [entry] = [e for e in body["log"] if e["action"] == "grant" and e["actor"] == "boss"]

@@ -45,6 +45,8 @@ class LobbyLine:
     beads: tuple[RoundMark, ...]
     queue: int
     good_roads: tuple[GoodRoad, ...]
+    suspended: str | None = None
+    """Why an operator closed the table (no round starts, nobody new sits), or None."""
     node_id: str | None = None
     url: str | None = None
     """Where the table runs, when its node has a public URL (a cluster of nodes)."""
@@ -71,6 +73,7 @@ class LobbyLine:
             "beads": [mark(m) for m in self.beads],
             "queue": self.queue,
             "good_roads": [good_road(g) for g in self.good_roads],
+            "suspended": self.suspended,
         }
         if self.url is not None:
             out["node_id"] = self.node_id

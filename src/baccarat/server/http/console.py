@@ -115,7 +115,12 @@ async def tables(request: web.Request) -> web.Response:
             **lines[t],
             "escrow": escrow.get(t, 0),
             "here": t in server.drivers,
-            "suspended": server.drivers[t].table.suspended if t in server.drivers else None,
+            # This node's own tables as they are this instant; others as their line says.
+            "suspended": (
+                server.drivers[t].table.suspended
+                if t in server.drivers
+                else lines[t].get("suspended")
+            ),
         }
         for t in sorted(lines)
     ]
@@ -181,7 +186,7 @@ async def user_page(request: web.Request) -> web.Response:
     return web.json_response(
         {
             "user": user_json(user),
-            "seat": None if where is None else {"table_id": where.table_id, "seat": where.seat},
+            "seat": None if where is None else _seat_json(server, where.table_id, where.seat),
             "online": server.hub.online(uid),
             "sessions": sessions,
             "last_login": last_login,
@@ -190,6 +195,14 @@ async def user_page(request: web.Request) -> web.Response:
             "log": [e.json() for e in log],
         }
     )
+
+
+def _seat_json(server: Server, table_id: str, seat: int) -> dict[str, Any]:
+    """A seat, with where its table runs: here, or the node's public URL (its console acts
+    on the table there)."""
+    line = server.lobby.lines.get(table_id) or {}
+    here = table_id in server.drivers
+    return {"table_id": table_id, "seat": seat, "here": here, "url": line.get("url") or None}
 
 
 async def round_record(request: web.Request) -> web.Response:

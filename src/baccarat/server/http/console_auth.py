@@ -2,7 +2,7 @@
 
 An operator's first console login enrols the authenticator: the answer carries the secret
 as an ``otpauth://`` URI and its QR code, and the login succeeds once a code from it is
-given. The console's session is a separate token in a separate cookie (path ``/api/admin``,
+given. The console's session is a separate token in a separate cookie (HttpOnly,
 SameSite=Strict, half an hour), so a game session never opens the console and the console's
 never plays. A request to ``/api/admin/*`` without a console session is 401; with only a
 game session (a player's token) it is 403.
@@ -46,7 +46,9 @@ def _set_cookie(resp: web.StreamResponse, request: web.Request, token: str) -> N
         COOKIE,
         token,
         max_age=int(ADMIN_SESSION_TTL),
-        path="/api/admin",
+        # The whole address: behind one public address each node's console API is under
+        # its own path (``/node/b/api/admin``), and the console acts on every node's tables.
+        path="/",
         httponly=True,
         samesite="Strict",
         secure=request.secure,
@@ -207,7 +209,7 @@ async def logout(request: web.Request) -> web.Response:
         store: Store = request.app[auth.STORE]
         await asyncio.to_thread(store.delete_admin_session, token)
     resp = web.json_response({"ok": True})
-    resp.del_cookie(COOKIE, path="/api/admin")
+    resp.del_cookie(COOKIE, path="/")
     return resp
 
 

@@ -47,6 +47,7 @@ def lobby_line(
         beads=tuple(table.history[-BEADS:]),
         queue=len(table.queue),
         good_roads=good_roads(table.history),
+        suspended=table.suspended,
     )
 
 
@@ -63,6 +64,7 @@ def line_key(table: Table) -> tuple[object, ...]:
         table.shoe_id,
         len(table.history),
         len(table.queue),
+        table.suspended,
     )
 
 

@@ -17,29 +17,49 @@ function tableName(line) {
   return line.names?.[getLang() === "en" ? "en" : "zh-TW"] ?? line.name ?? line.table_id;
 }
 
+/**
+ * Where the console API of a table's node answers: "" for this node, the node's path when
+ * it shares this address ("/node/b": the console's cookie goes there too), or null when the
+ * node is another address, whose own console acts on it.
+ */
+export function nodeBase(here, url) {
+  if (here) return "";
+  if (!url) return null;
+  try {
+    const node = new URL(url, location.href);
+    return node.origin === location.origin ? node.pathname.replace(/\/+$/, "") : null;
+  } catch {
+    return null;
+  }
+}
+
 /** Every table of every node, refreshed every 3 s; a table's panel closes or reopens it. */
 export async function tablesView(body, ctx) {
   const list = h("div");
   const panel = h("div");
   const watch = h("div", { class: "cs-watch" });
   let chosen = null;
+  let base = null;
+  const tablePath = (id) => `${base}/api/admin/tables/${encodeURIComponent(id)}`;
   const follow = async () => {
-    if (!chosen || !panel.querySelector(".cs-table")?.dataset.here) return;
-    const got = await api(`/api/admin/tables/${encodeURIComponent(chosen)}`);
+    if (!chosen || base === null) return;
+    const got = await api(tablePath(chosen));
     mount(watch, watched(got.view, got.book));
   };
   const choose = (line) => {
     chosen = line.table_id;
+    base = nodeBase(line.here, line.url);
     const closed = Boolean(line.suspended);
     mount(watch);
-    mount(panel, h("section", { class: "cs-table panel", "data-table": line.table_id, "data-here": line.here ? "1" : null },
+    mount(panel, h("section", { class: "cs-table panel", "data-table": line.table_id, "data-node": line.here ? "here" : line.node_id },
       h("h2", null, tableName(line), " ", h("small", { class: "muted" }, line.table_id)),
       closed ? h("p", { class: "pill cs-muted", "data-field": "suspended" }, `${t("closed")}: ${line.suspended}`) : null,
-      !line.here ? h("p", { class: "muted" }, t("elsewhere", { node: line.node_id ?? "?" })) : [
+      base === null ? h("p", { class: "muted" }, t("elsewhere", { node: line.node_id ?? "?" }), " ",
+        line.url ? h("a", { href: `${line.url.replace(/\/+$/, "")}/admin/`, "data-action": "node_console" }, t("node_console")) : null) : [
         action(closed ? "open_table" : "close_table", closed ? t("open_table") : t("close_table"), [],
-          (reason) => api(`/api/admin/tables/${encodeURIComponent(line.table_id)}/${closed ? "open" : "close"}`, { reason }),
+          (reason) => api(`${tablePath(line.table_id)}/${closed ? "open" : "close"}`, { reason }),
           async () => { await draw(); }),
-        noticeForm(line.table_id)]), watch);
+        noticeForm(line.table_id, base)]), watch);
     follow().catch(() => null);
   };
   const draw = async () => {
@@ -90,14 +110,15 @@ function watched(view, book) {
       h("dt", null, t("if_banker_wins")), h("dd", { "data-field": "if_banker_wins" }, signed(exp.if_banker_wins))));
 }
 
-/** A notice in both languages to one table's players, or (null) to everyone on this node. */
-function noticeForm(tableId) {
+/** A notice in both languages to one table's players (posted to the node running it), or
+ * (null) to every player of the system. */
+function noticeForm(tableId, base = "") {
   const zh = h("input", { name: "zh", placeholder: "中文公告", maxlength: 200 });
   const en = h("input", { name: "en", placeholder: "Notice in English", maxlength: 200 });
   return action(tableId ? "table_notice" : "lobby_notice", tableId ? t("table_notice") : t("lobby_notice"), [zh, en],
     async (reason) => {
       const text = Object.fromEntries([["zh-TW", zh.value], ["en", en.value]].filter(([, v]) => v.trim()));
-      await api("/api/admin/notices", { table_id: tableId, text, reason });
+      await api(`${base}/api/admin/notices`, { table_id: tableId, text, reason });
       zh.value = "";
       en.value = "";
     }, async () => {});
@@ -179,7 +200,7 @@ export async function userView(body, userId, ctx) {
     u.banned
       ? action("unban", t("unban"), [], (reason) => post("unban", { reason }), redraw)
       : action("ban", t("ban"), [], (reason) => post("ban", { reason }), redraw),
-    got.seat ? action("stand", t("stand_up"), [], (reason) => post("stand", { reason }), redraw) : null,
+    standAction(got.seat, userId, redraw),
     ctx.operator.role === "admin" ? action("role", t("set_role"), [role], (reason) => post("role", { role: role.value, reason }), redraw) : null,
   ];
   mount(body,
@@ -207,6 +228,15 @@ export async function userView(body, userId, ctx) {
       h("td", { class: "num" }, r.net === null ? "—" : signed(r.net)))), { "data-list": "rounds" }),
     h("h3", null, t("log")),
     logGrid(got.log));
+}
+
+// Stand the user up, asking the node that runs their table; a node at another address is
+// left to its own console.
+function standAction(seat, userId, redraw) {
+  if (!seat) return null;
+  const base = nodeBase(seat.here, seat.url);
+  if (base === null) return h("p", { class: "muted", "data-field": "stand_elsewhere" }, t("elsewhere", { node: seat.url ?? "?" }));
+  return action("stand", t("stand_up"), [], (reason) => api(`${base}/api/admin/users/${userId}/stand`, { reason }), redraw);
 }
 
 // A state before or after an action, as "field: value" (times as times).

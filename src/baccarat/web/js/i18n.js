@@ -67,7 +67,7 @@ const STRINGS = {
     total_day: "今日", total_session: "本次", rounds_n: "{n} 局", round_no: "第 {n} 局", bettor: "投注者",
     account_closed: "此帳號已被管理員停權",
     table_suspended_notice: "本桌本局結束後暫停：{notice}", table_resumed_notice: "本桌已重新開放",
-    table_closed_notice: "本桌暫停開放：{notice}",
+    table_closed_notice: "本桌暫停開放：{notice}", phase_suspended: "暫停開放",
   },
   en: {
     title: "Baccarat",
@@ -144,7 +144,7 @@ const STRINGS = {
     round_no: "Round {n}", bettor: "Bettor",
     account_closed: "An operator closed this account",
     table_suspended_notice: "This table closes after this round: {notice}", table_resumed_notice: "This table is open again",
-    table_closed_notice: "This table is closed: {notice}",
+    table_closed_notice: "This table is closed: {notice}", phase_suspended: "Closed",
   },
 };
 

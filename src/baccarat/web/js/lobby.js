@@ -117,7 +117,7 @@ function tableCard(ctx, table, room) {
     const me = occ && occ.user_id === ctx.user?.id;
     return h("button", {
       class: `seat-dot${i === 0 ? " dealer" : ""}${occ ? " taken" : " free"}${me ? " me" : ""}`,
-      "data-seat": i, disabled: Boolean(occ) || lowLevel,
+      "data-seat": i, disabled: Boolean(occ) || lowLevel || Boolean(table.suspended),
       title: occ ? occ.name : i === 0 ? t("sit_dealer") : `${t("sit")} ${i}`,
       onclick: () => ctx.sit(table.table_id, i),
     }, i === 0 ? t("dealer").slice(0, 1) : String(i), occ ? h("span", { class: "sd-name", translate: "no" }, occ.name) : null);
@@ -125,10 +125,13 @@ function tableCard(ctx, table, room) {
   const free = seats.slice(1).filter((x) => !x).length;
   return h("article", { class: "table-card", "data-table": table.table_id },
     h("header", null, h("h3", null, named(table, table.table_id)),
-      h("span", { class: `phase-tag phase-${table.phase}` }, t(PHASE_KEY[table.phase] || "phase_waiting"))),
+      table.suspended
+        ? h("span", { class: "phase-tag phase-suspended", title: table.suspended }, t("phase_suspended"))
+        : h("span", { class: `phase-tag phase-${table.phase}` }, t(PHASE_KEY[table.phase] || "phase_waiting"))),
     h("div", { class: "tc-body" },
       miniBeads(table.beads),
       h("div", { class: "tc-info" },
+        table.suspended ? h("div", { class: "tc-closed" }, t("table_closed_notice", { notice: table.suspended })) : null,
         h("div", null, t("round_of", { n: table.shoe_round ?? 0 })),
         h("div", null, t("seats_free", { n: free })),
         table.queue ? h("div", { class: "tc-queue" }, `${t("dealer_queue")} ${table.queue}`) : null,
