@@ -237,3 +237,21 @@ async def test_a_system_of_one_renews_nothing_and_keeps_its_tables() -> None:
     assert directory.renewals == 0
     assert set(tables.running) == set(TABLES) and keeper.held == tables.running
     assert tables.started == sorted(TABLES)
+
+
+async def test_a_worker_takes_its_share_first_and_the_rest_after_a_ttl(
+    nodes: NodeFactory,
+) -> None:
+    # Worker 0 of 2 is up alone: it leases t1 and t3 (its share), not t2, for one ttl.
+    ta = Tables()
+    a = Keeper(
+        nodes(), "A", "http://A:8000", TABLES, on_gained=ta.gained, on_lost=ta.lost,
+        ttl=0.3, share=(0, 2),
+    )  # fmt: skip
+    await a.tick()
+    await a.tick()
+    assert set(ta.running) == {"t1", "t3"}
+    # Worker 1 never came: after the ttl, worker 0 runs its table too.
+    await asyncio.sleep(0.35)
+    await a.tick()
+    assert set(ta.running) == set(TABLES)

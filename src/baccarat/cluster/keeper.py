@@ -69,6 +69,7 @@ class Keeper:
         on_seat_lost: Callable[[int], None] | None = None,
         on_regained: Regained | None = None,
         ttl: float = DEFAULT_TTL,
+        share: tuple[int, int] | None = None,
     ) -> None:
         self.directory = directory
         self.node_id = node_id
@@ -83,6 +84,12 @@ class Keeper:
         self.period = min(ttl / 3, MAX_PERIOD)
         self.held: dict[str, int] = {}
         """Each table this node runs, with its lease token."""
+        # Worker i of n on one machine (``serve --workers``) leases every n-th table first
+        # and the others only after a ttl, so that the first worker up does not take them all.
+        self.first = frozenset(
+            t for k, t in enumerate(self.table_ids) if share is None or k % share[1] == share[0]
+        )
+        self._others_after = _now() + ttl if share is not None else 0.0
         self._valid_until: dict[str, float] = {}
         self.heartbeat_at: float | None = None
         """When the node last wrote its heartbeat to the directory (Unix time)."""
@@ -144,8 +151,9 @@ class Keeper:
 
     async def _acquire_free(self) -> None:
         if self._taking and _now() >= self._quiet_until:
+            others = _now() >= self._others_after
             for table_id in self.table_ids:
-                if table_id not in self.held:
+                if table_id not in self.held and (others or table_id in self.first):
                     await self._try(table_id)
 
     async def _regain(self, table_id: str) -> bool:

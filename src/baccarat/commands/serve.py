@@ -18,6 +18,7 @@ from aiohttp import web
 from baccarat.cluster import RedisDirectory
 from baccarat.cluster.keeper import DEFAULT_TTL
 from baccarat.cluster.remote import DEFAULT_PREFIX
+from baccarat.commands import workers
 from baccarat.commands.demo import demo_layout, ensure_accounts, start_demo
 from baccarat.errors import BaccaratError
 from baccarat.server import Server, collector, create_app, load_rooms
@@ -114,6 +115,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--public-url",
         help="where clients reach this node (default with --redis: http://HOST:PORT as listened on)",
     )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        metavar="N",
+        help="run N nodes of one system on this machine, one per core, on ports PORT to "
+        "PORT+N-1 (needs --redis and a shared database; {n} in --public-url and --node-id "
+        "is each worker's number)",
+    )
+    # Set for each worker by ``--workers``: (its number, how many): which tables go to it first.
+    parser.set_defaults(share=None)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -127,6 +139,7 @@ def run(args: argparse.Namespace) -> int:
             raise BaccaratError(
                 "bad_config", f"--lease-ttl must be positive, not {args.lease_ttl}."
             )
+        workers.check(args, config.server.metrics_listen)
         if args.redis and args.port == 0 and not args.public_url:
             raise BaccaratError("bad_config", "--redis with --port 0 needs --public-url.")
     except BaccaratError as exc:
@@ -139,6 +152,10 @@ def run(args: argparse.Namespace) -> int:
     except BaccaratError as exc:
         print(f"baccarat serve: {exc.message}", file=sys.stderr)
         return 2
+    if args.workers > 1:
+        # The database is brought up to date here, once, before the workers open it.
+        store.close()
+        return workers.run(args, config.server.metrics_listen, run)
     try:
         _install_uvloop()
         return asyncio.run(_serve(args, config, store, url))
@@ -256,6 +273,7 @@ def _server(
         metrics_token=os.environ.get("BACCARAT_METRICS_TOKEN"),
         lease_ttl=args.lease_ttl,
         test_hooks=args.test_hooks,
+        share=args.share,
     )
 
 

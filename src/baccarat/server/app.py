@@ -57,6 +57,7 @@ class Server:
         lease_ttl: float = DEFAULT_TTL,
         heartbeat: float = HEARTBEAT_INTERVAL,
         test_hooks: bool = False,
+        share: tuple[int, int] | None = None,
     ) -> None:
         settings = config.server
         self.store = store
@@ -110,6 +111,7 @@ class Server:
             on_heard=self.lobby.put,
             on_operator=self.moderation.heard,
             inflight=self.inflight,
+            share=share,
         )
         """This server as a node: one of many with a shared directory, else a system of one."""
         self.metrics.watch_keeper(self.node.keeper)

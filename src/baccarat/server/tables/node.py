@@ -44,6 +44,7 @@ class Node:
         on_operator: Callable[[LineJson], None] | None = None,
         ttl: float = DEFAULT_TTL,
         inflight: CoinsInFlight | None = None,
+        share: tuple[int, int] | None = None,
     ) -> None:
         self.directory = directory
         self.hub = hub
@@ -72,6 +73,7 @@ class Node:
             on_seat_lost=self._seat_lost,
             on_regained=regained,
             ttl=ttl,
+            share=share,
         )
         self._pending: dict[str, LineJson] = {}
         self._wake = asyncio.Event()
