@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from baccarat.errors import InvalidInput, RuleViolation
+from baccarat.table import sitting
 from baccarat.table.commands import JoinQueue, LeaveQueue
 from baccarat.table.config import DEALER_SEAT, UserInfo
 from baccarat.table.events import DealerQueueChanged, DealerTurn, Event, Queued
@@ -134,7 +135,7 @@ def call_dealer(t: Table, now: float) -> list[Event]:
             t.queue.pop(0)
             events.append(_changed(t, head.user_id, "left", "coins_below_floor"))
             continue
-        events += t.move_to_dealer(occ, now)
+        events += sitting.move_to_dealer(t, occ, now)
     return events
 
 

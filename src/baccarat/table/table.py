@@ -16,7 +16,7 @@ from baccarat.errors import InvalidInput, RuleViolation
 from baccarat.numbers import whole
 from baccarat.roads.marks import RoundMark
 from baccarat.shoe import Shoe
-from baccarat.table import betting, chat, dealing, occupants, queue, rebet
+from baccarat.table import betting, chat, dealing, occupants, queue, rebet, sitting
 from baccarat.table.commands import (
     ClearBets,
     Command,
@@ -40,14 +40,13 @@ from baccarat.table.commands import (
     Undo,
     Urge,
 )
-from baccarat.table.config import DEALER_SEAT, SEATS, TableConfig, UserInfo
+from baccarat.table.config import DEALER_SEAT, SEATS, TableConfig
 from baccarat.table.events import (
     Closing,
     DealerLeaving,
     Event,
     Queued,
     Resumed,
-    Seated,
     SeatFreed,
     ShoeEnded,
     Suspended,
@@ -60,23 +59,6 @@ Phase = Literal["waiting", "shuffling", "betting", "squeeze", "result"]
 
 def _uuid_hex() -> str:
     return uuid.uuid4().hex
-
-
-def seated(occ: Occupant, rnd: Round | None) -> Seated:
-    """The event of ``occ`` sitting down, as every screen may see them."""
-    return Seated(
-        seat=occ.seat,
-        user_id=occ.user_id,
-        name=occ.name,
-        level=occ.level,
-        coins=occ.coins,
-        connected=occ.connected,
-        waiting_next_round=occ.waiting_next_round,
-        idle_rounds=occ.idle_rounds,
-        leaving=occ.leaving is not None,
-        dealer_rounds=occ.dealer_rounds,
-        bets=rnd.slip(occ.user_id) if rnd is not None else {},
-    )
 
 
 class Table:
@@ -249,7 +231,7 @@ class Table:
         """Carry out one command; raise InvalidInput or RuleViolation and change nothing if refused."""
         match command:
             case Sit():
-                return self._sit(command, now)
+                return sitting.sit(self, command, now)
             case StandUp():
                 return self._stand_up(command, now)
             case PlaceChip():
@@ -296,100 +278,6 @@ class Table:
         if occ is None:
             raise RuleViolation("not_seated", "You do not hold a seat at this table.")
         return occ
-
-    def verify_sit(self, c: Sit) -> Occupant | None:
-        """Raise why ``c`` is refused; return the user's current occupant when ``c`` moves a
-        seated bettor to the free dealer seat (None for a user not seated here)."""
-        user = c.user
-        if not isinstance(user, UserInfo) or user.user_id != c.user_id:
-            raise InvalidInput("user_mismatch", "The user sitting down must be the one asking.")
-        if not whole(c.seat) or not 0 <= c.seat < SEATS:
-            raise InvalidInput(
-                "bad_seat", f"Seats are numbered 0 (dealer) to {SEATS - 1}, not {c.seat!r}."
-            )
-        if not whole(user.coins) or user.coins < 0:
-            raise InvalidInput(
-                "bad_coins", f"A balance is a whole number of coins, not {user.coins!r}."
-            )
-        self.verify_entry(user.level)
-        if self.closing:
-            raise RuleViolation(
-                "table_closing", "This table is moving to another server; sit again in a moment."
-            )
-        if self.suspended is not None and self.occupant(c.user_id) is None:
-            raise RuleViolation(
-                "table_suspended", f"The table is closed: {self.suspended}", notice=self.suspended
-            )
-        if self.seats[c.seat] is not None:
-            raise RuleViolation("seat_taken", f"Seat {c.seat} is taken.", seat=c.seat)
-        if c.seat == DEALER_SEAT:
-            queue.verify_dealer_seat(self, c.user_id)
-        current = self.occupant(c.user_id)
-        if current is not None:
-            if c.seat != DEALER_SEAT or current.is_dealer:
-                raise RuleViolation(
-                    "already_seated",
-                    f"You already sit in seat {current.seat}; only a move to the free dealer seat is allowed.",
-                    seat=current.seat,
-                )
-            if self.round is not None:
-                raise RuleViolation(
-                    "round_in_play",
-                    "A bettor may move to the dealer seat only between rounds.",
-                )
-        coins = current.coins if current is not None else user.coins
-        floor = self.config.dealer_floor if c.seat == DEALER_SEAT else self.config.bettor_floor
-        if coins < floor:
-            role = "the dealer seat" if c.seat == DEALER_SEAT else "a bettor seat"
-            raise RuleViolation(
-                "coins_below_floor",
-                f"{role.capitalize()} needs at least {floor} coins; you have {coins}.",
-                floor=floor,
-                coins=coins,
-            )
-        return current
-
-    def can_sit(self, c: Sit) -> bool:
-        """Whether ``c`` would be taken."""
-        try:
-            self.verify_sit(c)
-        except (InvalidInput, RuleViolation):
-            return False
-        return True
-
-    def _sit(self, c: Sit, now: float) -> list[Event]:
-        current = self.verify_sit(c)
-        if current is not None:
-            return self.move_to_dealer(current, now)
-        return self._do_sit(c.user, c.seat, now)
-
-    def _do_sit(self, user: UserInfo, seat: int, now: float) -> list[Event]:
-        """Seat ``user`` in the free ``seat`` (checked by the caller)."""
-        occ = Occupant(user.user_id, user.name, user.level, user.coins, seat)
-        occ.auto_open = user.auto_open is True
-        if seat != DEALER_SEAT:
-            occ.idle_rounds = self.idle_counts.pop(user.user_id, 0)
-        # Sitting while a round is being dealt: that round is not theirs.
-        occ.waiting_next_round = self.round is not None and self.round.closed
-        self.seats[seat] = occ
-        events: list[Event] = [seated(occ, self.round)]
-        if occ.is_dealer:
-            events += queue.seated_as_dealer(self, occ.user_id)
-        events += dealing.maybe_start(self, now)
-        return events
-
-    def move_to_dealer(self, occ: Occupant, now: float) -> list[Event]:
-        """Move a seated bettor to the free dealer seat (checked by the caller)."""
-        self.seats[occ.seat] = None
-        events: list[Event] = [SeatFreed(occ.seat, occ.user_id, "moved", occ.coins)]
-        occ.seat = DEALER_SEAT
-        occ.idle_rounds = 0
-        occ.dealer_rounds = 0
-        self.seats[DEALER_SEAT] = occ
-        events.append(seated(occ, self.round))
-        events += queue.seated_as_dealer(self, occ.user_id)
-        events += dealing.maybe_start(self, now)
-        return events
 
     def _stand_up(self, c: StandUp, now: float) -> list[Event]:
         occ = self.require_seat(c.user_id)
