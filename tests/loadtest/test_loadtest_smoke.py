@@ -51,9 +51,13 @@ def test_a_smoke_run_plays_measures_and_leaves_a_clean_ledger(tmp_path: Path) ->
     assert report["audit"]["ok"], report["audit"]
     assert report["audit"]["rounds"] > 0
     assert report["generator_pinned"] is False
-    project, raw = report["steps"]
-    assert (project["server"], raw["server"]) == ("project", "raw")
-    for step in (project, raw):
+    project, raw, picows = report["steps"]
+    assert (project["server"], raw["server"], picows["server"]) == (
+        "project",
+        "raw",
+        "raw-picows",
+    )
+    for step in (project, raw, picows):
         assert step["tables"] == 10
         assert step["clients"] == 90
         assert step["errors"] == {}
@@ -65,7 +69,8 @@ def test_a_smoke_run_plays_measures_and_leaves_a_clean_ledger(tmp_path: Path) ->
         assert step["frames"] > 0 and step["server_cpu"] > 0
         assert "chip_placed" in step["per_client_round"]
     assert project["rss_mb"]["playing"] > 0
-    assert "vs_raw_cpu_per_delivery" in project
+    assert project["vs_raw_cpu_per_delivery"] > 0
+    assert project["vs_raw_picows_cpu_per_delivery"] > 0
     assert curve.read_text().startswith("<svg")
 
 

@@ -71,7 +71,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--raw",
         action="store_true",
-        help="also run each step against a bare aiohttp server sending the same frames",
+        help="also run each step against bare aiohttp and picows servers sending the same frames",
     )
     parser.add_argument(
         "--squeeze-rate",

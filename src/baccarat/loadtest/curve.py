@@ -12,7 +12,7 @@ LEFT, RIGHT, TOP, BOTTOM = 64, 64, 40, 56
 PW, PH = W - LEFT - RIGHT, H - TOP - BOTTOM
 """The plotting area's width and height."""
 COLOURS = ("#c62828", "#1565c0", "#2e7d32", "#6a1b9a", "#ef6c00")
-"""One colour per server in the report, in order of appearance (project, then raw)."""
+"""One colour per server in the report, in order of appearance (project, raw, raw-picows)."""
 
 
 def _nice(top: float) -> float:

@@ -3,8 +3,9 @@
 With no ``url`` the run starts its own server for every step (``baccarat serve`` with exactly
 N tables and default timers, SQLite, pinned to one core); the load generator may run on any
 core (``pin_generator`` keeps it on another one). With ``raw`` the same clients then play,
-at the same N, against the bare server of the same stack (``baccarat.loadtest.raw``), so
-each step states the project's cost per delivery against its stack's. With a ``url`` the clients join the first N tables of
+at the same N, against the bare servers (``baccarat.loadtest.raw``): aiohttp, the project's
+stack, and picows, the cheapest measured; each step states the project's cost per delivery
+against both floors. With a ``url`` the clients join the first N tables of
 a running server (its database named by ``db``), and each step adds tables to the last.
 """
 
@@ -208,10 +209,12 @@ def _serve_argv(db: str, rooms: Path) -> list[str]:
     ]
 
 
-def _raw_argv(sizes: dict[str, int], squeeze_rate: float) -> list[str]:
+def _raw_argv(sizes: dict[str, int], squeeze_rate: float, stack: str) -> list[str]:
     return [
         "-m",
         "baccarat.loadtest.raw",
+        "--stack",
+        stack,
         "--port",
         "0",
         "--sizes",
@@ -278,11 +281,14 @@ async def _own_servers(
         db = fresh_database(work, n)
         crews = _accounts(db, [f"load-{i}" for i in range(1, n + 1)], phase)
         step = await _project_step(crews, db, work, core, opts, phase)
-        raw = await _raw_step(crews, step, work, core, opts, phase) if opts.raw else None
-        for done in (step, raw):
-            if done is not None:
-                report["steps"].append(_step_json(done))
-                announce(done)
+        bare = (
+            [await _raw_step(crews, step, work, core, opts, phase, s) for s in RAW_STACKS]
+            if opts.raw
+            else []
+        )
+        for done in (step, *bare):
+            report["steps"].append(_step_json(done))
+            announce(done)
         audits.append(await _audit(db, phase, void=True))
         if not step.passed and not opts.keep_going:
             break
@@ -389,17 +395,30 @@ async def _project_step(
     return Step("project", len(crews), opts.model, figures)
 
 
+RAW_STACKS = {"aiohttp": "raw", "picows": "raw-picows"}
+"""Each bare server's stack, and its name in the report."""
+
+
 async def _raw_step(
-    crews: list[Crew], project: Step, work: Path, core: int | None, opts: Options, phase: Phase
+    crews: list[Crew],
+    project: Step,
+    work: Path,
+    core: int | None,
+    opts: Options,
+    phase: Phase,
+    stack: str,
 ) -> Step:
     sizes = {
         kind: round(v["bytes"] / v["frames"])
         for kind, v in project.figures.get("per_client_round", {}).items()
         if v["frames"]
     }
-    phase.start("start raw server", 1)
+    name = RAW_STACKS[stack]
+    phase.start(f"start {name} server", 1)
     server = ServerProcess(
-        _raw_argv(sizes, opts.squeeze_rate), core=core, log=work / f"raw-{len(crews)}.log"
+        _raw_argv(sizes, opts.squeeze_rate, stack),
+        core=core,
+        log=work / f"{name}-{len(crews)}.log",
     )
     try:
         url = await asyncio.to_thread(server.wait_ready)
@@ -407,10 +426,10 @@ async def _raw_step(
         figures = await _step_against(url, crews, server, opts, phase)
     finally:
         await asyncio.to_thread(server.stop)
-    step = Step("raw", len(crews), opts.model, figures)
+    step = Step(name, len(crews), opts.model, figures)
     mine, bare = project.figures.get("cpu_us_per_delivery"), figures.get("cpu_us_per_delivery")
     if mine and bare:
-        project.figures["vs_raw_cpu_per_delivery"] = round(mine / bare, 2)
+        project.figures[f"vs_{name.replace('-', '_')}_cpu_per_delivery"] = round(mine / bare, 2)
     return step
 
 
