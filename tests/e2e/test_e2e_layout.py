@@ -303,38 +303,46 @@ def layout(server: Server, browser: Any) -> Iterator[Layout]:
                   const bar = document.querySelector('.topbar').getBoundingClientRect();
                   return { count: toasts.length, covered, top: t.top, barBottom: bar.bottom }; }"""
             )
-        # A user who sits while a round is dealt waits for the next: 等待下一局 on one line.
+        # The dealer's phone in a squeeze: the table and its bots stand still while the page
+        # places the card.
+        dp = pages["dealer phone"]
+        for _ in range(3):
+            hold(server, table, "squeeze")
+            try:
+                held_in(server, table, "squeeze")
+                bots.send_signal(signal.SIGSTOP)
+                # A bot's open sent just before it stopped moves the round on: next squeeze.
+                now = hold(server, table, "squeeze")
+                if not (now["held"] and now["phase"] == "squeeze"):
+                    continue
+                dp.wait_for_selector(".squeeze:not([hidden])", state="attached", timeout=60_000)
+                with contextlib.suppress(PlaywrightError):
+                    dp.wait_for_function(
+                        """() => (document.querySelector('.squeeze:not([hidden]) .sq-card')
+                             ?.getBoundingClientRect().width ?? 0) > 0""",
+                        timeout=20_000,
+                    )
+                seen.squeeze = dp.evaluate(SQUEEZE_AND_BAR)
+                save_screenshot(dp, "layout-squeeze-dealer-phone")
+                break
+            finally:
+                bots.send_signal(signal.SIGCONT)
+                hold(server, table, None)
+            dp.wait_for_selector(".table-screen:not([data-phase='squeeze'])", timeout=60_000)
+        # A user who sits while a round is still on the table waits for the next: 等待下一局
+        # on one line. The table is held at its result, which only its clock ends (a command
+        # in flight cannot move it on), and the bots stand still (none takes the free seat).
         late = open_page(browser, server, PHONE, phone=True)
         log_in(late, LATE)
         late.click(f".table-card[data-table='{table}'] .btn-watch")
         refused = []
         for _ in range(3):
-            # A bot may take the free seat first: then try again at the next squeeze. The
-            # table holds in the squeeze and the bots stand still meanwhile (a bot that opens
-            # its card would move the round on), so the sit lands while the round is dealt.
-            hold(server, table, "squeeze")
+            hold(server, table, "result")
             try:
-                held_in(server, table, "squeeze")
+                held_in(server, table, "result")
                 bots.send_signal(signal.SIGSTOP)
-                now = hold(server, table, "squeeze")
-                if not (now["held"] and now["phase"] == "squeeze"):
-                    refused.append("a bot opened its card first")
-                    continue
-                late.wait_for_selector(".table-screen[data-phase='squeeze']", timeout=60_000)
-                if not seen.squeeze or seen.squeeze["card"] is None:
-                    dp = pages["dealer phone"]
-                    dp.wait_for_selector(".squeeze:not([hidden])", state="attached")
-                    # The table and its bots stand still here: a busy page has time to
-                    # place the card.
-                    with contextlib.suppress(PlaywrightError):
-                        dp.wait_for_function(
-                            """() => (document.querySelector('.squeeze:not([hidden]) .sq-card')
-                                 ?.getBoundingClientRect().width ?? 0) > 0""",
-                            timeout=20_000,
-                        )
-                    seen.squeeze = dp.evaluate(SQUEEZE_AND_BAR)
-                    save_screenshot(dp, "layout-squeeze-dealer-phone")
-                # Through the app's socket (the squeeze covers the seats' buttons).
+                late.wait_for_selector(".table-screen[data-phase='result']", timeout=60_000)
+                # Through the app's socket (the result banner covers the seats' buttons).
                 answer = late.evaluate(LATE_SIT, table)
                 if answer == "ok":
                     got = late.wait_for_function(WAIT_LINE, timeout=60_000).json_value()
@@ -348,7 +356,7 @@ def layout(server: Server, browser: Any) -> Iterator[Layout]:
             finally:
                 bots.send_signal(signal.SIGCONT)
                 hold(server, table, None)
-            late.wait_for_selector(".table-screen:not([data-phase='squeeze'])", timeout=60_000)
+            late.wait_for_selector(".table-screen:not([data-phase='result'])", timeout=60_000)
         assert seen.wait_line, f"the late user never sat during a round: {refused}"
         pages["bettor phone"].wait_for_selector(
             ".table-screen[data-phase='betting']", timeout=60_000
