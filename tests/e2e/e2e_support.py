@@ -230,6 +230,43 @@ def hold(server: Server, table_id: str, phase: str | None) -> dict[str, Any]:
     return state
 
 
+def skip(server: Server, table_id: str) -> dict[str, Any]:
+    """End the table's phase now (its time jumps to the deadline): no test waits out a
+    betting or a result it does not need. Needs ``--test-hooks``."""
+    req = urllib.request.Request(
+        f"{server.url}/api/test/tables/{table_id}",
+        data=json.dumps({"skip": True}).encode(),
+        headers={"Content-Type": "application/json"},
+        method="POST",
+    )
+    with urllib.request.urlopen(req, timeout=10) as resp:
+        state: dict[str, Any] = json.load(resp)
+    return state
+
+
+EVERY_BETTOR_BET = """() => { const v = window.baccaratApp.table.view;
+  const bettors = (v?.seats ?? []).slice(1).filter((o) => o && !o.waiting_next_round);
+  return bettors.length > 0 && bettors.every((o) => Object.values(o.bets ?? {}).some((n) => n > 0)); }"""
+
+
+def hurry_rounds(server: Server, table_id: str, page: Any, beads: int) -> None:
+    """Let the bots play until ``page``'s bead plate holds ``beads`` rounds, without waiting
+    out the clocks: a betting ends once every bettor has bet, a result at once (the squeezes
+    are the bots' own)."""
+
+    def played() -> bool:
+        shown = page.evaluate("() => document.querySelectorAll('.bead-plate .bead').length")
+        if shown >= beads:
+            return True
+        with urllib.request.urlopen(f"{server.url}/api/test/tables/{table_id}", timeout=10) as r:
+            phase = json.load(r)["phase"]
+        if phase == "result" or (phase == "betting" and page.evaluate(EVERY_BETTOR_BET)):
+            skip(server, table_id)
+        return False
+
+    wait_until(played, f"{beads} rounds at {table_id}", limit=150.0, every=0.3)
+
+
 def held_in(server: Server, table_id: str, phase: str, limit: float = 120.0) -> dict[str, Any]:
     """Wait until the table is held in ``phase`` (after ``hold``)."""
 

@@ -22,6 +22,7 @@ from e2e_support import (
     drag_chip,
     held_in,
     hold,
+    hurry_rounds,
     log_in,
     needs_chromium,
     no_horizontal_overflow,
@@ -238,10 +239,7 @@ def scene(server: Server, browser: Any, request: pytest.FixtureRequest) -> Scene
     lobby_phone.evaluate(WATCH_CARDS)
     # A few rounds fill the roads before the pictures are taken. dave sits down only then:
     # a bettor who lets five rounds pass without a bet loses the seat.
-    dealer.wait_for_function(
-        f"() => document.querySelectorAll('.bead-plate .bead').length >= {ROUNDS_BEFORE_PICTURES}",
-        timeout=150_000,
-    )
+    hurry_rounds(server, TABLE, dealer, ROUNDS_BEFORE_PICTURES)
     free = bettor.evaluate(
         """(table) => [...document.querySelectorAll(`.table-card[data-table='${table}']
              .tc-bettors .seat-dot.free`)].map((e) => Number(e.dataset.seat))""",

@@ -1,5 +1,6 @@
-"""The test hooks' holds over HTTP: a table held in its result stays there until let go;
-without ``--test-hooks`` the route does not exist; bad input changes nothing."""
+"""The test hooks' holds over HTTP: a table held in its result stays there until let go; a
+skip ends a long betting at once; without ``--test-hooks`` the route does not exist; bad
+input changes nothing."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import asyncio
 from typing import Any
 
 import aiohttp
-from server_live import Live, auto_open, is_event, live_test
+from server_live import ROOMS, Live, auto_open, is_event, live_test
 
 
 async def _post(live: Live, table: str, body: Any) -> tuple[int, dict[str, Any]]:
@@ -42,9 +43,29 @@ async def test_a_table_held_in_its_result_waits_there_until_let_go(live: Live) -
     await bettor.close()
 
 
+LONG_BETTING = {**ROOMS, "timers": {**ROOMS["timers"], "betting": 600.0}}
+"""A betting of a minute at the tests' speed: longer than the wait below."""
+
+
+@live_test(test_hooks=True, rooms=LONG_BETTING)
+async def test_a_skip_ends_the_phase_in_play_at_once(live: Live) -> None:
+    dealer = await live.client("dealer", 1_000_000)
+    bettor = await live.client("bettor", 100_000, record=True)
+    await dealer.command("sit", table_id="t1", seat=0)
+    await bettor.command("sit", table_id="t1", seat=1)  # betting opens with this seat
+    await bettor.command("bet", area="player", chip=1)
+    status, state = await _post(live, "t1", {"skip": True})
+    assert status == 200 and state["held"] is False
+    # The minute of betting is over at once: the round goes on to its cards.
+    await bettor.wait_for(is_event("betting_closed"), timeout=20)
+    await dealer.close()
+    await bettor.close()
+
+
 @live_test(test_hooks=True)
 async def test_a_bad_hold_is_refused_and_changes_nothing(live: Live) -> None:
-    for body in ({"hold": "nap"}, {"hold": 3}, {}, ["result"]):
+    bad = ({"hold": "nap"}, {"hold": 3}, {}, ["result"], {"skip": 1}, {"skip": True, "hold": None})
+    for body in bad:
         status, answer = await _post(live, "t1", body)
         assert status == 400 and answer["error"]["code"] == "bad_message", body
     status, answer = await _post(live, "nowhere", {"hold": "result"})

@@ -2,7 +2,8 @@
 
 A test drives a table to the moment it needs instead of waiting for a time window to come
 by: ``POST /api/test/tables/{id}`` with ``{"hold": "result"}`` holds the table once it is in
-its result phase (its deadlines wait; commands go on), and ``{"hold": null}`` lets it go on.
+its result phase (its deadlines wait; commands go on), ``{"hold": null}`` lets it go on, and
+``{"skip": true}`` ends the phase in play at once (its time jumps to its deadline).
 The route exists only on a server started with ``--test-hooks``, and answers only requests
 from the machine itself: it is no part of the game.
 """
@@ -37,14 +38,21 @@ def hold_route(
                 body: Any = await request.json()
             except ValueError:
                 return fail(400, "bad_message", "The body must be JSON.")
-            hold = body.get("hold") if isinstance(body, dict) else None
-            if (
-                not isinstance(body, dict)
-                or "hold" not in body
-                or (hold is not None and hold not in PHASES)
-            ):
-                return fail(400, "bad_message", f"hold must be null or one of {PHASES}.")
-            driver.hold_at(hold)
+            if isinstance(body, dict) and set(body) == {"skip"} and body["skip"] is True:
+                driver.skip()
+            else:
+                hold = body.get("hold") if isinstance(body, dict) else None
+                if (
+                    not isinstance(body, dict)
+                    or set(body) != {"hold"}
+                    or (hold is not None and hold not in PHASES)
+                ):
+                    return fail(
+                        400,
+                        "bad_message",
+                        f'Send {{"hold": null or one of {PHASES}}} or {{"skip": true}}.',
+                    )
+                driver.hold_at(hold)
         table = driver.table
         return web.json_response(
             {

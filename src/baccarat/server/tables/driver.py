@@ -312,6 +312,13 @@ class TableDriver:
         """Let the table's time run on from where it stood."""
         self.hold_at(None)
 
+    def skip(self) -> None:
+        """End the phase now: the table's time jumps to its next deadline (not while held)."""
+        due = self.table.next_deadline
+        if due is not None and not self.held:
+            self.clock.skip_to(due)
+            self._post(None)
+
     def _check_hold(self) -> None:
         # After every step, and when the ledger starts or stops waiting for the database:
         # freeze the table's time in the held phase or while the database does not answer
