@@ -1,8 +1,8 @@
 """The lobby at cluster scale: what one node pays to follow every table's line.
 
-Today every node publishes the line of each table it runs when it changes and again every
-ttl / 3 seconds (the lease's refresh), on one Redis channel every node follows. So each
-node receives every table's line of the whole system, whoever looks at it. This bench
+Every node announces the line of each table it runs when it changes, on one Redis channel
+every node follows (the refresh every ttl / 3 seconds only keeps the line's key alive). So
+each node receives every change of every table of the whole system, whoever looks at it. This bench
 measures that cost on this machine: a publisher sends lines of the real shape (a full
 table, a dozen beads, its node's URL) at the rate a system of N nodes x T tables makes, and a
 follower (``RedisDirectory.lobby_changes`` feeding a real ``Lobby`` that ticks every second,
@@ -10,10 +10,11 @@ as a node's does) counts
 what it receives and the CPU it spends; Redis's own CPU comes from ``INFO``.
 
     python bench/bench_lobby_cluster.py [--redis URL] [--tables 1000] [--nodes 1,2,5,10]
-        [--seconds 10] [--changes 0.09]
+        [--seconds 10] [--changes 0.09] [--refresh]
 
-``--changes`` is a table's line changes a second besides the refresh (phases and seats:
-about 4 in a 45-second round). Figures for more nodes than this machine can publish follow
+``--changes`` is a table's line changes a second (phases and seats: about 4 in a 45-second
+round); ``--refresh`` adds a whole line every ttl / 3 seconds, as the refresh was announced
+before only changes were. Figures for more nodes than this machine can publish follow
 from the per-message costs, which the runs show to be flat.
 """
 
@@ -37,7 +38,7 @@ from baccarat.server.sockets.hub import Hub
 from baccarat.server.tables.lobby import Lobby
 
 REFRESH = 3 / DEFAULT_TTL
-"""Each table's line is published again every ttl / 3 seconds: this many times a second."""
+"""A line's refresh comes every ttl / 3 seconds: this many times a second."""
 
 
 def line(node: int, table: int) -> dict[str, Any]:
@@ -134,9 +135,11 @@ async def _redis_cpu(url: str) -> float:
     return float(info["used_cpu_sys"]) + float(info["used_cpu_user"])
 
 
-def run_one(url: str, nodes: int, tables: int, seconds: float, changes: float) -> dict[str, Any]:
+def run_one(
+    url: str, nodes: int, tables: int, seconds: float, changes: float, refresh: bool
+) -> dict[str, Any]:
     prefix = f"bench:{uuid.uuid4().hex}:"
-    rate = nodes * tables * (REFRESH + changes)
+    rate = nodes * tables * (changes + (REFRESH if refresh else 0.0))
     ctx = multiprocessing.get_context("spawn")
     ready, out = ctx.Event(), ctx.Queue()
     follower = ctx.Process(target=_follow, args=(url, prefix, seconds, ready, out))
@@ -168,10 +171,11 @@ def main() -> None:
     parser.add_argument("--nodes", default="1,2,5,10", help="system sizes to simulate")
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--changes", type=float, default=0.09, help="changes a table a second")
+    parser.add_argument("--refresh", action="store_true", help="announce every refresh too")
     args = parser.parse_args()
     print("nodes  tables  lines/s  received/s  KB/s  follower CPU  µs/line  Redis CPU")
     for n in (int(x) for x in args.nodes.split(",")):
-        r = run_one(args.redis, n, args.tables, args.seconds, args.changes)
+        r = run_one(args.redis, n, args.tables, args.seconds, args.changes, args.refresh)
         print(
             f"{r['nodes']:5}  {r['tables']:6}  {r['asked_per_s']:7}  {r['received_per_s']:10}"
             f"  {r['kb_per_s']:4}  {r['follower_cpu']:12}  {r['us_per_message']:7}"

@@ -88,3 +88,19 @@ async def test_a_line_whose_node_stops_publishing_expires(nodes: NodeFactory) ->
             break
         await asyncio.sleep(0.02)
     assert set(await b.all_summaries()) == {"t2"}
+
+
+async def test_a_refresh_keeps_the_line_and_tells_nobody(nodes: NodeFactory) -> None:
+    # A line published for 0.3 s is refreshed (not announced) for another 10 s: it outlives
+    # its first ttl, and the follower hears only the change after it.
+    a, b = nodes(), nodes()
+    assert await a.acquire("t1", "A", 10.0) is not None
+    async with b.lobby_changes() as changes:
+        assert await a.publish("A", _line("t1", 1), 0.3) is True
+        assert (await _next(changes)).summary is not None
+        assert await a.publish("A", _line("t1", 1), 10.0, announce=False) is True
+        await asyncio.sleep(0.5)
+        assert set(await b.all_summaries()) == {"t1"}
+        assert await a.publish("A", _line("t1", 2), 10.0) is True
+        heard = await _next(changes)
+        assert heard.summary is not None and heard.summary["taken"] == 2

@@ -123,10 +123,13 @@ class Directory(Protocol):
 
     # -- lobby ------------------------------------------------------------------------
 
-    async def publish(self, node_id: str, summary: LineJson, ttl: float) -> bool:
+    async def publish(
+        self, node_id: str, summary: LineJson, ttl: float, *, announce: bool = True
+    ) -> bool:
         """Show a table's lobby line (``summary["table_id"]``) everywhere for ``ttl``
         seconds, stamped with ``node_id`` and its ``url``; False (nothing shown) unless
-        ``node_id`` holds the table's lease."""
+        ``node_id`` holds the table's lease. Without ``announce`` the line is only kept
+        (a refresh): the nodes following the lobby hear nothing."""
         ...
 
     async def withdraw(self, table_id: str, node_id: str) -> bool:

@@ -175,7 +175,9 @@ class LocalDirectory:
 
     # -- lobby ------------------------------------------------------------------------
 
-    async def publish(self, node_id: str, summary: LineJson, ttl: float) -> bool:
+    async def publish(
+        self, node_id: str, summary: LineJson, ttl: float, *, announce: bool = True
+    ) -> bool:
         """Show a table's lobby line everywhere, if ``node_id`` leases the table."""
         table_id = str(summary["table_id"])
         lease = self._lease(table_id)
@@ -183,7 +185,8 @@ class LocalDirectory:
             return False
         line = {**summary, "node_id": node_id, "url": self._url(node_id)}
         self._lines[table_id] = _Line(node_id, line, self._now() + ttl)
-        self._announce(LobbyChange(table_id, line))
+        if announce:
+            self._announce(LobbyChange(table_id, line))
         return True
 
     async def withdraw(self, table_id: str, node_id: str) -> bool:

@@ -184,12 +184,14 @@ class RedisDirectory:
 
     # -- lobby ------------------------------------------------------------------------
 
-    async def publish(self, node_id: str, summary: LineJson, ttl: float) -> bool:
+    async def publish(
+        self, node_id: str, summary: LineJson, ttl: float, *, announce: bool = True
+    ) -> bool:
         """Show a table's lobby line everywhere, if ``node_id`` leases the table."""
         table_id = str(summary["table_id"])
         line = {**summary, "node_id": node_id, "url": await self._url(node_id)}
         text = codec.dumps(line)
-        message = codec.dumps({"table_id": table_id, "summary": line})
+        message = codec.dumps({"table_id": table_id, "summary": line}) if announce else ""
         done = await self._publish(
             keys=[self._key("lease", table_id), self._key("line", table_id), self._lines],
             args=[node_id, _ms(ttl), table_id, text, self.channel, message],

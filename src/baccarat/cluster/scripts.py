@@ -72,11 +72,12 @@ return lost
 
 PUBLISH = """
 -- KEYS: lease, line, lines   ARGV: node, ttl_ms, table, line json, channel, message
+-- (an empty message: the line is kept for its ttl, nobody is told)
 if redis.call('HGET', KEYS[1], 'node') ~= ARGV[1] then return 0 end
 redis.call('HSET', KEYS[2], 'node', ARGV[1], 'json', ARGV[4])
 redis.call('PEXPIRE', KEYS[2], ARGV[2])
 redis.call('SADD', KEYS[3], ARGV[3])
-redis.call('PUBLISH', ARGV[5], ARGV[6])
+if ARGV[6] ~= '' then redis.call('PUBLISH', ARGV[5], ARGV[6]) end
 return 1
 """
 

@@ -194,10 +194,18 @@ class Node:
             for table_id in due:
                 summary = pending.get(table_id) or self.summary_of(table_id)
                 if summary is not None:
+                    # Only a change is announced; a refresh only keeps the line from
+                    # expiring (every node heard it when it changed).
+                    changed = table_id in pending
                     try:
-                        await self.directory.publish(self.node_id, summary, self.ttl)
+                        await self.directory.publish(
+                            self.node_id, summary, self.ttl, announce=changed
+                        )
                     except Exception:
                         log.exception("lobby line not published", extra={"table_id": table_id})
+                        if changed:
+                            # Announced with the next change or refresh, whichever comes.
+                            self._pending.setdefault(table_id, summary)
 
     def _heard(self, change: LobbyChange) -> None:
         if change.operator is not None:
