@@ -55,7 +55,7 @@ export async function tablesView(body, ctx) {
       h("h2", null, tableName(line), " ", h("small", { class: "muted" }, line.table_id)),
       closed ? h("p", { class: "pill cs-muted", "data-field": "suspended" }, `${t("closed")}: ${line.suspended}`) : null,
       base === null ? h("p", { class: "muted" }, t("elsewhere", { node: line.node_id ?? "?" }), " ",
-        line.url ? h("a", { href: `${line.url.replace(/\/+$/, "")}/admin/`, "data-action": "node_console" }, t("node_console")) : null) : [
+        /^https?:\/\//.test(line.url ?? "") ? h("a", { href: `${line.url.replace(/\/+$/, "")}/admin/`, "data-action": "node_console" }, t("node_console")) : null) : [
         action(closed ? "open_table" : "close_table", closed ? t("open_table") : t("close_table"), [],
           (reason) => api(`${tablePath(line.table_id)}/${closed ? "open" : "close"}`, { reason }),
           async () => { await draw(); }),
