@@ -15,7 +15,6 @@ import logging
 import multiprocessing
 import signal
 import sys
-import threading
 import time
 from collections.abc import Callable
 from multiprocessing.process import BaseProcess
@@ -99,10 +98,19 @@ def worker_args(args: argparse.Namespace, n: int, metrics_listen: str) -> argpar
 def run(args: argparse.Namespace, metrics_listen: str, serve: Serve) -> int:
     """Run the workers until a stop; 0 when each stopped cleanly, 2 if one refused to start."""
     spawn = multiprocessing.get_context("spawn")
-    stop = threading.Event()
+    # A plain flag: a signal handler that took a lock (``threading.Event.set``) could find it
+    # held by the very thread it interrupted.
+    stopping: list[int] = []
 
     def on_signal(signum: int, frame: FrameType | None) -> None:
-        stop.set()
+        stopping.append(signum)
+
+    def wait(seconds: float) -> bool:
+        """Sleep up to ``seconds``; whether a stop was asked for."""
+        end = time.monotonic() + seconds
+        while not stopping and time.monotonic() < end:
+            time.sleep(0.1)
+        return bool(stopping)
 
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, on_signal)
@@ -122,7 +130,7 @@ def run(args: argparse.Namespace, metrics_listen: str, serve: Serve) -> int:
     started = dict.fromkeys(procs, time.monotonic())
     pauses = dict.fromkeys(procs, 1.0)
     status = 0
-    while not stop.wait(0.5):
+    while not wait(0.5):
         for n, proc in procs.items():
             if proc.is_alive():
                 continue
@@ -131,7 +139,7 @@ def run(args: argparse.Namespace, metrics_listen: str, serve: Serve) -> int:
                 # refuse again, so the system stops.
                 log.error("worker refused to start", extra={"worker": n})
                 status = 2
-                stop.set()
+                stopping.append(0)
                 break
             if time.monotonic() - started[n] > STEADY:
                 pauses[n] = 1.0
@@ -139,7 +147,7 @@ def run(args: argparse.Namespace, metrics_listen: str, serve: Serve) -> int:
                 "worker died; starting it again",
                 extra={"worker": n, "exitcode": proc.exitcode, "after_s": pauses[n]},
             )
-            if stop.wait(pauses[n]):
+            if wait(pauses[n]):
                 break
             pauses[n] = min(pauses[n] * 2, RESTART_MAX)
             procs[n] = start(n)
