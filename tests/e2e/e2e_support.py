@@ -216,32 +216,29 @@ def drag_chip(page: Any, chip: int, area: str, *, touch: bool = False) -> str:
     return str(page.evaluate("([a, b, e]) => window.answerTo(a, b, e)", [area, before, errors]))
 
 
-def hold(server: Server, table_id: str, phase: str | None) -> dict[str, Any]:
-    """Hold the table once it is in ``phase`` (its time stands still there: the test reads and
-    photographs the pages at leisure), or with None let it go on. Needs ``--test-hooks``."""
+def _table_hook(server: Server, table_id: str, body: dict[str, Any]) -> dict[str, Any]:
+    """``POST /api/test/tables/{id}`` (``--test-hooks``): the table's state after it."""
     req = urllib.request.Request(
         f"{server.url}/api/test/tables/{table_id}",
-        data=json.dumps({"hold": phase}).encode(),
+        data=json.dumps(body).encode(),
         headers={"Content-Type": "application/json"},
         method="POST",
     )
     with urllib.request.urlopen(req, timeout=10) as resp:
         state: dict[str, Any] = json.load(resp)
     return state
+
+
+def hold(server: Server, table_id: str, phase: str | None) -> dict[str, Any]:
+    """Hold the table once it is in ``phase`` (its time stands still there: the test reads and
+    photographs the pages at leisure), or with None let it go on. Needs ``--test-hooks``."""
+    return _table_hook(server, table_id, {"hold": phase})
 
 
 def skip(server: Server, table_id: str) -> dict[str, Any]:
     """End the table's phase now (its time jumps to the deadline): no test waits out a
     betting or a result it does not need. Needs ``--test-hooks``."""
-    req = urllib.request.Request(
-        f"{server.url}/api/test/tables/{table_id}",
-        data=json.dumps({"skip": True}).encode(),
-        headers={"Content-Type": "application/json"},
-        method="POST",
-    )
-    with urllib.request.urlopen(req, timeout=10) as resp:
-        state: dict[str, Any] = json.load(resp)
-    return state
+    return _table_hook(server, table_id, {"skip": True})
 
 
 EVERY_BETTOR_BET = """() => { const v = window.baccaratApp.table.view;
