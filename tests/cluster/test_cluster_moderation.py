@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import aiohttp
 import pyotp
 from aiohttp.test_utils import TestServer
+from test_cluster_server import _rooms
 
 from baccarat.client import Client
 from baccarat.cluster import Directory
@@ -20,20 +20,6 @@ from baccarat.store import open_store
 from serving import free_port
 
 NodeFactory = Callable[[], Directory]
-
-ROOMS: dict[str, Any] = {
-    "server": {"start_coins": 100_000},
-    "rooms": [
-        {
-            "id": "standard",
-            "name": "Standard",
-            "chip_unit": 100,
-            "bettor_floor": 1000,
-            "dealer_floor": 35000,
-            "tables": ["t1", "t2"],
-        }
-    ],
-}
 
 
 async def test_a_ban_and_a_lobby_notice_reach_the_users_sockets_on_every_node(
@@ -53,7 +39,7 @@ async def test_a_ban_and_a_lobby_notice_reach_the_users_sockets_on_every_node(
         for node in ("A", "B"):
             port = free_port()
             base = f"http://127.0.0.1:{port}"
-            server = Server(store, parse_rooms(ROOMS), speed=10.0, shutdown_grace=0.5,
+            server = Server(store, parse_rooms(_rooms(["t1", "t2"])), speed=10.0, shutdown_grace=0.5,
                             directory=nodes(), node_id=node, public_url=base)  # fmt: skip
             ts = TestServer(create_app(server), host="127.0.0.1", port=port)
             await ts.start_server()
