@@ -38,21 +38,17 @@ def hold_route(
                 body: Any = await request.json()
             except ValueError:
                 return fail(400, "bad_message", "The body must be JSON.")
-            if isinstance(body, dict) and set(body) == {"skip"} and body["skip"] is True:
-                driver.skip()
-            else:
-                hold = body.get("hold") if isinstance(body, dict) else None
-                if (
-                    not isinstance(body, dict)
-                    or set(body) != {"hold"}
-                    or (hold is not None and hold not in PHASES)
-                ):
+            match body:
+                case {"skip": True} if len(body) == 1:  # (True matches by identity: not 1)
+                    driver.skip()
+                case {"hold": None | str() as hold} if len(body) == 1 and hold in (None, *PHASES):
+                    driver.hold_at(hold)
+                case _:
                     return fail(
                         400,
                         "bad_message",
                         f'Send {{"hold": null or one of {PHASES}}} or {{"skip": true}}.',
                     )
-                driver.hold_at(hold)
         table = driver.table
         return web.json_response(
             {
