@@ -37,6 +37,9 @@ from scrape import Scraped, scrape
 
 REDIS_URL = os.environ.get("BACCARAT_TEST_REDIS", "redis://127.0.0.1:6379/0")
 LEASE_TTL = 1.0
+HEARTBEAT_TTL = 3.0
+"""The heartbeat test's lease: long enough that a loaded machine's slow start does not let the
+node's own heartbeat lapse before the first scrape."""
 ROOMS: dict[str, Any] = {
     "server": {"start_coins": 100_000},
     "rooms": [
@@ -127,7 +130,11 @@ async def test_a_node_reports_its_heartbeat_and_the_nodes_it_sees(tmp_path: Path
         other = RedisDirectory.from_url(REDIS_URL, prefix)
         try:
             async with _node(
-                store, directory=directory, node_id="A", public_url="http://a", lease_ttl=LEASE_TTL
+                store,
+                directory=directory,
+                node_id="A",
+                public_url="http://a",
+                lease_ttl=HEARTBEAT_TTL,
             ) as (_, server):
                 first = await scrape(server)
                 assert first.value("baccarat_nodes_alive") == 1
@@ -135,7 +142,7 @@ async def test_a_node_reports_its_heartbeat_and_the_nodes_it_sees(tmp_path: Path
                 assert beat is not None and abs(beat - time.time()) < 5
 
                 # Another node announces itself once: A sees it, then sees its heartbeat lapse.
-                await other.register("B", "http://b", LEASE_TTL)
+                await other.register("B", "http://b", HEARTBEAT_TTL)
                 await _until_scraped(
                     server, lambda s: s.value("baccarat_nodes_alive") == 2, "B's heartbeat"
                 )
