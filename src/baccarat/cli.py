@@ -28,13 +28,18 @@ def _module(name: str) -> ModuleType:
     return importlib.import_module(f"baccarat.commands.{name}")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser with every sub-command."""
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser with every sub-command, or with ``only`` that one.
+
+    Each command's module is imported to build its parser; ``serve`` alone imports the whole
+    server, so a command that does not need it (``admin``, ``bots``, each bot's own process)
+    starts without paying for it.
+    """
     parser = argparse.ArgumentParser(
         prog="baccarat", description="A multiplayer baccarat table server."
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for name in COMMANDS:
+    for name in COMMANDS if only is None else (only,):
         mod = _module(name)
         p = sub.add_parser(name.replace("_", "-"), help=mod.HELP, description=mod.HELP)
         mod.add_arguments(p)
@@ -42,9 +47,17 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _chosen(argv: Sequence[str]) -> str | None:
+    """The command named first on the line, when it is one (else every parser is built, for
+    the help or the error that lists them all)."""
+    name = argv[0].replace("-", "_") if argv else ""
+    return name if name in COMMANDS else None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit status."""
-    args = build_parser().parse_args(argv)
+    line = sys.argv[1:] if argv is None else list(argv)
+    args = build_parser(_chosen(line)).parse_args(line)
     try:
         status: int = args._run(args)
     except KeyboardInterrupt:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
@@ -35,23 +36,23 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         port=free_port(), log=log,
     )  # fmt: skip
     try:
-        for name in USERS:
-            baccarat_cli(
-                "admin",
-                "create-user",
-                name,
-                "--password-stdin",
-                "--level",
-                "60",
-                "--coins",
-                str(START_COINS),
-                "--db",
-                db,
-                stdin=PASSWORD + "\n",
-            )
+        # One process per account, side by side: each spends most of its time starting Python
+        # and hashing the password.
+        with ThreadPoolExecutor(len(USERS)) as pool:
+            made = [pool.submit(_create_user, db, name) for name in USERS]
+        for done in made:
+            done.result()
         yield Server(served.url, db, served.proc)
     finally:
         served.stop()
+
+
+def _create_user(db: str, name: str) -> None:
+    baccarat_cli(
+        "admin", "create-user", name, "--password-stdin", "--level", "60",
+        "--coins", str(START_COINS), "--db", db,
+        stdin=PASSWORD + "\n",
+    )  # fmt: skip
 
 
 @pytest.fixture(scope="module")

@@ -264,6 +264,22 @@ def hurry_rounds(server: Server, table_id: str, page: Any, beads: int) -> None:
     wait_until(played, f"{beads} rounds at {table_id}", limit=150.0, every=0.3)
 
 
+def played_to(server: Server, table_id: str, phase: str, limit: float = 120.0) -> dict[str, Any]:
+    """Hold the table at its next ``phase`` and end every phase before it at once (a betting
+    whose bets are in, a squeeze nobody needs): the test waits for no clock."""
+    hold(server, table_id, phase)
+
+    def state() -> dict[str, Any] | None:
+        with urllib.request.urlopen(f"{server.url}/api/test/tables/{table_id}", timeout=10) as r:
+            got: dict[str, Any] = json.load(r)
+        if got["phase"] == phase:
+            return got if got["held"] else None
+        skip(server, table_id)
+        return None
+
+    return wait_until(state, f"{table_id} played to {phase}", limit)
+
+
 def held_in(server: Server, table_id: str, phase: str, limit: float = 120.0) -> dict[str, Any]:
     """Wait until the table is held in ``phase`` (after ``hold``)."""
 

@@ -28,6 +28,7 @@ from e2e_support import (
     no_horizontal_overflow,
     open_page,
     place_chip,
+    played_to,
     save_screenshot,
     sit,
 )
@@ -135,10 +136,9 @@ REVEAL_DONE = "() => !document.querySelector('.sq-reveal')"
 
 @contextlib.contextmanager
 def result_held(server: Server) -> Iterator[None]:
-    """The table held in its next result while the block runs."""
-    hold(server, TABLE, "result")
+    """The table played to its next result and held there while the block runs."""
     try:
-        held_in(server, TABLE, "result")
+        played_to(server, TABLE, "result")
         yield
     finally:
         hold(server, TABLE, None)

@@ -27,7 +27,7 @@ import aiohttp
 from baccarat.bots import STRATEGIES, Bot, BotPlan, run_bots
 from baccarat.client import HttpError, login, register
 from baccarat.errors import BaccaratError
-from baccarat.server.logs import setup_logging
+from baccarat.logs import setup_logging
 
 HELP = "run N bots against a server (they log in or register, sit, bet, squeeze and deal)"
 

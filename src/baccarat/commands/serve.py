@@ -21,10 +21,10 @@ from baccarat.cluster.remote import DEFAULT_PREFIX
 from baccarat.commands import workers
 from baccarat.commands.demo import demo_layout, ensure_accounts, start_demo
 from baccarat.errors import BaccaratError
+from baccarat.logs import setup_logging
 from baccarat.server import Server, collector, create_app, load_rooms
 from baccarat.server.config import RoomsConfig, listen_address, split_address
 from baccarat.server.http.routes import create_metrics_app
-from baccarat.server.logs import setup_logging
 from baccarat.store import VOID_CRASH, Store, default_db_url, open_store
 
 HELP = "run the server: tables, WebSocket, HTTP API and the browser client"

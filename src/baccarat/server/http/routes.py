@@ -21,12 +21,12 @@ from baccarat.errors import RuleViolation
 from baccarat.roads.patterns import PATTERNS
 from baccarat.server.app import Server
 from baccarat.server.http import auth, console, mybets, shoes, tickets
+from baccarat.server.http.bad_requests import quiet_bad_requests
 from baccarat.server.http.headers import add_security_headers
 from baccarat.server.http.holds import hold_route
 from baccarat.server.http.keys import SERVER
 from baccarat.server.http.static import StaticFiles
 from baccarat.server.http.verifier import verifier_routes
-from baccarat.server.logs import quiet_bad_requests
 from baccarat.server.sockets.ws import websocket
 from baccarat.server.tables.lobby import View
 

@@ -1,4 +1,7 @@
-"""Structured logs: one JSON object per line on stderr, from the standard library's logging."""
+"""Structured logs: one JSON object per line on stderr, from the standard library's logging.
+
+Shared by ``serve`` and ``bots`` (and each bot's own process): it imports no part of the
+server, so a bot starts without loading it."""
 
 from __future__ import annotations
 
@@ -7,8 +10,6 @@ import logging
 import sys
 import time
 from typing import Any
-
-from aiohttp.http_exceptions import HttpProcessingError
 
 # Attributes every LogRecord has; anything else was passed with ``extra=`` and is logged.
 _STANDARD = set(logging.LogRecord("", 0, "", 0, "", (), None).__dict__) | {"message", "asctime"}
@@ -49,29 +50,3 @@ def setup_logging(level: str = "info") -> None:
 def _migrations_only(record: logging.LogRecord) -> bool:
     # Alembic describes its own machinery on every start; keep only the migrations it runs.
     return record.levelno >= logging.WARNING or record.getMessage().startswith("Running ")
-
-
-class BadRequestFilter(logging.Filter):
-    """aiohttp logs a request it cannot parse as an error with a traceback; it is the
-    client's fault and already answered 4xx, so it becomes one info line.
-
-    Hostile clients send such requests at will: as errors they would flood the log and
-    hide the server's own failures.
-    """
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        """Downgrade a 4xx parse failure; leave every other record as it is."""
-        exc = record.exc_info[1] if record.exc_info else None
-        if isinstance(exc, HttpProcessingError) and 400 <= exc.code < 500:
-            record.levelno, record.levelname = logging.INFO, "INFO"
-            record.msg = "bad HTTP request (%s %s)"
-            record.args = (exc.code, exc.message.strip().splitlines()[0][:200])
-            record.exc_info = record.exc_text = None
-        return True
-
-
-def quiet_bad_requests() -> None:
-    """Install ``BadRequestFilter`` on aiohttp's server logger (once)."""
-    logger = logging.getLogger("aiohttp.server")
-    if not any(isinstance(f, BadRequestFilter) for f in logger.filters):
-        logger.addFilter(BadRequestFilter())
