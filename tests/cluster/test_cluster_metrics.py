@@ -169,23 +169,28 @@ async def test_a_table_whose_lease_another_node_holds_stops_and_is_counted(
                 store, directory=directory, node_id="A", public_url="http://a", lease_ttl=LEASE_TTL
             ) as (base, server):
                 dealer, bettor, round_id, _ = await _mid_squeeze(store, base)
-                # Node B gets the lease in between two of A's renewals.
-                token = server.node.keeper.held["t1"]
-                assert await other.release("t1", "A", token)
-                assert await other.acquire("t1", "B", 30.0) is not None
+                try:
+                    # Node B gets the lease in between two of A's renewals.
+                    token = server.node.keeper.held["t1"]
+                    assert await other.release("t1", "A", token)
+                    assert await other.acquire("t1", "B", 30.0) is not None
 
-                scraped = await _until_scraped(
-                    server,
-                    lambda s: s.value("baccarat_table_leases_lost_total", reason="refused") == 1,
-                    "the lost lease counted",
-                )
-                assert scraped.value("baccarat_table_leases_lost_total", reason="expired") == 0
-                assert scraped.value("baccarat_tables_running") == 0
-                # The round in escrow was voided as the table stopped here.
-                assert store.get_round(round_id).status == "voided"
-                assert scraped.value("baccarat_rounds_voided_total", reason="shutdown") == 1
-                await dealer.close()
-                await bettor.close()
+                    # The round in escrow is voided as the table stops here (counted once its
+                    # void is written, a moment after the lost lease).
+                    scraped = await _until_scraped(
+                        server,
+                        lambda s: (
+                            s.value("baccarat_table_leases_lost_total", reason="refused") == 1
+                            and s.value("baccarat_rounds_voided_total", reason="shutdown") == 1
+                        ),
+                        "the lost lease and the voided round counted",
+                    )
+                    assert scraped.value("baccarat_table_leases_lost_total", reason="expired") == 0
+                    assert scraped.value("baccarat_tables_running") == 0
+                    assert store.get_round(round_id).status == "voided"
+                finally:
+                    await dealer.close()
+                    await bettor.close()
         finally:
             await other.close()
             await directory.close()
@@ -236,26 +241,28 @@ async def test_ledger_writes_retried_while_the_database_does_not_answer_are_coun
         try:
             async with _node(store) as (base, server):
                 dealer, bettor, round_id, hand = await _mid_squeeze(store, base)
-                ledger = server.drivers["t1"].ledger
-                assert (await scrape(server)).value("baccarat_ledger_retries_total") == 0
+                try:
+                    ledger = server.drivers["t1"].ledger
+                    assert (await scrape(server)).value("baccarat_ledger_retries_total") == 0
 
-                relay.cut()
-                opened = asyncio.create_task(_open_all(bettor, round_id, hand))
-                scraped = await _until_scraped(
-                    server,
-                    lambda s: (s.value("baccarat_ledger_retries_total") or 0) >= 1,
-                    "a retried write counted",
-                )
-                assert ledger.paused
-                relay.mend()
-                settled = await opened
-                assert settled["data"]["round_id"] == round_id
-                after = await scrape(server)
-                retried = after.value("baccarat_ledger_retries_total") or 0
-                assert retried >= (scraped.value("baccarat_ledger_retries_total") or 0)
-                assert store.get_round(round_id).status == "settled"
-                await dealer.close()
-                await bettor.close()
+                    relay.cut()
+                    opened = asyncio.create_task(_open_all(bettor, round_id, hand))
+                    scraped = await _until_scraped(
+                        server,
+                        lambda s: (s.value("baccarat_ledger_retries_total") or 0) >= 1,
+                        "a retried write counted",
+                    )
+                    assert ledger.paused
+                    relay.mend()
+                    settled = await opened
+                    assert settled["data"]["round_id"] == round_id
+                    after = await scrape(server)
+                    retried = after.value("baccarat_ledger_retries_total") or 0
+                    assert retried >= (scraped.value("baccarat_ledger_retries_total") or 0)
+                    assert store.get_round(round_id).status == "settled"
+                finally:
+                    await dealer.close()
+                    await bettor.close()
         finally:
             store.close()
             relay.close()

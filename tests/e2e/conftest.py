@@ -3,19 +3,18 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
 from e2e_support import (
     CHROMIUM,
     CHROMIUM_ARGS,
-    PASSWORD,
     SPEED,
     START_COINS,
     USERS,
     Server,
-    baccarat_cli,
+    close_stores,
+    create_account,
     free_port,
 )
 
@@ -36,23 +35,13 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         port=free_port(), log=log,
     )  # fmt: skip
     try:
-        # One process per account, side by side: each spends most of its time starting Python
-        # and hashing the password.
-        with ThreadPoolExecutor(len(USERS)) as pool:
-            made = [pool.submit(_create_user, db, name) for name in USERS]
-        for done in made:
-            done.result()
-        yield Server(served.url, db, served.proc)
+        running = Server(served.url, db, served.proc)
+        for name in USERS:
+            create_account(running, name, START_COINS)
+        yield running
     finally:
+        close_stores()
         served.stop()
-
-
-def _create_user(db: str, name: str) -> None:
-    baccarat_cli(
-        "admin", "create-user", name, "--password-stdin", "--level", "60",
-        "--coins", str(START_COINS), "--db", db,
-        stdin=PASSWORD + "\n",
-    )  # fmt: skip
 
 
 @pytest.fixture(scope="module")

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from baccarat.store import Store, open_store
 from serving import free_port as free_port  # the e2e modules take it from here
 from serving import wait_until
 
@@ -44,22 +45,25 @@ needs_chromium = pytest.mark.skipif(
 )
 
 
+_STORES: dict[str, Store] = {}
+"""The servers' databases, opened once by this process (``create_account``)."""
+
+
 def create_account(server: Server, name: str, coins: int = 1_000_000, level: int = 60) -> str:
-    """An account made with ``baccarat admin`` (names are unique to the test module)."""
-    baccarat_cli(
-        "admin",
-        "create-user",
-        name,
-        "--password-stdin",
-        "--level",
-        str(level),
-        "--coins",
-        str(coins),
-        "--db",
-        server.db,
-        stdin=PASSWORD + "\n",
-    )
+    """An account made in the server's database, as ``baccarat admin create-user`` makes it
+    but without starting a process per account (names are unique to the test module)."""
+    store = _STORES.get(server.db)
+    if store is None:
+        store = _STORES[server.db] = open_store(server.db)
+    store.create_user(name, PASSWORD, level=level, coins=coins)
     return name
+
+
+def close_stores() -> None:
+    """Close the databases ``create_account`` opened (at the end of the session)."""
+    for store in _STORES.values():
+        store.close()
+    _STORES.clear()
 
 
 def quiet_table(page: Any) -> str:
