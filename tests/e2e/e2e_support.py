@@ -99,15 +99,26 @@ class Server:
 
 
 def open_page(
-    browser: Any, server: Server, viewport: dict[str, int], *, phone: bool = False
+    browser: Any,
+    server: Server,
+    viewport: dict[str, int],
+    *,
+    phone: bool = False,
+    motion: bool = False,
 ) -> Any:
-    """A fresh browser context (its own cookies) and page at the client."""
+    """A fresh browser context (its own cookies) and page at the client.
+
+    The page asks for reduced motion (the client's CSS then ends its animations at once, as
+    for a player who asked for it) unless ``motion``: a page at a table otherwise repaints its
+    countdown ring and glows every frame, and three such pages took more than a core of this
+    machine's two. The squeeze's own reveal is drawn either way."""
     ctx = browser.new_context(
         viewport=viewport,
         device_scale_factor=1,
         is_mobile=phone,
         has_touch=phone,
         locale="zh-TW",
+        reduced_motion=None if motion else "reduce",
     )
     page = ctx.new_page()
     errors: list[str] = []

@@ -322,6 +322,9 @@ def layout(server: Server, browser: Any) -> Iterator[Layout]:
                              ?.getBoundingClientRect().width ?? 0) > 0""",
                         timeout=20_000,
                     )
+                # The page scrolls for the squeeze and places the card again after the
+                # scroll: read it once it has stood still for a few frames.
+                dp.evaluate(CARD_AT_REST)
                 seen.squeeze = dp.evaluate(SQUEEZE_AND_BAR)
                 save_screenshot(dp, "layout-squeeze-dealer-phone")
                 break
@@ -395,6 +398,19 @@ def test_result_badges_cover_no_name_and_never_meet(layout: Layout, page: str) -
         b["left"] >= felt["left"] and b["right"] <= felt["right"] and b["top"] >= felt["top"]
         for b in badges
     )
+
+
+CARD_AT_REST = """() => new Promise((done) => {
+  let last = "", still = 0, frames = 0;
+  const look = () => {
+    const r = document.querySelector('.squeeze:not([hidden]) .sq-card')?.getBoundingClientRect();
+    const now = r ? `${r.left},${r.top},${r.width},${r.height},${scrollY}` : "";
+    still = now && now === last ? still + 1 : 0;
+    last = now;
+    if (still >= 10 || ++frames > 600) done(); else requestAnimationFrame(look);
+  };
+  look();
+})"""
 
 
 def _pairs(items: list[Any]) -> list[tuple[Any, Any]]:

@@ -317,27 +317,27 @@ def seen(server: Server, browser: Any) -> Seen:
     the Banker's; the layouts, peels, captions and pictures of every page along the way."""
     for name in (DEALER, BETTOR, *WATCHERS, SIDEWAYS_WATCHER):
         create_account(server, name)
-    dealer = open_page(browser, server, DESKTOP)
+    dealer = open_page(browser, server, DESKTOP, motion=True)
     log_in(dealer, DEALER)
     table = quiet_table(dealer)
     sit(dealer, table, 0)
-    controller = open_page(browser, server, DESKTOP)
+    controller = open_page(browser, server, DESKTOP, motion=True)
     log_in(controller, BETTOR)
     sit(controller, table, SEAT)
     controller.evaluate(COUNT_SENDS)
     # The same account on a phone: the table comes back at its seat.
-    controller_phone = open_page(browser, server, PHONE, phone=True)
+    controller_phone = open_page(browser, server, PHONE, phone=True, motion=True)
     log_in(controller_phone, BETTOR)
     controller_phone.wait_for_selector(f".table-screen .seat.me[data-seat='{SEAT}']")
     watchers = {}
     for name, lang in zip(WATCHERS, ("zh", "en"), strict=True):
-        page = open_page(browser, server, PHONE, phone=True)
+        page = open_page(browser, server, PHONE, phone=True, motion=True)
         log_in(page, name)
         page.click(f".table-card[data-table='{table}'] .btn-watch")
         page.wait_for_selector(".table-screen")
         watchers[f"phone-{lang}"] = page
     # And a spectator on a phone held sideways.
-    sideways = open_page(browser, server, LANDSCAPE, phone=True)
+    sideways = open_page(browser, server, LANDSCAPE, phone=True, motion=True)
     log_in(sideways, SIDEWAYS_WATCHER)
     sideways.click(f".table-card[data-table='{table}'] .btn-watch")
     sideways.wait_for_selector(".table-screen")
