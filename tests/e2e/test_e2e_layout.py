@@ -204,7 +204,9 @@ def layout(server: Server, browser: Any) -> Iterator[Layout]:
     for name in (DEALER, BETTOR, LATE):
         create_account(server, name)
     seen = Layout()
-    dealer = open_page(browser, server, DESKTOP)
+    # With motion: the badges and the squeeze card are read as they settle, at the pace
+    # their entrances give them.
+    dealer = open_page(browser, server, DESKTOP, motion=True)
     log_in(dealer, DEALER)
     table = quiet_table(dealer)
     sit(dealer, table, 0)
@@ -213,7 +215,7 @@ def layout(server: Server, browser: Any) -> Iterator[Layout]:
         dealer.wait_for_function(
             "() => document.querySelectorAll('.seats .seat.taken').length >= 5", timeout=60_000
         )
-        bettor = open_page(browser, server, DESKTOP)
+        bettor = open_page(browser, server, DESKTOP, motion=True)
         log_in(bettor, BETTOR)
         bettor.wait_for_selector(f".table-card[data-table='{table}'] .seat-dot.free")
         free = bettor.evaluate(
@@ -224,7 +226,7 @@ def layout(server: Server, browser: Any) -> Iterator[Layout]:
         sit(bettor, table, free[0])
         pages = {"dealer desktop": dealer, "bettor desktop": bettor}
         for who in ("dealer", "bettor"):
-            phone = open_page(browser, server, PHONE, phone=True)
+            phone = open_page(browser, server, PHONE, phone=True, motion=True)
             phone.add_init_script(f"({COUNT_SOUNDS})()")
             log_in(phone, DEALER if who == "dealer" else BETTOR)
             phone.wait_for_selector(".table-screen .seat.me")
@@ -335,7 +337,7 @@ def layout(server: Server, browser: Any) -> Iterator[Layout]:
         # A user who sits while a round is still on the table waits for the next: 等待下一局
         # on one line. The table is held at its result, which only its clock ends (a command
         # in flight cannot move it on), and the bots stand still (none takes the free seat).
-        late = open_page(browser, server, PHONE, phone=True)
+        late = open_page(browser, server, PHONE, phone=True, motion=True)
         log_in(late, LATE)
         late.click(f".table-card[data-table='{table}'] .btn-watch")
         refused = []
