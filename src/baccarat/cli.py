@@ -50,8 +50,8 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 def _chosen(argv: Sequence[str]) -> str | None:
     """The command named first on the line, when it is one (else every parser is built, for
     the help or the error that lists them all)."""
-    name = argv[0].replace("-", "_") if argv else ""
-    return name if name in COMMANDS else None
+    by_name = {name.replace("_", "-"): name for name in COMMANDS}
+    return by_name.get(argv[0]) if argv else None
 
 
 def main(argv: Sequence[str] | None = None) -> int:

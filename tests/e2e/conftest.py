@@ -23,7 +23,7 @@ from serving import start_serve
 
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """`baccarat serve` on a free port with a fresh SQLite file and four accounts."""
+    """`baccarat serve` on a free port with a fresh SQLite file and the accounts of ``USERS``."""
     if not CHROMIUM.exists():
         pytest.skip("Debian's chromium is not installed at /usr/bin/chromium")
     db = f"sqlite:///{tmp_path_factory.mktemp('e2e') / 'e2e.db'}"

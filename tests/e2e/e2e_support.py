@@ -280,8 +280,8 @@ def hurry_rounds(server: Server, table_id: str, page: Any, beads: int) -> None:
 
 
 def played_to(server: Server, table_id: str, phase: str, limit: float = 120.0) -> dict[str, Any]:
-    """Hold the table at its next ``phase`` and end every phase before it at once (a betting
-    whose bets are in, a squeeze nobody needs): the test waits for no clock."""
+    """Hold the table at its next ``phase`` and end every phase before it at once: the test
+    waits for no clock (so it places its bets before calling this)."""
     hold(server, table_id, phase)
 
     def state() -> dict[str, Any] | None:
