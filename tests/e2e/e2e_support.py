@@ -244,6 +244,14 @@ def _table_hook(server: Server, table_id: str, body: dict[str, Any]) -> dict[str
     return state
 
 
+def table_state(server: Server, table_id: str) -> dict[str, Any]:
+    """``GET /api/test/tables/{id}`` (``--test-hooks``): the table's phase and whether it is
+    held."""
+    with urllib.request.urlopen(f"{server.url}/api/test/tables/{table_id}", timeout=10) as r:
+        state: dict[str, Any] = json.load(r)
+    return state
+
+
 def hold(server: Server, table_id: str, phase: str | None) -> dict[str, Any]:
     """Hold the table once it is in ``phase`` (its time stands still there: the test reads and
     photographs the pages at leisure), or with None let it go on. Needs ``--test-hooks``."""
@@ -270,8 +278,7 @@ def hurry_rounds(server: Server, table_id: str, page: Any, beads: int) -> None:
         shown = page.evaluate("() => document.querySelectorAll('.bead-plate .bead').length")
         if shown >= beads:
             return True
-        with urllib.request.urlopen(f"{server.url}/api/test/tables/{table_id}", timeout=10) as r:
-            phase = json.load(r)["phase"]
+        phase = table_state(server, table_id)["phase"]
         if phase == "result" or (phase == "betting" and page.evaluate(EVERY_BETTOR_BET)):
             skip(server, table_id)
         return False
@@ -285,8 +292,7 @@ def played_to(server: Server, table_id: str, phase: str, limit: float = 120.0) -
     hold(server, table_id, phase)
 
     def state() -> dict[str, Any] | None:
-        with urllib.request.urlopen(f"{server.url}/api/test/tables/{table_id}", timeout=10) as r:
-            got: dict[str, Any] = json.load(r)
+        got = table_state(server, table_id)
         if got["phase"] == phase:
             return got if got["held"] else None
         skip(server, table_id)
@@ -299,8 +305,7 @@ def held_in(server: Server, table_id: str, phase: str, limit: float = 120.0) -> 
     """Wait until the table is held in ``phase`` (after ``hold``)."""
 
     def state() -> dict[str, Any] | None:
-        with urllib.request.urlopen(f"{server.url}/api/test/tables/{table_id}", timeout=10) as r:
-            got: dict[str, Any] = json.load(r)
+        got = table_state(server, table_id)
         return got if got["held"] and got["phase"] == phase else None
 
     return wait_until(state, f"{table_id} held in {phase}", limit)
