@@ -143,8 +143,23 @@ def log_in(page: Any, name: str) -> None:
 
 def sit(page: Any, table_id: str, seat: int) -> None:
     """Take a seat from the lobby's table card and wait for the table screen."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
     page.click(f'.table-card[data-table="{table_id}"] .seat-dot[data-seat="{seat}"]')
-    page.wait_for_selector(f".table-screen .seat.me[data-seat='{seat}']")
+    try:
+        page.wait_for_selector(f".table-screen .seat.me[data-seat='{seat}']")
+    except PlaywrightTimeout as timeout:
+        # What the page shows instead says why: a refusal, another screen, a lost socket.
+        raise AssertionError(
+            f"not seated at {table_id} seat {seat}: {page.evaluate(SEEN)}"
+        ) from timeout
+
+
+SEEN = """() => { const app = window.baccaratApp, v = app.table.view;
+  return { screen: app.screen, hash: location.hash, table: app.table.tableId ?? null,
+    seat: app.session.seat ?? null, online: app.session.conn?.online ?? null, toasts: [...document.querySelectorAll('.toast')].map((t) => t.textContent),
+    phase: v?.phase ?? null, me: v?.me?.seat ?? null,
+    seats: (v?.seats ?? []).map((o) => o && o.name) }; }"""
 
 
 def no_horizontal_overflow(page: Any) -> bool:

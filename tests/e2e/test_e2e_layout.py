@@ -16,6 +16,7 @@ import contextlib
 import signal
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -313,7 +314,9 @@ def layout(server: Server, browser: Any) -> Iterator[Layout]:
             try:
                 held_in(server, table, "squeeze")
                 bots.send_signal(signal.SIGSTOP)
-                # A bot's open sent just before it stopped moves the round on: next squeeze.
+                # A bot's open sent just before it stopped moves the round on (the last card
+                # ends the squeeze at once): let it land, then look again.
+                time.sleep(0.5)
                 now = hold(server, table, "squeeze")
                 if not (now["held"] and now["phase"] == "squeeze"):
                     continue
@@ -328,6 +331,8 @@ def layout(server: Server, browser: Any) -> Iterator[Layout]:
                 # scroll: read it once it has stood still for a few frames.
                 dp.evaluate(CARD_AT_REST)
                 seen.squeeze = dp.evaluate(SQUEEZE_AND_BAR)
+                if seen.squeeze["card"] is None:  # an open still landed: next squeeze
+                    continue
                 save_screenshot(dp, "layout-squeeze-dealer-phone")
                 break
             finally:
