@@ -394,25 +394,25 @@ def test_a_held_table_waits_in_its_phase_until_released() -> None:
         store = FakeStore({1: 100_000, 2: 10_000})
         rig = Rig(store)
         # Held at the next squeeze: betting closes at its deadline, the squeeze then waits.
-        rig.driver.hold_at("squeeze")
+        rig.driver.hold.at("squeeze")
         await seated_round(rig)
-        assert rig.driver.table.phase == "squeeze" and rig.driver.held
+        assert rig.driver.table.phase == "squeeze" and rig.driver.hold.held
         await rig.at(rig.now + 3600)
         assert rig.driver.table.phase == "squeeze"
         # Commands go on while held, in the table's own time: the controller opens both
         # cards and the round settles.
-        rig.driver.hold_at("result")
+        rig.driver.hold.at("result")
         await rig.do(OpenCard(2, "player"))
         await rig.do(OpenCard(2, "banker"))
-        assert rig.driver.table.phase == "result" and rig.driver.held
+        assert rig.driver.table.phase == "result" and rig.driver.hold.held
         due = rig.driver.table.next_deadline
         assert due is not None
         left = due - rig.driver.clock()
         await rig.at(rig.now + 3600)
         assert rig.driver.table.phase == "result"
         # Let go, the result runs on for the time it had left.
-        rig.driver.release()
-        assert not rig.driver.held
+        rig.driver.hold.at(None)
+        assert not rig.driver.hold.held
         await rig.at(rig.now + left - 0.1)
         assert rig.driver.table.phase == "result"
         await rig.at(rig.now + 0.1)

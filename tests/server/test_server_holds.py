@@ -70,7 +70,7 @@ async def test_a_bad_hold_is_refused_and_changes_nothing(live: Live) -> None:
         assert status == 400 and answer["error"]["code"] == "bad_message", body
     status, answer = await _post(live, "nowhere", {"hold": "result"})
     assert status == 404 and answer["error"]["code"] == "no_such_table"
-    assert not live.server.drivers["t1"].held
+    assert not live.server.drivers["t1"].hold.held
 
 
 @live_test()
@@ -80,4 +80,4 @@ async def test_without_test_hooks_there_is_no_hold(live: Live) -> None:
         http.post(f"{live.base}/api/test/tables/t1", json={"hold": "result"}) as resp,
     ):
         assert resp.status in (404, 405)
-    assert not live.server.drivers["t1"].held
+    assert not live.server.drivers["t1"].hold.held

@@ -40,9 +40,9 @@ def hold_route(
                 return fail(400, "bad_message", "The body must be JSON.")
             match body:
                 case {"skip": True} if len(body) == 1:  # (True matches by identity: not 1)
-                    driver.skip()
+                    driver.hold.skip()
                 case {"hold": None | str() as hold} if len(body) == 1 and hold in (None, *PHASES):
-                    driver.hold_at(hold)
+                    driver.hold.at(hold)
                 case _:
                     return fail(
                         400,
@@ -54,7 +54,7 @@ def hold_route(
             {
                 "table_id": driver.table_id,
                 "phase": table.phase,
-                "held": driver.held,
+                "held": driver.hold.held,
                 "round_no": table.round.round_no if table.round is not None else None,
             }
         )

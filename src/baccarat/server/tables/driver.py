@@ -31,6 +31,7 @@ from baccarat.server.sockets.hub import Hub
 from baccarat.server.sockets.replies import OK, Reply
 from baccarat.server.tables import facts
 from baccarat.server.tables.clock import TableClock
+from baccarat.server.tables.hold import Hold
 from baccarat.server.tables.inflight import CoinsInFlight
 from baccarat.server.tables.jobs import Job, JobQueue, stop_job
 from baccarat.server.tables.ledger import TableLedger
@@ -82,7 +83,6 @@ class TableDriver:
         self.loop = asyncio.get_running_loop()
         self.clock = TableClock(clock or self.loop.time)
         """The table's time, which stands still while the table is held."""
-        self._hold_phase: str | None = None
         self.queue = JobQueue(self.clock.base, CLOCK_TICK)
         """Jobs waiting for the task, and its idle wait."""
         self._inline: asyncio.Future[None] | None = None
@@ -92,11 +92,8 @@ class TableDriver:
         self.accepting = True
         self.store = store
         self.ledger = TableLedger(table, table_id, store, metrics, epoch, inflight, self.clock)
-        # A table waiting on its database keeps its time: a squeeze's countdown resumes
-        # with the database, rather than running out while nothing could happen.
-        self.ledger.on_paused = self._check_hold
-        self._stepped_at = 0.0
-        """The table's time the current step began at (when its write may have to wait)."""
+        self.hold = Hold(table, self.clock, self.ledger, lambda: self._post(None))
+        """Whether the table's time stands still (a test's hold, a database that waits)."""
         self.on_dealer_turn: Callable[[int], None] | None = None
         """Called with the user of each ``dealer_turn`` event: the server seats them."""
         self._line_key: tuple[object, ...] | None = None
@@ -126,7 +123,7 @@ class TableDriver:
     def _wake_at(self) -> float | None:
         # On the base clock: a table's deadline waits while it is held.
         due = self.table.next_deadline
-        due = None if due is None or self.held else self.clock.on_base(due)
+        due = None if due is None or self.hold.held else self.clock.on_base(due)
         flush = self.moves.next_due()
         if flush is not None:
             due = flush if due is None else min(due, flush)
@@ -170,7 +167,7 @@ class TableDriver:
                 job.done.set_exception(InternalError())
 
     async def _step(self, job: Job | None) -> None:
-        now = self._stepped_at = self.clock()
+        now = self.hold.stepped_at = self.clock()
         events: list[Event] = []
         answers: list[Callable[[], None]] = []
         failure: BaccaratError | None = None
@@ -204,7 +201,7 @@ class TableDriver:
             answers.append(functools.partial(reply, OK if failure is None else failure))
             reply = None
         await self._commit(events, answers)
-        self._check_hold()
+        self.hold.check()
         if job is not None:
             if reply is not None:
                 # Answered here, in order with the events (a snapshot follows its ack).
@@ -292,43 +289,6 @@ class TableDriver:
             due = self._wake_at()
             if due is not None:
                 self._step_by(due)
-
-    # -- holds: the browser tests' breakpoints (``baccarat serve --test-hooks``) ---------
-
-    @property
-    def held(self) -> bool:
-        """Whether the table's time stands still (a hold)."""
-        return self.clock.frozen_at is not None
-
-    def hold_at(self, phase: str | None) -> None:
-        """Hold the table whenever it is in ``phase`` (now, or when it next comes to it): its
-        time stands still there, so the phase lasts, with the time it had left, until
-        ``release``. Commands and peel moves go on as usual; one that moves the table on
-        (a card opened) lets its time run until it comes to ``phase`` again. None releases."""
-        self._hold_phase = phase
-        self._check_hold()
-
-    def release(self) -> None:
-        """Let the table's time run on from where it stood."""
-        self.hold_at(None)
-
-    def skip(self) -> None:
-        """End the phase now: the table's time jumps to its next deadline (not while held)."""
-        due = self.table.next_deadline
-        if due is not None and not self.held:
-            self.clock.skip_to(due)
-            self._post(None)
-
-    def _check_hold(self) -> None:
-        # After every step, and when the ledger starts or stops waiting for the database:
-        # freeze the table's time in the held phase or while the database does not answer
-        # (from the step whose write waits), thaw it otherwise.
-        paused = self.ledger.paused
-        holding = paused or (self._hold_phase is not None and self.table.phase == self._hold_phase)
-        if holding:
-            self.clock.freeze(min(self.clock(), self._stepped_at) if paused else self.clock())
-        elif self.clock.thaw():
-            self._post(None)
 
     def command(self, cmd: Command) -> Callable[[float], list[Event]]:
         """A job that hands one command to the table."""
