@@ -31,10 +31,10 @@ from e2e_support import (
     START_COINS,
     Server,
     baccarat_cli,
+    bet_in_a_betting,
     free_port,
     log_in,
     needs_chromium,
-    place_chip,
     sit,
 )
 
@@ -203,8 +203,7 @@ def test_a_restart_settles_the_round_in_play_and_both_users_follow_with_their_se
 ) -> None:
     dealer = _seated_on_a(browser, nodes, NAMES[0], 0)
     bettor = _seated_on_a(browser, nodes, NAMES[1], 3)
-    bettor.wait_for_selector(".table-screen[data-phase='betting'] .tray", timeout=30_000)
-    assert place_chip(bettor, 1, "banker") == "ok"
+    assert bet_in_a_betting(bettor, 1, "banker") == "ok"
     # A planned stop (SIGTERM) with a bet on the table: every screen says what happens, the
     # round plays on and settles, then the table goes to B and both pages follow it there.
     nodes.procs["A"].send_signal(signal.SIGTERM)

@@ -33,9 +33,9 @@ from e2e_support import (
     START_COINS,
     Server,
     baccarat_cli,
+    bet_in_a_betting,
     free_port,
     log_in,
-    place_chip,
     sit,
 )
 from test_e2e_console import act, console_log_in
@@ -183,8 +183,7 @@ def test_a_round_is_played_through_one_public_address(
         # One origin all along; the socket went to the node that runs t2.
         assert page.url.startswith(proxied.url + "/")
         assert page.evaluate("() => window.baccaratApp.session.conn.base") == "/node/b"
-    bettor.wait_for_selector(".table-screen[data-phase='betting'] .tray", timeout=30_000)
-    assert place_chip(bettor, 5, "banker") == "ok"
+    assert bet_in_a_betting(bettor, 5, "banker") == "ok"
     for page in (dealer, bettor):
         page.wait_for_selector(
             ".table-screen[data-phase='result'] .result-banner:not([hidden])", timeout=60_000

@@ -245,8 +245,8 @@ async def test_a_server_alone_publishes_its_lines_only_when_they_change(live: Li
     # short the ttl.
     node = live.server.node
     assert not node.directory.expires
-    counted, woken = CountedWaits(), node._wake
-    node._wake = counted
+    counted, woken = CountedWaits(), node.outbox._wake
+    node.outbox._wake = counted
     woken.set()  # the task wakes once and then waits on the counted event
     await asyncio.sleep(TICK * 1.5)
     assert 1 <= counted.waits <= 3

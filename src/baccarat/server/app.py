@@ -21,10 +21,12 @@ from baccarat.server.sockets.heartbeat import Heartbeat
 from baccarat.server.sockets.hub import Hub
 from baccarat.server.sockets.moderation import Moderation
 from baccarat.server.sockets.ws import Dispatcher
+from baccarat.server.tables.claims import SeatClaims
 from baccarat.server.tables.driver import TableDriver
 from baccarat.server.tables.inflight import CoinsInFlight
 from baccarat.server.tables.lobby import Lobby
 from baccarat.server.tables.node import Node
+from baccarat.server.tables.outbox import LineOutbox
 from baccarat.server.tables.seating import Seating
 from baccarat.server.tables.tables import Tables
 from baccarat.store import Store
@@ -83,29 +85,39 @@ class Server:
         self.metrics.watch_limits(self.limits)
         self.inflight = CoinsInFlight()
         """Users whose coins an unsettled round holds, at every table of this server."""
+        directory = LocalDirectory.alone() if directory is None else directory
+        claims = SeatClaims(directory, node_id, lease_ttl)
+        outbox = LineOutbox()
+        """The local tables' lines for the node to publish (from the tables and the lobby)."""
+        self.seating = Seating(self.hub, claims, store, self.inflight)
         self.tables = Tables(
             store,
             config,
             self.hub,
             self.metrics,
             self.inflight,
+            seating=self.seating,
+            outbox=outbox,
             node_id=node_id,
+            public_url=public_url,
             speed=speed,
             squeeze_rate=self.squeeze_rate,
             shutdown_grace=shutdown_grace,
         )
         self.drivers: dict[str, TableDriver] = self.tables.drivers
-        self.lobby = Lobby(config, self.hub, self.tables.line)
+        self.lobby = Lobby(config, self.hub, self.tables.line, outbox)
         self.moderation = Moderation(self.hub)
         self.node = Node(
-            LocalDirectory.alone() if directory is None else directory,
+            directory,
             self.hub,
+            claims,
+            outbox,
             node_id=node_id,
             public_url=public_url,
             table_ids=list(config.table_room()),
             start_table=self.tables.gained,
             stop_table=self.tables.lost,
-            summary_of=self.tables.summary,
+            summary_of=self.tables.line,
             regained=self.tables.regained,
             ttl=lease_ttl,
             on_heard=self.lobby.put,
@@ -115,9 +127,6 @@ class Server:
         )
         """This server as a node: one of many with a shared directory, else a system of one."""
         self.metrics.watch_keeper(self.node.keeper)
-        self.lobby.on_local_line = self.node.line_changed
-        self.seating = Seating(self.hub, self.node, store, self.inflight)
-        self.tables.attach(self.lobby, self.node, self.seating)
         self.dispatch = Dispatcher(self)
 
     @property
@@ -135,7 +144,7 @@ class Server:
 
     async def drain(self) -> None:
         """Stop taking sockets and tables; close every table and hand it over (``Tables``)."""
-        await self.tables.drain()
+        await self.tables.drain(self.node.keeper)
 
     async def stop(self) -> None:
         """Drain the tables, then close every socket."""

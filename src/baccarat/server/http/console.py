@@ -59,6 +59,8 @@ async def tables(request: web.Request) -> web.Response:
     """GET /api/admin/tables: every table of every node, with the stakes in escrow."""
     server = request.app[SERVER]
     escrow = await asyncio.to_thread(store_of(request).escrow_by_table)
+    # The lines as they are now, not as at the lobby's last tick (a table just taken).
+    server.lobby.refresh()
     lines = server.lobby.lines
     listed = [
         {

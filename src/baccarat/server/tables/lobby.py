@@ -26,6 +26,7 @@ from baccarat.server.config import RoomsConfig
 from baccarat.server.sockets.connection import Connection
 from baccarat.server.sockets.frames import encode
 from baccarat.server.sockets.hub import Hub
+from baccarat.server.tables.outbox import LineOutbox
 
 log = logging.getLogger("baccarat.server")
 
@@ -82,15 +83,19 @@ class Lobby:
     """Every table's line, the pages they fall on, and the subscribers of each page."""
 
     def __init__(
-        self, config: RoomsConfig, hub: Hub, local_line: Callable[[str], LineJson | None]
+        self,
+        config: RoomsConfig,
+        hub: Hub,
+        local_line: Callable[[str], LineJson | None],
+        outbox: LineOutbox,
     ) -> None:
         self.config = config
         self.hub = hub
         self.rooms = room_json(config)
         self.local_line = local_line
         """The current line of a table this server runs, or None."""
-        self.on_local_line: Callable[[LineJson], None] | None = None
-        """Told each new line of a table this server runs (a node publishes it)."""
+        self.outbox = outbox
+        """Where each new line of a table this server runs goes (the node publishes it)."""
         self.lines: dict[str, LineJson] = {}
         self.heard: dict[str, LineJson] = {}
         """Lines of tables other nodes run, as last heard."""
@@ -140,8 +145,8 @@ class Lobby:
                     continue
                 self._pending.setdefault(table_id, {"table_id": table_id}).update(delta)
             self.lines[table_id] = line
-            if local is not None and self.on_local_line is not None:
-                self.on_local_line(line)
+            if local is not None:
+                self.outbox.put(line)
         if moved:
             self._epoch += 1
             self._reorder()
@@ -225,9 +230,6 @@ class Lobby:
 
     def tick(self) -> int:
         """Send each subscriber the changes on its page since the last tick; return frames sent."""
-        if not self.views and self.on_local_line is None:
-            # Nobody to tell: the lines are rebuilt when someone asks (``message``).
-            return 0
         self.refresh()
         pending, self._pending = self._pending, {}
         resent = self._resend_pages()

@@ -1,10 +1,11 @@
 """This server as a node of the system: the tables it leases, its users' seat claims, the lobby.
 
 Every server is a node; a single server is a system of one, on a ``LocalDirectory``. The
-node runs only the tables whose lease it holds, claims a user's seat in the directory before
-the table seats them (so a user holds one seat in the whole system), and shows every node's
-tables in its lobby. A node with a public URL (one of many, ``--redis``) stamps its lines
-with its id and that URL, so that clients can find the node a table runs on.
+node runs only the tables whose lease it holds, keeps its seated users' claims in the
+directory alive (``SeatClaims``: a user holds one seat in the whole system), publishes its
+tables' lobby lines (``LineOutbox``) and hands the lobby every other node's. A node with a
+public URL (one of many, ``--redis``) has its lines name it and that URL (``Tables.line``),
+so that clients can find the node a table runs on.
 """
 
 from __future__ import annotations
@@ -18,9 +19,11 @@ from typing import Any
 from baccarat.cluster import Directory, LobbyChange
 from baccarat.cluster.follow import follow_lobby
 from baccarat.cluster.keeper import DEFAULT_TTL, Keeper
-from baccarat.protocol.lobby import LineJson, LobbyLine
+from baccarat.protocol.lobby import LineJson
 from baccarat.server.sockets.hub import Hub
+from baccarat.server.tables.claims import SeatClaims
 from baccarat.server.tables.inflight import CoinsInFlight
+from baccarat.server.tables.outbox import LineOutbox
 
 log = logging.getLogger("baccarat.server")
 
@@ -32,6 +35,8 @@ class Node:
         self,
         directory: Directory,
         hub: Hub,
+        claims: SeatClaims,
+        outbox: LineOutbox,
         *,
         node_id: str,
         public_url: str,
@@ -48,9 +53,12 @@ class Node:
     ) -> None:
         self.directory = directory
         self.hub = hub
+        self.claims = claims
+        self.outbox = outbox
         self.node_id = node_id
         self.ttl = ttl
         self.summary_of = summary_of
+        """The current line of a table this node runs, to keep it from expiring."""
         self.on_heard = on_heard
         """Hands the lobby a line heard from another node (None: the line was withdrawn)."""
         self.on_operator = on_operator
@@ -75,8 +83,6 @@ class Node:
             ttl=ttl,
             share=share,
         )
-        self._pending: dict[str, LineJson] = {}
-        self._wake = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
         hub.on_seat_freed = self._seat_freed
 
@@ -108,19 +114,11 @@ class Node:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
         for user_id, table_id in self._claims().items():
-            await self.directory.release_seat(user_id, table_id)
+            await self.claims.release(user_id, table_id)
         self._held_claims.clear()
         await self.keeper.stop()
 
     # -- seats ------------------------------------------------------------------------
-
-    async def claim_seat(self, user_id: int, table_id: str, seat: int) -> bool:
-        """Claim the user's one seat in the whole system."""
-        return await self.directory.claim_seat(user_id, table_id, seat, self.node_id, self.ttl)
-
-    async def release_seat(self, user_id: int, table_id: str) -> None:
-        """Give a claim back (a sit the table refused)."""
-        await self.directory.release_seat(user_id, table_id)
 
     def _claims(self) -> dict[int, str]:
         """The claims this node keeps: every seated user's, and those held for coins in play."""
@@ -134,18 +132,18 @@ class Node:
             # settlement is about to change, so the claim stays until the round lands.
             self._held_claims[user_id] = table_id
             return
-        self._spawn(self.directory.release_seat(user_id, table_id))
+        self._spawn(self.claims.release(user_id, table_id))
 
     def _landed(self, user_id: int) -> None:
         table_id = self._held_claims.pop(user_id, None)
         if table_id is not None and self.hub.table_of(user_id) != table_id:
-            self._spawn(self.directory.release_seat(user_id, table_id))
+            self._spawn(self.claims.release(user_id, table_id))
 
     def _seat_lost(self, user_id: int) -> None:
         # The directory lost the claim (Redis restarted): claim it again where the user sits.
         where = self.hub.seats.get(user_id)
         if where is not None:
-            self._spawn(self.claim_seat(user_id, where.table_id, where.seat))
+            self._spawn(self.claims.claim(user_id, where.table_id, where.seat))
 
     def _spawn(self, coro: Any) -> None:
         task = asyncio.create_task(coro)
@@ -160,20 +158,6 @@ class Node:
 
     # -- lobby ------------------------------------------------------------------------
 
-    def line(self, line: LobbyLine) -> LineJson:
-        """A local table's line as every node shows it.
-
-        Without a public URL nobody is ever sent here from elsewhere: the line stays as the
-        table gives it."""
-        if not self.public_url:
-            return line.json()
-        return line.placed(self.node_id, self.public_url).json()
-
-    def line_changed(self, summary: LineJson) -> None:
-        """A local table's line changed: publish it (coalesced, in order, by one task)."""
-        self._pending[str(summary["table_id"])] = summary
-        self._wake.set()
-
     async def _publish_lines(self) -> None:
         # One task publishes, so a table's lines reach the directory in the order they
         # changed; every ttl / 3 the lines of held tables are refreshed before they expire.
@@ -183,9 +167,8 @@ class Node:
         while True:
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout_at(refresh_at):
-                    await self._wake.wait()
-            self._wake.clear()
-            pending, self._pending = self._pending, {}
+                    await self.outbox.wait()
+            pending = self.outbox.take()
             due = set(pending)
             if refresh_at is not None and loop.time() >= refresh_at:
                 # Only the refresh republishes every held table, not each change.
@@ -205,7 +188,7 @@ class Node:
                         log.exception("lobby line not published", extra={"table_id": table_id})
                         if changed:
                             # Announced with the next change or refresh, whichever comes.
-                            self._pending.setdefault(table_id, summary)
+                            self.outbox.put_back(summary)
 
     def _heard(self, change: LobbyChange) -> None:
         if change.operator is not None:

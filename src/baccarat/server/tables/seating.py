@@ -21,9 +21,9 @@ from collections.abc import Awaitable, Callable
 from baccarat.errors import BaccaratError, RuleViolation
 from baccarat.server.sockets.hub import Hub
 from baccarat.server.sockets.replies import Reply
+from baccarat.server.tables.claims import SeatClaims
 from baccarat.server.tables.driver import TableDriver
 from baccarat.server.tables.inflight import CoinsInFlight
-from baccarat.server.tables.node import Node
 from baccarat.store import Store
 from baccarat.table import DEALER_SEAT, Disconnect, Event, LeaveQueue, Sit, UserInfo
 
@@ -35,9 +35,9 @@ ELSEWHERE = "You already hold a seat at another table; stand up there first."
 class Seating:
     """Seats users at this node's tables, keeping the one-seat rule."""
 
-    def __init__(self, hub: Hub, node: Node, store: Store, inflight: CoinsInFlight) -> None:
+    def __init__(self, hub: Hub, claims: SeatClaims, store: Store, inflight: CoinsInFlight) -> None:
         self.hub = hub
-        self.node = node
+        self.claims = claims
         self.store = store
         self.inflight = inflight
 
@@ -56,7 +56,7 @@ class Seating:
         self.verify_sit(user_id, driver)
         self.hub.sitting.add(user_id)
         try:
-            if not await self.node.claim_seat(user_id, table_id, seat):
+            if not await self.claims.claim(user_id, table_id, seat):
                 raise RuleViolation("already_seated_elsewhere", ELSEWHERE)
             prepare, run = self._sit_job(driver, user_id, seat)
             await driver.submit(run, reply=reply, after=after, prepare=prepare)
@@ -64,7 +64,7 @@ class Seating:
             self.hub.sitting.discard(user_id)
             if self.hub.table_of(user_id) != table_id:
                 # The table did not seat the user: give the claim back.
-                await self.node.release_seat(user_id, table_id)
+                await self.claims.release(user_id, table_id)
 
     def verify_sit(self, user_id: int, driver: TableDriver) -> None:
         """Refuse a seat at ``driver``'s table that this node can already tell is not to be
@@ -102,7 +102,7 @@ class Seating:
         for seat, user_id in sorted(seats.items()):
             if user_id in self.hub.seats or user_id in self.hub.sitting:
                 continue
-            if not await self.node.claim_seat(user_id, table_id, seat):
+            if not await self.claims.claim(user_id, table_id, seat):
                 continue  # seated at another table since
             prepare, run = self._sit_job(driver, user_id, seat, away=not self.hub.online(user_id))
             try:
@@ -112,7 +112,7 @@ class Seating:
                     "seat not restored",
                     extra={"table_id": table_id, "user_id": user_id, "code": exc.code},
                 )
-                await self.node.release_seat(user_id, table_id)
+                await self.claims.release(user_id, table_id)
 
     def _sit_job(
         self, driver: TableDriver, user_id: int, seat: int, *, away: bool = False

@@ -13,6 +13,7 @@ import logging
 from collections.abc import Awaitable, Coroutine
 from typing import Any
 
+from baccarat.cluster.keeper import Keeper
 from baccarat.errors import RuleViolation
 from baccarat.protocol.lobby import LineJson
 from baccarat.server.config import RoomsConfig, table_config
@@ -21,8 +22,7 @@ from baccarat.server.sockets.connection import CLOSE_TABLE_MOVED, Connection
 from baccarat.server.sockets.hub import Hub
 from baccarat.server.tables.driver import TableDriver
 from baccarat.server.tables.inflight import CoinsInFlight
-from baccarat.server.tables.lobby import Lobby
-from baccarat.server.tables.node import Node
+from baccarat.server.tables.outbox import LineOutbox
 from baccarat.server.tables.seating import Seating
 from baccarat.shoe import Shoe
 from baccarat.store import VOID_CRASH, Store
@@ -43,7 +43,10 @@ class Tables:
         metrics: Metrics,
         inflight: CoinsInFlight,
         *,
+        seating: Seating,
+        outbox: LineOutbox,
         node_id: str,
+        public_url: str = "",
         speed: float,
         squeeze_rate: float,
         shutdown_grace: float,
@@ -53,7 +56,11 @@ class Tables:
         self.hub = hub
         self.metrics = metrics
         self.inflight = inflight
+        self.seating = seating
+        self.outbox = outbox
         self.node_id = node_id
+        self.public_url = public_url
+        """Where clients reach this node: each local line names it (none: a server alone)."""
         self.speed = speed
         self.squeeze_rate = squeeze_rate
         self.shutdown_grace = shutdown_grace
@@ -63,13 +70,6 @@ class Tables:
         self._background: set[asyncio.Task[Any]] = set()
         hub.on_last_close = self.last_close
         hub.on_unwatch = self.unwatched
-
-    def attach(self, lobby: Lobby, node: Node, seating: Seating) -> None:
-        """The lobby, node and seating that use this node's tables and that it uses in turn
-        (each needs the other to be built first, so they meet here)."""
-        self.lobby = lobby
-        self.node = node
-        self.seating = seating
 
     def cancel_background(self) -> None:
         """Cancel the table work still running in the background (at the very end)."""
@@ -128,7 +128,9 @@ class Tables:
         driver.start()
         self.hub.changed.add(table_id)
         # The table's line goes out now (published to the other nodes), not at the next tick.
-        self.lobby.refresh()
+        line = self.line(table_id)
+        if line is not None:
+            self.outbox.put(line)
         self.metrics.tables.set(len(self.drivers))
         return driver
 
@@ -160,32 +162,35 @@ class Tables:
                 self.hub.unwatch(conn)
                 conn.drop(CLOSE_TABLE_MOVED, "table_moved")
 
-    def summary(self, table_id: str) -> LineJson | None:
-        return self.lobby.lines.get(table_id) if table_id in self.drivers else None
-
     def line(self, table_id: str) -> LineJson | None:
+        """A local table's line as every node shows it, None for a table not run here.
+
+        Without a public URL nobody is ever sent here from elsewhere: the line stays as the
+        table gives it."""
         driver = self.drivers.get(table_id)
         if driver is None:
             return None
-        return self.node.line(driver.line())
+        if not self.public_url:
+            return driver.line().json()
+        return driver.line().placed(self.node_id, self.public_url).json()
 
-    async def drain(self) -> None:
+    async def drain(self, keeper: Keeper) -> None:
         """Stop taking sockets and tables; close every table (the round in play finishes,
-        none starts) and hand each to another node as soon as its round is over. A round
-        still in escrow when the grace runs out is voided."""
+        none starts) and hand each to another node (``keeper``) as soon as its round is
+        over. A round still in escrow when the grace runs out is voided."""
         if self._closed:
             return
         self._closed = True
         self.accepting = False
-        self.node.keeper.stop_taking()
-        await asyncio.gather(*(self.hand_over(t, d) for t, d in list(self.drivers.items())))
+        keeper.stop_taking()
+        await asyncio.gather(*(self.hand_over(t, d, keeper) for t, d in list(self.drivers.items())))
         self.metrics.tables.set(0)
 
-    async def hand_over(self, table_id: str, driver: TableDriver) -> None:
+    async def hand_over(self, table_id: str, driver: TableDriver, keeper: Keeper) -> None:
         await driver.close(self.shutdown_grace)
         # Its lease and line go now: another node takes the table with its seats, and the
         # table's screens are sent to find it (4002).
-        await self.node.keeper.give_back(table_id)
+        await keeper.give_back(table_id)
 
     def spawn(self, coro: Coroutine[Any, Any, None]) -> None:
         task = asyncio.create_task(coro)
