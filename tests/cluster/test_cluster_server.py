@@ -90,11 +90,11 @@ async def test_servers_sharing_a_directory_split_tables_and_keep_one_seat_per_us
             await asyncio.sleep(0.01)
         assert set(_server(servers[1]).drivers) == {"t1", "t2", "t3"}
         for _ in range(500):
-            if alice_b.user_id in _server(servers[1]).hub.seats:
+            if alice_b.user_id in _server(servers[1]).seating.seats.at:
                 break
             await asyncio.sleep(0.01)
         assert await directory.seat_of(alice_a.user_id) == SeatClaim("t1", 1)
-        assert _server(servers[1]).hub.seats[alice_b.user_id] == ("t1", 1)
+        assert _server(servers[1]).seating.seats.at[alice_b.user_id] == ("t1", 1)
         await alice_b.command("stand")
         await alice_b.command("sit", table_id="t3", seat=1)
         lobby = _server(servers[1]).lobby.message()

@@ -6,7 +6,7 @@ import asyncio
 import contextlib
 import threading
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -62,6 +62,8 @@ class Live:
     server: Server
     store: Store
     test_server: TestServer
+    clients: list[Client] = field(default_factory=list)
+    """The clients of ``client``, closed when the test ends (passed or not)."""
 
     async def user(self, name: str, coins: int = 100_000, level: int = 50) -> tuple[User, str]:
         """Create an account with a session; return it and its token."""
@@ -71,7 +73,9 @@ class Live:
     async def client(self, name: str, coins: int = 100_000, **kw: Any) -> Client:
         """A connected client of a new account."""
         _, token = await self.user(name, coins)
-        return await Client.connect(self.base, token, **kw)
+        client = await Client.connect(self.base, token, **kw)
+        self.clients.append(client)
+        return client
 
 
 async def start_live(
@@ -138,6 +142,9 @@ def live_test(
                 async with asyncio.timeout(TEST_LIMIT):
                     await test(lv)
             finally:
+                for client in lv.clients:
+                    with contextlib.suppress(Exception):
+                        await client.close()
                 await lv.test_server.close()
                 lv.store.close()
 

@@ -65,7 +65,7 @@ async def test_after_the_grace_the_seat_is_freed(live: Live) -> None:
         lambda m: is_event("seat_freed")(m) and m["data"]["reason"] == "disconnected", 20
     )
     assert freed["data"]["seat"] == 4
-    assert alice.user_id not in live.server.hub.seats
+    assert alice.user_id not in live.server.seating.seats
     await dealer.close()
 
 

@@ -28,20 +28,25 @@ async def _seat_table(live: Live) -> tuple[Client, list[Client], Client]:
     bettors = [await live.client(n, 100_000, record=True) for n in ("alice", "bob", "carol")]
     spectator = await live.client("sam", 100_000, record=True)
     await spectator.watch("t1")
-    await dealer.command("sit", table_id="t1", seat=0)
+    # The dealer sits last, so every bettor sees the first betting open.
     for seat, b in enumerate(bettors, start=1):
         await b.command("sit", table_id="t1", seat=seat)
+    await dealer.command("sit", table_id="t1", seat=0)
     return dealer, bettors, spectator
 
 
-async def _play_rounds(bettors: list[Client], rounds: int) -> list[dict[str, Any]]:
+async def _play_rounds(live: Live, bettors: list[Client], rounds: int) -> list[dict[str, Any]]:
     plans = [[("player", 5), ("tie", 1)], [("banker", 3), ("banker_pair", 1)], [("banker", 10)]]
     settled: list[dict[str, Any]] = []
+    # The betting (0.8 s at this speed) stands still until every bet is in.
+    hold = live.server.drivers["t1"].hold
     for _ in range(rounds):
+        hold.at("betting")
         await asyncio.gather(*(b.wait_for(is_event("betting_opened")) for b in bettors))
         for b, plan in zip(bettors, plans, strict=True):
             for area, chip in plan:
                 await b.command("bet", area=area, chip=chip)
+        hold.at(None)
         done = await asyncio.gather(*(b.wait_for(is_event("round_settled")) for b in bettors))
         assert len({m["data"]["round_id"] for m in done}) == 1
         settled.append(done[0]["data"])
@@ -56,7 +61,7 @@ async def _rounds_settle_in_the_ledger(live: Live) -> None:
     start = {uid: live.store.balance(uid) for uid in users}
     house_start = live.store.house_balance()
 
-    settled = await _play_rounds(bettors, ROUNDS)
+    settled = await _play_rounds(live, bettors, ROUNDS)
 
     expected = dict(start)
     house = house_start
@@ -134,7 +139,7 @@ async def test_every_screen_sees_the_squeezed_face_and_nothing_earlier(live: Liv
             await asyncio.sleep(0.02)
 
     snapper = asyncio.create_task(resync_often())
-    await _play_rounds(bettors, 3)
+    await _play_rounds(live, bettors, 3)
     await snapper
 
     controllers: dict[tuple[str, str], int] = {}

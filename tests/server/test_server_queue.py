@@ -38,7 +38,7 @@ async def test_a_watcher_in_line_takes_the_dealer_seat_when_the_dealer_leaves(li
     assert seated["data"]["seat"] == 0
     view = await carol.resync()
     assert view["me"]["role"] == "dealer" and view["dealer_queue"] == []
-    assert live.server.hub.seats[carol.user_id] == ("t1", 0)
+    assert live.server.seating.seats.at[carol.user_id] == ("t1", 0)
     await asyncio.sleep(0.1)
     assert live.store.audit().ok
     for c in (dealer, alice, carol):

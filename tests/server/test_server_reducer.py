@@ -30,7 +30,7 @@ async def test_clients_keep_the_view_from_events_without_snapshots(live: Live) -
         auto_open(b, squeeze_steps=i + 1)
     joined = [c.snapshots for c in clients]
     assert joined == [1] * len(clients)
-    await _play_rounds(bettors, 3)
+    await _play_rounds(live, bettors, 3)
     # The fourth round's first squeeze is left alone: the table holds still (a long squeeze).
     for b in bettors:
         b.on_message = None

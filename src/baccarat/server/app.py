@@ -112,6 +112,7 @@ class Server:
             self.hub,
             claims,
             outbox,
+            self.seating.seats,
             node_id=node_id,
             public_url=public_url,
             table_ids=list(config.table_room()),

@@ -92,6 +92,6 @@ def driver_here(server: Server, table_id: str) -> TableDriver:
 
 def seat_here(server: Server, user_id: int) -> tuple[SeatAt, TableDriver] | None:
     """Where the user sits on this node and that table's driver, or None."""
-    where = server.hub.seats.get(user_id)
+    where = server.seating.seats.get(user_id)
     driver = None if where is None else server.drivers.get(where.table_id)
     return None if where is None or driver is None else (where, driver)

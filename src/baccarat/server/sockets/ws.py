@@ -126,7 +126,7 @@ async def websocket(server: Host, request: web.Request) -> web.StreamResponse:
     first = server.hub.add(conn)
     server.metrics.clients.inc()
     conn.start()
-    seat = server.hub.seats.get(user.user_id)
+    seat = server.seating.seats.get(user.user_id)
     seat_json = None if seat is None else {"table_id": seat.table_id, "seat": seat.seat}
     conn.send(dumps(hello(auth.user_json(user), time.time(), seat_json, server.squeeze_rate)))
     if seat is not None:
@@ -291,7 +291,7 @@ class Dispatcher:
     async def prefs(self, conn: Connection, cmd: SetAutoOpen, reply: Reply) -> None:
         """Remember the user's 自動開牌 preference, and tell the table they sit at."""
         await asyncio.to_thread(self.server.store.set_auto_open, conn.user_id, cmd.on)
-        where = self.server.hub.seats.get(conn.user_id)
+        where = self.server.seating.seats.get(conn.user_id)
         driver = self.server.drivers.get(where.table_id) if where is not None else None
         if driver is None:
             reply(OK)
@@ -300,7 +300,7 @@ class Dispatcher:
 
     def _here(self, conn: Connection) -> TableDriver:
         """The table the user sits at, else the one this connection watches."""
-        where = self.server.hub.seats.get(conn.user_id)
+        where = self.server.seating.seats.get(conn.user_id)
         table_id = where.table_id if where is not None else conn.watching
         if table_id is None:
             raise RuleViolation("not_watching", "Watch a table first (table.watch).")
@@ -309,7 +309,7 @@ class Dispatcher:
     async def queue_join(self, conn: Connection, cmd: QueueUp, reply: Reply) -> None:
         """Line up for the dealer seat of the table one sits at or watches."""
         driver = self._here(conn)
-        where = self.server.hub.seats.get(conn.user_id)
+        where = self.server.seating.seats.get(conn.user_id)
         if where is not None and where.table_id != driver.table_id:
             raise RuleViolation(
                 "already_seated_elsewhere",
@@ -326,7 +326,7 @@ class Dispatcher:
 
     def _seat_of(self, conn: Connection) -> TableDriver:
         """The table where the user sits."""
-        where = self.server.hub.seats.get(conn.user_id)
+        where = self.server.seating.seats.get(conn.user_id)
         if where is None:
             raise RuleViolation("not_seated", "You do not hold a seat at any table.")
         return self._driver(where.table_id)

@@ -36,6 +36,7 @@ from baccarat.server.tables.inflight import CoinsInFlight
 from baccarat.server.tables.jobs import Job, JobQueue, stop_job
 from baccarat.server.tables.ledger import TableLedger
 from baccarat.server.tables.publisher import Publisher
+from baccarat.server.tables.seatmap import SeatMap
 from baccarat.server.tables.squeezes import CLOCK_TICK, SqueezeMoves
 from baccarat.store import Store
 from baccarat.table import Command, Event, SqueezeProgress, Table
@@ -64,6 +65,7 @@ class TableDriver:
         room_id: str,
         names: dict[str, str] | None = None,
         hub: Hub,
+        seats: SeatMap | None = None,
         store: Store,
         metrics: Metrics,
         epoch: int = 0,
@@ -77,6 +79,8 @@ class TableDriver:
         self.names = names or {"zh-TW": table_id, "en": table_id}
         """The table's name in each language the clients speak."""
         self.hub = hub
+        self.seats = seats if seats is not None else SeatMap()
+        """Where the node records who sits where (``Seating``'s)."""
         self.metrics = metrics
         self.out = Publisher(table, table_id, hub)
         """The table's outgoing events, numbered, and each user's ``me``."""
@@ -356,7 +360,7 @@ class TableDriver:
             self.metrics.deliveries.inc(sent)
 
     def _after_change(self) -> None:
-        self.hub.set_seats(self.table_id, facts.seated(self.table))
+        self.seats.record(self.table_id, facts.seated(self.table))
         # The lobby rebuilds the line when it next looks (at most once a second), only if
         # what it is made of changed: most steps are chips, which change no line.
         key = facts.line_key(self.table)

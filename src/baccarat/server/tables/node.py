@@ -24,6 +24,7 @@ from baccarat.server.sockets.hub import Hub
 from baccarat.server.tables.claims import SeatClaims
 from baccarat.server.tables.inflight import CoinsInFlight
 from baccarat.server.tables.outbox import LineOutbox
+from baccarat.server.tables.seatmap import SeatMap
 
 log = logging.getLogger("baccarat.server")
 
@@ -37,6 +38,7 @@ class Node:
         hub: Hub,
         claims: SeatClaims,
         outbox: LineOutbox,
+        seats: SeatMap,
         *,
         node_id: str,
         public_url: str,
@@ -55,6 +57,7 @@ class Node:
         self.hub = hub
         self.claims = claims
         self.outbox = outbox
+        self.seats = seats
         self.node_id = node_id
         self.ttl = ttl
         self.summary_of = summary_of
@@ -84,7 +87,7 @@ class Node:
             share=share,
         )
         self._tasks: list[asyncio.Task[None]] = []
-        hub.on_seat_freed = self._seat_freed
+        seats.on_freed = self._seat_freed
 
     @property
     def public_url(self) -> str:
@@ -106,7 +109,7 @@ class Node:
 
     async def stop(self) -> None:
         """Give every lease, line and seat claim back (the tables have stopped)."""
-        self.hub.on_seat_freed = None
+        self.seats.on_freed = None
         tasks = list(self._tasks)
         for task in tasks:
             task.cancel()
@@ -123,7 +126,7 @@ class Node:
     def _claims(self) -> dict[int, str]:
         """The claims this node keeps: every seated user's, and those held for coins in play."""
         claims = dict(self._held_claims)
-        claims.update({u: at.table_id for u, at in self.hub.seats.items()})
+        claims.update({u: at.table_id for u, at in self.seats.at.items()})
         return claims
 
     def _seat_freed(self, user_id: int, table_id: str) -> None:
@@ -136,12 +139,12 @@ class Node:
 
     def _landed(self, user_id: int) -> None:
         table_id = self._held_claims.pop(user_id, None)
-        if table_id is not None and self.hub.table_of(user_id) != table_id:
+        if table_id is not None and self.seats.table_of(user_id) != table_id:
             self._spawn(self.claims.release(user_id, table_id))
 
     def _seat_lost(self, user_id: int) -> None:
         # The directory lost the claim (Redis restarted): claim it again where the user sits.
-        where = self.hub.seats.get(user_id)
+        where = self.seats.get(user_id)
         if where is not None:
             self._spawn(self.claims.claim(user_id, where.table_id, where.seat))
 

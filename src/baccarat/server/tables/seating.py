@@ -24,6 +24,7 @@ from baccarat.server.sockets.replies import Reply
 from baccarat.server.tables.claims import SeatClaims
 from baccarat.server.tables.driver import TableDriver
 from baccarat.server.tables.inflight import CoinsInFlight
+from baccarat.server.tables.seatmap import SeatMap
 from baccarat.store import Store
 from baccarat.table import DEALER_SEAT, Disconnect, Event, LeaveQueue, Sit, UserInfo
 
@@ -38,6 +39,8 @@ class Seating:
     def __init__(self, hub: Hub, claims: SeatClaims, store: Store, inflight: CoinsInFlight) -> None:
         self.hub = hub
         self.claims = claims
+        self.seats = SeatMap()
+        """Who sits where on this node (the tables record it; the one-seat rule reads it)."""
         self.store = store
         self.inflight = inflight
 
@@ -54,15 +57,15 @@ class Seating:
         without, a refusal is raised."""
         table_id = driver.table_id
         self.verify_sit(user_id, driver)
-        self.hub.sitting.add(user_id)
+        self.seats.sitting.add(user_id)
         try:
             if not await self.claims.claim(user_id, table_id, seat):
                 raise RuleViolation("already_seated_elsewhere", ELSEWHERE)
             prepare, run = self._sit_job(driver, user_id, seat)
             await driver.submit(run, reply=reply, after=after, prepare=prepare)
         finally:
-            self.hub.sitting.discard(user_id)
-            if self.hub.table_of(user_id) != table_id:
+            self.seats.sitting.discard(user_id)
+            if self.seats.table_of(user_id) != table_id:
                 # The table did not seat the user: give the claim back.
                 await self.claims.release(user_id, table_id)
 
@@ -73,8 +76,8 @@ class Seating:
         table_id = driver.table_id
         if driver.ledger.draining:
             raise RuleViolation("table_closed", "The server is shutting down; no new seats.")
-        where = self.hub.seats.get(user_id)
-        if (where is not None and where.table_id != table_id) or user_id in self.hub.sitting:
+        where = self.seats.get(user_id)
+        if (where is not None and where.table_id != table_id) or user_id in self.seats.sitting:
             raise RuleViolation("already_seated_elsewhere", ELSEWHERE)
         self.inflight.verify_free(user_id, table_id)
 
@@ -100,7 +103,7 @@ class Seating:
         for the reconnect grace and their client finds the table here."""
         table_id = driver.table_id
         for seat, user_id in sorted(seats.items()):
-            if user_id in self.hub.seats or user_id in self.hub.sitting:
+            if user_id in self.seats or user_id in self.seats.sitting:
                 continue
             if not await self.claims.claim(user_id, table_id, seat):
                 continue  # seated at another table since

@@ -117,6 +117,7 @@ class Tables:
             room_id=room.room_id,
             names=room.names_of(table_id),
             hub=self.hub,
+            seats=self.seating.seats,
             store=self.store,
             metrics=self.metrics,
             epoch=epoch,
@@ -151,8 +152,9 @@ class Tables:
             if driver.running:
                 await driver.stop(0.0)
         finally:
-            seated = [u for u, at in self.hub.seats.items() if at.table_id == table_id]
-            self.hub.set_seats(table_id, {})
+            seats = self.seating.seats
+            seated = [u for u, at in seats.at.items() if at.table_id == table_id]
+            seats.record(table_id, {})
             self.hub.changed.add(table_id)
             # The table runs elsewhere now (or soon): its screens reconnect and find it.
             conns = set(self.hub.watchers.get(table_id, ()))
@@ -205,7 +207,7 @@ class Tables:
             self.spawn(_quietly(driver.submit(driver.command(cmd))))
 
     def last_close(self, user_id: int) -> None:
-        where = self.hub.seats.get(user_id)
+        where = self.seating.seats.get(user_id)
         if where is not None and self.accepting:
             self.tell(where.table_id, Disconnect(user_id))
 
@@ -226,7 +228,7 @@ class Tables:
         uid = conn.user_id
         if driver is None or not self.accepting or queue_position(driver.table, uid) is None:
             return
-        if self.hub.table_of(uid) == table_id:
+        if self.seating.seats.table_of(uid) == table_id:
             return
         if any(c.watching == table_id for c in self.hub.by_user.get(uid, ())):
             return
