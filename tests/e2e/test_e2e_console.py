@@ -166,16 +166,15 @@ def test_an_operator_enrols_grants_mutes_bans_and_reads_the_log(
         op.click("[data-action='lang']")
         op.wait_for_selector(".cs-top h1:text('Operator console')")
         op.click(".cs-tab[data-tab='log']")
-        # (the user's page had a log list too, gone while the tab's own is fetched: read the
-        # tab's list once it shows this operator's rows)
-        with contextlib.suppress(PlaywrightError):
-            op.wait_for_function(
-                """(who) => [...document.querySelectorAll("[data-list='log'] tbody tr")]
-                     .some((r) => r.dataset.action === 'unban' && r.innerText.includes(who))""",
-                arg=operator,
-                timeout=15_000,
-            )
-        rows = op.locator("[data-list='log'] tbody tr").evaluate_all(
+        # (the user's page has a log list too, with the same rows: read the log tab's own,
+        # once its screen has drawn this operator's rows)
+        tab_rows = "main[data-view='log'] [data-list='log'] tbody tr"
+        op.wait_for_function(
+            """([rows, who]) => [...document.querySelectorAll(rows)]
+                 .some((r) => r.dataset.action === 'unban' && r.innerText.includes(who))""",
+            arg=[tab_rows, operator],
+        )
+        rows = op.locator(tab_rows).evaluate_all(
             "(rows) => rows.map((r) => [r.dataset.action, r.innerText])"
         )
         mine = [(action, text) for action, text in rows if operator in text]
