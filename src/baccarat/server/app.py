@@ -15,7 +15,7 @@ from baccarat.server.config import RoomsConfig
 from baccarat.server.http.limits import AuthLimits
 from baccarat.server.http.passwords import PasswordPool
 from baccarat.server.metrics import Metrics
-from baccarat.server.sockets.connection import CLOSE_GOING_AWAY, CLOSE_LOGGED_OUT, Connection
+from baccarat.server.sockets.connection import CLOSE_GOING_AWAY
 from baccarat.server.sockets.heartbeat import INTERVAL as HEARTBEAT_INTERVAL
 from baccarat.server.sockets.heartbeat import Heartbeat
 from baccarat.server.sockets.hub import Hub
@@ -130,11 +130,6 @@ class Server:
         self.metrics.watch_keeper(self.node.keeper)
         self.dispatch = Dispatcher(self)
 
-    @property
-    def accepting(self) -> bool:
-        """Whether new sockets and tables are taken (not once a planned stop began)."""
-        return self.tables.accepting
-
     async def start(self) -> None:
         """Start the tables whose lease this node gets (now and later). A server alone (a
         system of one) gets every table at once."""
@@ -158,23 +153,3 @@ class Server:
         self.passwords.close()
         # Let the close frames go out.
         await asyncio.sleep(0.05)
-
-    def reconnected(self, user_id: int, table_id: str) -> None:
-        """A seated user opened their first connection again."""
-        self.tables.reconnected(user_id, table_id)
-
-    def rewatch(self, conn: Connection, table_id: str) -> None:
-        """Make a seated user's new connection watch its table (a snapshot follows)."""
-        self.tables.rewatch(conn, table_id)
-
-    def dropped(self, conn: Connection, reason: str) -> None:
-        """A connection was closed by the server."""
-        self.metrics.dropped.labels(reason).inc()
-        if reason == "too_slow":
-            log.warning("client too slow; dropped", extra={"user_id": conn.user_id})
-
-    def logged_out(self, token: str) -> None:
-        """Close every socket of a session that ended."""
-        for conn in list(self.hub.connections):
-            if conn.token == token:
-                conn.drop(CLOSE_LOGGED_OUT, "logged_out")

@@ -47,7 +47,7 @@ async def healthz(request: web.Request) -> web.Response:
     except Exception:
         db = False
     running = sum(1 for d in server.drivers.values() if d.running)
-    ok = db and running == len(server.drivers) and server.accepting
+    ok = db and running == len(server.drivers) and server.tables.accepting
     body = {"ok": ok, "db": db, "tables": running, "clients": len(server.hub.connections)}
     return web.json_response(body, status=200 if ok else 503)
 
@@ -132,7 +132,7 @@ def create_app(server: Server) -> web.Application:
     app[auth.ORIGINS] = server.origins
     app[auth.LIMITS] = server.limits
     app[auth.PASSWORDS] = server.passwords
-    app[auth.ON_LOGOUT] = server.logged_out
+    app[auth.ON_LOGOUT] = server.hub.logged_out
     app[shoes.TABLES] = frozenset(server.config.table_room())
 
     app.router.add_post("/api/register", auth.register)

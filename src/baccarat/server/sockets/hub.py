@@ -12,7 +12,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
-from baccarat.server.sockets.connection import Connection
+from baccarat.server.sockets.connection import CLOSE_LOGGED_OUT, Connection
 from baccarat.server.sockets.frames import encode
 
 log = logging.getLogger("baccarat.server")
@@ -37,6 +37,11 @@ class Hub:
         first = not self.by_user[conn.user_id]
         self.by_user[conn.user_id].add(conn)
         return first
+
+    def logged_out(self, token: str) -> None:
+        """Close every socket of a session that ended."""
+        for conn in [c for c in self.connections if c.token == token]:
+            conn.drop(CLOSE_LOGGED_OUT, "logged_out")
 
     def remove(self, conn: Connection) -> None:
         """Forget a connection; tell the user's table when it was the user's last one."""

@@ -8,6 +8,7 @@ the table's task, which answers them in order with its events. Seating is ``seat
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import math
 import time
@@ -42,6 +43,7 @@ from baccarat.server.tables.driver import TableDriver
 from baccarat.server.tables.lobby import Lobby, View
 from baccarat.server.tables.node import Node
 from baccarat.server.tables.seating import Seating
+from baccarat.server.tables.tables import Tables
 from baccarat.store import Store
 from baccarat.table import (
     ClearBets,
@@ -71,11 +73,6 @@ class Host(Protocol):
     """What the endpoint and the dispatcher use of the server (``app.Server``)."""
 
     origins: tuple[str, ...]
-
-    @property
-    def accepting(self) -> bool:
-        """Whether new sockets are taken."""
-
     queue_limit: int
     command_rate: float
     squeeze_rate: float
@@ -85,17 +82,16 @@ class Host(Protocol):
     store: Store
     node: Node
     seating: Seating
+    tables: Tables
     drivers: dict[str, TableDriver]
     dispatch: Dispatcher
 
-    def dropped(self, conn: Connection, reason: str) -> None:
-        """A connection was closed by the server."""
 
-    def reconnected(self, user_id: int, table_id: str) -> None:
-        """A seated user opened their first connection again."""
-
-    def rewatch(self, conn: Connection, table_id: str) -> None:
-        """Make a seated user's new connection watch its table."""
+def _dropped(metrics: Metrics, conn: Connection, reason: str) -> None:
+    """A connection the server closed: counted, and logged when the client was too slow."""
+    metrics.dropped.labels(reason).inc()
+    if reason == "too_slow":
+        log.warning("client too slow; dropped", extra={"user_id": conn.user_id})
 
 
 async def websocket(server: Host, request: web.Request) -> web.StreamResponse:
@@ -106,7 +102,7 @@ async def websocket(server: Host, request: web.Request) -> web.StreamResponse:
     if found is None:
         return auth.fail(401, "not_authenticated", "Log in first.")
     user, token = found
-    if not server.accepting:
+    if not server.tables.accepting:
         return auth.fail(503, "shutting_down", "The server is shutting down.")
     # No per-message compression: it costs CPU and memory on every socket for frames of a
     # few hundred bytes (docs/benchmarks.md), and it would make each socket's bytes its own.
@@ -119,7 +115,7 @@ async def websocket(server: Host, request: web.Request) -> web.StreamResponse:
         request,
         user.user_id,
         queue_limit=server.queue_limit,
-        on_drop=server.dropped,
+        on_drop=functools.partial(_dropped, server.metrics),
         command_rate=server.command_rate,
     )
     conn.token = token
@@ -132,8 +128,8 @@ async def websocket(server: Host, request: web.Request) -> web.StreamResponse:
     if seat is not None:
         # Back at the table: mark the user connected, then send the table as it stands.
         if first:
-            server.reconnected(user.user_id, seat.table_id)
-        server.rewatch(conn, seat.table_id)
+            server.tables.reconnected(user.user_id, seat.table_id)
+        server.tables.rewatch(conn, seat.table_id)
     try:
         async for msg in ws:
             conn.heard = True
