@@ -183,6 +183,9 @@ def test_a_round_is_played_through_one_public_address(
         # One origin all along; the socket went to the node that runs t2.
         assert page.url.startswith(proxied.url + "/")
         assert page.evaluate("() => window.baccaratApp.session.conn.base") == "/node/b"
+    # (the bettor's cards open as they come: nobody waits out a squeeze's countdown)
+    bettor.click(".tray [data-action='auto-open']")
+    bettor.wait_for_selector(".tray .auto-open.on")
     assert bet_in_a_betting(bettor, 5, "banker") == "ok"
     for page in (dealer, bettor):
         page.wait_for_selector(
