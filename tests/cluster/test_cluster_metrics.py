@@ -36,7 +36,8 @@ from pgschema import private_schema
 from scrape import Scraped, scrape
 
 REDIS_URL = os.environ.get("BACCARAT_TEST_REDIS", "redis://127.0.0.1:6379/0")
-LEASE_TTL = 1.0
+LEASE_TTL = 2.0
+"""The expiring lease: a loaded machine's slow start must not let it lapse before it is cut."""
 HEARTBEAT_TTL = 3.0
 """The heartbeat test's lease: long enough that a loaded machine's slow start does not let the
 node's own heartbeat lapse before the first scrape."""
@@ -223,7 +224,7 @@ async def test_a_node_cut_off_from_redis_stops_its_tables_and_counts_expired_lea
                 # follow by a few ms: half the time is a margin, not a measure.)
                 beat = scraped.value("baccarat_node_heartbeat_timestamp_seconds")
                 assert beat is not None and time.time() - beat >= LEASE_TTL / 2
-                relay.mend()
+                # Redis still cut: the node stops all the same (what it held runs out).
         finally:
             await directory.close()
             relay.close()

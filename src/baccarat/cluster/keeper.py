@@ -240,8 +240,12 @@ class Keeper:
                 await self._task
             self._task = None
         async with self._lock:
-            await self._give_back()
-        await self.directory.unregister(self.node_id)
+            told = await self._give_back()
+        if told:
+            try:
+                await self.directory.unregister(self.node_id)
+            except Exception:
+                log.warning("the directory was not told the node left", exc_info=True)
 
     def stop_taking(self) -> None:
         """Lease no table from now on (the node is stopping); keep renewing those held."""
@@ -253,15 +257,27 @@ class Keeper:
         async with self._lock:
             await self._give_back_one(table_id)
 
-    async def _give_back(self) -> None:
+    async def _give_back(self) -> bool:
+        # Every table stops; the directory is told until it first fails to answer.
+        told = True
         for table_id in list(self.held):
-            await self._give_back_one(table_id)
+            told = await self._give_back_one(table_id, tell=told)
+        return told
 
-    async def _give_back_one(self, table_id: str) -> None:
+    async def _give_back_one(self, table_id: str, *, tell: bool = True) -> bool:
+        """Stop the table and give its lease and line back; False if the directory did not
+        answer (they then run out on their own within a lease's time)."""
         token = self.held.get(table_id)
         if token is None:
-            return
+            return tell
         await self._drop(table_id)
-        # The lease first, then the line: a node woken by the line finds the lease free.
-        await self.directory.release(table_id, self.node_id, token)
-        await self.directory.withdraw(table_id, self.node_id)
+        if not tell:
+            return False
+        try:
+            # The lease first, then the line: a node woken by the line finds the lease free.
+            await self.directory.release(table_id, self.node_id, token)
+            await self.directory.withdraw(table_id, self.node_id)
+        except Exception:
+            log.warning("lease not given back", extra={"table_id": table_id}, exc_info=True)
+            return False
+        return True
