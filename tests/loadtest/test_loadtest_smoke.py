@@ -68,7 +68,14 @@ def test_a_smoke_run_plays_measures_and_leaves_a_clean_ledger(tmp_path: Path) ->
         assert abs(step["commands"] - step["round_trip"]["n"]) <= step["clients"], step
         assert step["frames"] > 0 and step["server_cpu"] > 0
         assert "chip_placed" in step["per_client_round"]
+        within = list(step["frames_within_ms"].values())
+        assert within == sorted(within) and within[0] >= 0 and within[-1] <= 1
     assert project["rss_mb"]["playing"] > 0
+    # The server's own count of its stalls: ten looks a second at its loop over the window.
+    stalls = project["stalls"]
+    assert stalls["loop"]["n"] >= 5 * 8 and stalls["gc"]["n"] >= 0
+    assert stalls["loop"]["n"] >= stalls["loop"]["over_10ms"] >= stalls["loop"]["over_100ms"]
+    assert raw["stalls"] is None and picows["stalls"] is None
     assert project["vs_raw_cpu_per_delivery"] > 0
     assert project["vs_raw_picows_cpu_per_delivery"] > 0
     assert curve.read_text().startswith("<svg")
@@ -121,16 +128,19 @@ def test_percentiles_are_nearest_rank() -> None:
 
 def test_frames_count_only_while_measuring() -> None:
     tally = Tally()
-    tally.frame("ack", 20)
+    tally.frame("ack", 20, 0.0)
     tally.measuring = True
-    tally.frame("ack", 20)
-    tally.frame("chip_placed", 200)
+    tally.frame("ack", 20, 0.5)
+    tally.frame("chip_placed", 200, 0.003)
     tally.rounds = 2
     per = tally.per_client_round(18)
     assert per == {
         "chip_placed": {"frames": 0.06, "bytes": 11},
         "ack": {"frames": 0.06, "bytes": 1},
     }
+    # One of the two measured frames came 3 ms after its socket's last: a window of 5 ms
+    # or more could have written it with that one.
+    assert tally.within() == {"0.1": 0, "1": 0, "2": 0, "5": 0.5, "10": 0.5, "20": 0.5}
 
 
 def test_the_rooms_file_is_one_the_server_accepts(tmp_path: Path) -> None:

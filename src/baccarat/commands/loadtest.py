@@ -219,6 +219,13 @@ async def _main(opts: Any, phase: Any, announce: Any) -> dict[str, Any]:
     return await run_load(opts, phase, announce)
 
 
+def _stalls(stalls: dict[str, dict[str, int]] | None) -> str:
+    # The loop's late wake-ups and the collector's pauses over 25 ms, as "loop/gc".
+    if stalls is None:
+        return "-"
+    return f"{stalls['loop']['over_25ms']}/{stalls['gc']['over_25ms']}"
+
+
 def _print_table(report: dict[str, Any]) -> None:
     out = RichTable(title=f"baccarat loadtest ({report['model']} clients)")
     for col in (
@@ -228,6 +235,8 @@ def _print_table(report: dict[str, Any]) -> None:
         "p99 ms",
         "max ms",
         "rtt p99 ms",
+        "in 5 ms",
+        "stalls >25 ms",
         "deliveries/s",
         "CPU",
         "us/delivery",
@@ -247,6 +256,8 @@ def _print_table(report: dict[str, Any]) -> None:
             str(d["p99_ms"]),
             str(d["max_ms"]),
             str(s["round_trip"]["p99_ms"]),
+            f"{s['frames_within_ms']['5']:.1%}",
+            _stalls(s.get("stalls")),
             str(s["deliveries_per_s"]),
             str(s.get("server_cpu", "-")),
             str(s.get("cpu_us_per_delivery", "-")),

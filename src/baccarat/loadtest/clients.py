@@ -166,6 +166,8 @@ class Client(WSListener):
         self.seq = 0
         self.slip: dict[str, int] = {}
         self.round_id = ""
+        self.last_frame = 0.0
+        """When the socket's last frame came (``perf_counter``)."""
         self.peel_rate = SQUEEZE_RATE
         """Peel moves sent a second (the browser's follows the hello's ``squeeze_rate``)."""
 
@@ -188,7 +190,9 @@ class Client(WSListener):
             return
         data = frame.get_payload_as_bytes()
         kind = frame_kind(data)
-        self.tally.frame(kind, len(data))
+        now = time.perf_counter()
+        self.tally.frame(kind, len(data), now - self.last_frame)
+        self.last_frame = now
         self._on_text(kind, data)
         if self.gen.model == "browser" and (data.startswith(_EVENT) or kind == "snapshot"):
             self._follow_seq(kind, data)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import secrets
 import signal
 import subprocess
 import sys
@@ -32,12 +33,18 @@ class ServerProcess:
     def __init__(self, argv: list[str], *, core: int | None, log: Path) -> None:
         self.log = log
         self._out = log.open("w", encoding="utf-8")
+        self.metrics_token = secrets.token_hex(16)
+        """The bearer the server's ``/metrics`` answers (a bare server has none)."""
         self.proc = subprocess.Popen(
             [sys.executable, *argv],
             stdout=subprocess.PIPE,
             stderr=self._out,
             text=True,
-            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+            env={
+                **os.environ,
+                "PYTHONUNBUFFERED": "1",
+                "BACCARAT_METRICS_TOKEN": self.metrics_token,
+            },
         )
         pin(self.proc.pid, core)
         self.url = ""

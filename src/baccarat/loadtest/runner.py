@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from baccarat.loadtest import P99_LIMIT_MS
+from baccarat.loadtest import P99_LIMIT_MS, scrape
 from baccarat.loadtest.accounts import Crew, make_crews
 from baccarat.loadtest.clients import Generator
 from baccarat.loadtest.process import ServerProcess, cores, pin
@@ -133,6 +133,7 @@ async def measure_step(
     phase.start("warm up", opts.warmup)
     await _sleep_with(opts.warmup, phase)
     load_avg = os.getloadavg()[0]
+    stalls0 = await scrape.read(gen.url, server.metrics_token) if server is not None else None
     cpu0 = server.cpu_seconds() if server is not None else 0.0
     own0 = time.process_time()
     tally.measuring = True
@@ -142,6 +143,7 @@ async def measure_step(
     tally.measuring = False
     elapsed = time.perf_counter() - started
     cpu = (server.cpu_seconds() - cpu0) if server is not None else None
+    stalls1 = await scrape.read(gen.url, server.metrics_token) if server is not None else None
     own = (time.process_time() - own0) / elapsed
     clients = len(gen.clients)
     report = tally.report()
@@ -155,6 +157,7 @@ async def measure_step(
         "load_average": round(load_avg, 2),
         "generator_cpu": round(own, 3),
         "per_client_round": tally.per_client_round(clients),
+        "stalls": scrape.between(stalls0, stalls1),
     }
     if server is not None and cpu is not None:
         figures["server_cpu"] = round(cpu / elapsed, 3)

@@ -27,6 +27,10 @@ def summary_ms(values: list[float]) -> dict[str, float]:
     }
 
 
+GAP_BUCKETS_MS = (0.1, 1.0, 2.0, 5.0, 10.0, 20.0)
+"""Upper bounds (ms) of the buckets of time between two frames on one socket."""
+
+
 @dataclass
 class Tally:
     """Counters of one step, filled by every client of the load generator."""
@@ -43,15 +47,28 @@ class Tally:
     """Refusals by code, and lost connections as ``closed:<code>``."""
     rounds: int = 0
     """Rounds settled, counted once per table (by its spectator)."""
+    gaps: Counter[float] = field(default_factory=Counter)
+    """Frames by the time since the socket's previous frame, in buckets (``GAP_BUCKETS_MS``):
+    how many writes a flush window of that length could have merged at most."""
     sent: int = 0
     """Commands sent in the window (the seating before it lasts as long as the server takes
     to seat everyone, so counting it would make a slower server look busier)."""
 
-    def frame(self, kind: str, size: int) -> None:
-        """Count one frame received."""
+    def frame(self, kind: str, size: int, gap: float) -> None:
+        """Count one frame received, ``gap`` seconds after its socket's previous one."""
         if self.measuring:
             self.frames[kind] += 1
             self.bytes[kind] += size
+            ms = gap * 1000
+            self.gaps[next((b for b in GAP_BUCKETS_MS if ms < b), math.inf)] += 1
+
+    def within(self) -> dict[str, float]:
+        """The share of frames that came within each bucket's ms of their socket's last."""
+        total = sum(self.gaps.values()) or 1
+        return {
+            f"{b:g}": round(sum(n for g, n in self.gaps.items() if g <= b) / total, 4)
+            for b in GAP_BUCKETS_MS
+        }
 
     def per_client_round(self, clients: int) -> dict[str, dict[str, float]]:
         """Frames and bytes by type, per client and per round, most bytes first."""
@@ -75,6 +92,7 @@ class Tally:
             "frames": sum(self.frames.values()),
             "bytes": sum(self.bytes.values()),
             "rounds": self.rounds,
+            "frames_within_ms": self.within(),
             "commands": self.sent,
             "errors": dict(self.errors),
         }

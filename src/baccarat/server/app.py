@@ -11,6 +11,7 @@ import logging
 
 from baccarat.cluster import Directory, LocalDirectory
 from baccarat.cluster.keeper import DEFAULT_TTL
+from baccarat.server import stalls
 from baccarat.server.config import RoomsConfig
 from baccarat.server.http.limits import AuthLimits
 from baccarat.server.http.passwords import PasswordPool
@@ -135,6 +136,7 @@ class Server:
         system of one) gets every table at once."""
         self.lobby.start()
         self.tables.spawn(self.heartbeat.run())
+        self.tables.spawn(stalls.watch(self.metrics.loop_lag.observe))
         await self.node.start()
         log.info("node running", extra={"tables": len(self.drivers)})
 

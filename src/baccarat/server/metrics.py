@@ -30,6 +30,8 @@ if TYPE_CHECKING:
 
 LATENCY_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0)
 """Seconds: from half a millisecond, where a quiet server answers, to a second."""
+STALL_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5)
+"""Seconds the loop stood still (a collection, a late timer)."""
 
 
 class Metrics:
@@ -77,6 +79,12 @@ class Metrics:
             ["reason"],
             registry=self.registry,
         )
+        self.loop_lag = Histogram(
+            "baccarat_loop_lag_seconds",
+            "How late the event loop woke a timer due every 100 ms (a stall delays every table)",
+            buckets=STALL_BUCKETS,
+            registry=self.registry,
+        )
         self._latency_of: dict[str, Any] = {}
         self.deliveries = Counter(
             "baccarat_messages_queued", "Messages queued to clients", registry=self.registry
@@ -90,7 +98,7 @@ class Metrics:
             "baccarat_gc_pause_seconds",
             "How long each garbage collection stopped the server, by generation",
             ["generation"],
-            buckets=(0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5),
+            buckets=STALL_BUCKETS,
             registry=self.registry,
         )
         children = [pauses.labels(str(g)) for g in range(3)]
