@@ -14,7 +14,7 @@ import aiohttp
 from prometheus_client.parser import text_string_to_metric_families
 
 STALL_MS = (10, 25, 50, 100)
-"""A stall is counted in each of these (ms) it reached."""
+"""A stall is counted under each of these (ms) it passed."""
 _FAMILIES = {"baccarat_loop_lag_seconds": "loop", "baccarat_gc_pause_seconds": "gc"}
 
 Reading = Counter[tuple[str, str]]
@@ -46,8 +46,8 @@ async def read(url: str, token: str) -> Reading | None:
 
 
 def between(before: Reading | None, after: Reading | None) -> dict[str, dict[str, int]] | None:
-    """Per family: the wake-ups (or collections) of the window, and how many reached each
-    of ``STALL_MS``."""
+    """Per family: the wake-ups (or collections) of the window, and how many passed each of
+    ``STALL_MS``."""
     if before is None or after is None:
         return None
     out: dict[str, dict[str, int]] = {}
@@ -57,7 +57,7 @@ def between(before: Reading | None, after: Reading | None) -> dict[str, dict[str
             return after[(name, le)] - before[(name, le)]
 
         total = count("+Inf")
-        # A bucket counts what stayed under its bound: the rest reached it.
+        # A bucket counts what stayed within its bound: the rest passed it.
         out[name] = {"n": total} | {
             f"over_{ms}ms": total - count(_le(ms / 1000)) for ms in STALL_MS
         }
