@@ -177,6 +177,9 @@ async def test_every_screen_sees_the_squeezed_face_and_nothing_earlier(live: Liv
 async def _alice_squeezes(live: Live) -> tuple[Client, list[Client], Client, str, str]:
     """Seat the table; alice bets most and squeezes first: (dealer, bettors, spectator,
     the hand, the round)."""
+    # The betting (0.8 s at this speed) stands still until both bets are in.
+    hold = live.server.drivers["t1"].hold
+    hold.at("betting")
     dealer, bettors, spectator = await _seat_table(live)
     alice, bob, carol = bettors
     auto_open(bob)
@@ -184,6 +187,7 @@ async def _alice_squeezes(live: Live) -> tuple[Client, list[Client], Client, str
     await asyncio.gather(*(b.wait_for(is_event("betting_opened")) for b in bettors))
     await alice.command("bet", area="player", chip=10)
     await carol.command("bet", area="banker", chip=1)
+    hold.at(None)
     started = await alice.wait_for(
         lambda m: (
             is_event("squeeze_started")(m) and m["data"]["controller_user_id"] == alice.user_id
