@@ -13,22 +13,26 @@ from baccarat.cluster.follow import follow_lobby
 NodeFactory = Callable[[], Directory]
 
 
-async def test_every_change_published_elsewhere_reaches_the_follower(nodes: NodeFactory) -> None:
+async def test_every_withdrawal_elsewhere_reaches_the_follower(nodes: NodeFactory) -> None:
     a, b = nodes(), nodes()
     heard: asyncio.Queue[LobbyChange] = asyncio.Queue()
     assert await a.acquire("t1", "A", 10.0) is not None
     task = asyncio.create_task(follow_lobby(b, heard.put_nowait))
     try:
-        # Publish until the follower is listening, then one more that must arrive.
+        # Withdraw until the follower is listening, then one more that must arrive.
         while heard.empty():
-            assert await a.publish("A", {"table_id": "t1", "taken": 0}, 10.0)
+            assert await a.publish("A", {"table_id": "t1"}, 10.0)
+            assert await a.withdraw("t1", "A")
             await asyncio.sleep(0.02)
-        assert await a.publish("A", {"table_id": "t1", "taken": 5}, 10.0)
+        assert await a.publish("A", {"table_id": "t2"}, 10.0) is False
+        assert await a.acquire("t2", "A", 10.0) is not None
+        assert await a.publish("A", {"table_id": "t2"}, 10.0)
+        assert await a.withdraw("t2", "A")
         while True:
             change = await asyncio.wait_for(heard.get(), 5.0)
-            if change.summary is not None and change.summary["taken"] == 5:
+            if change.table_id == "t2":
                 break
-        assert change.table_id == "t1" and change.summary["node_id"] == "A"
+        assert change.summary is None
     finally:
         task.cancel()
         with contextlib.suppress(asyncio.CancelledError):
@@ -60,6 +64,7 @@ async def test_a_dropped_feed_is_followed_again_and_the_node_told_when_it_starts
     try:
         await asyncio.wait_for(started.wait(), 5.0)
         assert await d.publish("A", {"table_id": "t1"}, 10.0)
+        assert await d.withdraw("t1", "A")
         change = await asyncio.wait_for(heard.get(), 5.0)
         assert change.table_id == "t1" and d.feeds == 2
     finally:

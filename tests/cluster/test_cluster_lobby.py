@@ -1,4 +1,5 @@
-"""The lobby: every node's lines reach every node, stamped with the owner's URL."""
+"""The lobby: every node's lines can be read on every node, a page at a time, stamped with
+the owner's URL; only withdrawals are announced."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import asyncio
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
-from baccarat.cluster import Directory, LobbyChange
+from baccarat.cluster import Directory, LobbyChange, LobbyPage
 
 NodeFactory = Callable[[], Directory]
 
@@ -47,7 +48,7 @@ async def test_a_line_published_on_one_node_shows_on_another_with_its_url(
     assert await a.all_summaries() == lines
 
 
-async def test_a_subscriber_on_another_node_hears_each_publish_and_withdrawal(
+async def test_a_follower_on_another_node_hears_each_withdrawal_and_no_publish(
     nodes: NodeFactory,
 ) -> None:
     a, b = nodes(), nodes()
@@ -56,51 +57,93 @@ async def test_a_subscriber_on_another_node_hears_each_publish_and_withdrawal(
     async with b.lobby_changes() as changes:
         assert await a.publish("A", _line("t1", 1), 10.0) is True
         assert await a.publish("A", _line("t1", 2), 10.0) is True
-        first, second = await _next(changes), await _next(changes)
-        assert first == LobbyChange(
-            "t1", {**_line("t1", 1), "node_id": "A", "url": "http://a:8000"}
-        )
-        assert second.summary is not None and second.summary["taken"] == 2
+        assert (await b.all_summaries())["t1"]["taken"] == 2
         assert await b.withdraw("t1", "B") is False
         assert await a.withdraw("t1", "A") is True
+        # The first thing heard: neither publish, nor the refused withdrawal.
         assert await _next(changes) == LobbyChange("t1", None)
     assert await b.all_summaries() == {}
+    assert await b.page(None, None, 0, 24) == LobbyPage(0, [])
 
 
-async def test_a_refused_publish_is_not_announced(nodes: NodeFactory) -> None:
+def _roads(table_id: str, room: str, *patterns: str, taken: int = 0) -> dict[str, Any]:
+    return {
+        **_line(table_id, taken),
+        "room_id": room,
+        "good_roads": [{"pattern": p, "length": 4} for p in patterns],
+    }
+
+
+async def test_a_page_holds_the_views_tables_in_lobby_order(nodes: NodeFactory) -> None:
     a, b = nodes(), nodes()
-    assert await a.acquire("t1", "A", 10.0) is not None
-    async with a.lobby_changes() as changes:
-        assert await b.publish("B", _line("t1"), 10.0) is False
-        assert await a.publish("A", _line("t1", 4), 10.0) is True
-        change = await _next(changes)
-        assert change.summary is not None and change.summary["node_id"] == "A"
+    await a.register("A", "http://a:8000", 10.0)
+    # Ranks as in a rooms file: s1 s2 s3 in room s, then v1 v2 in room v; x9 and x8 are
+    # tables the file does not list (one rank after, by id).
+    lines = {
+        "s1": (0, _roads("s1", "s", "long_banker")),
+        "s2": (1, _roads("s2", "s")),
+        "s3": (2, _roads("s3", "s", "ping_pong", "long_banker")),
+        "v1": (3, _roads("v1", "v", "ping_pong")),
+        "v2": (4, _roads("v2", "v")),
+        "x9": (5, _roads("x9", "v")),
+        "x8": (5, _roads("x8", "v", "long_banker")),
+    }
+    for table_id, (rank, line) in lines.items():
+        assert await a.acquire(table_id, "A", 10.0) is not None
+        assert await a.publish("A", line, 10.0, rank=rank)
+
+    async def ids(room: str | None, road: str | None, start: int = 0, count: int = 24) -> Any:
+        page = await b.page(room, road, start, count)
+        assert all(line["url"] == "http://a:8000" for line in page.lines)
+        return page.total, [line["table_id"] for line in page.lines]
+
+    assert await ids(None, None) == (7, ["s1", "s2", "s3", "v1", "v2", "x8", "x9"])
+    assert await ids(None, None, 2, 3) == (7, ["s3", "v1", "v2"])
+    assert await ids(None, None, 7, 3) == (7, [])
+    assert await ids("v", None) == (4, ["v1", "v2", "x8", "x9"])
+    assert await ids("s", "long_banker") == (2, ["s1", "s3"])
+    assert await ids(None, "long_banker") == (3, ["s1", "s3", "x8"])
+    assert await ids(None, "any") == (4, ["s1", "s3", "v1", "x8"])
+    assert await ids("v", "any", 1, 1) == (2, ["x8"])
+    assert await ids("nowhere", None) == (0, [])
+
+    # A road that breaks takes the table off that road's pages; a new one brings it in.
+    assert await a.publish("A", _roads("s1", "s", "ping_pong", taken=3), 10.0, rank=0)
+    assert await ids(None, "long_banker") == (2, ["s3", "x8"])
+    assert await ids("s", "ping_pong") == (2, ["s1", "s3"])
+    assert (await b.page("s", None, 0, 1)).lines[0]["taken"] == 3
+    # A withdrawn table leaves every page.
+    assert await a.withdraw("s3", "A")
+    assert await ids("s", None) == (2, ["s1", "s2"])
+    assert await ids(None, "any") == (3, ["s1", "v1", "x8"])
 
 
 async def test_a_line_whose_node_stops_publishing_expires(nodes: NodeFactory) -> None:
     a, b = nodes(), nodes()
     assert await a.acquire("t1", "A", 10.0) is not None
     assert await a.acquire("t2", "A", 10.0) is not None
-    assert await a.publish("A", _line("t1"), 0.1) is True
-    assert await a.publish("A", _line("t2"), 10.0) is True
+    assert await a.publish("A", _roads("t1", "s", "ping_pong"), 0.1, rank=0) is True
+    assert await a.publish("A", _roads("t2", "s", "ping_pong"), 10.0, rank=1) is True
     for _ in range(200):
         if "t1" not in await b.all_summaries():
             break
         await asyncio.sleep(0.02)
     assert set(await b.all_summaries()) == {"t2"}
+    for room, road in [(None, None), ("s", None), ("s", "ping_pong"), (None, "any")]:
+        page = await b.page(room, road, 0, 24)
+        assert (page.total, [line["table_id"] for line in page.lines]) == (1, ["t2"])
 
 
 async def test_a_refresh_keeps_the_line_and_tells_nobody(nodes: NodeFactory) -> None:
-    # A line published for 0.3 s is refreshed (not announced) for another 10 s: it outlives
-    # its first ttl, and the follower hears only the change after it.
+    # A line published for 0.3 s is published again for another 10 s: it outlives its
+    # first ttl, and a follower hears nothing of either.
     a, b = nodes(), nodes()
     assert await a.acquire("t1", "A", 10.0) is not None
     async with b.lobby_changes() as changes:
         assert await a.publish("A", _line("t1", 1), 0.3) is True
-        assert (await _next(changes)).summary is not None
-        assert await a.publish("A", _line("t1", 1), 10.0, announce=False) is True
+        assert await a.publish("A", _line("t1", 1), 10.0) is True
         await asyncio.sleep(0.5)
         assert set(await b.all_summaries()) == {"t1"}
-        assert await a.publish("A", _line("t1", 2), 10.0) is True
-        heard = await _next(changes)
-        assert heard.summary is not None and heard.summary["taken"] == 2
+        assert (await b.page(None, None, 0, 24)).total == 1
+        assert await a.withdraw("t1", "A")
+        assert await _next(changes) == LobbyChange("t1", None)

@@ -67,7 +67,7 @@ async def test_servers_sharing_a_directory_split_tables_and_keep_one_seat_per_us
         a, b = bases
         drivers = [set(_server(ts).drivers) for ts in servers]
         assert drivers == [{"t1", "t2"}, {"t3"}]
-        lobby = _server(servers[1]).lobby.message()
+        lobby = await _server(servers[1]).lobby.message()
         assert {t["table_id"]: t["url"] for t in lobby["tables"]} == {"t1": a, "t2": a, "t3": b}
 
         alice_a = await Client.connect(a, tokens["alice"])
@@ -97,7 +97,7 @@ async def test_servers_sharing_a_directory_split_tables_and_keep_one_seat_per_us
         assert _server(servers[1]).seating.seats.at[alice_b.user_id] == ("t1", 1)
         await alice_b.command("stand")
         await alice_b.command("sit", table_id="t3", seat=1)
-        lobby = _server(servers[1]).lobby.message()
+        lobby = await _server(servers[1]).lobby.message()
         assert {t["table_id"]: t["url"] for t in lobby["tables"]} == {"t1": b, "t2": b, "t3": b}
     finally:
         for client in clients:

@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from baccarat.errors import InvalidInput
-from baccarat.protocol.codec import MAX_DEPTH, depth, dumps, loads
+from baccarat.protocol.codec import MAX_DEPTH, depth, dumps, loads, loads_own
 
 JSON_VALUES = st.recursive(
     st.none()
@@ -79,3 +79,11 @@ def test_whatever_is_written_encodes_as_utf8_and_reads_as_json(value: Any) -> No
 def test_a_lone_surrogate_is_written_as_the_replacement_character() -> None:
     assert dumps({"id": "a\ud800b"}) == '{"id":"a\ufffdb"}'
     assert dumps({"name": "阿明"}) == '{"name":"阿明"}'
+
+
+def test_own_json_reads_back_what_dumps_wrote_and_refuses_what_is_not_json() -> None:
+    line = {"table_id": "t1", "beads": [{"winner": "banker"}] * 3, "names": {"zh-TW": "龍"}}
+    assert loads_own(dumps(line)) == line
+    with pytest.raises(InvalidInput) as err:
+        loads_own('{"table_id": ')
+    assert err.value.code == "bad_message"

@@ -125,9 +125,13 @@ async def test_a_page_of_an_unknown_room_or_a_bad_page_is_refused(live: Live) ->
             assert (await resp.json())["error"]["code"] == "unknown_room"
 
 
-def _heard(table_id: str, room: str, patterns: list[str], watchers: int = 0) -> dict[str, Any]:
-    """A lobby line as another node would publish it."""
-    return {
+async def _heard(
+    live: Live, table_id: str, room: str, patterns: list[str], watchers: int = 0
+) -> None:
+    """A lobby line published by another node of the server's directory."""
+    directory = live.server.node.directory
+    assert await directory.acquire(table_id, "other", 600.0) is not None
+    line = {
         "table_id": table_id,
         "room_id": room,
         "name": table_id,
@@ -137,6 +141,8 @@ def _heard(table_id: str, room: str, patterns: list[str], watchers: int = 0) -> 
         "phase": "betting",
         "good_roads": [{"pattern": p, "length": 5} for p in patterns],
     }
+    rank = live.server.lobby.rank(table_id)
+    assert await directory.publish("other", line, 600.0, rank=rank)
 
 
 async def _next_lobby(client: Client, start: int) -> dict[str, Any]:
@@ -150,9 +156,8 @@ async def _next_lobby(client: Client, start: int) -> dict[str, Any]:
 
 @live_test(rooms=MANY)
 async def test_a_good_road_filter_keeps_the_tables_where_that_road_holds_now(live: Live) -> None:
-    lobby = live.server.lobby
-    lobby.put("x1", _heard("x1", "b", ["long_banker"]))
-    lobby.put("x2", _heard("x2", "b", ["ping_pong"]))
+    await _heard(live, "x1", "b", ["long_banker"])
+    await _heard(live, "x2", "b", ["ping_pong"])
     sam = await live.client("sam", record=True)
     page = await _page(sam, room="b", road="long_banker")
     assert [t["table_id"] for t in page["tables"]] == ["x1"]
@@ -163,18 +168,18 @@ async def test_a_good_road_filter_keeps_the_tables_where_that_road_holds_now(liv
 
     # The road breaks at x1: sam's page goes again whole, now empty.
     start = len(sam.frames)
-    lobby.put("x1", _heard("x1", "b", []))
+    await _heard(live, "x1", "b", [])
     message = await _next_lobby(sam, start)
     assert message["type"] == "lobby" and message["tables"] == []
     # It holds at x2 now: x2 comes in.
     start = len(sam.frames)
-    lobby.put("x2", _heard("x2", "b", ["long_banker", "ping_pong"]))
+    await _heard(live, "x2", "b", ["long_banker", "ping_pong"])
     message = await _next_lobby(sam, start)
     assert [t["table_id"] for t in message["tables"]] == ["x2"]
     # A change at a table on the filtered page comes as a delta; one off the page does not.
     start = len(sam.frames)
-    lobby.put("x1", _heard("x1", "b", [], watchers=3))
-    lobby.put("x2", _heard("x2", "b", ["long_banker", "ping_pong"], watchers=2))
+    await _heard(live, "x1", "b", [], watchers=3)
+    await _heard(live, "x2", "b", ["long_banker", "ping_pong"], watchers=2)
     message = await _next_lobby(sam, start)
     assert message == {"type": "lobby.update", "tables": [{"table_id": "x2", "watchers": 2}]}
     await asyncio.sleep(1.5 * TICK)
@@ -187,7 +192,7 @@ async def test_a_good_road_filter_keeps_the_tables_where_that_road_holds_now(liv
 
 @live_test(rooms=MANY)
 async def test_an_unknown_good_road_is_refused(live: Live) -> None:
-    live.server.lobby.put("x1", _heard("x1", "a", ["double_jump"]))
+    await _heard(live, "x1", "a", ["double_jump"])
     sam = await live.client("sam")
     with pytest.raises(CommandError) as err:
         await sam.command("lobby.subscribe", road="dragon")

@@ -26,7 +26,7 @@ async def test_a_watcher_in_line_takes_the_dealer_seat_when_the_dealer_leaves(li
     changed = await carol.wait_for(is_event("dealer_queue"), 10)
     assert changed["data"]["queue"] == [{"user_id": carol.user_id, "name": "carol", "level": 50}]
     assert (await alice.resync())["dealer_queue"][0]["user_id"] == carol.user_id
-    lines = {t["table_id"]: t for t in live.server.lobby.message()["tables"]}
+    lines = {t["table_id"]: t for t in (await live.server.lobby.message())["tables"]}
     assert lines["t1"]["queue"] == 1
     # Someone else cannot jump the line to the free dealer seat later.
     await alice.wait_for(is_event("betting_opened"), 10)

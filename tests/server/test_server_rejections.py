@@ -153,7 +153,7 @@ async def test_a_user_below_the_rooms_level_may_not_even_watch(live: Live) -> No
         await novice.watch("t1")
     assert err.value.code == "level_too_low"
     assert novice.view is None
-    lines = {t["table_id"]: t for t in live.server.lobby.message()["tables"]}
+    lines = {t["table_id"]: t for t in (await live.server.lobby.message())["tables"]}
     assert lines["t1"]["watchers"] == 0
     # One level more and the same command works.
     live.store.set_level("novice", 50)

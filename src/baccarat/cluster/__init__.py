@@ -4,13 +4,14 @@
 share one database run as one system. Both implement ``Directory``.
 """
 
-from baccarat.cluster.directory import Directory, LobbyChange, Owner, SeatClaim
+from baccarat.cluster.directory import Directory, LobbyChange, LobbyPage, Owner, SeatClaim
 from baccarat.cluster.local import LocalDirectory
 from baccarat.cluster.remote import RedisDirectory
 
 __all__ = [
     "Directory",
     "LobbyChange",
+    "LobbyPage",
     "LocalDirectory",
     "Owner",
     "RedisDirectory",

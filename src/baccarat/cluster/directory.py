@@ -9,7 +9,9 @@ One interface, two back ends: ``LocalDirectory`` (one process, the default) and
   directory does: what keeps a stale node's writes out of the ledger is the table's epoch
   in the database (``baccarat.store.epochs``), not the token;
 - a user holds at most one seat claim in the whole system;
-- every node's lobby line for a table it leases reaches every node.
+- every node's lobby line for a table it leases can be read by every node, a page of a
+  room at a time (``page``): a node reads the pages its own users look at, so what the
+  lobby costs it does not grow with the number of nodes and tables.
 
 Everything expires unless renewed (times in seconds), so a node that dies without a word
 gives its tables and its users' seats back within one time-to-live.
@@ -40,12 +42,28 @@ class SeatClaim(NamedTuple):
 
 
 class LobbyChange(NamedTuple):
-    """One table's new lobby line (``summary`` is None when the table left the lobby), or an
-    operator's word to every node (``operator``: a ban to enforce, a notice to show)."""
+    """A table that left the lobby (its node gave it up: ``summary`` is None), or an
+    operator's word to every node (``operator``: a ban to enforce, a notice to show).
+    A line's changes are not announced: nodes read the pages they need (``page``)."""
 
     table_id: str
     summary: LineJson | None
     operator: LineJson | None = None
+
+
+class LobbyPage(NamedTuple):
+    """One page of the lobby: how many tables the view holds in all, and the page's lines."""
+
+    total: int
+    lines: list[LineJson]
+
+
+def good_road_patterns(line: LineJson) -> list[str]:
+    """The good roads a lobby line shows now (the filters it passes besides ``"any"``)."""
+    found = line.get("good_roads")
+    if not isinstance(found, list):
+        return []
+    return sorted({str(g["pattern"]) for g in found if isinstance(g, dict) and "pattern" in g})
 
 
 class Directory(Protocol):
@@ -123,21 +141,29 @@ class Directory(Protocol):
 
     # -- lobby ------------------------------------------------------------------------
 
-    async def publish(
-        self, node_id: str, summary: LineJson, ttl: float, *, announce: bool = True
-    ) -> bool:
+    async def publish(self, node_id: str, summary: LineJson, ttl: float, *, rank: int = 0) -> bool:
         """Show a table's lobby line (``summary["table_id"]``) everywhere for ``ttl``
         seconds, stamped with ``node_id`` and its ``url``; False (nothing shown) unless
-        ``node_id`` holds the table's lease. Without ``announce`` the line is only kept
-        (a refresh): the nodes following the lobby hear nothing."""
+        ``node_id`` holds the table's lease. ``rank`` is the table's place in the lobby
+        (the rooms file's order; tables of one rank go by id). Nobody is told: readers
+        see the line in the next ``page`` they read."""
         ...
 
     async def withdraw(self, table_id: str, node_id: str) -> bool:
-        """Take a table's line out of the lobby if ``node_id`` published it."""
+        """Take a table's line out of the lobby if ``node_id`` published it, and tell every
+        node following the lobby (a node that may run the table takes it at once)."""
+        ...
+
+    async def page(self, room: str | None, road: str | None, start: int, count: int) -> LobbyPage:
+        """At most ``count`` lines from the ``start``-th (0 first) of the tables of ``room``
+        (None: every room) where the good road ``road`` holds (``"any"``: any good road;
+        None: every table), in lobby order. What it costs does not depend on how many
+        tables the directory holds beyond the page."""
         ...
 
     async def all_summaries(self) -> dict[str, LineJson]:
-        """Every table's current lobby line, by table id."""
+        """Every table's current lobby line, by table id (the whole system: for an
+        operator's list, not for every tick)."""
         ...
 
     async def announce(self, message: LineJson) -> None:
@@ -146,11 +172,12 @@ class Directory(Protocol):
         ...
 
     def lobby_changes(self) -> AbstractAsyncContextManager[AsyncIterator[LobbyChange]]:
-        """Follow lobby changes: ``async with d.lobby_changes() as changes: async for ...``.
+        """Follow withdrawals and operators' words: ``async with d.lobby_changes() as
+        changes: async for ...``.
 
-        Nothing published after the ``async with`` is entered is missed. A line that
+        Nothing announced after the ``async with`` is entered is missed. A line that
         expires (its node died) is not announced: the new owner's line replaces it, and
-        ``all_summaries`` stops showing it."""
+        ``page`` and ``all_summaries`` stop showing it."""
         ...
 
     async def close(self) -> None:

@@ -12,7 +12,7 @@ from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 
-from baccarat.cluster.directory import LobbyChange, Owner, SeatClaim
+from baccarat.cluster.directory import LobbyChange, LobbyPage, Owner, SeatClaim, good_road_patterns
 from baccarat.protocol.lobby import LineJson
 
 
@@ -37,6 +37,9 @@ class _Line:
     node_id: str
     summary: LineJson
     until: float
+    rank: int
+    room: str
+    roads: list[str]
 
 
 class LocalDirectory:
@@ -175,18 +178,16 @@ class LocalDirectory:
 
     # -- lobby ------------------------------------------------------------------------
 
-    async def publish(
-        self, node_id: str, summary: LineJson, ttl: float, *, announce: bool = True
-    ) -> bool:
+    async def publish(self, node_id: str, summary: LineJson, ttl: float, *, rank: int = 0) -> bool:
         """Show a table's lobby line everywhere, if ``node_id`` leases the table."""
         table_id = str(summary["table_id"])
         lease = self._lease(table_id)
         if lease is None or lease.node_id != node_id:
             return False
         line = {**summary, "node_id": node_id, "url": self._url(node_id)}
-        self._lines[table_id] = _Line(node_id, line, self._now() + ttl)
-        if announce:
-            self._announce(LobbyChange(table_id, line))
+        room = str(summary.get("room_id", ""))
+        roads = good_road_patterns(summary)
+        self._lines[table_id] = _Line(node_id, line, self._now() + ttl, rank, room, roads)
         return True
 
     async def withdraw(self, table_id: str, node_id: str) -> bool:
@@ -198,12 +199,27 @@ class LocalDirectory:
         self._announce(LobbyChange(table_id, None))
         return True
 
+    async def page(self, room: str | None, road: str | None, start: int, count: int) -> LobbyPage:
+        """A page of the view's lines, in lobby order (one process: sorted here)."""
+        self._expire_lines()
+        found = sorted(
+            (line.rank, table_id)
+            for table_id, line in self._lines.items()
+            if (room is None or line.room == room)
+            and (road is None or (line.roads and road == "any") or road in line.roads)
+        )
+        lines = [dict(self._lines[t].summary) for _, t in found[start : start + count]]
+        return LobbyPage(len(found), lines)
+
     async def all_summaries(self) -> dict[str, LineJson]:
         """Every table's current lobby line."""
+        self._expire_lines()
+        return {t: dict(line.summary) for t, line in self._lines.items()}
+
+    def _expire_lines(self) -> None:
         now = self._now()
         for table_id in [t for t, line in self._lines.items() if line.until <= now]:
             del self._lines[table_id]
-        return {t: dict(line.summary) for t, line in self._lines.items()}
 
     async def announce(self, message: LineJson) -> None:
         """Tell every follower an operator's ``message``."""

@@ -3,8 +3,10 @@
 Keys (all under one prefix, so several systems or tests share a Redis without meeting):
 ``node:ID`` (hash: url; expires), ``nodes`` (set of ids), ``lease:TABLE`` (hash: node, token,
 ttl; expires), ``fence:TABLE`` (the table's last token; never expires), ``seat:USER`` (hash:
-table, seat, node; expires), ``line:TABLE`` (hash: node, json; expires), ``lines`` (set of
-table ids), and the pub/sub channel ``lobby``.
+table, seat, node; expires), ``line:TABLE`` (hash: node, json, pages; expires), ``lines`` (set
+of table ids), ``page:ROOM:FILTER`` (sorted sets of table ids by rank, one per room and one
+for every room (ROOM empty), each unfiltered, by good road and ``any``: the lobby's pages), and the
+pub/sub channel ``lobby``.
 """
 
 from __future__ import annotations
@@ -20,11 +22,14 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from baccarat.cluster import scripts
-from baccarat.cluster.directory import LobbyChange, Owner, SeatClaim
+from baccarat.cluster.directory import LobbyChange, LobbyPage, Owner, SeatClaim, good_road_patterns
 from baccarat.protocol import codec
 from baccarat.protocol.lobby import LineJson
 
 DEFAULT_PREFIX = "baccarat:"
+
+PARSED_LINES = 8192
+"""Parsed lines kept for pages read again (about 10 MB at most)."""
 
 MAX_CONNECTIONS = 32
 """Connections one node opens to Redis at most; more calls at once wait for a free one."""
@@ -49,6 +54,8 @@ class RedisDirectory:
         self.prefix = prefix
         self.channel = f"{prefix}lobby"
         self._urls: dict[str, str] = {}
+        self._parsed: dict[str, LineJson] = {}
+        """Lines read lately, by their JSON text."""
         reg = client.register_script
         self._acquire = reg(scripts.ACQUIRE)
         self._renew = reg(scripts.RENEW)
@@ -59,6 +66,7 @@ class RedisDirectory:
         self._publish = reg(scripts.PUBLISH)
         self._withdraw = reg(scripts.WITHDRAW)
         self._live = reg(scripts.LIVE_MEMBERS)
+        self._page = reg(scripts.PAGE)
 
     @classmethod
     def from_url(
@@ -184,17 +192,21 @@ class RedisDirectory:
 
     # -- lobby ------------------------------------------------------------------------
 
-    async def publish(
-        self, node_id: str, summary: LineJson, ttl: float, *, announce: bool = True
-    ) -> bool:
+    async def publish(self, node_id: str, summary: LineJson, ttl: float, *, rank: int = 0) -> bool:
         """Show a table's lobby line everywhere, if ``node_id`` leases the table."""
         table_id = str(summary["table_id"])
         line = {**summary, "node_id": node_id, "url": await self._url(node_id)}
-        text = codec.dumps(line)
-        message = codec.dumps({"table_id": table_id, "summary": line}) if announce else ""
         done = await self._publish(
             keys=[self._key("lease", table_id), self._key("line", table_id), self._lines],
-            args=[node_id, _ms(ttl), table_id, text, self.channel, message],
+            args=[
+                node_id,
+                _ms(ttl),
+                table_id,
+                codec.dumps(line),
+                rank,
+                self._key("page", ""),
+                codec.dumps(page_indexes(summary)),
+            ],
         )
         return bool(done)
 
@@ -203,9 +215,27 @@ class RedisDirectory:
         message = codec.dumps({"table_id": table_id, "summary": None})
         done = await self._withdraw(
             keys=[self._key("line", table_id), self._lines],
-            args=[node_id, table_id, self.channel, message],
+            args=[node_id, table_id, self.channel, message, self._key("page", "")],
         )
         return bool(done)
+
+    async def page(self, room: str | None, road: str | None, start: int, count: int) -> LobbyPage:
+        """A page of the view's lines: one script reads the page's index and its lines."""
+        name = _page_name(room, road)
+        found = await self._page(
+            keys=[self._key("page", name)], args=[self._key("line", ""), start, count, name]
+        )
+        return LobbyPage(int(found[0]), [self._parse(text) for text in found[1:]])
+
+    def _parse(self, text: str) -> LineJson:
+        # Most lines on a page read once a second have not changed since the last read: the
+        # same text gives back the same (unchanged, never mutated) line without parsing it.
+        line = self._parsed.get(text)
+        if line is None:
+            if len(self._parsed) >= PARSED_LINES:
+                self._parsed.clear()
+            line = self._parsed[text] = _line(codec.loads_own(text))
+        return line
 
     @property
     def _lines(self) -> str:
@@ -214,7 +244,7 @@ class RedisDirectory:
     async def all_summaries(self) -> dict[str, LineJson]:
         """Every table's current lobby line."""
         flat = await self._live(keys=[self._lines], args=[self._key("line", ""), "json"])
-        return {_text(flat[i]): _line(codec.loads(flat[i + 1])) for i in range(0, len(flat), 2)}
+        return {_text(flat[i]): _line(codec.loads_own(flat[i + 1])) for i in range(0, len(flat), 2)}
 
     async def announce(self, message: LineJson) -> None:
         """Tell every node following the lobby an operator's ``message``."""
@@ -248,6 +278,20 @@ async def _changes(messages: AsyncIterator[dict[str, Any]]) -> AsyncIterator[Lob
         elif isinstance(body, dict):
             summary = body.get("summary")
             yield LobbyChange(str(body["table_id"]), None if summary is None else _line(summary))
+
+
+def _page_name(room: str | None, road: str | None) -> str:
+    # Every room is the empty room (a room's id is never empty); good roads have no colon.
+    return f"{room or ''}:{road or ''}"
+
+
+def page_indexes(summary: LineJson) -> list[str]:
+    """The indexes a table's line belongs to: its room's and every room's, unfiltered, by
+    each good road it shows, and ``any`` when it shows one."""
+    roads = good_road_patterns(summary)
+    filters = ["", *roads, "any"] if roads else [""]
+    room = str(summary.get("room_id", ""))
+    return [_page_name(r, f) for r in (room, None) for f in filters]
 
 
 def _line(value: object) -> LineJson:

@@ -71,23 +71,66 @@ return lost
 """
 
 PUBLISH = """
--- KEYS: lease, line, lines   ARGV: node, ttl_ms, table, line json, channel, message
--- (an empty message: the line is kept for its ttl, nobody is told)
+-- KEYS: lease, line, lines   ARGV: node, ttl_ms, table, line json, rank, index prefix, and
+-- the JSON list of the names (under the index prefix) of the indexes the line belongs to
 if redis.call('HGET', KEYS[1], 'node') ~= ARGV[1] then return 0 end
-redis.call('HSET', KEYS[2], 'node', ARGV[1], 'json', ARGV[4])
+local old = redis.call('HGET', KEYS[2], 'pages')
+redis.call('HSET', KEYS[2], 'node', ARGV[1], 'json', ARGV[4], 'pages', ARGV[7])
 redis.call('PEXPIRE', KEYS[2], ARGV[2])
 redis.call('SADD', KEYS[3], ARGV[3])
-if ARGV[6] ~= '' then redis.call('PUBLISH', ARGV[5], ARGV[6]) end
+-- The indexes change only when the table's room or good roads do (or its line expired).
+if old ~= ARGV[7] then
+  if old then
+    for _, name in ipairs(cjson.decode(old)) do redis.call('ZREM', ARGV[6] .. name, ARGV[3]) end
+  end
+  for _, name in ipairs(cjson.decode(ARGV[7])) do
+    redis.call('ZADD', ARGV[6] .. name, ARGV[5], ARGV[3])
+  end
+end
 return 1
 """
 
 WITHDRAW = """
--- KEYS: line, lines   ARGV: node, table, channel, message
+-- KEYS: line, lines   ARGV: node, table, channel, message, index prefix
 if redis.call('HGET', KEYS[1], 'node') ~= ARGV[1] then return 0 end
+local old = redis.call('HGET', KEYS[1], 'pages')
+if old then
+  for _, name in ipairs(cjson.decode(old)) do redis.call('ZREM', ARGV[5] .. name, ARGV[2]) end
+end
 redis.call('DEL', KEYS[1])
 redis.call('SREM', KEYS[2], ARGV[2])
 redis.call('PUBLISH', ARGV[3], ARGV[4])
 return 1
+"""
+
+PAGE = """
+-- KEYS: index   ARGV: line key prefix, start, count, the index's name
+-- The index's total, then the lines from start. An index keeps a table whose line expired
+-- (its node died) or moved to other indexes since; such a table leaves it here, when read.
+local function belongs(pages)
+  for _, name in ipairs(cjson.decode(pages)) do
+    if name == ARGV[4] then return true end
+  end
+  return false
+end
+local out = {}
+for attempt = 1, 4 do
+  local ids = redis.call('ZRANGE', KEYS[1], ARGV[2], ARGV[2] + ARGV[3] - 1)
+  local stale = false
+  out = {}
+  for _, id in ipairs(ids) do
+    local v = redis.call('HMGET', ARGV[1] .. id, 'json', 'pages')
+    if v[1] and v[2] and belongs(v[2]) then
+      out[#out + 1] = v[1]
+    else
+      redis.call('ZREM', KEYS[1], id)
+      stale = true
+    end
+  end
+  if not stale then break end
+end
+table.insert(out, 1, redis.call('ZCARD', KEYS[1]))
+return out
 """
 
 LIVE_MEMBERS = """

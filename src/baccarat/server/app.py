@@ -106,7 +106,7 @@ class Server:
             shutdown_grace=shutdown_grace,
         )
         self.drivers: dict[str, TableDriver] = self.tables.drivers
-        self.lobby = Lobby(config, self.hub, self.tables.line, outbox)
+        self.lobby = Lobby(config, self.hub, self.tables.line, outbox, directory)
         self.moderation = Moderation(self.hub)
         self.node = Node(
             directory,
@@ -120,9 +120,9 @@ class Server:
             start_table=self.tables.gained,
             stop_table=self.tables.lost,
             summary_of=self.tables.line,
+            rank_of=self.lobby.rank,
             regained=self.tables.regained,
             ttl=lease_ttl,
-            on_heard=self.lobby.put,
             on_operator=self.moderation.heard,
             inflight=self.inflight,
             share=share,

@@ -59,9 +59,8 @@ async def tables(request: web.Request) -> web.Response:
     """GET /api/admin/tables: every table of every node, with the stakes in escrow."""
     server = request.app[SERVER]
     escrow = await asyncio.to_thread(store_of(request).escrow_by_table)
-    # The lines as they are now, not as at the lobby's last tick (a table just taken).
-    server.lobby.refresh()
-    lines = server.lobby.lines
+    # Every node's lines; this node's as they are now, not as at the lobby's last tick.
+    lines = await server.lobby.all_lines()
     listed = [
         {
             **lines[t],
@@ -83,7 +82,7 @@ async def table_page(request: web.Request) -> web.Response:
     """GET /api/admin/tables/{table_id}: the table as a spectator sees it, and the dealer's
     book (every seat's bets, the totals and the exposure), from the node running it."""
     try:
-        driver = driver_here(request.app[SERVER], request.match_info["table_id"])
+        driver = await driver_here(request.app[SERVER], request.match_info["table_id"])
     except BaccaratError as exc:
         return refused(exc)
     table = driver.table
@@ -119,7 +118,7 @@ async def user_page(request: web.Request) -> web.Response:
     return web.json_response(
         {
             "user": user_json(user),
-            "seat": None if where is None else _seat_json(server, where.table_id, where.seat),
+            "seat": None if where is None else await _seat_json(server, where.table_id, where.seat),
             "online": server.hub.online(uid),
             "sessions": sessions,
             "last_login": last_login,
@@ -130,12 +129,12 @@ async def user_page(request: web.Request) -> web.Response:
     )
 
 
-def _seat_json(server: Server, table_id: str, seat: int) -> dict[str, Any]:
+async def _seat_json(server: Server, table_id: str, seat: int) -> dict[str, Any]:
     """A seat, with where its table runs: here, or the node's public URL (its console acts
     on the table there)."""
-    line = server.lobby.lines.get(table_id) or {}
     here = table_id in server.drivers
-    return {"table_id": table_id, "seat": seat, "here": here, "url": line.get("url") or None}
+    url = None if here else await server.lobby.elsewhere(table_id)
+    return {"table_id": table_id, "seat": seat, "here": here, "url": url}
 
 
 async def round_record(request: web.Request) -> web.Response:

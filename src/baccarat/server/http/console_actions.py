@@ -156,7 +156,7 @@ async def _table_switch(request: web.Request, *, close: bool) -> web.Response:
     table_id = request.match_info["table_id"]
     try:
         reason = verify_reason(reason_of(await body_of(request)))
-        driver = driver_here(server, table_id)
+        driver = await driver_here(server, table_id)
         before = driver.table.suspended
         await driver.submit(driver.command(Suspend(reason) if close else Resume()))
         # Kept with the table's epoch, so that the next node to run it keeps it closed.

@@ -78,16 +78,16 @@ def reason_of(data: dict[str, Any]) -> str:
     return reason
 
 
-def driver_here(server: Server, table_id: str) -> TableDriver:
+async def driver_here(server: Server, table_id: str) -> TableDriver:
     """The table's driver on this node; ``unknown_table``, or ``table_elsewhere`` naming
     the node that runs it."""
     driver = server.drivers.get(table_id)
     if driver is not None:
         return driver
-    line = server.lobby.lines.get(table_id)
-    if line is None:
+    url = await server.lobby.elsewhere(table_id)
+    if url is None:
         raise NotFound("unknown_table", f"There is no table {table_id!r}.")
-    raise RuleViolation("table_elsewhere", f"The table runs at {line.get('url')}; act there.")
+    raise RuleViolation("table_elsewhere", f"The table runs at {url}; act there.")
 
 
 def seat_here(server: Server, user_id: int) -> tuple[SeatAt, TableDriver] | None:

@@ -85,7 +85,7 @@ async def lobby_page(request: web.Request) -> web.Response:
     query = request.query
     room, page, road = query.get("room"), query.get("page"), query.get("road")
     if room is None and page is None and road is None:
-        return web.json_response(server.lobby.message())
+        return web.json_response(await server.lobby.message())
     if road is not None and road != "any" and road not in PATTERNS:
         return auth.fail(400, "bad_message", f"road is 'any' or one of {', '.join(PATTERNS)}.")
     try:
@@ -97,7 +97,7 @@ async def lobby_page(request: web.Request) -> web.Response:
         return auth.fail(400, "bad_message", "page is a whole number >= 0.")
     except RuleViolation as exc:
         return auth.fail(404, exc.code, exc.message)
-    return web.json_response(server.lobby.message(view))
+    return web.json_response(await server.lobby.message(view))
 
 
 @web.middleware

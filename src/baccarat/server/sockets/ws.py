@@ -216,6 +216,8 @@ class Dispatcher:
                 await self.handlers[type(msg.command)](conn, msg.command, reply)
         except BaccaratError as exc:
             reply(exc)
+        except _NotHere as missing:
+            reply(await self._not_here(missing.table_id))
         except Exception:
             log.exception("command failed", extra={"command": msg.type})
             reply(InternalError())
@@ -232,15 +234,21 @@ class Dispatcher:
     def _driver(self, table_id: str) -> TableDriver:
         driver = self.server.drivers.get(table_id)
         if driver is None:
-            line = self.server.node.lines.get(table_id)
-            if line is not None and line.get("url"):
-                raise RuleViolation(
-                    "table_elsewhere",
-                    f"The table {table_id!r} runs at {line['url']}.",
-                    url=line["url"],
-                )
-            raise RuleViolation("unknown_table", f"There is no table {table_id!r}.")
+            raise _NotHere(table_id)
         return driver
+
+    async def _not_here(self, table_id: str) -> RuleViolation:
+        """The answer to a command for a table this node does not run."""
+        try:
+            url = await self.server.lobby.elsewhere(table_id)
+        except Exception:
+            log.warning("table not looked up", exc_info=True, extra={"table_id": table_id})
+            url = None
+        if url:
+            return RuleViolation(
+                "table_elsewhere", f"The table {table_id!r} runs at {url}.", url=url
+            )
+        return RuleViolation("unknown_table", f"There is no table {table_id!r}.")
 
     async def ping(self, conn: Connection, cmd: Ping, reply: Reply) -> None:
         """Answer with the server's clock."""
@@ -251,7 +259,7 @@ class Dispatcher:
         lobby = self.server.lobby
         view = lobby.check(View(cmd.room, cmd.page, cmd.road))
         reply(OK)
-        lobby.subscribe(conn, view)
+        await lobby.subscribe(conn, view)
 
     async def lobby_unsubscribe(
         self, conn: Connection, cmd: LobbyUnsubscribe, reply: Reply
@@ -355,3 +363,12 @@ class Dispatcher:
     async def squeeze(self, conn: Connection, cmd: SqueezeProgress, reply: Reply) -> None:
         """Peel the face-down card one controls; moves are coalesced (``squeeze_rate``)."""
         self._seat_of(conn).squeeze(cmd, reply)
+
+
+class _NotHere(Exception):
+    """A command named a table this node does not run: its answer needs the directory
+    (``Dispatcher._not_here``), which the commands' common path never waits on."""
+
+    def __init__(self, table_id: str) -> None:
+        super().__init__(table_id)
+        self.table_id = table_id

@@ -1,12 +1,14 @@
 """The lobby: the rooms with their rules, a line per table, and who looks at which page.
 
 Tables only mark themselves changed (``Hub.changed``); once a ``TICK`` the lobby rebuilds the
-lines of the tables that changed, keeps the fields that differ, and sends every subscriber one
-``lobby.update`` with the changes of the tables on the page it looks at. A page holds at most
-``PAGE_SIZE`` tables, of one room or of all rooms, so what a subscriber receives does not grow
-with the number of tables, on one node or many; a client at a table that does not show the
-lobby unsubscribes and receives nothing. A table that appears or goes away moves the pages:
-each subscriber then gets its page again whole (a ``lobby`` message).
+lines of this node's tables that changed and puts them in the outbox (the node publishes them
+to the directory). Then it reads from the directory each page its subscribers look at, and
+sends each page's subscribers one ``lobby.update`` with the fields that changed since the
+last tick, or the page whole (a ``lobby`` message) when its tables or their number changed.
+A page holds at most ``PAGE_SIZE`` tables, of one room or of all rooms, so what the lobby
+costs a node (and what a subscriber receives) follows the pages its own users look at, not
+the number of tables or nodes of the system; a client at a table that does not show the
+lobby unsubscribes and receives nothing.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from baccarat.bets import CHIPS, LIMITS
+from baccarat.cluster import Directory
 from baccarat.errors import RuleViolation
 from baccarat.protocol.codec import dumps
 from baccarat.protocol.lobby import LineJson
@@ -60,27 +63,16 @@ class View:
     """What one subscriber looks at: a page of one room's tables, or of every table.
 
     ``road`` keeps only the tables where that good road holds now (``"any"``: any good road);
-    such a page is worked out again at each tick, since a result can bring a table in or out.
+    a result can bring a table in or out.
     """
 
     room: str | None = None
     page: int = 0
     road: str | None = None
 
-    def shows(self, line: LineJson) -> bool:
-        """Whether a table with this lobby line passes the view's good-road filter."""
-        if self.road is None:
-            return True
-        found = line.get("good_roads")
-        if not isinstance(found, list) or not found:
-            return False
-        return self.road == "any" or any(
-            isinstance(g, dict) and g.get("pattern") == self.road for g in found
-        )
-
 
 class Lobby:
-    """Every table's line, the pages they fall on, and the subscribers of each page."""
+    """This node's tables' lines, the pages its subscribers look at, and what each was sent."""
 
     def __init__(
         self,
@@ -88,6 +80,7 @@ class Lobby:
         hub: Hub,
         local_line: Callable[[str], LineJson | None],
         outbox: LineOutbox,
+        directory: Directory,
     ) -> None:
         self.config = config
         self.hub = hub
@@ -96,71 +89,54 @@ class Lobby:
         """The current line of a table this server runs, or None."""
         self.outbox = outbox
         """Where each new line of a table this server runs goes (the node publishes it)."""
-        self.lines: dict[str, LineJson] = {}
-        self.heard: dict[str, LineJson] = {}
-        """Lines of tables other nodes run, as last heard."""
+        self.directory = directory
+        """Where every node's lines are read, a page at a time."""
+        self.local: dict[str, LineJson] = {}
+        """The line of each table this server runs, as last built."""
         self.views: dict[Connection, View] = {}
         self._by_view: dict[View, set[Connection]] = {}
-        self._pending: dict[str, LineJson] = {}
-        self._epoch = 0
-        """Counts the changes of which tables exist (each one moves the pages)."""
-        self._seen: dict[Connection, int] = {}
-        """The epoch of the page each subscriber was last sent whole."""
-        self._filtered: dict[View, list[str]] = {}
-        """The tables last sent to the subscribers of each filtered view."""
-        self._order: list[str] = []
-        self._where: dict[str, tuple[int, str, int]] = {}
+        self._sent: dict[View, dict[str, Any]] = {}
+        """The ``lobby`` message each looked-at page's subscribers were last sent (or brought
+        up to by updates)."""
+        self._ranks = {t: i for i, t in enumerate(config.table_room())}
         self._task: asyncio.Task[None] | None = None
+
+    def rank(self, table_id: str) -> int:
+        """The table's place in the lobby: the rooms file's order (others after, by id)."""
+        return self._ranks.get(table_id, len(self._ranks))
 
     # -- lines ------------------------------------------------------------------------
 
-    def put(self, table_id: str, line: LineJson | None) -> None:
-        """A line heard from another node (None: that node gave the table up)."""
-        if line is None:
-            self.heard.pop(table_id, None)
-        else:
-            self.heard[table_id] = line
-        self.hub.changed.add(table_id)
-
     def refresh(self) -> None:
-        """Rebuild the lines of the tables that changed; keep what changed for the next tick."""
+        """Rebuild the lines of this server's tables that changed; publish those that differ."""
         changed, self.hub.changed = self.hub.changed, set()
-        moved = False
         for table_id in changed:
-            local = self.local_line(table_id)
-            line = local if local is not None else self.heard.get(table_id)
-            old = self.lines.get(table_id)
+            line = self.local_line(table_id)
             if line is None:
-                if old is not None:
-                    del self.lines[table_id]
-                    self._pending.pop(table_id, None)
-                    moved = True
-                continue
-            if old is None:
-                # A new table moves the pages: every subscriber gets its page whole.
-                moved = True
-            else:
-                delta = {k: v for k, v in line.items() if old.get(k) != v}
-                if not delta:
-                    continue
-                self._pending.setdefault(table_id, {"table_id": table_id}).update(delta)
-            self.lines[table_id] = line
-            if local is not None:
+                self.local.pop(table_id, None)
+            elif self.local.get(table_id) != line:
+                self.local[table_id] = line
                 self.outbox.put(line)
-        if moved:
-            self._epoch += 1
-            self._reorder()
 
-    def _reorder(self) -> None:
-        listed = [t for t in self.config.table_room() if t in self.lines]
-        known = set(listed)
-        self._order = listed + sorted(t for t in self.lines if t not in known)
-        counts: dict[str, int] = {}
-        self._where = {}
-        for i, table_id in enumerate(self._order):
-            room = str(self.lines[table_id].get("room_id", ""))
-            self._where[table_id] = (i, room, counts.get(room, 0))
-            counts[room] = counts.get(room, 0) + 1
+    def _fresh(self, line: LineJson) -> LineJson:
+        # A table of this server: its line as it is now, not as last published.
+        local = self.local.get(str(line.get("table_id")))
+        return line if local is None else local
+
+    async def all_lines(self) -> dict[str, LineJson]:
+        """Every table's line, in lobby order: the whole system (``GET /api/lobby``, an
+        operator's list), not something to read at every tick."""
+        self.refresh()
+        lines = await self.directory.all_summaries()
+        lines.update(self.local)
+        return {t: self._fresh(lines[t]) for t in sorted(lines, key=lambda t: (self.rank(t), t))}
+
+    async def elsewhere(self, table_id: str) -> str | None:
+        """The public URL of the node running a table that is not run here, if any."""
+        if table_id in self.local:
+            return None
+        owner = await self.directory.owner(table_id)
+        return owner.url if owner is not None and owner.url else None
 
     # -- pages ------------------------------------------------------------------------
 
@@ -170,123 +146,78 @@ class Lobby:
             raise RuleViolation("unknown_room", f"There is no room {view.room!r}.")
         return view
 
-    def message(self, view: View | None = None) -> dict[str, Any]:
+    async def message(self, view: View | None = None) -> dict[str, Any]:
         """The ``lobby`` message of a page (None: every table, as ``GET /api/lobby``)."""
-        self.refresh()
         if view is None:
-            tables = [self.lines[t] for t in self._order]
-            return {"type": "lobby", "rooms": self.rooms, "tables": tables}
-        ids = self._ids(view)
-        start = view.page * PAGE_SIZE
+            lines = await self.all_lines()
+            return {"type": "lobby", "rooms": self.rooms, "tables": list(lines.values())}
+        self.refresh()
+        found = await self.directory.page(view.room, view.road, view.page * PAGE_SIZE, PAGE_SIZE)
         return {
             "type": "lobby",
             "rooms": self.rooms,
             "room": view.room,
             "road": view.road,
             "page": view.page,
-            "pages": max(1, -(-len(ids) // PAGE_SIZE)),
+            "pages": max(1, -(-found.total // PAGE_SIZE)),
             "page_size": PAGE_SIZE,
-            "total": len(ids),
-            "tables": [self.lines[t] for t in ids[start : start + PAGE_SIZE]],
+            "total": found.total,
+            "tables": [self._fresh(line) for line in found.lines],
         }
 
-    def _ids(self, view: View) -> list[str]:
-        # Every table of the view's room that passes its filter, in lobby order.
-        return [
-            t
-            for t in self._order
-            if (view.room is None or self._where[t][1] == view.room) and view.shows(self.lines[t])
-        ]
-
-    def _page_ids(self, view: View) -> list[str]:
-        start = view.page * PAGE_SIZE
-        return self._ids(view)[start : start + PAGE_SIZE]
-
-    def subscribe(self, conn: Connection, view: View) -> None:
+    async def subscribe(self, conn: Connection, view: View) -> None:
         """Send ``conn`` its page now and the page's changes every tick after."""
         self.unsubscribe(conn)
         self.views[conn] = view
         self._by_view.setdefault(view, set()).add(conn)
-        conn.send(dumps(self.message(view)))
-        self._seen[conn] = self._epoch
-        if view.road is not None:
-            # Kept if others look at this page: when it differs from what they were sent, the
-            # next tick sends the page whole to all of them.
-            self._filtered.setdefault(view, self._page_ids(view))
+        if view not in self._sent:
+            page = await self.message(view)
+            self._sent.setdefault(view, page)
+        # What the page's other subscribers have, so that the next updates fit it too (unless
+        # the client changed its page meanwhile).
+        sent = self._sent.get(view)
+        if sent is not None and self.views.get(conn) == view:
+            conn.send(dumps(sent))
 
     def unsubscribe(self, conn: Connection) -> None:
         """No more lobby messages for ``conn``."""
         view = self.views.pop(conn, None)
-        self._seen.pop(conn, None)
         if view is not None:
             subs = self._by_view.get(view)
             if subs is not None:
                 subs.discard(conn)
                 if not subs:
                     del self._by_view[view]
-                    self._filtered.pop(view, None)
+                    self._sent.pop(view, None)
 
     # -- the tick ---------------------------------------------------------------------
 
-    def tick(self) -> int:
-        """Send each subscriber the changes on its page since the last tick; return frames sent."""
+    async def tick(self) -> int:
+        """Send each subscriber its page's changes since the last tick; return frames sent."""
         self.refresh()
-        pending, self._pending = self._pending, {}
-        resent = self._resend_pages()
-        sent = len(resent)
-        by_page: dict[View, list[LineJson]] = {}
-        for table_id, delta in pending.items():
-            where = self._where.get(table_id)
-            if where is None:
+        views = list(self._by_view)
+        pages = await asyncio.gather(*(self.message(v) for v in views))
+        sent = 0
+        for view, page in zip(views, pages, strict=True):
+            subs = self._by_view.get(view)
+            if not subs:
                 continue
-            index, room, in_room = where
-            # Filtered views are sent in ``_tick_filtered``.
-            by_page.setdefault(View(None, index // PAGE_SIZE), []).append(delta)
-            by_page.setdefault(View(room, in_room // PAGE_SIZE), []).append(delta)
-        for view, deltas in by_page.items():
-            sent += self._send_update(view, deltas, resent)
-        for view in list(self._filtered):
-            sent += self._tick_filtered(view, pending, resent)
+            old = self._sent.get(view)
+            self._sent[view] = page
+            if old is None or _tables_of(old) != _tables_of(page):
+                text = dumps(page)
+                for conn in subs:
+                    conn.send(text)
+                sent += len(subs)
+                continue
+            deltas = [_delta(a, b) for a, b in zip(old["tables"], page["tables"], strict=True)]
+            changes = [d for d in deltas if d is not None]
+            if changes:
+                frame = encode({"type": "lobby.update", "tables": changes})
+                for conn in subs:
+                    conn.send_frame(frame)
+                sent += len(subs)
         return sent
-
-    def _send_update(self, view: View, deltas: list[LineJson], skip: set[Connection]) -> int:
-        subs = self._by_view.get(view)
-        if not subs or not deltas:
-            return 0
-        frame = encode({"type": "lobby.update", "tables": deltas})
-        sent = 0
-        for conn in subs:
-            if conn not in skip:
-                conn.send_frame(frame)
-                sent += 1
-        return sent
-
-    def _tick_filtered(
-        self, view: View, pending: dict[str, LineJson], resent: set[Connection]
-    ) -> int:
-        # A filtered page: the same tables get their deltas; when a table came in or left,
-        # the page goes again whole.
-        ids = self._page_ids(view)
-        if ids == self._filtered[view]:
-            return self._send_update(view, [pending[t] for t in ids if t in pending], resent)
-        self._filtered[view] = ids
-        text = dumps(self.message(view))
-        sent = 0
-        for conn in self._by_view.get(view, ()):
-            if conn not in resent:
-                conn.send(text)
-                sent += 1
-        return sent
-
-    def _resend_pages(self) -> set[Connection]:
-        # Tables came or went since these subscribers got their page: send it again whole.
-        resent: set[Connection] = set()
-        for conn, epoch in list(self._seen.items()):
-            if epoch != self._epoch:
-                conn.send(dumps(self.message(self.views[conn])))
-                self._seen[conn] = self._epoch
-                resent.add(conn)
-        return resent
 
     def start(self) -> None:
         """Start the ticking task."""
@@ -304,7 +235,21 @@ class Lobby:
         while True:
             await asyncio.sleep(TICK)
             try:
-                self.tick()
+                await self.tick()
             except Exception:
-                # The lobby must outlive a bad line; the tables do not depend on it.
+                # The lobby must outlive a bad line or a directory that does not answer; the
+                # tables do not depend on it.
                 log.exception("lobby tick failed")
+
+
+def _tables_of(page: dict[str, Any]) -> tuple[int, list[object]]:
+    # What makes a page the same page: the same tables, in the same places, of as many.
+    return page["total"], [line.get("table_id") for line in page["tables"]]
+
+
+def _delta(old: LineJson, new: LineJson) -> LineJson | None:
+    # The fields of a table's line that changed, with its id; None when none did.
+    if old is new:
+        return None
+    delta = {k: v for k, v in new.items() if old.get(k) != v}
+    return {"table_id": new["table_id"], **delta} if delta else None

@@ -2,10 +2,10 @@
 
 Every server is a node; a single server is a system of one, on a ``LocalDirectory``. The
 node runs only the tables whose lease it holds, keeps its seated users' claims in the
-directory alive (``SeatClaims``: a user holds one seat in the whole system), publishes its
-tables' lobby lines (``LineOutbox``) and hands the lobby every other node's. A node with a
-public URL (one of many, ``--redis``) has its lines name it and that URL (``Tables.line``),
-so that clients can find the node a table runs on.
+directory alive (``SeatClaims``: a user holds one seat in the whole system) and publishes
+its tables' lobby lines (``LineOutbox``); the lobby reads every node's from the directory. A
+node with a public URL (one of many, ``--redis``) has its lines name it and that URL
+(``Tables.line``), so that clients can find the node a table runs on.
 """
 
 from __future__ import annotations
@@ -46,8 +46,8 @@ class Node:
         start_table: Callable[[str, int], Awaitable[None]],
         stop_table: Callable[[str], Awaitable[None]],
         summary_of: Callable[[str], LineJson | None],
+        rank_of: Callable[[str], int],
         regained: Callable[[str], Awaitable[bool]] | None = None,
-        on_heard: Callable[[str, LineJson | None], None],
         on_operator: Callable[[LineJson], None] | None = None,
         ttl: float = DEFAULT_TTL,
         inflight: CoinsInFlight | None = None,
@@ -62,12 +62,10 @@ class Node:
         self.ttl = ttl
         self.summary_of = summary_of
         """The current line of a table this node runs, to keep it from expiring."""
-        self.on_heard = on_heard
-        """Hands the lobby a line heard from another node (None: the line was withdrawn)."""
+        self.rank_of = rank_of
+        """A table's place in the lobby (the rooms file's order)."""
         self.on_operator = on_operator
         """Carries out an operator's word heard by every node (a ban, a notice)."""
-        self.lines: dict[str, LineJson] = {}
-        """Every node's lobby line, as last heard, by table id."""
         self.inflight = inflight if inflight is not None else CoinsInFlight()
         self._held_claims: dict[int, str] = {}
         """Users who left their seat while a round here holds their coins: their claim in the
@@ -96,13 +94,12 @@ class Node:
 
     async def start(self) -> None:
         """Take the tables that are free now, then keep renewing and following the lobby."""
-        await self._load_lines()
         await self.keeper.tick()
         self.keeper.start()
         self._tasks = [
             asyncio.create_task(self._publish_lines(), name="lobby-publish"),
             asyncio.create_task(
-                follow_lobby(self.directory, self._heard, on_start=self._reread),
+                follow_lobby(self.directory, self._heard),
                 name="lobby-follow",
             ),
         ]
@@ -178,52 +175,30 @@ class Node:
             pending = self.outbox.take()
             due = set(pending)
             if refresh_at is not None and loop.time() >= refresh_at:
-                # Only the refresh republishes every held table, not each change.
+                # The refresh republishes every held table before its line expires.
                 due |= set(self.keeper.held)
                 refresh_at = loop.time() + self.ttl / 3
             for table_id in due:
                 summary = pending.get(table_id) or self.summary_of(table_id)
-                if summary is not None:
-                    # Only a change is announced; a refresh only keeps the line from
-                    # expiring (every node heard it when it changed).
-                    changed = table_id in pending
-                    try:
-                        await self.directory.publish(
-                            self.node_id, summary, self.ttl, announce=changed
-                        )
-                    except Exception:
-                        log.exception("lobby line not published", extra={"table_id": table_id})
-                        if changed:
-                            # Announced with the next change or refresh, whichever comes.
-                            self.outbox.put_back(summary)
+                if summary is None:
+                    continue
+                try:
+                    await self.directory.publish(
+                        self.node_id,
+                        summary,
+                        self.ttl,
+                        rank=self.rank_of(table_id),
+                    )
+                except Exception:
+                    log.exception("lobby line not published", extra={"table_id": table_id})
+                    if table_id in pending:
+                        # Published with the next change or refresh, whichever comes.
+                        self.outbox.put_back(summary)
 
     def _heard(self, change: LobbyChange) -> None:
         if change.operator is not None:
             if self.on_operator is not None:
                 self.on_operator(change.operator)
-            return
-        if change.summary is None:
-            # A node gave the table up: take it now if it is one of ours.
-            self.lines.pop(change.table_id, None)
-            self.on_heard(change.table_id, None)
-            if change.table_id in self.keeper.table_ids:
-                self.keeper.wake()
-            return
-        if self.lines.get(change.table_id) == change.summary:
-            return  # a refresh before the line's ttl runs out; nothing changed
-        self.lines[change.table_id] = change.summary
-        self._tell(change.table_id, change.summary)
-
-    def _tell(self, table_id: str, line: LineJson) -> None:
-        # This node's own line, echoed back, is older than the one its table gives now; a
-        # line of ours for a table we no longer run is stale.
-        if line.get("node_id") != self.node_id:
-            self.on_heard(table_id, line)
-
-    def _reread(self) -> None:
-        self._spawn(self._load_lines())
-
-    async def _load_lines(self) -> None:
-        self.lines = await self.directory.all_summaries()
-        for table_id, line in self.lines.items():
-            self._tell(table_id, line)
+        elif change.summary is None and change.table_id in self.keeper.table_ids:
+            # A node gave one of our tables up: take it now rather than at the next tick.
+            self.keeper.wake()
