@@ -43,6 +43,35 @@ async def test_a_table_held_in_its_result_waits_there_until_let_go(live: Live) -
     await bettor.close()
 
 
+@live_test()
+async def test_a_held_betting_keeps_its_time_when_the_step_that_opened_it_was_slow(
+    live: Live,
+) -> None:
+    # The step that opens the betting takes longer than the betting (0.8 s at the tests'
+    # speed), as on a loaded machine: the held betting still takes the bet after it.
+    driver = live.server.drivers["t1"]
+    commit = driver._commit
+
+    async def slow(events: Any, answers: Any) -> None:
+        await commit(events, answers)
+        if any(type(e).__name__ == "BettingOpened" for e in events):
+            await asyncio.sleep(1.5)
+
+    driver._commit = slow  # type: ignore[method-assign]
+    driver.hold.at("betting")
+    dealer = await live.client("dealer", 1_000_000)
+    bettor = await live.client("bettor", 100_000, record=True)
+    await bettor.command("sit", table_id="t1", seat=1)
+    await dealer.command("sit", table_id="t1", seat=0)  # betting opens with this seat
+    await bettor.wait_for(is_event("betting_opened"), timeout=10)
+    await asyncio.sleep(0.2)
+    await bettor.command("bet", area="player", chip=1)
+    driver.hold.at(None)
+    await bettor.wait_for(is_event("betting_closed"), timeout=10)
+    await dealer.close()
+    await bettor.close()
+
+
 LONG_BETTING = {**ROOMS, "timers": {**ROOMS["timers"], "betting": 600.0}}
 """A betting of a minute at the tests' speed: longer than the wait below."""
 

@@ -205,7 +205,7 @@ class TableDriver:
             answers.append(functools.partial(reply, OK if failure is None else failure))
             reply = None
         await self._commit(events, answers)
-        self.hold.check()
+        self.hold.check(stepped=True)
         if job is not None:
             if reply is not None:
                 # Answered here, in order with the events (a snapshot follows its ack).

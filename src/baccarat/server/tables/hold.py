@@ -51,13 +51,16 @@ class Hold:
             self.clock.skip_to(due)
             self.wake()
 
-    def check(self) -> None:
-        """After every step, and when the ledger starts or stops waiting for the database:
-        freeze the table's time in the held phase or while the database does not answer
-        (from the step whose write waits), thaw it otherwise."""
+    def check(self, *, stepped: bool = False) -> None:
+        """After every step (``stepped``), and when the ledger starts or stops waiting for the
+        database: freeze the table's time in the held phase or while the database does not
+        answer, thaw it otherwise. After a step, or while its write waits, the time stands
+        still from the step's own time: what the step's write took is not the phase's (on a
+        slow machine it could use up a short betting before the test's first bet)."""
         paused = self.ledger.paused
         holding = paused or (self.phase is not None and self.table.phase == self.phase)
         if holding:
-            self.clock.freeze(min(self.clock(), self.stepped_at) if paused else self.clock())
+            since_step = paused or stepped
+            self.clock.freeze(min(self.clock(), self.stepped_at) if since_step else self.clock())
         elif self.clock.thaw():
             self.wake()

@@ -483,8 +483,10 @@ export class SqueezeView {
     const key = `${this.zone}:${this.shown}`;
     if (key === this.sentKey) return;
     this.sentKey = key;
-    this.lastSent = performance.now();
     this.onProgress?.(this.sq.hand, this.shown, this.zone);
+    // The gap counts from when the move went out, so that a busy page never sends the next
+    // one sooner than the rate allows.
+    this.lastSent = performance.now();
   }
 }
 
