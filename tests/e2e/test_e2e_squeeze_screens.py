@@ -171,6 +171,9 @@ SAME_PEEL = """([hand, want]) =>
 PEELED_FROM = """([hand, zone]) => (document.querySelector(
   `.squeeze.mine[data-hand="${hand}"]:not([hidden])`)?.dataset.peel ?? '').startsWith(zone + ':')"""
 
+AFTER_TWO_FRAMES = """() => new Promise((done) =>
+  requestAnimationFrame(() => requestAnimationFrame(() => done(true))))"""
+
 SEEN = """(hand) => {
   // The squeeze of that hand (a card that just opened may still show beside it).
   const sq = document.querySelector(`.squeeze[data-hand="${hand}"]:not([hidden])`);
@@ -261,20 +264,17 @@ def peel_corner_to(page: Any, hand: str, target: float, *, start: bool) -> float
         page.mouse.down()
     drawn = 0.0
     for k in range(1, 61):
-        # Along the diagonal, a little further each time, until the page shows enough.
+        # Along the diagonal, a little further each time, until the page shows enough. Each
+        # move is read once the page has drawn it, so a busy page never lets the finger run
+        # past the target (and past the point where letting go opens the card).
         f = 1 - k / 60 * 1.05
         page.mouse.move(x + w * f, y + h * f)
-        with contextlib.suppress(PlaywrightError):
-            page.wait_for_function(
-                """([hand, target]) => { const sq = document.querySelector(
-                     `.squeeze.mine[data-hand="${hand}"]:not([hidden])`);
-                   return Number((sq?.dataset.peel ?? '').split(':')[1]) >= target; }""",
-                arg=[hand, target],
-                timeout=150,
-                polling=20,
-            )
-            drawn = float(page.evaluate(SEEN, hand)["peel"].split(":")[1])
-            break
+        page.evaluate(AFTER_TWO_FRAMES)
+        peel = (page.evaluate(SEEN, hand) or {}).get("peel") or ""
+        if ":" in peel:
+            drawn = float(peel.split(":")[1])
+            if drawn >= target:
+                break
     return drawn
 
 

@@ -52,14 +52,22 @@ async def console(live: Live, name: str = "boss", role: str = "operator") -> aio
 
 
 async def betting_at_t1(live: Live) -> tuple[Client, Client]:
-    """A dealer and a bettor (who opens the cards they control) at t1, betting open."""
+    """A dealer and a bettor (who opens the cards they control) at t1, betting open and held
+    (0.8 s at this speed) until the test lets it go (``release``)."""
     dealer = await live.client("dealer", 1_000_000)
     bettor = await live.client("bettor", 50_000)
     auto_open(bettor)
-    await dealer.command("sit", table_id="t1", seat=0)
+    live.server.drivers["t1"].hold.at("betting")
+    # The dealer sits last, so the bettor sees the first betting open.
     await bettor.command("sit", table_id="t1", seat=1)
+    await dealer.command("sit", table_id="t1", seat=0)
     await bettor.wait_for(is_event("betting_opened"), 20)
     return dealer, bettor
+
+
+def release(live: Live) -> None:
+    """Let t1's held betting run out."""
+    live.server.drivers["t1"].hold.at(None)
 
 
 @live_test()
@@ -291,6 +299,7 @@ async def test_a_table_closed_after_its_round_plays_it_out_and_reopens(live: Liv
         assert (status, body["error"]["code"]) == (404, "unknown_table")
         status, body = await call(http, "POST", f"{url}/close", {"reason": "維護"})
         assert (status, body["suspended"]) == (200, "維護")
+        release(live)
         closed = await bettor.wait_for(is_event("table_suspended"), 5)
         assert closed["data"] == {"reason": "維護"}
         # The round in play is dealt and settled as usual; then no betting opens.
@@ -376,6 +385,7 @@ async def test_a_played_rounds_record_has_its_cards_bets_and_settlement(live: Li
         dealer, bettor = await betting_at_t1(live)
         await bettor.command("bet", area="banker", chip=3)
         await bettor.command("bet", area="tie", chip=1)
+        release(live)
         settled = await bettor.wait_for(is_event("round_settled"), 30)
         await asyncio.sleep(0.3)
         rid = settled["data"]["round_id"]
@@ -421,6 +431,7 @@ async def test_taking_back_the_coins_a_bettor_has_on_the_table_is_refused(live: 
     try:
         dealer, bettor = await betting_at_t1(live)
         await bettor.command("bet", area="player", chip=5)  # 500 coins on the table
+        release(live)
         url = f"{live.base}/api/admin/users/{bettor.user_id}/grant"
         status, body = await call(http, "POST", url, {"coins": -49_800, "reason": "x"})
         assert (status, body["error"]["code"]) == (409, "coins_below_stake")

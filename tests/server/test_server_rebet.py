@@ -17,8 +17,12 @@ async def test_rebet_double_and_undo_over_the_socket(live: Live) -> None:
     dealer = await live.client("dealer", 1_000_000)
     alice = await live.client("alice")
     auto_open(alice)
-    await dealer.command("sit", table_id="t1", seat=0)
+    # Each betting (0.8 s at this speed) stands still while alice's commands go in.
+    hold = live.server.drivers["t1"].hold
+    hold.at("betting")
+    # The dealer sits last, so alice sees the first betting open.
     await alice.command("sit", table_id="t1", seat=1)
+    await dealer.command("sit", table_id="t1", seat=0)
     await alice.wait_for(is_event("betting_opened"), 10)
     with pytest.raises(CommandError) as err:
         await alice.rebet()
@@ -31,7 +35,9 @@ async def test_rebet_double_and_undo_over_the_socket(live: Live) -> None:
     await alice.double()
     changed = await alice.wait_for(is_event("bets_changed"), 10)
     assert (changed["data"]["action"], changed["data"]["bets"]) == ("double", {"banker": 10})
+    hold.at(None)
     await alice.wait_for(is_event("round_settled"), 30)
+    hold.at("betting")
     await alice.wait_for(is_event("betting_opened"), 30)
     view = await alice.resync()
     assert view["me"]["rebet"] == {"banker": 10} and view["me"]["can_rebet"] is True
@@ -48,6 +54,7 @@ async def test_rebet_double_and_undo_over_the_socket(live: Live) -> None:
         await alice.double()
     assert (err.value.code, err.value.details) == ("over_limit", {"area": "banker", "limit": 50})
     assert (await alice.resync())["seats"][1]["bets"] == {"banker": 40}
+    hold.at(None)
     await alice.wait_for(is_event("round_settled"), 30)
     await asyncio.sleep(0.2)
     assert live.store.audit().ok
