@@ -40,7 +40,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.description = (
         "Runs N full tables (a dealer, 7 bettors betting 2-4 chips a round, 1 spectator; "
         "controllers peel for 2-4 s a card, sending 15 moves/s with --model minimal and, like "
-        "the browser, no more than the server's squeeze_rate with --model browser) for each N "
+        "the browser, no more than the server's squeeze_rate with --model browser; --model "
+        "auto-open opens every card at once) for each N "
         "of --tables, until the "
         f"p99 delivery latency passes {P99_LIMIT_MS:g} ms or a client sees an error. Without "
         "--url it starts its own server for each step (SQLite, default timers) pinned to one "

@@ -5,7 +5,7 @@
 ``curve`` draws the capacity curve, ``runner`` steps the number of tables up.
 """
 
-MODELS = ("minimal", "browser")
+MODELS = ("minimal", "browser", "auto-open")
 """The client models (``baccarat.loadtest.clients``)."""
 P99_LIMIT_MS = 50.0
 """A step passes while the p99 delivery latency stays within this."""

@@ -7,6 +7,8 @@ seconds, then opens it. Two client models:
 
 - ``minimal``: what the protocol needs and nothing else (no lobby once seated, no snapshots
   asked for); it sends every move of the hand, 15 a second;
+- ``auto-open``: the browser with 自動開牌 on (the players' own preference): controllers open
+  their cards at once, so no peel moves at all;
 - ``browser``: what the shipped browser client (``baccarat/web/js``) does: it subscribes to
   the lobby when the lobby shows and unsubscribes when it enters a table
   (``lobbycontrol.js``, ``tablecontrol.js``), applies every event to its view (``store.js``)
@@ -79,6 +81,8 @@ class Generator:
         self.url = url.rstrip("/")
         self.ws_url = self.url.replace("http://", "ws://", 1) + "/ws"
         self.model = model
+        self.browser = model != "minimal"
+        """Whether the clients do what the browser client does (``browser``, ``auto-open``)."""
         self.tally = tally
         self.rng = random.Random(seed)
         self.clients: list[Client] = []
@@ -194,7 +198,7 @@ class Client(WSListener):
         self.tally.frame(kind, len(data), now - self.last_frame)
         self.last_frame = now
         self._on_text(kind, data)
-        if self.gen.model == "browser" and (data.startswith(_EVENT) or kind == "snapshot"):
+        if self.gen.browser and (data.startswith(_EVENT) or kind == "snapshot"):
             self._follow_seq(kind, data)
 
     def _closed_by_server(self, transport: WSTransport, code: WSCloseCode) -> None:
@@ -236,7 +240,7 @@ class Client(WSListener):
 
     async def take_place(self) -> None:
         """Subscribe to the lobby as the model does, then sit (or watch)."""
-        if self.gen.model == "browser":
+        if self.gen.browser:
             await self.command("lobby.subscribe", wait=True)
         if self.member.seat is None:
             await self.command("table.watch", f',"table_id":"{self.table_id}"', wait=True)
@@ -244,7 +248,7 @@ class Client(WSListener):
             await self.command(
                 "sit", f',"table_id":"{self.table_id}","seat":{self.member.seat}', wait=True
             )
-        if self.gen.model == "browser" and BROWSER_UNSUBSCRIBES:
+        if self.gen.browser and BROWSER_UNSUBSCRIBES:
             await self.command("lobby.unsubscribe", wait=True)
 
     def close(self) -> None:
@@ -284,7 +288,7 @@ class Client(WSListener):
 
     def _hello(self, data: bytes) -> None:
         rate = json.loads(data).get("squeeze_rate")
-        if self.gen.model == "browser" and isinstance(rate, int | float) and rate > 0:
+        if self.gen.browser and isinstance(rate, int | float) and rate > 0:
             self.peel_rate = min(SQUEEZE_RATE, float(rate))
         if not self.hello.done():
             self.hello.set_result(None)
@@ -349,6 +353,9 @@ class Client(WSListener):
         self.command("bet", f',"area":"{area}","chip":{chip}')
 
     def _peel(self, hand: str, corner: str) -> None:
+        if self.gen.model == "auto-open":
+            self.command("open", f',"hand":"{hand}"')
+            return
         moves = max(1, round(self.gen.rng.uniform(2.0, 4.0) * self.peel_rate))
         step = 1 / self.peel_rate
 
