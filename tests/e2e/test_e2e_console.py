@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
 import time
 import urllib.error
 import urllib.request
@@ -35,6 +36,7 @@ from baccarat.protocol import values
 from baccarat.rules import deal
 from baccarat.settlement import settle
 from baccarat.store import BetRecord, open_store
+from baccarat.store.audit import IN_PLAY_SECONDS
 
 pytestmark = [pytest.mark.browser, needs_chromium]
 
@@ -112,9 +114,9 @@ def a_settled_round(server: Server, dealer: str, bettor: str) -> str:
 
 
 def audit_clean(server: Server) -> list[str]:
-    """The problems ``baccarat audit`` finds in the server's database."""
+    """The problems ``baccarat audit --live`` finds in the running server's database."""
     with contextlib.closing(open_store(server.db)) as store:
-        return store.audit().problems
+        return store.audit(in_play_seconds=IN_PLAY_SECONDS).problems
 
 
 def test_an_operator_enrols_grants_mutes_bans_and_reads_the_log(
@@ -185,6 +187,9 @@ def test_an_operator_enrols_grants_mutes_bans_and_reads_the_log(
         op.click(".cs-tab[data-tab='records']")
         op.click("[data-action='audit']")
         op.wait_for_selector(".cs-audit [data-ok='true']")
+        assert re.search(r"Audit clean: [\d,]+ rounds \([\d,]+ in play\), [\d,]+ voided",
+                         op.inner_text(".cs-audit"))  # fmt: skip
+        save_screenshot(op, "console-audit-desktop-en")
         op.fill(".cs-search input[name=round]", "no-such-round")
         op.click(".cs-search button[type=submit]")
         op.wait_for_selector(".cs-error:text('No such round')")

@@ -124,12 +124,16 @@ def test_audit_exits_1_while_a_round_is_left_escrowed(
     status, out, _ = _run(capsys, "audit", "--json", "--db", store.url)
     report = json.loads(out)
     assert status == 1 and report["ok"] is False and report["rounds"] == 1
+    # With the servers running, a round escrowed a moment ago is being dealt.
+    status, out, _ = _run(capsys, "audit", "--live", "--db", store.url)
+    assert status == 0 and "1 rounds (1 in play)" in out
     store.void_unfinished()
     status, out, _ = _run(capsys, "audit", "--json", "--db", store.url)
     assert status == 0 and json.loads(out) == {
         "ok": True,
         "rounds": 1,
         "voided": 1,
+        "in_play": 0,
         "void_reasons": {"crash": 1},
         "problems": [],
     }

@@ -11,6 +11,7 @@ import sqlalchemy as sa
 
 from baccarat.errors import Conflict, InvalidInput, NotFound, RuleViolation
 from baccarat.store import BetRecord, Settle, Store, User
+from baccarat.store.audit import IN_PLAY_SECONDS
 
 WORKED = ["9S", "2H", "KH", "3C"]  # Player 9 against Banker 5: the Player hand wins
 
@@ -182,6 +183,20 @@ def test_the_ledger_refuses_updates_and_deletes(store: Store, users: dict[str, U
         with pytest.raises(sa.exc.DBAPIError), store.engine.begin() as conn:
             conn.execute(sa.text(sql))
     assert store.audit().problems == ["round r1 is still escrowed: neither settled nor voided"]
+
+
+def test_a_live_audit_counts_a_fresh_escrow_as_in_play(
+    store: Store, users: dict[str, User]
+) -> None:
+    _escrow(store, users)
+    report = store.audit(in_play_seconds=IN_PLAY_SECONDS)
+    assert (report.ok, report.in_play, report.problems) == (True, 1, [])
+    # The same round escrowed longer ago than any round lasts was left behind.
+    with store.engine.begin() as conn:
+        conn.execute(sa.text("UPDATE rounds SET escrowed_at = escrowed_at - 601"))
+    report = store.audit(in_play_seconds=IN_PLAY_SECONDS)
+    assert (report.ok, report.in_play) == (False, 0)
+    assert report.problems == ["round r1 is still escrowed: neither settled nor voided"]
 
 
 def test_the_database_refuses_a_negative_wallet(store: Store, users: dict[str, User]) -> None:

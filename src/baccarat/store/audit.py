@@ -29,6 +29,9 @@ from baccarat.store.rounds import load_rounds
 
 CHUNK = 500
 MAX_PROBLEMS = 1000
+IN_PLAY_SECONDS = 600.0
+"""An escrowed round younger than this is being dealt, not left behind: a round is dealt in
+well under ten minutes even when every card is squeezed to its time limit."""
 
 
 def _ledger_problems(conn: sa.Connection) -> Iterator[str]:
@@ -224,14 +227,14 @@ def _round_postings(conn: sa.Connection, ids: list[str]) -> dict[str, dict[str, 
     return out
 
 
-def _round_problems(conn: sa.Connection) -> Iterator[str]:
+def _round_problems(conn: sa.Connection, in_play_since: float) -> Iterator[str]:
     ids = list(conn.scalars(sa.select(s.rounds.c.id).order_by(s.rounds.c.id)))
     for start in range(0, len(ids), CHUNK):
         chunk = ids[start : start + CHUNK]
         postings = _round_postings(conn, chunk)
         for r in load_rounds(conn, chunk):
             yield from _missing_tx_problems(r, postings)
-            yield from _status_problems(r, postings)
+            yield from _status_problems(r, postings, in_play_since)
 
 
 def _missing_tx_problems(r: RoundRecord, postings: dict[str, dict[str, int]]) -> Iterator[str]:
@@ -252,9 +255,12 @@ def _needed_steps(r: RoundRecord) -> list[str]:
     return []
 
 
-def _status_problems(r: RoundRecord, postings: dict[str, dict[str, int]]) -> Iterator[str]:
+def _status_problems(
+    r: RoundRecord, postings: dict[str, dict[str, int]], in_play_since: float
+) -> Iterator[str]:
     if r.status == "escrowed":
-        yield f"round {r.round_id} is still escrowed: neither settled nor voided"
+        if r.escrowed_at < in_play_since:
+            yield f"round {r.round_id} is still escrowed: neither settled nor voided"
     elif r.status == "settled":
         yield from _recompute_problems(r, postings)
     elif r.status == "voided":
@@ -272,10 +278,11 @@ def _void_reason_problems(r: RoundRecord) -> Iterator[str]:
         )
 
 
-def run_audit(conn: sa.Connection) -> AuditReport:
-    """Check the whole database; see docs/storage.md for the list of checks."""
+def run_audit(conn: sa.Connection, in_play_since: float) -> AuditReport:
+    """Check the whole database; see docs/storage.md for the list of checks. A round
+    escrowed at or after ``in_play_since`` is counted as in play rather than left behind."""
     problems: list[str] = []
-    for problem in chain(_ledger_problems(conn), _round_problems(conn)):
+    for problem in chain(_ledger_problems(conn), _round_problems(conn, in_play_since)):
         problems.append(problem)
         if len(problems) >= MAX_PROBLEMS:
             problems.append(f"stopped after {MAX_PROBLEMS} problems")
@@ -294,10 +301,16 @@ def run_audit(conn: sa.Connection) -> AuditReport:
             .group_by(s.rounds.c.void_reason)
         )
     }
+    in_play = conn.scalar(
+        sa.select(sa.func.count()).where(
+            s.rounds.c.status == "escrowed", s.rounds.c.escrowed_at >= in_play_since
+        )
+    )
     return AuditReport(
         ok=not problems,
         rounds=sum(counts.values()),
         voided=counts.get("voided", 0),
+        in_play=int(in_play or 0),
         problems=problems,
         void_reasons=reasons,
     )

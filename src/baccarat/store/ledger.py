@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 import uuid
 from collections.abc import Iterable, Mapping, Sequence
 from concurrent.futures import Future
@@ -119,10 +120,12 @@ class Ledger:
             "total": users + house + mint + escrow,
         }
 
-    def audit(self) -> AuditReport:
-        """Check the ledger and recompute every settled round (see docs/storage.md)."""
+    def audit(self, *, in_play_seconds: float = 0.0) -> AuditReport:
+        """Check the ledger and recompute every settled round (see docs/storage.md). A round
+        escrowed within the last ``in_play_seconds`` is in play, not left behind: a live
+        system passes ``IN_PLAY_SECONDS``; a stopped one has no round in play."""
         with reading(self.engine, snapshot=True) as conn:
-            return run_audit(conn)
+            return run_audit(conn, time.time() - in_play_seconds)
 
     # Rounds ---------------------------------------------------------------------------
 

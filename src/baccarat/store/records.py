@@ -159,6 +159,8 @@ class AuditReport:
     ok: bool
     rounds: int
     voided: int
+    in_play: int = 0
+    """Rounds escrowed too recently to count as left behind: being dealt now."""
     problems: list[str] = field(default_factory=list)
     void_reasons: dict[str, int] = field(default_factory=dict)
     """Voided rounds counted by reason."""
@@ -169,6 +171,7 @@ class AuditReport:
             "ok": self.ok,
             "rounds": self.rounds,
             "voided": self.voided,
+            "in_play": self.in_play,
             "void_reasons": dict(self.void_reasons),
             "problems": list(self.problems),
         }

@@ -274,7 +274,7 @@ export async function roundView(body, roundId) {
       const got = await api("/api/admin/audit", {});
       mount(report,
         h("p", { class: got.ok ? "cs-ok" : "cs-error", "data-ok": String(got.ok) },
-          got.ok ? t("audit_ok", { rounds: fmt(got.rounds), voided: fmt(got.voided) }) : t("audit_bad", { n: got.problems.length })),
+          got.ok ? t("audit_ok", { rounds: fmt(got.rounds), in_play: fmt(got.in_play), voided: fmt(got.voided) }) : t("audit_bad", { n: got.problems.length })),
         got.problems.length ? h("ul", null, got.problems.map((p) => h("li", null, p))) : null);
     } catch (err) {
       mount(report, h("p", { class: "cs-error" }, refusal(err)));
