@@ -227,7 +227,7 @@ def _round_postings(conn: sa.Connection, ids: list[str]) -> dict[str, dict[str, 
     return out
 
 
-def _round_problems(conn: sa.Connection, in_play_since: float) -> Iterator[str]:
+def _round_problems(conn: sa.Connection, in_play_since: float | None) -> Iterator[str]:
     ids = list(conn.scalars(sa.select(s.rounds.c.id).order_by(s.rounds.c.id)))
     for start in range(0, len(ids), CHUNK):
         chunk = ids[start : start + CHUNK]
@@ -256,10 +256,10 @@ def _needed_steps(r: RoundRecord) -> list[str]:
 
 
 def _status_problems(
-    r: RoundRecord, postings: dict[str, dict[str, int]], in_play_since: float
+    r: RoundRecord, postings: dict[str, dict[str, int]], in_play_since: float | None
 ) -> Iterator[str]:
     if r.status == "escrowed":
-        if r.escrowed_at < in_play_since:
+        if in_play_since is None or r.escrowed_at < in_play_since:
             yield f"round {r.round_id} is still escrowed: neither settled nor voided"
     elif r.status == "settled":
         yield from _recompute_problems(r, postings)
@@ -278,9 +278,10 @@ def _void_reason_problems(r: RoundRecord) -> Iterator[str]:
         )
 
 
-def run_audit(conn: sa.Connection, in_play_since: float) -> AuditReport:
+def run_audit(conn: sa.Connection, in_play_since: float | None = None) -> AuditReport:
     """Check the whole database; see docs/storage.md for the list of checks. A round
-    escrowed at or after ``in_play_since`` is counted as in play rather than left behind."""
+    escrowed at or after ``in_play_since`` is counted as in play rather than left behind;
+    without it, every escrowed round is left behind (nothing runs)."""
     problems: list[str] = []
     for problem in chain(_ledger_problems(conn), _round_problems(conn, in_play_since)):
         problems.append(problem)
@@ -301,16 +302,21 @@ def run_audit(conn: sa.Connection, in_play_since: float) -> AuditReport:
             .group_by(s.rounds.c.void_reason)
         )
     }
-    in_play = conn.scalar(
-        sa.select(sa.func.count()).where(
-            s.rounds.c.status == "escrowed", s.rounds.c.escrowed_at >= in_play_since
+    in_play = 0
+    if in_play_since is not None:
+        in_play = (
+            conn.scalar(
+                sa.select(sa.func.count()).where(
+                    s.rounds.c.status == "escrowed", s.rounds.c.escrowed_at >= in_play_since
+                )
+            )
+            or 0
         )
-    )
     return AuditReport(
         ok=not problems,
         rounds=sum(counts.values()),
         voided=counts.get("voided", 0),
-        in_play=int(in_play or 0),
+        in_play=int(in_play),
         problems=problems,
         void_reasons=reasons,
     )

@@ -125,7 +125,9 @@ class Ledger:
         escrowed within the last ``in_play_seconds`` is in play, not left behind: a live
         system passes ``IN_PLAY_SECONDS``; a stopped one has no round in play."""
         with reading(self.engine, snapshot=True) as conn:
-            return run_audit(conn, time.time() - in_play_seconds)
+            # (strict without a window: a clock a little ahead on another node cannot hide a round)
+            since = time.time() - in_play_seconds if in_play_seconds > 0 else None
+            return run_audit(conn, since)
 
     # Rounds ---------------------------------------------------------------------------
 
