@@ -87,6 +87,8 @@ def test_two_workers_make_one_system_come_back_when_killed_and_stop_cleanly(
             wait_until(lambda: health(b)["ok"], "the second worker to answer")
             # Every table runs once, on one of the two, and both lobbies agree on where.
             wait_until(lambda: sum(health(u)["tables"] for u in (a, b)) == len(tables), "4 tables")
+            # A table's line reaches the lobbies at the next lobby tick after it runs.
+            wait_until(lambda: len(_lobby(a)) == len(tables), "A's lobby to list every table")
             # Worker i leases every second table first: the first one up takes only its own.
             where = {t: line["url"] for t, line in _lobby(a).items()}
             assert where == {"t1": a, "t2": b, "t3": a, "t4": b}
