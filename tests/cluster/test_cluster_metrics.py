@@ -38,6 +38,9 @@ from scrape import Scraped, scrape
 REDIS_URL = os.environ.get("BACCARAT_TEST_REDIS", "redis://127.0.0.1:6379/0")
 LEASE_TTL = 2.0
 """The expiring lease: a loaded machine's slow start must not let it lapse before it is cut."""
+REFUSED_TTL = 10.0
+"""The lease another node takes over: long enough that a loaded machine's late renewal cannot
+let it run out first (the test takes it; it never waits for it to expire)."""
 HEARTBEAT_TTL = 3.0
 """The heartbeat test's lease: long enough that a loaded machine's slow start does not let the
 node's own heartbeat lapse before the first scrape."""
@@ -167,7 +170,11 @@ async def test_a_table_whose_lease_another_node_holds_stops_and_is_counted(
         other = RedisDirectory.from_url(REDIS_URL, prefix)
         try:
             async with _node(
-                store, directory=directory, node_id="A", public_url="http://a", lease_ttl=LEASE_TTL
+                store,
+                directory=directory,
+                node_id="A",
+                public_url="http://a",
+                lease_ttl=REFUSED_TTL,
             ) as (base, server):
                 dealer, bettor, round_id, _ = await _mid_squeeze(store, base)
                 try:
