@@ -194,8 +194,20 @@ def test_a_seated_user_follows_the_table_to_the_node_that_takes_it_over(
     page.context.close()
 
 
-CLOSING = """() => [...document.querySelectorAll('.toast')].some(
-  (t) => t.textContent.includes('伺服器即將重啟'))"""
+CLOSING_SHOWN = "closing notice shown"
+WATCH_CLOSING = """(said) => {
+  // Say on the console when the closing notice comes on screen: the page may move to the
+  // next node (and lose the toast) before a starved page is polled for it.
+  const note = () => {
+    if ([...document.querySelectorAll('.toast')].some((t) => t.textContent.includes('伺服器即將重啟'))) {
+      console.info(said);
+      watcher.disconnect();
+    }
+  };
+  const watcher = new MutationObserver(note);
+  watcher.observe(document.body, { subtree: true, childList: true, characterData: true });
+  note();
+}"""
 
 
 def test_a_restart_settles_the_round_in_play_and_both_users_follow_with_their_seats(
@@ -204,16 +216,22 @@ def test_a_restart_settles_the_round_in_play_and_both_users_follow_with_their_se
     dealer = _seated_on_a(browser, nodes, NAMES[0], 0)
     bettor = _seated_on_a(browser, nodes, NAMES[1], 3)
     assert bet_in_a_betting(bettor, 1, "banker") == "ok"
+    said: dict[str, list[str]] = {"dealer": [], "bettor": []}
+    for name, page in (("dealer", dealer), ("bettor", bettor)):
+        page.on("console", lambda m, name=name: said[name].append(m.text))
+        page.evaluate(WATCH_CLOSING, CLOSING_SHOWN)
     # A planned stop (SIGTERM) with a bet on the table: every screen says what happens, the
     # round plays on and settles, then the table goes to B and both pages follow it there.
     nodes.procs["A"].send_signal(signal.SIGTERM)
-    for page in (dealer, bettor):
-        page.wait_for_function(CLOSING, timeout=10_000)
     for page, seat in ((dealer, 0), (bettor, 3)):
         _on_table(page, nodes.b, "t1")
         page.wait_for_selector(f".table-screen .seat.me[data-seat='{seat}']", timeout=30_000)
         assert page.query_selector(".login-form") is None
         assert page.js_errors == []
+    assert {name: CLOSING_SHOWN in lines for name, lines in said.items()} == {
+        "dealer": True,
+        "bettor": True,
+    }, said
     assert nodes.procs["A"].wait(timeout=30) == 0
     audit = [sys.executable, "-m", "baccarat", "audit", "--db", nodes.db, "--json"]
     report = json.loads(subprocess.run(audit, capture_output=True, text=True, timeout=60).stdout)
