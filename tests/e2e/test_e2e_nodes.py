@@ -30,7 +30,6 @@ from e2e_support import (
     PASSWORD,
     START_COINS,
     Server,
-    baccarat_cli,
     bet_in_a_betting,
     free_port,
     log_in,
@@ -38,6 +37,7 @@ from e2e_support import (
     sit,
 )
 
+from baccarat.store import open_store
 from serving import start_serve
 
 pytestmark = needs_chromium
@@ -111,11 +111,10 @@ def nodes(tmp_path: Path) -> Iterator[Nodes]:
         a, procs["A"] = _start(
             "A", "127.0.0.1", db, _rooms(tmp_path / "a.toml", ["t1"]), prefix, tmp_path / "a.log"
         )
-        for name in NAMES:
-            baccarat_cli(
-                "admin", "create-user", name, "--password-stdin", "--level", "60",
-                "--coins", str(START_COINS), "--db", db, stdin=PASSWORD + "\n",
-            )  # fmt: skip
+        # (in this process, once A has made the database: a CLI process each costs seconds)
+        with open_store(db) as store:
+            for name in NAMES:
+                store.create_user(name, PASSWORD, level=60, coins=START_COINS)
         b, procs["B"] = _start(
             "B",
             "127.0.0.2",

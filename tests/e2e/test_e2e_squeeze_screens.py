@@ -33,6 +33,7 @@ from e2e_support import (
     needs_chromium,
     open_page,
     place_chip,
+    played_to,
     quiet_table,
     save_screenshot,
     sit,
@@ -180,6 +181,9 @@ SEEN = """(hand) => {
   return sq ? { hand: sq.dataset.hand, peel: sq.dataset.peel, face: sq.dataset.face,
                 drawn: sq.querySelector('.sq-face svg')?.getAttribute('aria-label') ?? '' } : null;
 }"""
+
+BANKER_AT_REST = """() => window.revealsSeen.some((r) =>
+  r.hand === 'banker' && r.forced && ['hold', 'aside'].includes(r.step))"""
 
 REVEAL_AT_REST = """() => {
   // The timer's reveal holding still with its caption fully shown.
@@ -419,6 +423,12 @@ def seen(server: Server, browser: Any) -> Seen:
     for cdp in sessions:
         cdp.send("Animation.setPlaybackRate", {"playbackRate": 1})
         cdp.detach()
+    # Every page has shown the timer's card at rest; the rest of the round (a third card's
+    # squeeze and its countdown) is not read, so it is played out at once.
+    for page in pages.values():
+        with contextlib.suppress(PlaywrightError):
+            page.wait_for_function(BANKER_AT_REST, timeout=20_000, polling=100)
+    played_to(server, table, "result")
     for page in pages.values():
         page.wait_for_selector(".table-screen[data-phase='result']", timeout=60_000)
     result.squeeze_sent = controller.evaluate("() => window.squeezeSent")
