@@ -423,8 +423,8 @@ def seen(server: Server, browser: Any) -> Seen:
     for cdp in sessions:
         cdp.send("Animation.setPlaybackRate", {"playbackRate": 1})
         cdp.detach()
-    # Every page has shown the timer's card at rest; the rest of the round (a third card's
-    # squeeze and its countdown) is not read, so it is played out at once.
+    # Once every page has shown the timer's card at rest, the rest of the round (a third
+    # card's squeeze and its countdown) is not read: it is played out at once.
     for page in pages.values():
         with contextlib.suppress(PlaywrightError):
             page.wait_for_function(BANKER_AT_REST, timeout=20_000, polling=100)
