@@ -16,7 +16,6 @@ import contextlib
 import signal
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -33,6 +32,7 @@ from e2e_support import (
     needs_chromium,
     open_page,
     place_chip,
+    played_to,
     quiet_table,
     save_screenshot,
     sit,
@@ -56,9 +56,9 @@ COUNT_SOUNDS = """() => {
 }"""
 
 WATCH_RING = """() => {
-  // Every 20 ms: what the main ring and the phase text say during betting.
+  // Every 20 ms: what the main ring and the phase text say during betting (until ringStop).
   window.ringSeen = [];
-  setInterval(() => {
+  window.ringStop = setInterval(() => {
     const screen = document.querySelector('.table-screen');
     if (screen?.dataset.phase !== 'betting') return;
     const ring = document.querySelector('.main-ring .ring-text')?.textContent ?? '';
@@ -153,7 +153,8 @@ SQUEEZE_AND_BAR = """() => {
     return r && r.width ? { left: r.left, top: r.top, right: r.right, bottom: r.bottom } : null;
   };
   return { card: box('.squeeze:not([hidden]) .sq-card'), bar: box('.dealer-bar'),
-           hands: box('.hands-row'), height: innerHeight };
+           hands: box('.hands-row'), height: innerHeight,
+           phase: document.querySelector('.table-screen')?.dataset.phase };
 }"""
 
 
@@ -166,6 +167,11 @@ def start_bots(server: Server, table: str) -> subprocess.Popen[bytes]:
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )  # fmt: skip
+
+
+BETTING_HALF_GONE = """() => document.querySelector('.table-screen')?.dataset.phase === 'betting' &&
+  Number(document.querySelector('.main-ring .ring-text')?.textContent || 0) <= 3"""
+"""A betting window (7.5 s at the test server's speed) with 3 s or less to go."""
 
 
 CONTROLS_OFF_SCREEN = """() => [...document.querySelectorAll(
@@ -236,7 +242,6 @@ def layout(server: Server, browser: Any) -> Iterator[Layout]:
         bettor.reload()
         bettor.wait_for_selector(".table-screen .seat.me")
         pages["bettor desktop"] = bettor
-        pages["bettor phone"].evaluate(WATCH_RING)
         # A bet on three areas: whatever comes out, the bettor's coins change.
         # A real click first: a page makes sound only once someone has touched it.
         bettor.click(".tray-chip[data-chip='5']")
@@ -248,8 +253,6 @@ def layout(server: Server, browser: Any) -> Iterator[Layout]:
                    Number(document.querySelector('.main-ring .ring-text')?.textContent || 0) >= 5""",
                 timeout=90_000,
             )
-            # The table holds at this round's result until every page has read it.
-            hold(server, table, "result")
             chips = ((5, "banker"), (1, "tie"), (1, "player_pair"))
             assert [place_chip(bettor, c, a) for c, a in chips] == ["ok"] * 3
             # Each page reads itself the moment its result shows; the bettor's desktop
@@ -262,7 +265,9 @@ def layout(server: Server, browser: Any) -> Iterator[Layout]:
                     name == "bettor desktop",
                 )
             try:
-                held_in(server, table, "result")
+                # The rest of the round is played out at once, and the table holds at its
+                # result until every page has read it.
+                played_to(server, table, "result")
                 for name, page in waiting.items():
                     page.wait_for_function(
                         "() => window.resultSeen || window.resultMissed", timeout=60_000
@@ -307,16 +312,18 @@ def layout(server: Server, browser: Any) -> Iterator[Layout]:
                   return { count: toasts.length, covered, top: t.top, barBottom: bar.bottom }; }"""
             )
         # The dealer's phone in a squeeze: the table and its bots stand still while the page
-        # places the card.
+        # places the card. This round's betting runs its clock out, and the bettor's phone
+        # watches its ring (the rounds around it end their betting at once).
         dp = pages["dealer phone"]
+        pages["bettor phone"].evaluate(WATCH_RING)
         for _ in range(3):
             hold(server, table, "squeeze")
             try:
-                held_in(server, table, "squeeze")
+                # The bots bet early in the window (its first 30%): once it is more than half
+                # gone they stand still, so none opens a card before the page is read.
+                dp.wait_for_function(BETTING_HALF_GONE, timeout=60_000)
                 bots.send_signal(signal.SIGSTOP)
-                # A bot's open sent just before it stopped moves the round on (the last card
-                # ends the squeeze at once): let it land, then look again.
-                time.sleep(0.5)
+                held_in(server, table, "squeeze", limit=30.0)
                 now = hold(server, table, "squeeze")
                 if not (now["held"] and now["phase"] == "squeeze"):
                     continue
@@ -331,7 +338,9 @@ def layout(server: Server, browser: Any) -> Iterator[Layout]:
                 # scroll: read it once it has stood still for a few frames.
                 dp.evaluate(CARD_AT_REST)
                 seen.squeeze = dp.evaluate(SQUEEZE_AND_BAR)
-                if seen.squeeze["card"] is None:  # an open still landed: next squeeze
+                # An open still landed (or a stopped bot's socket was dropped, which opens its
+                # card): the next squeeze.
+                if seen.squeeze["card"] is None or seen.squeeze["phase"] != "squeeze":
                     continue
                 save_screenshot(dp, "layout-squeeze-dealer-phone")
                 break
@@ -339,6 +348,9 @@ def layout(server: Server, browser: Any) -> Iterator[Layout]:
                 bots.send_signal(signal.SIGCONT)
                 hold(server, table, None)
             dp.wait_for_selector(".table-screen:not([data-phase='squeeze'])", timeout=60_000)
+        seen.ring = pages["bettor phone"].evaluate(
+            "() => { clearInterval(window.ringStop); return window.ringSeen; }"
+        )
         # A user who sits while a round is still on the table waits for the next: 等待下一局
         # on one line. The table is held at its result, which only its clock ends (a command
         # in flight cannot move it on), and the bots stand still (none takes the free seat).
@@ -347,9 +359,8 @@ def layout(server: Server, browser: Any) -> Iterator[Layout]:
         late.click(f".table-card[data-table='{table}'] .btn-watch")
         refused = []
         for _ in range(3):
-            hold(server, table, "result")
             try:
-                held_in(server, table, "result")
+                played_to(server, table, "result")
                 bots.send_signal(signal.SIGSTOP)
                 late.wait_for_selector(".table-screen[data-phase='result']", timeout=60_000)
                 # Through the app's socket (the result banner covers the seats' buttons).
@@ -368,13 +379,6 @@ def layout(server: Server, browser: Any) -> Iterator[Layout]:
                 hold(server, table, None)
             late.wait_for_selector(".table-screen:not([data-phase='result'])", timeout=60_000)
         assert seen.wait_line, f"the late user never sat during a round: {refused}"
-        pages["bettor phone"].wait_for_selector(
-            ".table-screen[data-phase='betting']", timeout=60_000
-        )
-        pages["bettor phone"].wait_for_selector(
-            ".table-screen:not([data-phase='betting'])", timeout=60_000
-        )
-        seen.ring = pages["bettor phone"].evaluate("window.ringSeen")
         yield seen
     finally:
         bots.terminate()
@@ -456,6 +460,7 @@ def test_the_phone_dealer_sees_the_hands_exposure_and_urge_while_a_card_is_peele
     layout: Layout,
 ) -> None:
     seen = layout.squeeze
+    assert seen["phase"] == "squeeze", seen
     card, bar, hands = seen["card"], seen["bar"], seen["hands"]
     assert card is not None and bar is not None and hands is not None, seen
     for part in (bar, hands):
