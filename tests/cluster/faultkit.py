@@ -432,6 +432,7 @@ class FaultRun:
         coins = self.coins()
         before = self.seats()
         stops: list[float] = []
+        moved = time.monotonic()
         for node in self.nodes:
             assert node.proc is not None
             mine = [t for t in TABLES if self.holder(t)[1] == node.name]
@@ -445,14 +446,16 @@ class FaultRun:
                 lambda n=node.name: all(self.holder(t)[1] not in ("", n) for t in TABLES),
                 "every table on the other node",
             )
+            moved = time.monotonic()
             self.start_node(node)
         settled = {t: self.rounds_settled(t) for t in TABLES}
         self.wait(
             lambda: all(self.rounds_settled(t) > settled[t] for t in TABLES),
             "a round settled at every table after the restarts",
         )
-        # Past the reconnect grace: a user who did not come back has lost the seat by now.
-        time.sleep(GRACE + 1.0)
+        # Past the reconnect grace since the last table moved (its seats' grace starts there
+        # at the latest): a user who did not come back has lost the seat by now.
+        time.sleep(max(0.0, moved + GRACE + 1.0 - time.monotonic()))
         return {
             "stop_s": stops,
             "voided": self.voided_since(since - 1.0),
