@@ -301,15 +301,17 @@ EVERY_BETTOR_BET = """() => { const v = window.baccaratApp.table.view;
 
 def hurry_rounds(server: Server, table_id: str, page: Any, beads: int) -> None:
     """Let the bots play until ``page``'s bead plate holds ``beads`` rounds, without waiting
-    out the clocks: a betting ends once every bettor has bet, a result at once (the squeezes
-    are the bots' own)."""
+    out the clocks: a betting ends once every bettor has bet, a squeeze and a result at once
+    (nobody reads them: the rounds only fill the roads)."""
 
     def played() -> bool:
         shown = page.evaluate("() => document.querySelectorAll('.bead-plate .bead').length")
         if shown >= beads:
             return True
         phase = table_state(server, table_id)["phase"]
-        if phase == "result" or (phase == "betting" and page.evaluate(EVERY_BETTOR_BET)):
+        if phase in ("squeeze", "result") or (
+            phase == "betting" and page.evaluate(EVERY_BETTOR_BET)
+        ):
             skip(server, table_id)
         return False
 
