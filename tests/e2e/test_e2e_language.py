@@ -20,10 +20,12 @@ from e2e_support import (
     PHONE,
     Server,
     create_account,
+    hold,
     log_in,
     needs_chromium,
     open_page,
     place_chip,
+    played_to,
     quiet_table,
     sit,
 )
@@ -121,11 +123,17 @@ def words(server: Server, browser: Any) -> Words:
     assert place_chip(bettor, 5, "banker") == "ok"
     assert place_chip(bettor, 1, "tie") == "ok"
     both(bettor, "bettor betting", seen)
-    for page, who in ((bettor, "bettor"), (dealer, "dealer")):
-        page.wait_for_selector(
-            ".table-screen[data-phase='result'] .result-banner:not([hidden])", timeout=60_000
-        )
-        both(page, f"{who} result", seen)
+    # The rest of the round is played out at once (nobody opens the bettor's squeezes), and
+    # the table holds at its result while both screens are read.
+    played_to(server, table, "result")
+    try:
+        for page, who in ((bettor, "bettor"), (dealer, "dealer")):
+            page.wait_for_selector(
+                ".table-screen[data-phase='result'] .result-banner:not([hidden])", timeout=60_000
+            )
+            both(page, f"{who} result", seen)
+    finally:
+        hold(server, table, None)
     for lang in ("zh-TW", "en"):
         to_lang(dealer, lang)
         dealer.click("[data-action='fairness']")
