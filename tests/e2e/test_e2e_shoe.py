@@ -1,7 +1,7 @@
 """A whole shoe played to its end, then checked card for card in the page, as a player would.
 
-A fast-timer server (``--speed 80``) with three bots at one table plays the 78 rounds of a
-shoe in about 40 s; the shoe ends, its seed is revealed, and the next shoe starts. A player then opens the table's 公平性 panel, has the page rebuild the ended shoe from
+A fast-timer server (``--speed 160``) with three bots at one table plays the 78 rounds of a
+shoe in about 20 s; the shoe ends, its seed is revealed, and the next shoe starts. A player then opens the table's 公平性 panel, has the page rebuild the ended shoe from
 its seed and check every round's cards, does the same in the stand-alone verifier opened from
 a file, and sees a card changed in the archive flagged.
 """
@@ -38,7 +38,7 @@ pytestmark = [pytest.mark.browser, needs_chromium]
 
 TABLE = "standard-1"
 SHOE_LIMIT = 300.0
-"""Seconds the shoe may take to end (a bound on a hang: it takes about 40 s)."""
+"""Seconds the shoe may take to end (a bound on a hang: it takes about 20 s)."""
 
 
 def _get(url: str) -> Any:
@@ -52,7 +52,7 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, d
     db = f"sqlite:///{tmp_path_factory.mktemp('shoe') / 'shoe.db'}"
     log = tmp_path_factory.mktemp("log") / "serve.log"
     served = start_serve(
-        "--db", db, "--speed", "80", "--register-per-ip", "100", port=free_port(), log=log
+        "--db", db, "--speed", "160", "--register-per-ip", "100", port=free_port(), log=log
     )
     server = Server(served.url, db, served.proc)
     bots = subprocess.Popen(
