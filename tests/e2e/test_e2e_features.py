@@ -70,7 +70,8 @@ def open_every_squeeze(page: Any, server: Server, table: str, *, release: bool =
     """Open each card this page controls until the round's result has shown.
 
     The table is held once it comes to the result, so a page slow to draw the banner still
-    sees it; with ``release`` the table goes on afterwards, otherwise the caller lets it go.
+    sees it; with ``release`` the table goes on afterwards (its result seen, at once to the
+    next round), otherwise the caller lets it go.
     """
     state = hold(server, table, "result")
     if state["phase"] == "betting":
@@ -92,6 +93,7 @@ def open_every_squeeze(page: Any, server: Server, table: str, *, release: bool =
     finally:
         if release:
             hold(server, table, None)
+            skip(server, table)
 
 
 @pytest.fixture
