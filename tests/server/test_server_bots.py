@@ -57,6 +57,42 @@ async def test_bots_take_the_free_dealer_seat_bet_and_squeeze(live: Live) -> Non
     assert report.ok and report.rounds >= 2
 
 
+QUIET = {"squeeze_chance": 0.0, "urge_chance": 0.0, "emote_chance": 0.0, "chat_chance": 0.0}
+
+
+@live_test()
+async def test_a_bot_that_sits_down_while_a_betting_is_open_bets_in_it(live: Live) -> None:
+    # A dealer and a bettor open a betting; a bot that comes then has missed its opening.
+    early = []
+    for i in range(2):
+        _, token = await live.user(f"early{i}", 1_000_000)
+        early.append(Bot(live.base, token, BotPlan("flat", "t1", **QUIET), rng=random.Random(i)))
+    watcher = await live.client("watcher")
+    await watcher.watch("t1")
+    stop = asyncio.Event()
+    tasks = [asyncio.create_task(run_bots(early, stop))]
+    opened = await watcher.wait_for(
+        lambda m: m.get("type") == "event" and m["event"] == "betting_opened"
+    )
+    _, token = await live.user("late", 1_000_000)
+    late = Bot(live.base, token, BotPlan("flat", "t1", may_deal=False, **QUIET))
+    tasks.append(asyncio.create_task(run_bots([late], stop)))
+    # That round settles with the late bot's bet in it, placed once.
+    round_id = opened["data"]["round_id"]
+    late_id = live.store.get_user_by_name("late").user_id
+    async with asyncio.timeout(30):
+        while True:
+            rounds = await asyncio.to_thread(live.store.history, "early0")
+            done = [r for r in rounds if r.round_id == round_id and r.status == "settled"]
+            if done:
+                break
+            await asyncio.sleep(0.1)
+    stop.set()
+    await asyncio.gather(*tasks)
+    assert [b.user_id for b in done[0].bets].count(late_id) == 1, done[0].bets
+    assert late.rounds_bet >= 1
+
+
 def _parent_of(pid: int) -> int:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("PPid:"):

@@ -50,6 +50,8 @@ class Bot:
         self.client: Client | None = None
         self.table_id: str | None = None
         self.seat: int | None = None
+        self.betting_round: str | None = None
+        """The round the bot last went to bet in (it bets once a round)."""
         self.rounds_bet = 0
         self.squeezes = 0
         self.rebets = 0
@@ -169,6 +171,13 @@ class Bot:
         table_id = await self._pick_table(client)
         self.table_id = table_id
         view = await client.watch(table_id)
+        # A betting already open when the bot came has sent its opening before: the bot bets
+        # in it once seated, as a person sitting down then would.
+        open_betting = (
+            {"round_id": view["round_id"], "remaining_ms": view["remaining_ms"]}
+            if view["phase"] == "betting"
+            else None
+        )
         coins = int(client.hello["user"]["coins"])
         can_deal = self.plan.may_deal and coins >= view["limits"]["dealer_floor"]
         for seat in self._seats_to_try(view, can_deal):
@@ -177,6 +186,8 @@ class Bot:
             self.seat = seat
             if seat != 0 and can_deal:
                 await self._line_up(client)
+            if seat != 0 and open_betting is not None:
+                await self._bet(client, open_betting)
             return
         raise CommandError("no_seat", f"No seat free at {table_id}.")
 
@@ -254,6 +265,10 @@ class Bot:
                 await client.command("sit", table_id=self.table_id, seat=0)
 
     async def _bet(self, client: Client, data: dict[str, Any]) -> None:
+        if data.get("round_id") is not None:
+            if data["round_id"] == self.betting_round:
+                return
+            self.betting_round = data["round_id"]
         window = float(data.get("remaining_ms", 1000)) / 1000
         # Bet early in the window, like a person who has decided already.
         await asyncio.sleep(self.rng.uniform(0, window * 0.3))
