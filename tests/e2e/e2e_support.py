@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 import tempfile
 import urllib.request
 from dataclasses import dataclass
@@ -59,6 +58,14 @@ def create_account(server: Server, name: str, coins: int = 1_000_000, level: int
     return name
 
 
+def set_role(server: Server, name: str, role: str, reason: str) -> None:
+    """Give an account a role, as ``baccarat admin set-role`` does (logged as the CLI's)."""
+    store = _STORES.get(server.db)
+    if store is None:
+        store = _STORES[server.db] = open_store(server.db)
+    store.set_role(store.get_user_by_name(name).user_id, role, reason)
+
+
 def close_stores() -> None:
     """Close the databases ``create_account`` opened (at the end of the session)."""
     for store in _STORES.values():
@@ -76,17 +83,6 @@ def quiet_table(page: Any) -> str:
     )
     assert table_id, "every table has someone seated"
     return str(table_id)
-
-
-def baccarat_cli(*args: str, stdin: str | None = None) -> None:
-    subprocess.run(
-        [sys.executable, "-m", "baccarat", *args],
-        input=stdin,
-        text=True,
-        check=True,
-        capture_output=True,
-        timeout=60,
-    )
 
 
 @dataclass

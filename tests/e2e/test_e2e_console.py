@@ -21,13 +21,13 @@ from e2e_support import (
     PASSWORD,
     PHONE,
     Server,
-    baccarat_cli,
     create_account,
     log_in,
     needs_chromium,
     no_horizontal_overflow,
     open_page,
     save_screenshot,
+    set_role,
 )
 from playwright.sync_api import Error as PlaywrightError
 
@@ -124,9 +124,7 @@ def test_an_operator_enrols_grants_mutes_bans_and_reads_the_log(
 ) -> None:
     operator = create_account(server, "consoleop")
     player = create_account(server, "unruly", coins=5_000)
-    baccarat_cli(
-        "admin", "set-role", operator, "operator", "--reason", "night shift", "--db", server.db
-    )
+    set_role(server, operator, "operator", "night shift")
     pages: list[Any] = []
     try:
         op = console_page(browser, server, DESKTOP)
@@ -263,7 +261,7 @@ def test_an_operator_closes_a_table_after_its_round_and_reopens_it(
     table = "standard-2"
     operator = create_account(server, "tableop")
     player = create_account(server, "regular")
-    baccarat_cli("admin", "set-role", operator, "operator", "--reason", "floor", "--db", server.db)
+    set_role(server, operator, "operator", "floor")
     pages: list[Any] = []
     try:
         game = open_page(browser, server, PHONE, phone=True)

@@ -23,6 +23,7 @@ from e2e_support import (
     open_page,
     place_chip,
     sit,
+    skip,
 )
 from playwright.sync_api import Error as PlaywrightError
 
@@ -148,6 +149,7 @@ def played(server: Server, browser: Any) -> Played:
     # The table holds at this round's result until both pages have read it (at the test
     # server's speed the result lasts less than a starved page's reveal).
     hold(server, TABLE, "result")
+    skip(server, TABLE)  # (bob is the only bettor: the rest of the betting is not waited out)
     try:
         _open_my_squeezes(bettor, dealer, result)
         held_in(server, TABLE, "result")
