@@ -31,6 +31,8 @@ from e2e_support import (
     played_to,
     save_screenshot,
     sit,
+    skip,
+    table_state,
 )
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
@@ -132,6 +134,14 @@ def bet_in_one_window(page: Any, bets: list[Callable[[], str]], tries: int = 3) 
 RESULT_SHOWN = """() => document.querySelector(
   ".table-screen[data-phase='result'] .result-banner:not([hidden])")"""
 REVEAL_DONE = "() => !document.querySelector('.sq-reveal')"
+
+
+def next_betting(server: Server) -> None:
+    """The table at the start of its next betting, the phases before it ended at once."""
+    if table_state(server, TABLE)["phase"] == "betting":
+        skip(server, TABLE)
+    played_to(server, TABLE, "betting")
+    hold(server, TABLE, None)
 
 
 @contextlib.contextmanager
@@ -286,7 +296,9 @@ def scene(server: Server, browser: Any, request: pytest.FixtureRequest) -> Scene
     for name, page in (("bettor-desktop", bettor), ("dealer-desktop", dealer)):
         save_screenshot(page, name)
         overflow[name] = no_horizontal_overflow(page)
-    # dave has the largest stake, so he squeezes at least one hand's face-down card.
+    # dave has the largest stake, so he squeezes at least one hand's face-down card (the
+    # rest of the betting is not waited out).
+    skip(server, TABLE)
     try:
         bettor.wait_for_selector(".squeeze.mine:not([hidden])", timeout=60_000)
         held_in(server, TABLE, "squeeze")
@@ -328,6 +340,7 @@ def scene(server: Server, browser: Any, request: pytest.FixtureRequest) -> Scene
     for page in (dealer_phone, bettor_phone):
         page.wait_for_selector(".table-screen .seat.me")
     # Next round, on the phone, a finger drags a chip onto 莊.
+    next_betting(server)
     (touch_dragged,) = bet_in_one_window(
         bettor_phone, [lambda: drag_chip(bettor_phone, 2, "banker", touch=True)]
     )
