@@ -354,7 +354,7 @@ def layout(server: Server, browser: Any) -> Iterator[Layout]:
         # A user who sits while a round is still on the table waits for the next: 等待下一局
         # on one line. The table is held at its result, which only its clock ends (a command
         # in flight cannot move it on), and the bots stand still (none takes the free seat).
-        late = open_page(browser, server, PHONE, phone=True, motion=True)
+        late = open_page(browser, server, PHONE, phone=True)  # (it reads a line of text)
         log_in(late, LATE)
         late.click(f".table-card[data-table='{table}'] .btn-watch")
         refused = []
