@@ -194,7 +194,7 @@ def test_a_round_is_played_through_one_public_address(
     bettor.click(".tray [data-action='auto-open']")
     bettor.wait_for_selector(".tray .auto-open.on")
     assert bet_in_a_betting(bettor, 5, "banker") == "ok"
-    # (nobody else bets: B ends the betting at once, asked through its path too)
+    # (nobody else bets: B is asked through its path to end the betting at once)
     skip(Server(proxied.url + "/node/b", proxied.db, proxied.procs["B"]), "t2")
     for page in (dealer, bettor):
         page.wait_for_selector(
