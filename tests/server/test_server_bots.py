@@ -11,6 +11,7 @@ import socket
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import aiohttp
 import pytest
@@ -58,9 +59,11 @@ async def test_bots_take_the_free_dealer_seat_bet_and_squeeze(live: Live) -> Non
 
 
 QUIET = {"squeeze_chance": 0.0, "urge_chance": 0.0, "emote_chance": 0.0, "chat_chance": 0.0}
+LONG_BETTING: dict[str, Any] = {**ROOMS, "timers": {**ROOMS["timers"], "betting": 30.0}}
+"""A 3 s betting at the live server's speed: room for a bot to come and sit in it."""
 
 
-@live_test()
+@live_test(rooms=LONG_BETTING)
 async def test_a_bot_that_sits_down_while_a_betting_is_open_bets_in_it(live: Live) -> None:
     # A dealer and a bettor open a betting; a bot that comes then has missed its opening.
     early = []
