@@ -48,21 +48,23 @@ _STORES: dict[str, Store] = {}
 """The servers' databases, opened once by this process (``create_account``)."""
 
 
-def create_account(server: Server, name: str, coins: int = 1_000_000, level: int = 60) -> str:
-    """An account made in the server's database, as ``baccarat admin create-user`` makes it
-    but without starting a process per account (names are unique to the test module)."""
+def _store(server: Server) -> Store:
     store = _STORES.get(server.db)
     if store is None:
         store = _STORES[server.db] = open_store(server.db)
-    store.create_user(name, PASSWORD, level=level, coins=coins)
+    return store
+
+
+def create_account(server: Server, name: str, coins: int = 1_000_000, level: int = 60) -> str:
+    """An account made in the server's database, as ``baccarat admin create-user`` makes it
+    but without starting a process per account (names are unique to the test module)."""
+    _store(server).create_user(name, PASSWORD, level=level, coins=coins)
     return name
 
 
 def set_role(server: Server, name: str, role: str, reason: str) -> None:
     """Give an account a role, as ``baccarat admin set-role`` does (logged as the CLI's)."""
-    store = _STORES.get(server.db)
-    if store is None:
-        store = _STORES[server.db] = open_store(server.db)
+    store = _store(server)
     store.set_role(store.get_user_by_name(name).user_id, role, reason)
 
 

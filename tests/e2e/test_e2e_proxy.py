@@ -33,15 +33,15 @@ from e2e_support import (
     START_COINS,
     Server,
     bet_in_a_betting,
+    create_account,
     free_port,
     log_in,
+    set_role,
     sit,
     skip,
 )
 from test_e2e_console import act, console_log_in
 from test_e2e_nodes import REDIS_URL, _healthy, _rooms, _start
-
-from baccarat.store import open_store
 
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
 
@@ -96,6 +96,11 @@ class Proxied:
     db: str
     dir: Path
 
+    @property
+    def server(self) -> Server:
+        """The system behind the address, as the accounts helpers take it."""
+        return Server(self.url, self.db, self.procs["A"])
+
 
 @pytest.fixture
 def proxied(tmp_path: Path) -> Iterator[Proxied]:
@@ -136,7 +141,8 @@ def proxied(tmp_path: Path) -> Iterator[Proxied]:
             procs.append(proc)
             nodes[name] = proc
             if name == "A":
-                _create_users(db, "quinn", "rosa")
+                for user in ("quinn", "rosa"):
+                    create_account(Server(public, db, proc), user, START_COINS)
         for path in ("", "/node/a", "/node/b"):
             for _ in range(100):
                 if _healthy(public + path):
@@ -158,15 +164,6 @@ def proxied(tmp_path: Path) -> Iterator[Proxied]:
         if keys:
             client.delete(*keys)
         client.close()
-
-
-def _create_users(db: str, *names: str) -> list[int]:
-    """Accounts made in the nodes' database by this process (a CLI process each costs
-    seconds); their ids."""
-    with open_store(db) as store:
-        return [
-            store.create_user(name, PASSWORD, level=60, coins=START_COINS).user_id for name in names
-        ]
 
 
 def _page(browser: Any, url: str) -> Any:
@@ -217,8 +214,7 @@ def test_a_page_and_bots_follow_a_table_through_the_proxy_when_its_node_dies(
 ) -> None:
     # Two bots at t1 (node A), reached through the proxy's path for A, and a user's page.
     accounts = proxied.dir / "bots.accounts"
-    names = [f"pbot{i}" for i in range(2)]
-    _create_users(proxied.db, *names)
+    names = [create_account(proxied.server, f"pbot{i}", START_COINS) for i in range(2)]
     accounts.write_text("".join(f"{name}:{PASSWORD}\n" for name in names))
     log = proxied.dir / "bots.log"
     with log.open("w") as out:
@@ -287,9 +283,8 @@ def test_the_console_acts_on_the_other_nodes_table_through_one_address(
 ) -> None:
     # The console is loaded from the one address (node A answers it); t2 runs on B. The
     # console sends t2's actions to B's path, with the console's own session.
-    (olga,) = _create_users(proxied.db, "olga")
-    with open_store(proxied.db) as store:
-        store.set_role(olga, "operator", "floor")
+    olga = create_account(proxied.server, "olga", START_COINS)
+    set_role(proxied.server, olga, "operator", "floor")
     player, other = _page(browser, proxied.url), _page(browser, proxied.url)
     op = _page(browser, proxied.url + "/admin")
     try:
