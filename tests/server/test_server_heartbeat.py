@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import time
+from typing import Any, cast
 
 import aiohttp
 from server_live import Live, live_test
 
 from baccarat.client import ws_url
+from baccarat.server.sockets.heartbeat import SLICE, Heartbeat
+from baccarat.server.sockets.hub import Hub
 
 BEAT = 0.2
 """Seconds between two sweeps in these tests."""
@@ -86,3 +89,35 @@ async def test_a_busy_client_is_not_pinged_and_its_ping_is_answered(live: Live) 
             assert (msg.type, msg.data) == (aiohttp.WSMsgType.PONG, f"p{n}".encode())
             await asyncio.sleep(BEAT / 2)
         await ws.close()
+
+
+async def test_a_sweep_of_many_sockets_lets_the_loop_turn_between_slices() -> None:
+    # Stand-ins with the one method the sweep calls: what is read is when each was looked at.
+    turns = 0
+    looked: list[int] = []
+
+    class Quiet:
+        def beat(self) -> None:
+            looked.append(turns)
+
+    hub = Hub()
+    count = 2 * SLICE + 1
+    hub.connections.update(cast(Any, Quiet()) for _ in range(count))
+
+    async def turn() -> None:
+        nonlocal turns
+        while True:
+            turns += 1
+            await asyncio.sleep(0)
+
+    tasks = [asyncio.create_task(turn()), asyncio.create_task(Heartbeat(hub, 0.01).run())]
+    try:
+        while len(looked) < count:
+            await asyncio.sleep(0.01)
+    finally:
+        for task in tasks:
+            task.cancel()
+    first_sweep = looked[:count]
+    # Three slices, each in a turn of its own: the loop ran other work between them.
+    assert len(set(first_sweep)) == 3
+    assert [first_sweep.count(t) for t in sorted(set(first_sweep))] == [SLICE, SLICE, 1]

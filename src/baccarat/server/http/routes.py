@@ -55,7 +55,8 @@ async def healthz(request: web.Request) -> web.Response:
 async def metrics_page(request: web.Request) -> web.Response:
     """GET /metrics: Prometheus text format (see :func:`create_metrics_app`)."""
     server = request.app[SERVER]
-    return web.Response(body=server.metrics.render(), content_type="text/plain")
+    body = server.metrics.render() + await asyncio.to_thread(server.metrics.render_process)
+    return web.Response(body=body, content_type="text/plain")
 
 
 async def public_metrics(request: web.Request) -> web.Response:
