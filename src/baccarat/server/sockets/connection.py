@@ -167,10 +167,15 @@ class Connection:
         if not items:
             return
         if len(items) > 1 and self._writable():
-            frames = [i if isinstance(i, bytes) else _frame_or_none(i) for i in items]
-            if None not in frames:
+            frames: list[bytes] = []
+            for item in items:
+                frame = item if isinstance(item, bytes) else _frame_or_none(item)
+                if frame is None:
+                    break
+                frames.append(frame)
+            else:
                 assert self._transport is not None
-                self._transport.write(b"".join(cast(list[bytes], frames)))
+                self._transport.write(b"".join(frames))
                 return
         for item in items:
             self._put(item)
