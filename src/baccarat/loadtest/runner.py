@@ -12,6 +12,7 @@ a running server (its database named by ``db``), and each step adds tables to th
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import os
 import platform
@@ -28,7 +29,6 @@ from baccarat.loadtest.accounts import Crew, make_crews
 from baccarat.loadtest.clients import Generator
 from baccarat.loadtest.process import ServerProcess, cores, pin
 from baccarat.loadtest.stats import Tally
-from baccarat.server import collector
 from baccarat.store import open_store
 
 CLIENTS_PER_TABLE = 9
@@ -132,8 +132,10 @@ async def measure_step(
         gen.clients[-len(crews) * CLIENTS_PER_TABLE :], spread=opts.ramp, progress=phase.advance
     )
     # The generator's own collector pauses would count as the server's latency: its clients
-    # are built now, so they go where the server's start-up objects go (``collector``).
-    collector.settle()
+    # are built now, so they are frozen out of the collector's walks, and it does not
+    # collect while it measures.
+    gc.collect()
+    gc.freeze()
     phase.start("warm up", opts.warmup)
     await _sleep_with(opts.warmup, phase)
     load_avg = os.getloadavg()[0]
@@ -143,7 +145,11 @@ async def measure_step(
     tally.measuring = True
     started = time.perf_counter()
     phase.start("measure", opts.duration)
-    await _sleep_with(opts.duration, phase)
+    gc.disable()
+    try:
+        await _sleep_with(opts.duration, phase)
+    finally:
+        gc.enable()
     tally.measuring = False
     elapsed = time.perf_counter() - started
     cpu = (server.cpu_seconds() - cpu0) if server is not None else None
