@@ -117,6 +117,7 @@ async def test_a_sweep_of_many_sockets_lets_the_loop_turn_between_slices() -> No
     finally:
         for task in tasks:
             task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
     first_sweep = looked[:count]
     # Three slices, each in a turn of its own: the loop ran other work between them.
     assert len(set(first_sweep)) == 3
