@@ -1,9 +1,10 @@
 """A whole shoe played to its end, then checked card for card in the page, as a player would.
 
 A fast-timer server (``--speed 160``) with three bots at one table plays the 78 rounds of a
-shoe in about 20 s; the shoe ends, its seed is revealed, and the next shoe starts. A player then opens the table's 公平性 panel, has the page rebuild the ended shoe from
-its seed and check every round's cards, does the same in the stand-alone verifier opened from
-a file, and sees a card changed in the archive flagged.
+shoe in about 20 s; the shoe ends, its seed is revealed, and the next shoe starts. A player
+then opens the table's 公平性 panel, has the page rebuild the ended shoe from its seed and
+check every round's cards, does the same in the stand-alone verifier opened from a file, and
+sees a card changed in the archive flagged.
 """
 
 from __future__ import annotations
