@@ -160,3 +160,59 @@ async def test_a_server_without_a_shared_directory_is_a_system_of_one(tmp_path: 
     await asyncio.sleep(0.05)
     assert await directory.renew("t9", "A", token)
     store.close()
+
+
+async def test_a_listed_table_no_node_runs_yet_is_opening_not_unknown(tmp_path: Path) -> None:
+    # A node died holding t1: its lease has not run out, but its heartbeat has (no address).
+    # A page that followed the table here must wait for it, not be told it does not exist.
+    store = open_store(f"sqlite:///{tmp_path / 'shared.db'}")
+    user = store.create_user("alice", "password1", level=50, coins=100_000)
+    token = store.create_session(user.user_id)
+    directory = LocalDirectory()
+    lease = await directory.acquire("t1", "A", 60.0)
+    assert lease is not None
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    server = Server(
+        store,
+        parse_rooms(_rooms(["t1", "t2"])),
+        speed=10.0,
+        shutdown_grace=0.5,
+        directory=directory,
+        node_id="B",
+        public_url=base,
+        lease_ttl=0.6,
+    )
+    ts = TestServer(create_app(server), host="127.0.0.1", port=port)
+    await ts.start_server()
+    client = await Client.connect(base, token)
+    try:
+        assert set(server.drivers) == {"t2"}
+        for command, fields in (("table.watch", {}), ("sit", {"seat": 1})):
+            with pytest.raises(CommandError) as opening:
+                await client.command(command, table_id="t1", **fields)
+            assert opening.value.code == "table_opening", command
+        with pytest.raises(CommandError) as unknown:
+            await client.command("table.watch", table_id="t9")
+        assert unknown.value.code == "unknown_table"
+        # The dead node's address, were it known, is still an answer.
+        await directory.register("A", "http://a.example:8000", 60.0)
+        with pytest.raises(CommandError) as elsewhere:
+            await client.command("table.watch", table_id="t1")
+        assert elsewhere.value.code == "table_elsewhere"
+        # Once the lease runs out, this node takes the table and the same command succeeds.
+        assert await directory.release("t1", "A", lease)
+        for _ in range(500):
+            if "t1" in server.drivers:
+                break
+            await asyncio.sleep(0.01)
+        await client.command("table.watch", table_id="t1")
+        # A table this node has leased but not yet started is not elsewhere (at its own
+        # address): the page would only reconnect here.
+        assert await directory.acquire("t3", "B", 60.0) is not None
+        assert await directory.owner("t3") == ("B", base)
+        assert await server.lobby.elsewhere("t3") is None
+    finally:
+        await client.close()
+        await ts.close()
+        store.close()

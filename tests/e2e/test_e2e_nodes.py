@@ -11,6 +11,7 @@ ticket and finds its seat kept.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import os
@@ -21,6 +22,7 @@ import time
 import urllib.request
 import uuid
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -39,6 +41,7 @@ from e2e_support import (
     skip,
 )
 
+from baccarat.cluster import RedisDirectory
 from baccarat.store import open_store
 from serving import start_serve
 
@@ -56,6 +59,7 @@ class Nodes:
     b: str
     procs: dict[str, subprocess.Popen[bytes]]
     db: str
+    prefix: str
 
 
 def _healthy(url: str) -> bool:
@@ -125,7 +129,7 @@ def nodes(tmp_path: Path) -> Iterator[Nodes]:
             prefix,
             tmp_path / "b.log",
         )
-        yield Nodes(a, b, procs, db)
+        yield Nodes(a, b, procs, db, prefix)
     finally:
         for proc in procs.values():
             if proc.poll() is None:
@@ -184,11 +188,24 @@ def test_a_table_on_another_node_opens_there_without_logging_in_again_and_back(
     page.context.close()
 
 
+async def _hold_lease(nodes: Nodes, table_id: str, node_id: str, ttl: float) -> None:
+    directory = RedisDirectory.from_url(REDIS_URL, nodes.prefix)
+    try:
+        assert await directory.acquire(table_id, node_id, ttl) is not None
+    finally:
+        await directory.close()
+
+
 def test_a_seated_user_follows_the_table_to_the_node_that_takes_it_over(
     browser: Any, server: Server, nodes: Nodes
 ) -> None:
     page = _seated_on_a(browser, nodes, NAMES[1], 2)
     nodes.procs["A"].send_signal(signal.SIGKILL)
+    # The dead node's lease outlives its heartbeat by a few seconds, so the page reaches B
+    # while no node runs t1 (B answers table_opening): it waits there for B to take it.
+    # (on a thread of its own: Playwright's loop runs on this one)
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, _hold_lease(nodes, "t1", "A", 6.0)).result()
     _on_table(page, nodes.b, "t1")
     page.wait_for_selector(".table-screen .seat.me[data-seat='2']", timeout=30_000)
     assert page.query_selector(".login-form") is None

@@ -106,7 +106,7 @@ class Server:
             shutdown_grace=shutdown_grace,
         )
         self.drivers: dict[str, TableDriver] = self.tables.drivers
-        self.lobby = Lobby(config, self.hub, self.tables.line, outbox, directory)
+        self.lobby = Lobby(config, self.hub, self.tables.line, outbox, directory, node_id)
         self.moderation = Moderation(self.hub)
         self.node = Node(
             directory,

@@ -79,12 +79,14 @@ def reason_of(data: dict[str, Any]) -> str:
 
 
 async def driver_here(server: Server, table_id: str) -> TableDriver:
-    """The table's driver on this node; ``unknown_table``, or ``table_elsewhere`` naming
-    the node that runs it."""
+    """The table's driver on this node; ``unknown_table``, ``table_opening`` (no node runs
+    it yet), or ``table_elsewhere`` naming the node that runs it."""
     driver = server.drivers.get(table_id)
     if driver is not None:
         return driver
     url = await server.lobby.elsewhere(table_id)
+    if url is None and server.lobby.listed(table_id):
+        raise RuleViolation("table_opening", "No node runs the table yet; try in a moment.")
     if url is None:
         raise NotFound("unknown_table", f"There is no table {table_id!r}.")
     raise RuleViolation("table_elsewhere", f"The table runs at {url}; act there.")

@@ -248,6 +248,12 @@ class Dispatcher:
             return RuleViolation(
                 "table_elsewhere", f"The table {table_id!r} runs at {url}.", url=url
             )
+        if self.server.lobby.listed(table_id):
+            # Between nodes: its node died and no node has started it yet (a lease's ttl at
+            # most), or this node is starting it now.
+            return RuleViolation(
+                "table_opening", f"The table {table_id!r} is opening; try again in a moment."
+            )
         return RuleViolation("unknown_table", f"There is no table {table_id!r}.")
 
     async def ping(self, conn: Connection, cmd: Ping, reply: Reply) -> None:

@@ -81,8 +81,10 @@ class Lobby:
         local_line: Callable[[str], LineJson | None],
         outbox: LineOutbox,
         directory: Directory,
+        node_id: str = "local",
     ) -> None:
         self.config = config
+        self.node_id = node_id
         self.hub = hub
         self.rooms = room_json(config)
         self.local_line = local_line
@@ -132,11 +134,18 @@ class Lobby:
         return {t: self._fresh(lines[t]) for t in sorted(lines, key=lambda t: (self.rank(t), t))}
 
     async def elsewhere(self, table_id: str) -> str | None:
-        """The public URL of the node running a table that is not run here, if any."""
+        """The public URL of the node running a table that is not run here, if any (not
+        while this node is still starting a table it has just taken)."""
         if table_id in self.local:
             return None
         owner = await self.directory.owner(table_id)
-        return owner.url if owner is not None and owner.url else None
+        if owner is None or owner.node_id == self.node_id:
+            return None
+        return owner.url or None
+
+    def listed(self, table_id: str) -> bool:
+        """Whether this node's rooms list the table (so some node will run it)."""
+        return table_id in self._ranks
 
     # -- pages ------------------------------------------------------------------------
 

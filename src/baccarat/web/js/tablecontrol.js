@@ -9,6 +9,8 @@ import { fetchTotals } from "./history.js";
 import { play } from "./sound.js";
 import { shell, toast } from "./shell.js";
 
+const OPENING_FOR = 30000; // how long a table between nodes is waited for (leases are shorter)
+
 export class TableControl {
   /** `to.history()` opens My bets (a button of the table's top bar). */
   constructor(session, lobby, to) {
@@ -19,6 +21,7 @@ export class TableControl {
     this.tableId = null; // the table watched, or being entered
     this.screen = null; // the TableScreen, while the table shows
     this.pendingSit = null; // a sit to make once the socket reached the table's node
+    this.openingSince = null; // when the table first answered table_opening, while it does
     this.totals = null; // the day's and the session's net: {day, session} from /api/my/net
     this.resyncTimer = null;
     this.resyncs = 0; // snapshots asked for since the page loaded (the browser tests read it)
@@ -41,9 +44,10 @@ export class TableControl {
   watch(tableId) {
     this.tableId = tableId;
     history.replaceState(null, "", `#/table/${encodeURIComponent(tableId)}`);
-    this.send("table.watch", { table_id: tableId }).catch((err) => {
-      if (this.elsewhere(err, tableId)) return;
+    this.send("table.watch", { table_id: tableId }).then(() => { this.openingSince = null; }, (err) => {
+      if (this.elsewhere(err, tableId) || this.opening(err, () => this.watch(tableId))) return;
       toast(errorText(err), "error");
+      this.openingSince = null;
       this.tableId = null;
       this.lobby.show();
     });
@@ -54,10 +58,11 @@ export class TableControl {
     history.replaceState(null, "", `#/table/${encodeURIComponent(tableId)}`);
     this.send("sit", { table_id: tableId, seat }).then(
       () => {
+        this.openingSince = null;
         this.session.seat = { table_id: tableId, seat };
       },
       (err) => {
-        if (this.elsewhere(err, tableId, seat)) return;
+        if (this.elsewhere(err, tableId, seat) || this.opening(err, () => this.sit(tableId, seat))) return;
         play("refuse");
         toast(errorText(err), "error");
         if (shell.screen !== "table") this.watch(tableId);
@@ -121,6 +126,19 @@ export class TableControl {
     } else {
       this.session.moveTo(url, tableId);
     }
+    return true;
+  }
+
+  /** A table_opening refusal (its node died and the next has not started it yet, for a
+   * lease's ttl at most): ask again in a second, for up to OPENING_FOR; whether it was one. */
+  opening(err, again) {
+    if (err.code !== "table_opening") return false;
+    this.openingSince ??= Date.now();
+    if (Date.now() - this.openingSince > OPENING_FOR) return false;
+    const tableId = this.tableId;
+    setTimeout(() => {
+      if (this.tableId === tableId) again();
+    }, 1000);
     return true;
   }
 
