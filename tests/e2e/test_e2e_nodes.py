@@ -146,7 +146,8 @@ def nodes(tmp_path: Path) -> Iterator[Nodes]:
 
 
 def _page(browser: Any, url: str) -> Any:
-    ctx = browser.new_context(viewport=DESKTOP, locale="en")
+    # (reduced motion, as open_page asks: a table's page otherwise repaints every frame)
+    ctx = browser.new_context(viewport=DESKTOP, locale="en", reduced_motion="reduce")
     page = ctx.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))

@@ -167,7 +167,8 @@ def proxied(tmp_path: Path) -> Iterator[Proxied]:
 
 
 def _page(browser: Any, url: str) -> Any:
-    page = browser.new_context(viewport=DESKTOP, locale="en").new_page()
+    # (reduced motion, as open_page asks: a table's page otherwise repaints every frame)
+    page = browser.new_context(viewport=DESKTOP, locale="en", reduced_motion="reduce").new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.js_errors = errors
