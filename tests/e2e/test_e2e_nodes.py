@@ -189,6 +189,28 @@ def test_a_table_on_another_node_opens_there_without_logging_in_again_and_back(
     page.context.close()
 
 
+TOAST_SHOWN = "toast shown:"
+OPENING = "本桌正在另一台伺服器上開啟"
+CLOSING = "伺服器即將重啟"
+WATCH_TOAST = """(text) => {
+  // Say on the console when a toast with this text comes on screen: the page may move to the
+  // next node (and lose the toast) before a starved page is polled for it.
+  const watch = () => {
+    const note = () => {
+      if ([...document.querySelectorAll('.toast')].some((t) => t.textContent.includes(text))) {
+        console.info(`toast shown: ${text}`);
+        watcher.disconnect();
+      }
+    };
+    const watcher = new MutationObserver(note);
+    watcher.observe(document.body, { subtree: true, childList: true, characterData: true });
+    note();
+  };
+  if (document.body) watch();
+  else document.addEventListener('DOMContentLoaded', watch);
+}"""
+
+
 async def _hold_lease(nodes: Nodes, table_id: str, node_id: str, ttl: float) -> None:
     directory = RedisDirectory.from_url(REDIS_URL, nodes.prefix)
     try:
@@ -201,6 +223,10 @@ def test_a_seated_user_follows_the_table_to_the_node_that_takes_it_over(
     browser: Any, server: Server, nodes: Nodes
 ) -> None:
     page = _seated_on_a(browser, nodes, NAMES[1], 2)
+    said: list[str] = []
+    page.on("console", lambda m: said.append(m.text))
+    # (on every document of the page: the one on B says when its wait shows)
+    page.context.add_init_script(f"({WATCH_TOAST})({json.dumps(OPENING)})")
     nodes.procs["A"].send_signal(signal.SIGKILL)
     # The dead node's lease outlives its heartbeat by a few seconds, so the page reaches B
     # while no node runs t1 (B answers table_opening): it waits there for B to take it.
@@ -210,23 +236,9 @@ def test_a_seated_user_follows_the_table_to_the_node_that_takes_it_over(
     _on_table(page, nodes.b, "t1")
     page.wait_for_selector(".table-screen .seat.me[data-seat='2']", timeout=30_000)
     assert page.query_selector(".login-form") is None
+    assert f"{TOAST_SHOWN} {OPENING}" in said, said
+    assert page.js_errors == []
     page.context.close()
-
-
-CLOSING_SHOWN = "closing notice shown"
-WATCH_CLOSING = """(said) => {
-  // Say on the console when the closing notice comes on screen: the page may move to the
-  // next node (and lose the toast) before a starved page is polled for it.
-  const note = () => {
-    if ([...document.querySelectorAll('.toast')].some((t) => t.textContent.includes('伺服器即將重啟'))) {
-      console.info(said);
-      watcher.disconnect();
-    }
-  };
-  const watcher = new MutationObserver(note);
-  watcher.observe(document.body, { subtree: true, childList: true, characterData: true });
-  note();
-}"""
 
 
 def test_a_restart_settles_the_round_in_play_and_both_users_follow_with_their_seats(
@@ -238,7 +250,7 @@ def test_a_restart_settles_the_round_in_play_and_both_users_follow_with_their_se
     said: dict[str, list[str]] = {"dealer": [], "bettor": []}
     for name, page in (("dealer", dealer), ("bettor", bettor)):
         page.on("console", lambda m, name=name: said[name].append(m.text))
-        page.evaluate(WATCH_CLOSING, CLOSING_SHOWN)
+        page.evaluate(WATCH_TOAST, CLOSING)
     # A planned stop (SIGTERM) with a bet on the table: every screen says what happens, the
     # round plays on and settles, then the table goes to B and both pages follow it there.
     nodes.procs["A"].send_signal(signal.SIGTERM)
@@ -254,7 +266,7 @@ def test_a_restart_settles_the_round_in_play_and_both_users_follow_with_their_se
         page.wait_for_selector(f".table-screen .seat.me[data-seat='{seat}']", timeout=30_000)
         assert page.query_selector(".login-form") is None
         assert page.js_errors == []
-    assert {name: CLOSING_SHOWN in lines for name, lines in said.items()} == {
+    assert {name: f"{TOAST_SHOWN} {CLOSING}" in lines for name, lines in said.items()} == {
         "dealer": True,
         "bettor": True,
     }, said

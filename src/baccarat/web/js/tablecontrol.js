@@ -1,7 +1,7 @@
 // The table being watched: its store (the one view of it), the commands that enter, sit at
 // and leave it, and its screen, drawn again from the store after each snapshot and event.
 
-import { errorText } from "./i18n.js";
+import { errorText, t } from "./i18n.js";
 import { TableStore } from "./store.js";
 import { names } from "./selectors.js";
 import { TableScreen } from "./table.js";
@@ -21,7 +21,7 @@ export class TableControl {
     this.tableId = null; // the table watched, or being entered
     this.screen = null; // the TableScreen, while the table shows
     this.pendingSit = null; // a sit to make once the socket reached the table's node
-    this.openingSince = null; // when the table first answered table_opening, while it does
+    this.openingOf = null; // {tableId, since}: the table answering table_opening, from when
     this.totals = null; // the day's and the session's net: {day, session} from /api/my/net
     this.resyncTimer = null;
     this.resyncs = 0; // snapshots asked for since the page loaded (the browser tests read it)
@@ -44,10 +44,10 @@ export class TableControl {
   watch(tableId) {
     this.tableId = tableId;
     history.replaceState(null, "", `#/table/${encodeURIComponent(tableId)}`);
-    this.send("table.watch", { table_id: tableId }).then(() => { this.openingSince = null; }, (err) => {
-      if (this.elsewhere(err, tableId) || this.opening(err, () => this.watch(tableId))) return;
+    this.send("table.watch", { table_id: tableId }).then(() => { this.openingOf = null; }, (err) => {
+      if (this.elsewhere(err, tableId) || this.opening(err, tableId, () => this.watch(tableId))) return;
       toast(errorText(err), "error");
-      this.openingSince = null;
+      this.openingOf = null;
       this.tableId = null;
       this.lobby.show();
     });
@@ -58,11 +58,11 @@ export class TableControl {
     history.replaceState(null, "", `#/table/${encodeURIComponent(tableId)}`);
     this.send("sit", { table_id: tableId, seat }).then(
       () => {
-        this.openingSince = null;
+        this.openingOf = null;
         this.session.seat = { table_id: tableId, seat };
       },
       (err) => {
-        if (this.elsewhere(err, tableId, seat) || this.opening(err, () => this.sit(tableId, seat))) return;
+        if (this.elsewhere(err, tableId, seat) || this.opening(err, tableId, () => this.sit(tableId, seat))) return;
         play("refuse");
         toast(errorText(err), "error");
         if (shell.screen !== "table") this.watch(tableId);
@@ -131,11 +131,13 @@ export class TableControl {
 
   /** A table_opening refusal (its node died and the next has not started it yet, for a
    * lease's ttl at most): ask again in a second, for up to OPENING_FOR; whether it was one. */
-  opening(err, again) {
+  opening(err, tableId, again) {
     if (err.code !== "table_opening") return false;
-    this.openingSince ??= Date.now();
-    if (Date.now() - this.openingSince > OPENING_FOR) return false;
-    const tableId = this.tableId;
+    if (this.openingOf?.tableId !== tableId) {
+      this.openingOf = { tableId, since: Date.now() };
+      toast(t("opening_wait"), "info", 6000);
+    }
+    if (Date.now() - this.openingOf.since > OPENING_FOR) return false;
     setTimeout(() => {
       if (this.tableId === tableId) again();
     }, 1000);
