@@ -5,8 +5,8 @@ has cookies of its own) share one SQLite file and a private prefix of the test R
 A lists t1 and starts first, so it runs t1; node B lists t1 and t2 and runs t2. A user who
 logged in on A opens t2 from A's lobby: the page moves to B with a single-use ticket and
 shows the table without asking to log in; from B's lobby, t1 takes it back to A. A user
-seated at t1 on A sees A killed: the page moves to B (which takes t1 over) with its spare
-ticket and finds its seat kept.
+seated at t1 on A sees A killed: the page moves to B with its spare ticket, says the table is
+opening while no node runs it, and finds its seat kept once B takes t1 over.
 """
 
 from __future__ import annotations
