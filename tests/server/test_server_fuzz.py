@@ -18,7 +18,6 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import aiohttp
-import jsonschema
 from hostile import (
     BAD_PATHS,
     BAD_QUERIES,
@@ -39,6 +38,7 @@ from server_live import TEST_LIMIT, Live, start_live
 from yarl import URL
 
 from baccarat.protocol.parse import COMMANDS
+from schemas import SERVER
 
 T = TypeVar("T")
 Call = Callable[[Coroutine[Any, Any, T]], T]
@@ -131,15 +131,6 @@ def live_on_a_thread(tmp_path: Path, **kw: Any) -> Iterator[tuple[Live, Call[Any
         loop.call_soon_threadsafe(loop.stop)
         thread.join()
         loop.close()
-
-
-SERVER = jsonschema.Draft202012Validator(
-    json.loads(
-        (Path(__file__).resolve().parents[2] / "docs/protocol/server.schema.json").read_text(
-            encoding="utf-8"
-        )
-    )
-)
 
 
 def _one_answer(answers: list[dict[str, Any]], frame: str | bytes) -> None:

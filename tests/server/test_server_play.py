@@ -3,24 +3,16 @@
 from __future__ import annotations
 
 import asyncio
-import json
 from pathlib import Path
 from typing import Any
 
-import jsonschema
 import pytest
 from server_live import SLOW_SQUEEZE, Live, auto_open, is_event, live_test
 
 from baccarat.client import Client
+from schemas import SERVER
 
 ROUNDS = 4
-SERVER_SCHEMA = jsonschema.Draft202012Validator(
-    json.loads(
-        (Path(__file__).resolve().parents[2] / "docs/protocol/server.schema.json").read_text(
-            encoding="utf-8"
-        )
-    )
-)
 
 
 async def _seat_table(live: Live) -> tuple[Client, list[Client], Client]:
@@ -163,7 +155,7 @@ async def test_every_screen_sees_the_squeezed_face_and_nothing_earlier(live: Liv
     for c in [dealer, *bettors, spectator]:
         # Every frame on the wire matches the documented schema.
         for frame in c.frames:
-            SERVER_SCHEMA.validate(frame)
+            SERVER.validate(frame)
         assert _face_down_leaks(c) == [], c.hello["user"]["name"]
         # Everyone at the table saw the same faces, whoever controlled them.
         assert set(_squeezed_faces(c)) == set(faces), c.hello["user"]["name"]

@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
-import jsonschema
 import pytest
 
 from baccarat.errors import InvalidInput
 from baccarat.protocol.ids import UserId
 from baccarat.protocol.parse import COMMANDS, Message, parse
+from schemas import CLIENT, CLIENT_SCHEMA
 
 USER = UserId(7)
 
@@ -19,11 +18,6 @@ USER = UserId(7)
 def parse_message(text: str) -> Message:
     return parse(text, USER)
 
-
-SCHEMAS = Path(__file__).resolve().parents[2] / "docs" / "protocol"
-CLIENT = jsonschema.Draft202012Validator(
-    json.loads((SCHEMAS / "client.schema.json").read_text(encoding="utf-8"))
-)
 
 VALID: list[dict[str, Any]] = [
     {"type": "ping", "id": 1},
@@ -100,7 +94,7 @@ def test_a_command_acts_for_the_connections_user_and_cannot_name_another() -> No
 
 
 def test_every_command_of_the_schema_is_parsed_and_no_other() -> None:
-    assert set(CLIENT.schema["properties"]["type"]["enum"]) == set(COMMANDS)
+    assert set(CLIENT_SCHEMA["properties"]["type"]["enum"]) == set(COMMANDS)
 
 
 def test_a_bad_field_is_named() -> None:

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
-import jsonschema
 import pytest
 from server_live import SLOW_SQUEEZE, Live, is_event, live_test
 
 from baccarat.client import Client, CommandError
+from schemas import SERVER
 
 VOLATILE = ("remaining_ms", "deadline", "me", "squeeze")
 
@@ -177,7 +176,7 @@ async def test_level_and_floor_refusals_carry_the_figures_a_screen_shows(live: L
     assert err.value.code == "coins_below_floor"
     assert err.value.details == {"floor": 35_000, "coins": 20_000}
     for frame in [f for c in (novice, poor) for f in c.frames if f.get("type") == "error"]:
-        SERVER_SCHEMA.validate(frame)
+        SERVER.validate(frame)
     await novice.close()
     await poor.close()
 
@@ -189,15 +188,6 @@ async def test_resync_without_a_table_is_refused(live: Live) -> None:
         await alice.command("resync")
     assert err.value.code == "not_watching"
     await alice.close()
-
-
-SERVER_SCHEMA = jsonschema.Draft202012Validator(
-    json.loads(
-        (Path(__file__).resolve().parents[2] / "docs/protocol/server.schema.json").read_text(
-            encoding="utf-8"
-        )
-    )
-)
 
 
 @live_test()
@@ -227,6 +217,6 @@ async def test_a_refusal_carries_the_details_of_the_rule_it_broke(live: Live) ->
     errors = [f for c in (alice, bob) for f in c.frames if f.get("type") == "error"]
     assert len(errors) >= 4
     for frame in errors:
-        SERVER_SCHEMA.validate(frame)
+        SERVER.validate(frame)
     for c in (dealer, alice, bob):
         await c.close()

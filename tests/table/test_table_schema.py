@@ -10,12 +10,9 @@ every frame of a whole shoe, played on a fake clock, matches them.
 from __future__ import annotations
 
 import itertools
-import json
 import random
-from pathlib import Path
 from typing import Any
 
-import jsonschema
 from event_schema import data_schema
 from table_model import Model
 from test_table_simulation import BETTORS, DEALER, play_round, seat_everyone
@@ -29,13 +26,9 @@ from baccarat.table import TableConfig, view
 from baccarat.table.events import EVENTS, Bet, Event, Queued, SeatResult, recipient
 from baccarat.table.reducer import EVENTS as REDUCED
 from baccarat.table.view import personal
+from schemas import SERVER, validator
+from schemas import SERVER_SCHEMA as SCHEMA
 
-SCHEMA = json.loads(
-    (Path(__file__).resolve().parents[2] / "docs/protocol/server.schema.json").read_text(
-        encoding="utf-8"
-    )
-)
-SERVER = jsonschema.Draft202012Validator(SCHEMA)
 DEFS = SCHEMA["$defs"]
 
 
@@ -67,8 +60,8 @@ def test_a_view_of_the_wrong_kind_is_refused() -> None:
     assert not SERVER.is_valid(snapshot("t", 0, 0.0, bettor))
 
 
-def _validator(ref: str) -> jsonschema.Draft202012Validator:
-    return jsonschema.Draft202012Validator({"$ref": ref, "$defs": DEFS})
+def _validator(ref: str) -> Any:
+    return validator({"$ref": ref, "$defs": DEFS})
 
 
 DATA = {name: _validator(f"#/$defs/event_data/{name}") for name in DEFS["event_data"]}
@@ -84,7 +77,7 @@ def one_form(value: dict[str, Any]) -> bool:
 
 
 VIEWED_ROUNDS = 3
-"""Rounds whose every snapshot is checked too (a view takes milliseconds to check)."""
+"""Rounds whose every snapshot is checked too (the rest of the shoe checks events and ``me``)."""
 
 
 class Frames:
