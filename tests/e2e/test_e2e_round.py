@@ -88,6 +88,7 @@ class Played:
     glowing: list[list[str]] = field(default_factory=list)
     beads: list[list[str]] = field(default_factory=list)
     coins: list[tuple[str, str]] = field(default_factory=list)
+    stillness: list[dict[str, Any]] = field(default_factory=list)
 
 
 def _open_my_squeezes(bettor: Any, dealer: Any, played: Played) -> None:
@@ -127,6 +128,24 @@ def _open_my_squeezes(bettor: Any, dealer: Any, played: Played) -> None:
         bettor.wait_for_timeout(150)
 
 
+WATCH_STILLNESS = """() => {
+  const still = window.stillness = { steps: [], rolled: false };
+  new MutationObserver((records) => {
+    for (const m of records) {
+      const cls = m.target.classList;
+      if (cls?.contains('rolling-up') || cls?.contains('rolling-down')) still.rolled = true;
+      const betting = document.querySelector('.table-screen')?.dataset.phase === 'betting';
+      if (m.attributeName === 'stroke-dashoffset' && betting && m.target.closest('.main-ring')) {
+        still.steps.push([performance.now(), m.target.getAttribute('stroke-dashoffset'), document.querySelector('.main-ring .ring-text')?.textContent]);
+      }
+    }
+  }).observe(document.body, { subtree: true, attributes: true,
+    attributeFilter: ['class', 'stroke-dashoffset'] });
+}"""
+"""Records, on a page that asked for reduced motion, each move of the betting countdown's arc
+(when, where to, the number shown) and whether a coin counter ever rolled."""
+
+
 @pytest.fixture(scope="module")
 def played(server: Server, browser: Any) -> Played:
     """Play one round: alice deals, bob bets Player and Tie and squeezes."""
@@ -134,6 +153,8 @@ def played(server: Server, browser: Any) -> Played:
     bettor = open_page(browser, server, DESKTOP)
     log_in(dealer, "alice")
     log_in(bettor, "bob")
+    for page in (dealer, bettor):
+        page.evaluate(WATCH_STILLNESS)
     sit(dealer, TABLE, 0)
     sit(bettor, TABLE, 1)
     result = Played(dealer, bettor)
@@ -168,16 +189,14 @@ def played(server: Server, browser: Any) -> Played:
         # A page on a healthy server never gave its socket up for silence.
         assert page.evaluate("() => window.baccaratApp.session.conn.silences") == 0
     for page in (dealer, bettor):
-        # The coin counters roll to their new value; read them once they stop.
-        page.wait_for_function(
-            "() => !document.querySelector('.coins.rolling-up, .coins.rolling-down')", timeout=5_000
-        )
+        # (without motion the coin counters show their new value at once)
         result.coins.append(
             (
                 page.inner_text(".seat[data-seat='1'] .coins"),
                 page.inner_text(".seat[data-seat='0'] .coins"),
             )
         )
+        result.stillness.append(page.evaluate("window.stillness"))
     return result
 
 
@@ -207,6 +226,20 @@ def test_both_screens_show_the_same_result_and_coins(played: Played) -> None:
     bettor_delta, dealer_delta = expected_deltas(bettor_winner)
     expected = (coins_text(START_COINS + bettor_delta), coins_text(START_COINS + dealer_delta))
     assert played.coins == [expected, expected]
+
+
+def test_without_motion_the_countdown_steps_each_second_and_no_counter_rolls(
+    played: Played,
+) -> None:
+    for still in played.stillness:
+        steps = still["steps"]
+        assert steps, "the betting countdown never moved"
+        # A sweeping arc takes a new place ten times a second; one that steps with its number
+        # takes one place per number shown (and one when the time is up).
+        places = {offset for _, offset, _ in steps}
+        numbers = {number for _, _, number in steps}
+        assert len(places) <= len(numbers) + 1, steps
+        assert not still["rolled"]
 
 
 def test_winning_hand_glows_in_its_colour(played: Played) -> None:

@@ -1,7 +1,7 @@
 // Chips in motion: dragging one from the tray onto an area, and one flying to its area when
 // a bet is accepted. Pointer events, so a finger works the same as a mouse.
 
-import { h } from "./dom.js";
+import { h, reducedMotion } from "./dom.js";
 import { chipSVG } from "./chips.js";
 
 const DRAG_START_PX = 6; // below this a press is a tap, which the chip's click handles
@@ -59,7 +59,7 @@ export function draggable(button, value, onDrop) {
 
 /** A chip of `value` flies from the point (x, y) to the element `to`, then disappears. */
 export function flyChip(value, x, y, to) {
-  if (!to || matchMedia("(prefers-reduced-motion: reduce)").matches) return;
+  if (!to || reducedMotion()) return;
   const r = to.getBoundingClientRect();
   const el = ghost(value, x, y, "flying");
   const dx = r.left + r.width / 2 - x;

@@ -44,6 +44,14 @@ export function add(el, ...children) {
   return el;
 }
 
+const REDUCE = matchMedia("(prefers-reduced-motion: reduce)");
+
+/** Whether the player asked for reduced motion: what would move or roll is shown at its end,
+ * and a countdown ring steps once a second instead of sweeping. */
+export function reducedMotion() {
+  return REDUCE.matches;
+}
+
 /** Replace all children of el. */
 export function mount(el, ...children) {
   el.replaceChildren();

@@ -1,6 +1,6 @@
 // Pieces of the table drawn from its view: seats, areas, hands, the book, the countdown ring.
 
-import { h, s, add, fmt, signed } from "./dom.js";
+import { h, s, add, fmt, signed, reducedMotion } from "./dom.js";
 import { t } from "./i18n.js";
 import { cardFace, cardBack } from "./cards.js";
 import { chipSVG, chipStack } from "./chips.js";
@@ -120,7 +120,9 @@ export function ring(cls) {
         return;
       }
       svg.classList.remove("idle");
-      const frac = total > 0 ? Math.max(0, Math.min(1, left / total)) : 0;
+      // Without motion the arc steps with the number: a page then draws once a second, not ten times.
+      const shown = reducedMotion() ? Math.ceil(left) : left;
+      const frac = total > 0 ? Math.max(0, Math.min(1, shown / total)) : 0;
       const offset = (c * (1 - frac)).toFixed(1);
       // Touch the DOM only when something visible changed.
       if (arc.getAttribute("stroke-dashoffset") !== offset) arc.setAttribute("stroke-dashoffset", offset);

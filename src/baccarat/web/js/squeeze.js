@@ -6,7 +6,7 @@
 // in view above the card, the caption and the 開牌 button keep off the controller's seat, and
 // the one countdown of the squeeze runs beside the card.
 
-import { h } from "./dom.js";
+import { h, reducedMotion } from "./dom.js";
 import { t } from "./i18n.js";
 import { cardFace, cardBack, cardBlank } from "./cards.js";
 import { ring } from "./parts.js";
@@ -206,7 +206,8 @@ export class SqueezeView {
     reveal.start();
   }
 
-  /** An onlooker's move from the controller: ease to it over the time till the next one. */
+  /** An onlooker's move from the controller: ease to it over the time till the next one (or,
+   * for a player who asked for reduced motion, show it at once: no frames in between). */
   moveTo(progress, zone) {
     const to = Math.max(0, Math.min(1, Number(progress) || 0));
     if (isZone(zone) && zone !== this.zone) {
@@ -215,6 +216,11 @@ export class SqueezeView {
     }
     if (to === this.shown && !this.ease) return;
     const now = performance.now();
+    if (reducedMotion()) {
+      this.movedAt = now;
+      this.setPeel(to);
+      return;
+    }
     // The gap between the last two moves sets the pace: the card keeps moving until the next.
     const gap = this.movedAt ? now - this.movedAt : EASE_MS;
     this.movedAt = now;

@@ -1,7 +1,7 @@
 // The table screen: the bettor's view (seats 1-7 and spectators) and the dealer's view, drawn
 // from the table's one view (store.js) through selectors.js.
 
-import { h, mount, fmt, signed, pulse } from "./dom.js";
+import { h, mount, fmt, signed, pulse, reducedMotion } from "./dom.js";
 import { t, errorText, named } from "./i18n.js";
 import { chipSVG } from "./chips.js";
 import {
@@ -87,7 +87,7 @@ export class TableScreen {
   /** Stop the animation loop (leaving the screen). */
   destroy() {
     clearInterval(this.timer);
-    cancelAnimationFrame(this.badgeFrame);
+    this.badgeWatch?.disconnect();
     this.squeeze.destroy();
   }
 
@@ -114,6 +114,8 @@ export class TableScreen {
     if (view.phase !== "betting") this.urgeEl.hidden = true;
     // A result's badges go with the result (a fast table's next round comes sooner).
     if (view.phase !== "result") for (const el of this.felt.querySelectorAll(".float-net")) el.remove();
+    // A redraw that moved a seat without resizing a row (a seat taken, a name changed).
+    else if (this.felt.querySelector(".float-net")) this.layoutBadges();
   }
 
   drawTop(view) {
@@ -413,15 +415,18 @@ export class TableScreen {
       this.felt.append(el);
       setTimeout(() => el.remove(), Math.max(0, left));
     }
+    this.layoutBadges();
     // The badges follow their seats while they show: the table's rows move when the roads,
-    // the hands or a seat change size.
-    cancelAnimationFrame(this.badgeFrame);
-    const follow = () => {
-      if (!this.felt.querySelector(".float-net")) return;
-      this.layoutBadges();
-      this.badgeFrame = requestAnimationFrame(follow);
-    };
-    follow();
+    // the hands or a seat change size. Watched, not measured every frame: a loop of frames
+    // kept a software-drawn page busy for the whole result.
+    if (!this.badgeWatch) {
+      this.badgeWatch = new ResizeObserver(() => {
+        if (this.felt.querySelector(".float-net")) this.layoutBadges();
+      });
+      for (const el of [this.felt, this.dealerRail, this.queueEl, this.handsRow, this.areasRow, this.seatsRow]) {
+        this.badgeWatch.observe(el);
+      }
+    }
   }
 
   /** Where the dealer's badge goes: beside the dealer's seat (right, else left), else above or
@@ -655,8 +660,12 @@ export class TableScreen {
   }
 }
 
-/** Roll a number shown in `el` from `from` to `to` over about 0.9 s. */
+/** Roll a number shown in `el` from `from` to `to` over about 0.9 s (at once without motion). */
 export function rollNumber(el, from, to) {
+  if (reducedMotion()) {
+    el.textContent = fmt(to);
+    return;
+  }
   const start = performance.now();
   const dur = 900;
   el.classList.add(to > from ? "rolling-up" : "rolling-down");
