@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 import pytest
-from e2e_support import DESKTOP, Server, log_in, open_page
+from e2e_support import DESKTOP, Server, create_account, log_in, open_page, quiet_table, sit
 
 pytestmark = pytest.mark.browser
 
@@ -47,3 +47,41 @@ def test_the_browser_leaves_the_lobby_at_a_table_and_comes_back(
     assert page.evaluate("window.baccaratApp.lobby.on") is True
     assert page.js_errors == []
     page.context.close()
+
+
+def test_a_tap_on_the_lobby_outlasts_a_line_that_changes_under_the_finger(
+    browser: Any, server: Server
+) -> None:
+    """The lobby is drawn again when a table's line changes; between the pointer going down on
+    a button and coming up, that would replace the button and lose the tap. The redraw waits
+    for the tap."""
+    watcher = open_page(browser, server, DESKTOP)
+    sitter = open_page(browser, server, DESKTOP)
+    log_in(watcher, create_account(server, "tapper"))
+    log_in(sitter, create_account(server, "tapsitter"))
+    table = quiet_table(watcher)
+    button = watcher.locator(f".table-card[data-table='{table}'] .btn-watch")
+    button.scroll_into_view_if_needed()
+    box = button.bounding_box()
+    assert box is not None
+    button.evaluate("(el) => { el.dataset.pressed = 'yes'; }")
+    watcher.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    watcher.mouse.down()
+    # Someone sits at that table: its line changes in the watcher's lobby meanwhile.
+    sit(sitter, table, 0)
+    watcher.wait_for_function(
+        """(table) => window.baccaratApp.lobby.page.tables
+             .find((tb) => tb.table_id === table)?.seats[0] != null""",
+        arg=table,
+    )
+    # The button under the finger is still the one pressed: the redraw waits.
+    assert watcher.locator(".btn-watch[data-pressed='yes']").count() == 1
+    watcher.mouse.up()
+    watcher.wait_for_selector(".table-screen", timeout=10_000)
+    assert watcher.evaluate("window.baccaratApp.table.tableId") == table
+    # Once at the table, the lobby it left is not drawn again over it.
+    watcher.wait_for_timeout(300)
+    assert watcher.evaluate("window.baccaratApp.screen") == "table"
+    assert watcher.js_errors == [] and sitter.js_errors == []
+    for page in (watcher, sitter):
+        page.context.close()

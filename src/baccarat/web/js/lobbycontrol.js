@@ -4,6 +4,7 @@
 import { api } from "./net.js";
 import { lobbyScreen, FILTER_KEY } from "./lobby.js";
 import { shell } from "./shell.js";
+import { whenReleased } from "./press.js";
 
 export class LobbyControl {
   /**
@@ -42,10 +43,15 @@ export class LobbyControl {
     shell.show("lobby", screen, { relang: () => this.render() });
   }
 
-  /** Draw the lobby again if it shows (and no table is being entered instead). */
+  /** Draw the lobby again if it shows (and no table is being entered instead), once no
+   * pointer is pressed on it: a redraw under a tap would lose the tap. */
   redraw() {
-    if (shell.screen === "lobby" && !this.to.entering()) this.render();
+    whenReleased(this.redrawNow);
   }
+
+  redrawNow = () => {
+    if (shell.screen === "lobby" && !this.to.entering()) this.render();
+  };
 
   /** Follow one page of the lobby (a room's tables, or every room's); a fresh page follows. */
   subscribe(view = this.wanted) {
