@@ -22,6 +22,7 @@ from e2e_support import (
     needs_chromium,
     open_page,
     place_chip,
+    quiet_table,
     save_screenshot,
     sit,
     skip,
@@ -195,6 +196,50 @@ def test_rebet_double_and_undo_from_the_tray(
     wait_toast(bettor, "Player limit is 5,000 coins")
     assert my_slip(bettor) == {"player": 50}
     assert not dealer.js_errors and not bettor.js_errors
+
+
+def test_a_tap_on_an_area_outlasts_the_chips_that_come_under_the_finger(
+    server: Server, browser: Any, pages: list[Any]
+) -> None:
+    """Every chip another player places draws the table again; between the pointer going down
+    on an area and coming up, that would replace the area and lose the bet. The redraw waits
+    for the tap."""
+    dealer = open_page(browser, server, DESKTOP)
+    tapper = open_page(browser, server, DESKTOP)
+    other = open_page(browser, server, DESKTOP)
+    pages += [dealer, tapper, other]
+    log_in(dealer, create_account(server, "tapdealer"))
+    log_in(tapper, create_account(server, "areatapper"))
+    log_in(other, create_account(server, "otherbettor"))
+    table = quiet_table(dealer)
+    sit(dealer, table, 0)
+    sit(tapper, table, 1)
+    sit(other, table, 2)
+    hold(server, table, "betting")
+    try:
+        for page in (tapper, other):
+            page.wait_for_selector(".table-screen[data-phase='betting'] .tray", timeout=30_000)
+        area = tapper.locator(".area[data-area='player']")
+        box = area.bounding_box()
+        assert box is not None
+        area.evaluate("(el) => { el.dataset.pressed = 'yes'; }")
+        tapper.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        tapper.mouse.down()
+        assert place_chip(other, 10, "banker") == "ok"
+        tapper.wait_for_function(
+            "() => window.baccaratApp.table.view.seats[2]?.bets?.banker > 0", timeout=10_000
+        )
+        # The area under the finger is still the one pressed: the redraw waits.
+        assert tapper.locator(".area[data-pressed='yes']").count() == 1
+        tapper.mouse.up()
+        tapper.wait_for_function(
+            "() => (window.baccaratApp.table.view.me.bets.player ?? 0) > 0", timeout=10_000
+        )
+        # Drawn once the tap is done: the other's chip shows on the banker's area.
+        tapper.wait_for_selector(".area[data-area='player']:not([data-pressed])")
+    finally:
+        hold(server, table, None)
+    assert not dealer.js_errors and not tapper.js_errors and not other.js_errors
 
 
 def test_my_bets_lists_my_rounds_and_the_table_shows_the_days_total(
