@@ -198,48 +198,42 @@ def test_rebet_double_and_undo_from_the_tray(
     assert not dealer.js_errors and not bettor.js_errors
 
 
-def test_a_tap_on_an_area_outlasts_the_chips_that_come_under_the_finger(
+def test_a_tap_at_the_table_outlasts_the_events_that_come_under_the_finger(
     server: Server, browser: Any, pages: list[Any]
 ) -> None:
-    """Every chip another player places draws the table again; between the pointer going down
-    on an area and coming up, that would replace the area and lose the bet. The redraw waits
-    for the tap."""
-    dealer = open_page(browser, server, DESKTOP)
+    """Every event draws the table again (another player's chip, a player sitting down);
+    between the pointer going down on a button and coming up, that would replace the button
+    and lose the tap. The redraw waits for the tap. (No round is played: the table is left
+    empty for the tests after.)"""
     tapper = open_page(browser, server, DESKTOP)
     other = open_page(browser, server, DESKTOP)
-    pages += [dealer, tapper, other]
-    log_in(dealer, create_account(server, "tapdealer"))
-    log_in(tapper, create_account(server, "areatapper"))
-    log_in(other, create_account(server, "otherbettor"))
-    table = quiet_table(dealer)
-    sit(dealer, table, 0)
+    pages += [tapper, other]
+    log_in(tapper, create_account(server, "chiptapper"))
+    log_in(other, create_account(server, "latecomer"))
+    table = quiet_table(tapper)
     sit(tapper, table, 1)
-    sit(other, table, 2)
-    hold(server, table, "betting")
     try:
-        for page in (tapper, other):
-            page.wait_for_selector(".table-screen[data-phase='betting'] .tray", timeout=30_000)
-        area = tapper.locator(".area[data-area='player']")
-        box = area.bounding_box()
+        chip = tapper.locator(".tray-chip[data-chip='5']")
+        assert "chosen" not in (chip.get_attribute("class") or "")
+        box = chip.bounding_box()
         assert box is not None
-        area.evaluate("(el) => { el.dataset.pressed = 'yes'; }")
+        chip.evaluate("(el) => { el.dataset.pressed = 'yes'; }")
         tapper.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
         tapper.mouse.down()
-        assert place_chip(other, 10, "banker") == "ok"
-        tapper.wait_for_function(
-            "() => window.baccaratApp.table.view.seats[2]?.bets?.banker > 0", timeout=10_000
-        )
-        # The area under the finger is still the one pressed: the redraw waits.
-        assert tapper.locator(".area[data-pressed='yes']").count() == 1
+        sit(other, table, 2)
+        tapper.wait_for_function("() => window.baccaratApp.table.view.seats[2] != null")
+        # The chip under the finger is still the one pressed: the redraw waits.
+        assert tapper.locator(".tray-chip[data-pressed='yes']").count() == 1
         tapper.mouse.up()
-        tapper.wait_for_function(
-            "() => (window.baccaratApp.table.view.me.bets.player ?? 0) > 0", timeout=10_000
-        )
-        # Drawn once the tap is done: the other's chip shows on the banker's area.
-        tapper.wait_for_selector(".area[data-area='player']:not([data-pressed])")
+        tapper.wait_for_selector(".tray-chip.chosen[data-chip='5']")
+        # Drawn once the tap is done: the newcomer's seat shows.
+        tapper.wait_for_selector(".seats .seat[data-seat='2'].taken")
     finally:
-        hold(server, table, None)
-    assert not dealer.js_errors and not tapper.js_errors and not other.js_errors
+        for page in (tapper, other):
+            with contextlib.suppress(PlaywrightError):
+                page.click(".tray .btn-stand", timeout=5_000)
+                page.wait_for_selector(".table-screen:not(:has(.seat.me))", timeout=5_000)
+    assert not tapper.js_errors and not other.js_errors
 
 
 def test_my_bets_lists_my_rounds_and_the_table_shows_the_days_total(

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 from typing import Any
 
 import pytest
 from e2e_support import DESKTOP, Server, create_account, log_in, open_page, quiet_table, sit
+from playwright.sync_api import Error as PlaywrightError
 
 pytestmark = pytest.mark.browser
 
@@ -67,21 +69,27 @@ def test_a_tap_on_the_lobby_outlasts_a_line_that_changes_under_the_finger(
     button.evaluate("(el) => { el.dataset.pressed = 'yes'; }")
     watcher.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     watcher.mouse.down()
-    # Someone sits at that table: its line changes in the watcher's lobby meanwhile.
-    sit(sitter, table, 0)
-    watcher.wait_for_function(
-        """(table) => window.baccaratApp.lobby.page.tables
-             .find((tb) => tb.table_id === table)?.seats[0] != null""",
-        arg=table,
-    )
-    # The button under the finger is still the one pressed: the redraw waits.
-    assert watcher.locator(".btn-watch[data-pressed='yes']").count() == 1
-    watcher.mouse.up()
-    watcher.wait_for_selector(".table-screen", timeout=10_000)
-    assert watcher.evaluate("window.baccaratApp.table.tableId") == table
-    # Once at the table, the lobby it left is not drawn again over it.
-    watcher.wait_for_timeout(300)
-    assert watcher.evaluate("window.baccaratApp.screen") == "table"
-    assert watcher.js_errors == [] and sitter.js_errors == []
+    try:
+        # Someone sits at that table: its line changes in the watcher's lobby meanwhile.
+        sit(sitter, table, 0)
+        watcher.wait_for_function(
+            """(table) => window.baccaratApp.lobby.page.tables
+                 .find((tb) => tb.table_id === table)?.seats[0] != null""",
+            arg=table,
+        )
+        # The button under the finger is still the one pressed: the redraw waits.
+        assert watcher.locator(".btn-watch[data-pressed='yes']").count() == 1
+        watcher.mouse.up()
+        watcher.wait_for_selector(".table-screen", timeout=10_000)
+        assert watcher.evaluate("window.baccaratApp.table.tableId") == table
+        # Once at the table, the lobby it left is not drawn again over it.
+        watcher.wait_for_timeout(300)
+        assert watcher.evaluate("window.baccaratApp.screen") == "table"
+        assert watcher.js_errors == [] and sitter.js_errors == []
+    finally:
+        # The table is left empty for the tests after.
+        with contextlib.suppress(PlaywrightError):
+            sitter.click(".dealer-bar .btn-stand", timeout=5_000)
+            sitter.wait_for_selector(".table-screen:not(:has(.seat.me))", timeout=5_000)
     for page in (watcher, sitter):
         page.context.close()
