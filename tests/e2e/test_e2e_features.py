@@ -22,6 +22,7 @@ from e2e_support import (
     needs_chromium,
     open_page,
     place_chip,
+    quiet_table,
     save_screenshot,
     sit,
     skip,
@@ -195,6 +196,44 @@ def test_rebet_double_and_undo_from_the_tray(
     wait_toast(bettor, "Player limit is 5,000 coins")
     assert my_slip(bettor) == {"player": 50}
     assert not dealer.js_errors and not bettor.js_errors
+
+
+def test_a_tap_at_the_table_outlasts_the_events_that_come_under_the_finger(
+    server: Server, browser: Any, pages: list[Any]
+) -> None:
+    """Every event draws the table again (another player's chip, a player sitting down);
+    between the pointer going down on a button and coming up, that would replace the button
+    and lose the tap. The redraw waits for the tap. (No round is played: the table is left
+    empty for the tests after.)"""
+    tapper = open_page(browser, server, DESKTOP)
+    other = open_page(browser, server, DESKTOP)
+    pages += [tapper, other]
+    log_in(tapper, create_account(server, "chiptapper"))
+    log_in(other, create_account(server, "latecomer"))
+    table = quiet_table(tapper)
+    sit(tapper, table, 1)
+    try:
+        chip = tapper.locator(".tray-chip[data-chip='5']")
+        assert "chosen" not in (chip.get_attribute("class") or "")
+        box = chip.bounding_box()
+        assert box is not None
+        chip.evaluate("(el) => { el.dataset.pressed = 'yes'; }")
+        tapper.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        tapper.mouse.down()
+        sit(other, table, 2)
+        tapper.wait_for_function("() => window.baccaratApp.table.view.seats[2] != null")
+        # The chip under the finger is still the one pressed: the redraw waits.
+        assert tapper.locator(".tray-chip[data-pressed='yes']").count() == 1
+        tapper.mouse.up()
+        tapper.wait_for_selector(".tray-chip.chosen[data-chip='5']")
+        # Drawn once the tap is done: the newcomer's seat shows.
+        tapper.wait_for_selector(".seats .seat[data-seat='2'].taken")
+    finally:
+        for page in (tapper, other):
+            with contextlib.suppress(PlaywrightError):
+                page.click(".tray .btn-stand", timeout=5_000)
+                page.wait_for_selector(".table-screen:not(:has(.seat.me))", timeout=5_000)
+    assert not tapper.js_errors and not other.js_errors
 
 
 def test_my_bets_lists_my_rounds_and_the_table_shows_the_days_total(

@@ -1,6 +1,8 @@
-// A tap is a pointerdown, a pointerup and then a click on the same element. A screen drawn
-// again in between (the lobby, on a table's line) replaces the element under the finger and
-// the click is lost. A screen the server's messages redraw waits for the press to end.
+// A mouse's click is a pointerdown, a pointerup and then a click on the same element. A
+// screen drawn again in between (a lobby line, another player's chip) replaces the element
+// under the pointer and the click is lost. Screens the server's messages redraw wait for the
+// press to end. A finger's tap needs no wait: the browser clicks whatever is under it when it
+// lifts.
 
 const HOLD_MS = 5000; // a press held longer than this (a slow drag, a lost pointerup) waits no more
 let pressedAt = 0; // when the pointer went down (0: not pressed)
@@ -20,6 +22,9 @@ function release() {
 }
 
 addEventListener("pointerdown", (ev) => {
+  if (ev.pointerType === "touch") return;
+  // The squeeze's card is dragged for seconds and draws itself: the table goes on under it.
+  if (ev.target instanceof Element && ev.target.closest(".squeeze")) return;
   const at = performance.now();
   pressedAt = at;
   setTimeout(() => {

@@ -8,6 +8,7 @@ import { TableScreen } from "./table.js";
 import { fetchTotals } from "./history.js";
 import { play } from "./sound.js";
 import { shell, toast } from "./shell.js";
+import { whenReleased } from "./press.js";
 
 const OPENING_FOR = 30000; // how long a table between nodes is waited for (leases are shorter)
 
@@ -197,8 +198,14 @@ export class TableControl {
     }
     // Every event went into the view; the screen plays what the event brings (a sound, a
     // chip's flight, the peel) and is drawn again from the view unless nothing else changed.
-    if (!this.screen.react(msg.event, msg.data || {}, Boolean(msg.private))) this.draw();
+    if (!this.screen.react(msg.event, msg.data || {}, Boolean(msg.private))) whenReleased(this.drawLater);
   }
+
+  /** Draw once no pointer is pressed: a redraw under a tap (a bet on an area while others'
+   * chips come) would replace the button and lose the tap. */
+  drawLater = () => {
+    if (this.screen && this.store.view) this.draw();
+  };
 
   /** Draw the screen from the store, and note where the user sits. */
   draw() {
