@@ -201,8 +201,8 @@ export class TableControl {
     if (!this.screen.react(msg.event, msg.data || {}, Boolean(msg.private))) whenReleased(this.drawLater);
   }
 
-  /** Draw once no pointer is pressed: a redraw under a tap (a bet on an area while others'
-   * chips come) would replace the button and lose the tap. */
+  /** Draw once no mouse button is pressed: a redraw under a click (on an area while others'
+   * chips come) would replace the button and lose the click. */
   drawLater = () => {
     if (this.screen && this.store.view) this.draw();
   };
