@@ -202,37 +202,58 @@ def test_a_tap_at_the_table_outlasts_the_events_that_come_under_the_finger(
     server: Server, browser: Any, pages: list[Any]
 ) -> None:
     """Every event draws the table again (another player's chip, a player sitting down);
-    between the pointer going down on a button and coming up, that would replace the button
-    and lose the tap. The redraw waits for the tap. (No round is played: the table is left
-    empty for the tests after.)"""
+    between a mouse button going down on a button and coming up, that would replace the
+    button and lose the click, so the redraw waits. A finger's tap is not held: the browser
+    clicks what is under the finger when it lifts, even a button drawn meanwhile. (No round
+    is played: the table is left empty for the tests after.)"""
     tapper = open_page(browser, server, DESKTOP)
-    other = open_page(browser, server, DESKTOP)
+    other = open_page(browser, server, PHONE, phone=True)
     pages += [tapper, other]
     log_in(tapper, create_account(server, "chiptapper"))
     log_in(other, create_account(server, "latecomer"))
     table = quiet_table(tapper)
     sit(tapper, table, 1)
+    pressed = "(el) => { el.dataset.pressed = 'yes'; }"
     try:
         chip = tapper.locator(".tray-chip[data-chip='5']")
         assert "chosen" not in (chip.get_attribute("class") or "")
         box = chip.bounding_box()
         assert box is not None
-        chip.evaluate("(el) => { el.dataset.pressed = 'yes'; }")
+        chip.evaluate(pressed)
         tapper.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
         tapper.mouse.down()
         sit(other, table, 2)
         tapper.wait_for_function("() => window.baccaratApp.table.view.seats[2] != null")
-        # The chip under the finger is still the one pressed: the redraw waits.
+        # The chip under the pointer is still the one pressed: the redraw waits.
         assert tapper.locator(".tray-chip[data-pressed='yes']").count() == 1
         tapper.mouse.up()
         tapper.wait_for_selector(".tray-chip.chosen[data-chip='5']")
-        # Drawn once the tap is done: the newcomer's seat shows.
+        # Drawn once the click is done: the newcomer's seat shows.
         tapper.wait_for_selector(".seats .seat[data-seat='2'].taken")
+
+        # The phone's finger goes down on a chip; the tapper stands up, and the phone's table
+        # is drawn again under the finger (the pressed chip replaced); the finger lifts.
+        chip = other.locator(".tray-chip[data-chip='5']")
+        assert "chosen" not in (chip.get_attribute("class") or "")
+        box = chip.bounding_box()
+        assert box is not None
+        chip.evaluate(pressed)
+        finger = other.context.new_cdp_session(other)
+        point = {"x": box["x"] + box["width"] / 2, "y": box["y"] + box["height"] / 2}
+        finger.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [point]})
+        tapper.click(".tray .btn-stand")
+        other.wait_for_function("() => window.baccaratApp.table.view.seats[1] == null")
+        # Drawn with the event that brought it (a touch holds nothing): the chip is new.
+        assert other.locator(".tray-chip[data-pressed='yes']").count() == 0
+        finger.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+        finger.detach()
+        other.wait_for_selector(".tray-chip.chosen[data-chip='5']")
     finally:
         for page in (tapper, other):
             with contextlib.suppress(PlaywrightError):
-                page.click(".tray .btn-stand", timeout=5_000)
-                page.wait_for_selector(".table-screen:not(:has(.seat.me))", timeout=5_000)
+                if page.locator(".table-screen .seat.me").count():
+                    page.click(".tray .btn-stand", timeout=5_000)
+                    page.wait_for_selector(".table-screen:not(:has(.seat.me))", timeout=5_000)
     assert not tapper.js_errors and not other.js_errors
 
 
