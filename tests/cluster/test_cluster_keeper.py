@@ -119,7 +119,7 @@ async def test_seat_claims_of_this_node_are_renewed_and_lost_ones_reported(
 
 async def test_the_background_task_ticks_until_stopped(nodes: NodeFactory) -> None:
     ta = Tables()
-    # A tick every 0.67 s: a loaded machine may hold one back by a second and keep the leases.
+    # A tick every 0.67 s: the leases hold even if a loaded machine holds a tick back a second.
     a = _keeper(nodes(), "A", ta, ttl=2.0)
     a.start()
     d = nodes()
