@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import subprocess
@@ -85,6 +86,18 @@ def quiet_table(page: Any) -> str:
     )
     assert table_id, "every table has someone seated"
     return str(table_id)
+
+
+def leave_empty(*pages: Any) -> None:
+    """Stand up whoever of ``pages`` is seated, so a test that took a ``quiet_table`` leaves it
+    empty for the tests after, even when it failed half-way (nothing is raised here)."""
+    from playwright.sync_api import Error as PlaywrightError
+
+    for page in pages:
+        with contextlib.suppress(PlaywrightError):
+            if page.locator(".table-screen .seat.me").count():
+                page.click(".table-screen .btn-stand", timeout=5_000)
+                page.wait_for_selector(".table-screen:not(:has(.seat.me))", timeout=5_000)
 
 
 @dataclass

@@ -18,6 +18,7 @@ from e2e_support import (
     Server,
     create_account,
     hold,
+    leave_empty,
     log_in,
     needs_chromium,
     open_page,
@@ -249,11 +250,7 @@ def test_a_tap_at_the_table_outlasts_the_events_that_come_under_the_finger(
         finger.detach()
         other.wait_for_selector(".tray-chip.chosen[data-chip='5']")
     finally:
-        for page in (tapper, other):
-            with contextlib.suppress(PlaywrightError):
-                if page.locator(".table-screen .seat.me").count():
-                    page.click(".tray .btn-stand", timeout=5_000)
-                    page.wait_for_selector(".table-screen:not(:has(.seat.me))", timeout=5_000)
+        leave_empty(tapper, other)
     assert not tapper.js_errors and not other.js_errors
 
 

@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
-import contextlib
 import json
 from typing import Any
 
 import pytest
-from e2e_support import DESKTOP, Server, create_account, log_in, open_page, quiet_table, sit
-from playwright.sync_api import Error as PlaywrightError
+from e2e_support import (
+    DESKTOP,
+    Server,
+    create_account,
+    leave_empty,
+    log_in,
+    open_page,
+    quiet_table,
+    sit,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -87,9 +94,6 @@ def test_a_tap_on_the_lobby_outlasts_a_line_that_changes_under_the_finger(
         assert watcher.evaluate("window.baccaratApp.screen") == "table"
         assert watcher.js_errors == [] and sitter.js_errors == []
     finally:
-        # The table is left empty for the tests after.
-        with contextlib.suppress(PlaywrightError):
-            sitter.click(".dealer-bar .btn-stand", timeout=5_000)
-            sitter.wait_for_selector(".table-screen:not(:has(.seat.me))", timeout=5_000)
+        leave_empty(sitter)
     for page in (watcher, sitter):
         page.context.close()
