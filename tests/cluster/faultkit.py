@@ -44,9 +44,11 @@ PHASES = ("betting", "squeeze")
 TABLES = ("t1", "t2")
 BOTS_PER_TABLE = 3
 SPEED = 4.0
+"""The long run's timers: every one divided by this (a round takes about 8 s)."""
+GRACE = 15.0
+"""The long run's reconnect grace, in seconds as the nodes count them (the rooms file's
+default, 60 s, at ``SPEED``)."""
 LEASE_TTL = 3.0
-GRACE = 60.0 / SPEED
-"""The reconnect grace at this speed (the rooms file's default, 60 s, divided)."""
 
 
 class Relay:
@@ -160,8 +162,19 @@ def _get(url: str) -> Any:
 class FaultRun:
     """The cluster, its bots, and the faults injected into it."""
 
-    def __init__(self, workdir: Path, pg: OwnPostgres, redis: OwnRedis) -> None:
+    def __init__(
+        self,
+        workdir: Path,
+        pg: OwnPostgres,
+        redis: OwnRedis,
+        *,
+        speed: float = SPEED,
+        grace: float = GRACE,
+    ) -> None:
         self.dir = workdir
+        self.speed = speed
+        self.grace = grace
+        """The reconnect grace in seconds: a user away longer loses the seat."""
         self.pg = pg
         self.redis = redis
         self.prefix = f"faults:{uuid.uuid4().hex}:"
@@ -169,6 +182,7 @@ class FaultRun:
         self.rooms = workdir / "rooms.toml"
         self.rooms.write_text(
             "[server]\nstart_coins = 0\n\n"
+            f"[timers]\nreconnect_grace = {grace * speed}\n\n"
             '[[rooms]]\nid = "standard"\nname = "Standard"\nchip_unit = 100\n'
             f"bettor_floor = 1000\ndealer_floor = 35000\ntables = {json.dumps(list(TABLES))}\n"
         )
@@ -218,7 +232,7 @@ class FaultRun:
     def start_node(self, node: Node) -> None:
         """Start (or restart) a node and wait until it answers."""
         node.proc = start_serve(
-            "--db", self.pg.url, "--rooms", str(self.rooms), "--speed", str(SPEED),
+            "--db", self.pg.url, "--rooms", str(self.rooms), "--speed", str(self.speed),
             "--redis", f"redis://127.0.0.1:{node.relay.port}/0",
             "--redis-prefix", self.prefix, "--node-id", node.name,
             "--public-url", node.url, "--lease-ttl", str(LEASE_TTL), "--log-level", "info",
@@ -352,12 +366,12 @@ class FaultRun:
                 self.wait(
                     lambda: self.back_at(table, node.url, since) is not None,
                     "the bots at the new node",
-                    limit=GRACE + LEASE_TTL,
+                    limit=self.grace + LEASE_TTL,
                 )
             followed = self.back_at(table, node.url, since)
             # Frozen on past the lease and the reconnect grace: the seats must not depend on
             # the node ever waking.
-            time.sleep(max(0.0, start + LEASE_TTL + GRACE + 1.0 - time.monotonic()))
+            time.sleep(max(0.0, start + LEASE_TTL + self.grace + 1.0 - time.monotonic()))
             node.proc.send_signal(signal.SIGCONT)
         elif fault == "partition":
             node.relay.cut()
@@ -382,7 +396,7 @@ class FaultRun:
             self.wait(
                 lambda: all(before[t] <= self.seated(t) for t in TABLES),
                 "every user seated again",
-                limit=GRACE + LEASE_TTL + 10,
+                limit=self.grace + LEASE_TTL + 10,
             )
             seated_again = True
         except AssertionError:
@@ -455,7 +469,7 @@ class FaultRun:
         )
         # Past the reconnect grace since the last table moved (its seats' grace starts there
         # at the latest): a user who did not come back has lost the seat by now.
-        time.sleep(max(0.0, moved + GRACE + 1.0 - time.monotonic()))
+        time.sleep(max(0.0, moved + self.grace + 1.0 - time.monotonic()))
         return {
             "stop_s": stops,
             "voided": self.voided_since(since - 1.0),
