@@ -130,7 +130,7 @@ def _reducer_steps() -> list[tuple[dict[str, Any], list[Any], dict[str, Any]]]:
     from baccarat.protocol.events import event_wire
     from baccarat.table import TableConfig, view
     from baccarat.table.events import recipient
-    from baccarat.table.view import personal
+    from baccarat.table.view import book_kept, personal
     from table.table_model import Model, random_step
 
     wallets = {1: 40_000, 2: 50_000, 3: 100_000, 4: 1_500, 5: 20_000}
@@ -149,7 +149,8 @@ def _reducer_steps() -> list[tuple[dict[str, Any], list[Any], dict[str, Any]]]:
                 ]
                 own = personal(m.table, v, m.now)
                 start = before[v]
-                if own != {"me": start["me"], "book": start["book"]}:
+                book_only = own["me"]["role"] == "dealer" and book_kept(events)
+                if own != {"me": start["me"], "book": start["book"]} and not book_only:
                     frames.append(["me", own])
                 if frames:
                     steps.append((start, frames, view(m.table, v, m.now)))

@@ -49,7 +49,7 @@ from baccarat.table import (
 from baccarat.table.events import Event, recipient
 from baccarat.table.reducer import EVENTS, apply
 from baccarat.table.squeeze import Corner
-from baccarat.table.view import personal
+from baccarat.table.view import book_kept, personal
 
 WALLETS = {
     1: 40_000,
@@ -102,7 +102,7 @@ class TableReducer(RuleBasedStateMachine):
     m: Model
     kept: dict[int | None, dict[str, Any]]
     """Each viewer's view as a client keeps it: one snapshot, then events only."""
-    sent: dict[int | None, dict[str, Any]]
+    sent: dict[int | None, dict[str, Any] | None]
     """The last ``me`` each viewer was told, as the server remembers it."""
 
     @initialize(
@@ -137,12 +137,17 @@ class TableReducer(RuleBasedStateMachine):
             # Exactly: the view before the step, at the step's time, and what was sent.
             start = before[v]
             step_frames = [*frames]
-            if own != {"me": start["me"], "book": start["book"]}:
+            # A dealer's client adds the chips to its book itself: no ``me`` for them.
+            book_only = own["me"]["role"] == "dealer" and book_kept(events)
+            if own != {"me": start["me"], "book": start["book"]} and not book_only:
                 step_frames.append(("me", own))
             assert fold(start, step_frames) == after, (v, [k for k, _ in step_frames])
-            # As a client keeps it: the server sends ``me`` when it differs from the last one.
+            # As a client keeps it: the server sends ``me`` when it differs from the last one
+            # (forgotten after a step of chips, as the dealer's book is no longer it).
             kept_frames = [*frames]
-            if own != self.sent[v]:
+            if book_only:
+                self.sent[v] = None
+            elif own != self.sent[v]:
                 kept_frames.append(("me", own))
                 self.sent[v] = own
             self.kept[v] = fold(self.kept[v], kept_frames)

@@ -4,7 +4,8 @@ A client takes one snapshot's ``view`` (on joining, on an explicit resync, or af
 ``seq``) and applies every event after it, public and private, in order. Each event carries
 what it changes, so nothing here recomputes a rule: the viewer's own part of the view (``me``
 and the dealer's ``book``) comes whole in the private ``me`` event the server sends whenever
-it changes (:func:`baccarat.table.view.personal`).
+it changes (:func:`baccarat.table.view.personal`), except that a dealer's book adds up each
+``chip_placed`` here (:func:`baccarat.table.view.book_kept`).
 
 The property test of this module checks that, after any command or timer at the table,
 the viewer's view folded over the events it received equals the view the table projects
@@ -18,6 +19,7 @@ from collections.abc import Callable
 from typing import Any
 
 from baccarat.rules import HANDS
+from baccarat.table.book import exposure
 from baccarat.table.chat import KEPT as CHAT_KEPT
 
 View = dict[str, Any]
@@ -164,6 +166,16 @@ def _betting_opened(view: View, data: Data) -> None:
 
 def _chip_placed(view: View, data: Data) -> None:
     view["seats"][data["seat"]]["bets"][data["area"]] = data["chips"]
+    book = view.get("book")
+    if book is not None:
+        # The dealer's book: the server sends no ``me`` for a chip (``view.book_kept``).
+        area = data["area"]
+        book["per_seat"].setdefault(str(data["seat"]), {})[area] = data["chips"]
+        if area in book["totals"]:
+            chips = sum(bets.get(area, 0) for bets in book["per_seat"].values())
+            book["totals"][area] = {"chips": chips, "coins": chips * view["chip_unit"]}
+            totals = book["totals"]
+            book["exposure"] = exposure(totals["player"]["coins"], totals["banker"]["coins"])
 
 
 def _bets_changed(view: View, data: Data) -> None:

@@ -30,6 +30,7 @@ from baccarat.table.events import (
     CardDealt,
     CardOpened,
     ChatMessage,
+    ChipPlaced,
     Controllers,
     Event,
     SqueezeMoved,
@@ -45,6 +46,19 @@ PERSONAL_UNCHANGED: frozenset[type[Event]] = frozenset(
 )
 """Events that change nobody's ``personal``: the deal (cards, who controls them, the peel)
 and the chat. After a step made only of these a server need not look at anyone's ``me``."""
+
+BOOK_KEPT: frozenset[type[Event]] = PERSONAL_UNCHANGED | {ChipPlaced}
+"""Events after which the dealer's ``personal`` differs at most in the book, which a
+dealer's client adds up itself from each ``chip_placed`` (``baccarat.table.reducer``)."""
+
+
+def book_kept(events: Iterable[Event]) -> bool:
+    """Whether a step of ``events`` (not none: an empty step may change anyone's ``me``)
+    changes nothing of the dealer's ``personal`` that the dealer's client does not keep
+    itself. The server sends the dealer no ``me`` after such a step: a chip is most of a
+    table's steps, and would otherwise send the dealer a whole book each time."""
+    kinds = {type(ev) for ev in events}
+    return bool(kinds) and kinds <= BOOK_KEPT
 
 
 class Me(TypedDict):

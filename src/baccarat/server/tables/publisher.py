@@ -3,7 +3,8 @@
 Public events advance the table's ``seq``; a private one goes to its one user at the seq of
 the last public event. After a step that may change what a seated or queued user sees of
 themselves, each such user gets a fresh ``me`` when it changed, so a client keeps its whole
-view from events alone, without a snapshot.
+view from events alone, without a snapshot. The dealer gets none after a step of chips only
+(``book_kept``): the dealer's client adds each ``chip_placed`` to its book itself.
 """
 
 from __future__ import annotations
@@ -18,7 +19,13 @@ from baccarat.server.sockets.hub import Hub
 from baccarat.server.tables import facts
 from baccarat.table import Event, Table, view
 from baccarat.table.events import recipient
-from baccarat.table.view import PERSONAL_UNCHANGED, Personal, personal, personal_keys
+from baccarat.table.view import (
+    PERSONAL_UNCHANGED,
+    Personal,
+    book_kept,
+    personal,
+    personal_keys,
+)
 
 
 class Publisher:
@@ -59,13 +66,19 @@ class Publisher:
         # A step without events may still change someone's own part (自動開牌 is nobody
         # else's business, so it has no event): only the deal and the chat change nobody's.
         if not events or any(type(ev) not in PERSONAL_UNCHANGED for ev in events):
-            sent += self._publish_personal(now)
+            sent += self._publish_personal(now, book_kept(events))
         return sent
 
-    def _publish_personal(self, now: float) -> int:
+    def _publish_personal(self, now: float, book_only: bool) -> int:
         sent = 0
         queued = {w.user_id for w in self.table.queue}
         users = set(self._personal) | set(facts.seated(self.table)) | queued
+        dealer = self.table.dealer
+        if book_only and dealer is not None:
+            # The dealer's client adds the chips to its book itself. What it was last sent
+            # is no longer what it shows: the next ``me`` it needs goes out whole.
+            users.discard(dealer.user_id)
+            self._personal.pop(dealer.user_id, None)
         keys = personal_keys(self.table, users, now)
         for user_id in users:
             # A bettor whose ``me`` is made of the same things as last time has the same.

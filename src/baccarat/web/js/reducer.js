@@ -4,7 +4,8 @@
 // tests: the screen takes one snapshot's view (on joining, an explicit resync, or after a gap
 // in seq) and applies every event after it, public and private, in order. Each event carries
 // what it changes; the viewer's own part (me, and the dealer's book) comes whole in the
-// private "me" event. Nothing here recomputes a rule of the game.
+// private "me" event, but for the chips a dealer's book adds up here (the server sends the
+// dealer no "me" for a chip). Nothing here recomputes a rule of the game.
 
 function setTime(view, data) {
   view.deadline = data.deadline;
@@ -29,6 +30,18 @@ function noRound(view) {
 
 function addCoins(view, userId, change) {
   for (const seat of view.seats) if (seat !== null && seat.user_id === userId) seat.coins += change;
+}
+
+/** A chip in the dealer's book: the seat's bets, the area's total, the exposure. */
+function bookChip(book, chipUnit, data) {
+  const seat = String(data.seat);
+  book.per_seat[seat] = { ...(book.per_seat[seat] ?? {}), [data.area]: data.chips };
+  if (!(data.area in book.totals)) return;
+  let chips = 0;
+  for (const bets of Object.values(book.per_seat)) chips += bets[data.area] ?? 0;
+  book.totals[data.area] = { chips, coins: chips * chipUnit };
+  const player = book.totals.player.coins, banker = book.totals.banker.coins;
+  book.exposure = { if_player_wins: banker - player, if_banker_wins: player - banker, if_tie: 0 };
 }
 
 const HANDS = ["player", "banker"];
@@ -103,6 +116,7 @@ const STEPS = {
   },
   chip_placed(view, data) {
     view.seats[data.seat].bets[data.area] = data.chips;
+    if (view.book) bookChip(view.book, view.chip_unit, data);
   },
   bets_changed(view, data) {
     view.seats[data.seat].bets = { ...data.bets };
