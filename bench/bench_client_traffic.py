@@ -27,7 +27,7 @@ from aiohttp.test_utils import TestServer
 from argon2 import PasswordHasher
 
 from baccarat.client import Client, CommandError
-from baccarat.server.app import Server, create_app
+from baccarat.server import Server, create_app
 from baccarat.server.config import parse_rooms
 from baccarat.store import open_store
 
