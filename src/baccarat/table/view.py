@@ -55,8 +55,9 @@ dealer's client adds up itself from each ``chip_placed`` (``baccarat.table.reduc
 def book_kept(events: Iterable[Event]) -> bool:
     """Whether a step of ``events`` (not none: an empty step may change anyone's ``me``)
     changes nothing of the dealer's ``personal`` that the dealer's client does not keep
-    itself. The server sends the dealer no ``me`` after such a step: a chip is most of a
-    table's steps, and would otherwise send the dealer a whole book each time."""
+    itself. The server sends the dealer no ``me`` after such a step: chips are most of the
+    steps that change anyone's ``me``, and each would otherwise send the dealer a whole
+    book."""
     kinds = {type(ev) for ev in events}
     return bool(kinds) and kinds <= BOOK_KEPT
 
