@@ -58,9 +58,9 @@ async def test_clients_keep_the_view_from_events_without_snapshots(live: Live) -
 async def test_the_dealer_adds_the_chips_to_the_book_and_is_sent_no_me_for_them(
     live: Live,
 ) -> None:
-    dealer, bettors, spectator = await _seat_table(live)
-    # The betting stands still: nothing but the chips changes the book.
+    # The first betting stands still: nothing but the chips changes the book.
     live.server.drivers["t1"].hold.at("betting")
+    dealer, bettors, spectator = await _seat_table(live)
     await asyncio.gather(*(b.wait_for(is_event("betting_opened")) for b in bettors))
     dealer_from = len(dealer.frames)
     placer_from = len(bettors[0].frames)
