@@ -344,6 +344,14 @@ def played_to(server: Server, table_id: str, phase: str, limit: float = 120.0) -
     return wait_until(state, f"{table_id} played to {phase}", limit)
 
 
+def held_at_next_betting(server: Server, table_id: str) -> dict[str, Any]:
+    """Hold the table at the start of its next betting (a betting in play is ended first):
+    a whole window, standing still until the test lets it go."""
+    if table_state(server, table_id)["phase"] == "betting":
+        skip(server, table_id)
+    return played_to(server, table_id, "betting")
+
+
 def held_in(server: Server, table_id: str, phase: str, limit: float = 120.0) -> dict[str, Any]:
     """Wait until the table is held in ``phase`` (after ``hold``)."""
 

@@ -26,6 +26,7 @@ from e2e_support import (
     PHONE,
     Server,
     create_account,
+    held_at_next_betting,
     held_in,
     hold,
     log_in,
@@ -36,8 +37,6 @@ from e2e_support import (
     quiet_table,
     save_screenshot,
     sit,
-    skip,
-    table_state,
 )
 from playwright.sync_api import Error as PlaywrightError
 
@@ -251,9 +250,7 @@ def layout(server: Server, browser: Any) -> Iterator[Layout]:
         for _ in range(3):
             # The start of a betting, held there: room for the clicks on any machine, and no
             # wait for a window to come round.
-            if table_state(server, table)["phase"] == "betting":
-                skip(server, table)
-            played_to(server, table, "betting")
+            held_at_next_betting(server, table)
             bettor.wait_for_selector(".table-screen[data-phase='betting'] .tray")
             chips = ((5, "banker"), (1, "tie"), (1, "player_pair"))
             assert [place_chip(bettor, c, a) for c, a in chips] == ["ok"] * 3

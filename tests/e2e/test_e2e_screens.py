@@ -20,6 +20,7 @@ from e2e_support import (
     PHONE,
     Server,
     drag_chip,
+    held_at_next_betting,
     held_in,
     hold,
     hurry_rounds,
@@ -32,7 +33,6 @@ from e2e_support import (
     save_screenshot,
     sit,
     skip,
-    table_state,
 )
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
@@ -138,9 +138,7 @@ REVEAL_DONE = "() => !document.querySelector('.sq-reveal')"
 
 def next_betting(server: Server) -> None:
     """The table at the start of its next betting, the phases before it ended at once."""
-    if table_state(server, TABLE)["phase"] == "betting":
-        skip(server, TABLE)
-    played_to(server, TABLE, "betting")
+    held_at_next_betting(server, TABLE)
     hold(server, TABLE, None)
 
 
