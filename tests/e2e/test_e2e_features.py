@@ -29,6 +29,7 @@ from e2e_support import (
     skip,
 )
 from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from baccarat.protocol import values
 from baccarat.roads import parse_marks
@@ -340,12 +341,18 @@ def test_a_watcher_queues_for_the_dealer_seat_and_takes_it_when_it_frees(
 
 
 COVERED_BY_CHAT = """() => {
-  const p = document.querySelector('.chat-panel').getBoundingClientRect();
-  return [...document.querySelectorAll('.seat.me, .controls button, .tray-chip')]
+  const panel = document.querySelector('.chat-panel'), p = panel.getBoundingClientRect();
+  const controls = document.querySelector('.controls');
+  const covered = [...document.querySelectorAll('.seat.me, .controls button, .tray-chip')]
     .filter((e) => e.checkVisibility())
     .filter((e) => { const r = e.getBoundingClientRect();
       return r.left < p.right && r.right > p.left && r.top < p.bottom && r.bottom > p.top; })
     .map((e) => e.className);
+  // What the layout rests on, to read a failure by.
+  return { covered, screen: panel.parentElement.className, width: innerWidth,
+    wide: matchMedia('(min-width: 1000px)').matches, panel: [p.left, p.top, p.right, p.bottom],
+    controls: controls.getBoundingClientRect().right, margin: getComputedStyle(controls).marginRight,
+    screens: document.querySelectorAll('.table-screen').length };
 }"""
 
 
@@ -373,7 +380,10 @@ def test_table_chat_and_emotes_with_a_watcher_who_reads_and_mutes(
     bettor.click("[data-action='chat']")
     # The open panel stands beside the table: it covers no seat of the bettor's and no control.
     bettor.wait_for_selector(".chat-panel:not([hidden])")
-    assert bettor.evaluate(COVERED_BY_CHAT) == []
+    try:
+        bettor.wait_for_function(f"() => ({COVERED_BY_CHAT})().covered.length === 0", timeout=3_000)
+    except PlaywrightTimeout:
+        raise AssertionError(bettor.evaluate(COVERED_BY_CHAT)) from None
     bettor.fill(".chat-input", "  Banker   streak!  ")
     bettor.click("[data-action='chat-send']")
     bettor.wait_for_selector(".chat-list .chat-msg.mine .chat-text:text('Banker streak!')")
