@@ -356,6 +356,15 @@ COVERED_BY_CHAT = """() => {
 }"""
 
 
+LABELS_CROSSED = """() => [...document.querySelectorAll('.area')].filter((a) => {
+  const name = a.querySelector('.area-name').getBoundingClientRect();
+  return [...a.querySelectorAll('.area-left, .area-total')].some((e) => {
+    const r = e.getBoundingClientRect();
+    return e.checkVisibility() && r.width > 0 && r.left < name.right && r.right > name.left
+      && r.top < name.bottom && r.bottom > name.top; });
+}).map((a) => a.dataset.area)"""
+
+
 def test_table_chat_and_emotes_with_a_watcher_who_reads_and_mutes(
     server: Server, browser: Any, pages: list[Any]
 ) -> None:
@@ -377,6 +386,10 @@ def test_table_chat_and_emotes_with_a_watcher_who_reads_and_mutes(
     log_in(phone, create_account(server, "pocketreader"))
     phone.click(f".table-card[data-table='{table}'] .btn-watch")
     phone.wait_for_selector(".table-screen")
+    # With the panel closed, every area has room for its limit line beside its name.
+    bettor.wait_for_selector(".area[data-area='tie'] .area-left")
+    assert bettor.evaluate(LABELS_CROSSED) == []
+    assert bettor.locator(".area .area-left:visible").count() == 5
     bettor.click("[data-action='chat']")
     # The open panel stands beside the table: it covers no seat of the bettor's and no control.
     bettor.wait_for_selector(".chat-panel:not([hidden])")
@@ -384,6 +397,11 @@ def test_table_chat_and_emotes_with_a_watcher_who_reads_and_mutes(
         bettor.wait_for_function(f"() => ({COVERED_BY_CHAT})().covered.length === 0", timeout=3_000)
     except PlaywrightTimeout:
         raise AssertionError(bettor.evaluate(COVERED_BY_CHAT)) from None
+    # The narrower areas beside it keep their names clear: a limit line that has no room
+    # gives way (the tray says what is left), where there is room it stays.
+    assert bettor.evaluate(LABELS_CROSSED) == []
+    assert bettor.is_visible(".area[data-area='player'] .area-left")
+    assert not bettor.is_visible(".area[data-area='tie'] .area-left")
     bettor.fill(".chat-input", "  Banker   streak!  ")
     bettor.click("[data-action='chat-send']")
     bettor.wait_for_selector(".chat-list .chat-msg.mine .chat-text:text('Banker streak!')")

@@ -337,8 +337,11 @@ def scene(server: Server, browser: Any, request: pytest.FixtureRequest) -> Scene
     log_in(bettor_phone, "dave")
     for page in (dealer_phone, bettor_phone):
         page.wait_for_selector(".table-screen .seat.me")
-    # Next round, on the phone, a finger drags a chip onto 莊.
+    # Next round, on the phone, a finger drags a chip onto 莊 (once the last round's card,
+    # opened a moment ago by the fast-forward, has flown to its hand).
     next_betting(server)
+    for page in (dealer_phone, bettor_phone):
+        page.wait_for_function("() => !document.querySelector('.sq-reveal')", timeout=10_000)
     (touch_dragged,) = bet_in_one_window(
         bettor_phone, [lambda: drag_chip(bettor_phone, 2, "banker", touch=True)]
     )

@@ -118,7 +118,7 @@ const STRINGS = {
     dealer_queue: "Dealer queue", join_queue: "Queue to deal", leave_queue: "Leave queue", queue_pos: "You are #{n}",
     queue_empty: "Nobody waiting", dealer_streak: "Dealt {n}/{max}", dealer_limit_hint: "With someone waiting, the dealer changes after this many rounds in a row",
     dealer_streak_free: "Dealt {n} in a row", dealer_free_hint: "With nobody waiting the dealer may go on; with someone waiting, the dealer changes after {max} rounds in a row",
-    chat: "Chat", send: "Send", chat_placeholder: "Say something… (120 characters at most)",
+    chat: "Chat", send: "Send", chat_placeholder: "Say something… (up to 120)",
     chat_seated_only: "Take a seat to chat; watchers can read", mute_user: "Mute {name}", muted_user: "{name} is muted",
     unmute_user: "Unmute {name}", emote_clap: "Clap", emote_laugh: "Laugh", emote_cry: "Cry", emote_angry: "Angry",
     emote_thumbs_up: "Thumbs up", emote_fire: "Fire", emote_lucky: "Good luck", emote_wow: "Wow",
