@@ -92,6 +92,13 @@ def test_bad_seed_is_rejected(text: str) -> None:
     assert err.value.code == "bad_seed"
 
 
+def test_a_seed_of_the_wrong_length_is_told_its_length_not_that_it_is_not_hex() -> None:
+    with pytest.raises(InvalidInput) as err:
+        parse_seed("a" * 63)
+    assert "hexadecimal" not in err.value.message
+    assert "64 hex digits" in err.value.message and "not 63" in err.value.message
+
+
 def test_shoe_deals_from_position_zero_and_reports_what_is_left() -> None:
     seed = bytes(range(32))
     shoe = Shoe.from_seed(seed)

@@ -19,6 +19,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+import string
 from collections.abc import Iterator
 
 from baccarat.cards import Card, deck
@@ -39,16 +40,15 @@ def new_seed() -> bytes:
 
 def parse_seed(text: str) -> bytes:
     """Read a seed written as 64 hex digits."""
-    try:
-        seed = bytes.fromhex(text.strip())
-    except ValueError:
-        raise InvalidInput("bad_seed", "The seed must be written in hexadecimal digits.") from None
-    if len(seed) != SEED_BYTES:
+    clean = text.strip()
+    if any(ch not in string.hexdigits for ch in clean):
+        raise InvalidInput("bad_seed", "The seed must be written in hexadecimal digits (0-9, a-f).")
+    if len(clean) != 2 * SEED_BYTES:
         raise InvalidInput(
             "bad_seed",
-            f"The seed must be {SEED_BYTES} bytes ({2 * SEED_BYTES} hex digits), not {len(seed)}.",
+            f"The seed is {2 * SEED_BYTES} hex digits ({SEED_BYTES} bytes), not {len(clean)}.",
         )
-    return seed
+    return bytes.fromhex(clean)
 
 
 def commitment(seed: bytes) -> str:
