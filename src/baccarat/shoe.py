@@ -87,16 +87,21 @@ class Shoe:
     The seed stays inside; only its commitment is public until the shoe ends.
     """
 
-    def __init__(self, cards: list[Card], seed: bytes | None = None) -> None:
+    def __init__(self, cards: list[Card], seed: bytes | None = None, dealt: int = 0) -> None:
+        if not 0 <= dealt <= len(cards):
+            raise InvalidInput(
+                "bad_position", f"A shoe of {len(cards)} cards has no position {dealt}."
+            )
         self._cards = list(cards)
-        self._next = 0
+        self._next = dealt
         self._seed = seed
         self.commitment = commitment(seed) if seed is not None else None
 
     @classmethod
-    def from_seed(cls, seed: bytes, decks: int = DECKS) -> Shoe:
-        """A shoe shuffled from ``seed`` by the documented algorithm."""
-        return cls(shuffled_cards(seed, decks), seed)
+    def from_seed(cls, seed: bytes, decks: int = DECKS, dealt: int = 0) -> Shoe:
+        """A shoe shuffled from ``seed`` by the documented algorithm, its first ``dealt``
+        cards already out (a shoe dealt on after a restart)."""
+        return cls(shuffled_cards(seed, decks), seed, dealt)
 
     @classmethod
     def fresh(cls, decks: int = DECKS) -> Shoe:

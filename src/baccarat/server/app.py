@@ -11,10 +11,11 @@ import logging
 
 from baccarat.cluster import Directory, LocalDirectory
 from baccarat.cluster.keeper import DEFAULT_TTL
-from baccarat.server import stalls
+from baccarat.server import keyfile, loghead, stalls
 from baccarat.server.config import RoomsConfig
 from baccarat.server.http.limits import AuthLimits
 from baccarat.server.http.passwords import PasswordPool
+from baccarat.server.keyfile import Keys
 from baccarat.server.metrics import Metrics
 from baccarat.server.sockets.connection import CLOSE_GOING_AWAY
 from baccarat.server.sockets.heartbeat import INTERVAL as HEARTBEAT_INTERVAL
@@ -61,8 +62,12 @@ class Server:
         heartbeat: float = HEARTBEAT_INTERVAL,
         test_hooks: bool = False,
         share: tuple[int, int] | None = None,
+        keys: Keys | None = None,
     ) -> None:
         settings = config.server
+        self.keys = keys if keys is not None else keyfile.new_keys()
+        """Seal shoe seeds and sign the log's heads (a server made without any gets its own,
+        which only it holds: enough for one process, as in the tests)."""
         self.store = store
         self.config = config
         self.test_hooks = test_hooks
@@ -104,6 +109,7 @@ class Server:
             speed=speed,
             squeeze_rate=self.squeeze_rate,
             shutdown_grace=shutdown_grace,
+            keys=self.keys,
         )
         self.drivers: dict[str, TableDriver] = self.tables.drivers
         self.lobby = Lobby(config, self.hub, self.tables.line, outbox, directory, node_id)
@@ -137,6 +143,7 @@ class Server:
         self.lobby.start()
         self.tables.spawn(self.heartbeat.run())
         self.tables.spawn(stalls.watch(self.metrics.loop_lag.observe))
+        self.tables.spawn(loghead.keep(self.store, self.keys))
         await self.node.start()
         log.info("node running", extra={"tables": len(self.drivers)})
 

@@ -7,10 +7,12 @@ import time
 import sqlalchemy as sa
 
 from baccarat.errors import Conflict, InvalidInput
+from baccarat.logbook import LogSigner
 from baccarat.numbers import whole
 from baccarat.shoe import commitment, parse_seed
-from baccarat.store import accounts
+from baccarat.store import accounts, shoelog
 from baccarat.store import schema as s
+from baccarat.store.commitments import now_ms
 from baccarat.store.engine import reading
 from baccarat.store.records import RoundRecord, ShoeRecord, ShoeRound
 from baccarat.store.rounds import (
@@ -22,6 +24,7 @@ from baccarat.store.rounds import (
     user_round_ids,
     user_round_page,
 )
+from baccarat.store.shoelog import SHOE_DEALT
 from baccarat.store.shoes import shoe_rounds, table_shoe_page
 
 
@@ -33,8 +36,17 @@ class Archive:
 
     # Shoes ----------------------------------------------------------------------------
 
-    def record_shoe_start(self, shoe_id: str, table_id: str, commitment_hex: str) -> None:
-        """Record a new shoe and its published commitment (a repeat is ignored)."""
+    def record_shoe_start(
+        self,
+        shoe_id: str,
+        table_id: str,
+        commitment_hex: str,
+        sealed_seed: str | None = None,
+        signer: LogSigner | None = None,
+    ) -> None:
+        """Record a new shoe, its published commitment and its sealed seed (a repeat is
+        ignored); with ``signer``, append the commitment to the log and sign the new head,
+        in the same transaction."""
         with self.engine.begin() as conn:
             row = conn.execute(sa.select(s.shoes).where(s.shoes.c.id == shoe_id)).first()
             if row is not None:
@@ -45,12 +57,20 @@ class Archive:
                 return
             conn.execute(
                 sa.insert(s.shoes).values(
-                    id=shoe_id, table_id=table_id, commitment=commitment_hex, started_at=time.time()
+                    id=shoe_id,
+                    table_id=table_id,
+                    commitment=commitment_hex,
+                    started_at=time.time(),
+                    sealed_seed=sealed_seed,
+                    next_card=0,
                 )
             )
+            if signer is not None:
+                shoelog.append(conn, signer, shoe_id, table_id, commitment_hex, now_ms())
 
-    def record_shoe_end(self, shoe_id: str, seed_hex: str) -> None:
-        """Record the revealed seed; it must match the shoe's commitment."""
+    def record_shoe_end(self, shoe_id: str, seed_hex: str, reason: str = SHOE_DEALT) -> None:
+        """Record the revealed seed (it must match the shoe's commitment), and why the shoe
+        ended; its sealed copy goes."""
         seed = parse_seed(seed_hex)
         with self.engine.begin() as conn:
             shoe = load_shoe(conn, shoe_id)
@@ -62,7 +82,9 @@ class Archive:
                 conn.execute(
                     sa.update(s.shoes)
                     .where(s.shoes.c.id == shoe_id)
-                    .values(seed=seed.hex(), ended_at=time.time())
+                    .values(
+                        seed=seed.hex(), ended_at=time.time(), end_reason=reason, sealed_seed=None
+                    )
                 )
 
     def get_shoe(self, shoe_id: str) -> ShoeRecord:

@@ -26,7 +26,16 @@ from baccarat.store import epochs
 from baccarat.store import schema as s
 from baccarat.store.bulk import insert_rows, update_rows
 from baccarat.store.footprint import RoundBook, load_footprint
-from baccarat.store.ops import Escrow, Grant, Op, Outcome, Settle, Unescrowed, Void
+from baccarat.store.ops import (
+    MAX_ROUND_CARDS,
+    Escrow,
+    Grant,
+    Op,
+    Outcome,
+    Settle,
+    Unescrowed,
+    Void,
+)
 from baccarat.store.records import HOUSE, MINT, Applied, escrow_wallet, user_wallet
 
 
@@ -40,6 +49,8 @@ class _Writes:
     voided: list[dict[str, Any]] = field(default_factory=list)
     results: list[dict[str, Any]] = field(default_factory=list)
     log: list[dict[str, Any]] = field(default_factory=list)
+    shoe_cards: dict[str, int] = field(default_factory=dict)
+    """Each shoe's first card not yet dealt (or reserved), the batch's last word for it."""
     users: dict[int, int] = field(default_factory=lambda: defaultdict(int))
     system: dict[str, int] = field(default_factory=lambda: defaultdict(int))
 
@@ -49,6 +60,11 @@ _MOVE_USER = (
     sa.update(s.users)
     .where(s.users.c.id == sa.bindparam("b_id"))
     .values(coins=s.users.c.coins + sa.bindparam("b_d"))
+)
+_SHOE_CARDS = (
+    sa.update(s.shoes)
+    .where(s.shoes.c.id == sa.bindparam("b_id"))
+    .values(next_card=sa.bindparam("b_next"))
 )
 _MOVE_SYSTEM = (
     sa.update(s.system_wallets)
@@ -146,7 +162,10 @@ class _Batch:
         memo = f"table {op.table_id} shoe {op.shoe_id} round {op.round_no}"
         _post(self.w, op.key, "escrow", memo, self.now, moves)
         self._apply_coins(moves)
-        self.rounds[op.round_id] = RoundBook(op.table_id, "escrowed", op.dealer_id, pot, totals)
+        self.rounds[op.round_id] = RoundBook(
+            op.table_id, "escrowed", op.dealer_id, pot, totals, op.shoe_id, op.first_card
+        )
+        self._reserve(op.shoe_id, op.first_card)
         self.done.add(op.key)
         self.w.new_rounds.append(
             {
@@ -161,6 +180,7 @@ class _Batch:
                 # Every new round row has the same columns (one bulk insert for a batch).
                 "closed_at": None,
                 "void_reason": None,
+                "first_card": op.first_card,
             }
         )
         self.w.bets.extend(
@@ -175,6 +195,11 @@ class _Batch:
             for b in op.bets
         )
         return Applied(op.key, self._balances(totals))
+
+    def _reserve(self, shoe_id: str, first_card: int | None) -> None:
+        # Cards of a round may be shown before it lands: a restart deals on past them all.
+        if first_card is not None:
+            self.w.shoe_cards[shoe_id] = first_card + MAX_ROUND_CARDS
 
     def _round(self, round_id: str) -> RoundBook:
         r = self.rounds.get(round_id)
@@ -212,6 +237,9 @@ class _Batch:
         _post(self.w, op.key, "settle", f"round {op.round_id}", self.now, moves)
         self._apply_coins(moves)
         r.status, r.escrow = "settled", 0
+        if r.first_card is not None:
+            # The round is over: the shoe's next card is the one after its last.
+            self.w.shoe_cards[r.shoe_id] = r.first_card + len(op.cards)
         self.done.add(op.key)
         self.w.settled.append(
             {
@@ -265,7 +293,10 @@ class _Batch:
         # A transaction that moves nothing: it keeps the void's key, so a retry is a replay.
         memo = f"table {op.table_id} shoe {op.shoe_id} round {op.round_no}: stakes refused"
         _post(self.w, op.key, "void", memo, self.now, {})
-        self.rounds[op.round_id] = RoundBook(op.table_id, "voided", op.dealer_id, 0, {})
+        self.rounds[op.round_id] = RoundBook(
+            op.table_id, "voided", op.dealer_id, 0, {}, op.shoe_id, op.first_card
+        )
+        self._reserve(op.shoe_id, op.first_card)
         self.done.add(op.key)
         self.w.new_rounds.append(
             {
@@ -279,6 +310,7 @@ class _Batch:
                 "escrowed_at": self.now,
                 "closed_at": self.now,
                 "void_reason": op.reason,
+                "first_card": op.first_card,
             }
         )
         return Applied(op.key, {})
@@ -345,6 +377,9 @@ def _write(conn: sa.Connection, w: _Writes) -> None:
     user_moves = [{"b_id": u, "b_d": d} for u, d in sorted(w.users.items()) if d]
     if user_moves:
         conn.execute(_MOVE_USER, user_moves)
+    shoe_cards = [{"b_id": sid, "b_next": n} for sid, n in sorted(w.shoe_cards.items())]
+    if shoe_cards:
+        conn.execute(_SHOE_CARDS, shoe_cards)
     sys_moves = [{"b_name": n, "b_d": d} for n, d in sorted(w.system.items()) if d]
     if sys_moves:
         conn.execute(_MOVE_SYSTEM, sys_moves)

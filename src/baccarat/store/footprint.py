@@ -25,6 +25,8 @@ class RoundBook:
     dealer_id: int
     escrow: int
     stakes: dict[int, int]
+    shoe_id: str = ""
+    first_card: int | None = None
 
 
 # The statements are built once: a statement object is compiled once per database
@@ -45,6 +47,8 @@ _ROUNDS = (
         s.rounds.c.status,
         s.rounds.c.dealer_id,
         s.rounds.c.escrow,
+        s.rounds.c.shoe_id,
+        s.rounds.c.first_card,
     )
     .where(s.rounds.c.id.in_(sa.bindparam("ids", expanding=True)))
     .order_by(s.rounds.c.id)
@@ -95,8 +99,10 @@ def _load_rounds(conn: sa.Connection, rids: list[str]) -> dict[str, RoundBook]:
     rounds: dict[str, RoundBook] = {}
     if not rids:
         return rounds
-    for rid, table_id, status, dealer, escrow in conn.execute(_ROUNDS, {"ids": rids}):
-        rounds[rid] = RoundBook(table_id, status, dealer, escrow, {})
+    for rid, table_id, status, dealer, escrow, shoe_id, first in conn.execute(
+        _ROUNDS, {"ids": rids}
+    ):
+        rounds[rid] = RoundBook(table_id, status, dealer, escrow, {}, shoe_id, first)
     if rounds:
         for rid, uid, total in conn.execute(_STAKES, {"ids": list(rounds)}):
             rounds[rid].stakes[uid] = int(total)

@@ -28,6 +28,9 @@ class Escrow:
     bets: tuple[BetRecord, ...]
     epoch: int = 0
     """The table's epoch the writer holds; refused unless it is the table's current one."""
+    first_card: int | None = None
+    """Where in the shoe the round's cards start: the shoe is then known dealt up to 6 cards
+    further (a round's most), so no card this round may show is dealt again after a restart."""
 
     @property
     def key(self) -> str:
@@ -94,6 +97,8 @@ class Unescrowed:
     dealer_id: int
     epoch: int = 0
     reason: str = VOID_ESCROW_REFUSED
+    first_card: int | None = None
+    """As an escrow's: the round's cards were drawn (and shown) all the same."""
 
     @property
     def key(self) -> str:
@@ -115,6 +120,10 @@ class Grant:
     server's own grants (an account's opening balance)."""
     actor_id: int | None = None
     """The operator's user id (None when no account acted)."""
+
+
+MAX_ROUND_CARDS = 6
+"""The most cards a round draws: a shoe is reserved this far past a round's first card."""
 
 
 Op = Escrow | Settle | Void | Unescrowed | Grant

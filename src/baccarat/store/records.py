@@ -136,6 +136,14 @@ class ShoeRecord:
     seed: str | None
     started_at: float
     ended_at: float | None
+    sealed_seed: str | None = None
+    """The seed sealed with a node's key while the shoe is dealt (``baccarat.seal``)."""
+    next_card: int | None = None
+    """The first position no card was drawn from (or reserved) yet; None: not recorded."""
+    end_reason: str | None = None
+    """Why it ended: ``SHOE_DEALT`` and the others (``baccarat.store.shoelog``)."""
+    log_index: int | None = None
+    """Its entry in the commitment log (None: logged before the log existed)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,6 +158,8 @@ class ShoeRound:
     winner: str | None
     escrowed_at: float
     closed_at: float | None
+    first_card: int | None = None
+    """Where in the shoe (from 0) the round's cards start; None when not recorded."""
 
 
 @dataclass(frozen=True, slots=True)

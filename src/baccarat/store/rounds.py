@@ -130,7 +130,18 @@ def load_shoes(conn: sa.Connection, shoe_ids: set[str]) -> dict[str, ShoeRecord]
 
 def shoe_from_row(row: Any) -> ShoeRecord:
     """A :class:`ShoeRecord` from a ``shoes`` row."""
-    return ShoeRecord(row.id, row.table_id, row.commitment, row.seed, row.started_at, row.ended_at)
+    return ShoeRecord(
+        row.id,
+        row.table_id,
+        row.commitment,
+        row.seed,
+        row.started_at,
+        row.ended_at,
+        row.sealed_seed,
+        row.next_card,
+        row.end_reason,
+        row.log_index,
+    )
 
 
 def load_shoe(conn: sa.Connection, shoe_id: str) -> ShoeRecord:

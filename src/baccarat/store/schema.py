@@ -82,7 +82,14 @@ shoes = sa.Table(
     sa.Column("seed", sa.String(64), nullable=True),
     sa.Column("started_at", sa.Float, nullable=False),
     sa.Column("ended_at", sa.Float, nullable=True),
+    sa.Column("sealed_seed", sa.Text, nullable=True),
+    sa.Column("next_card", sa.Integer, nullable=True),
+    sa.Column("end_reason", sa.String(16), nullable=True),
+    sa.Column("log_index", sa.Integer, nullable=True),
 )
+"""A shoe: its commitment, its seed sealed while it is dealt (``baccarat.seal``) and plain
+once it has ended, the shoe position no card has been drawn from yet (``next_card``, at least
+as far as any card shown), why it ended, and its entry in the commitment log."""
 
 rounds = sa.Table(
     "rounds",
@@ -100,6 +107,7 @@ rounds = sa.Table(
     sa.Column("escrowed_at", sa.Float, nullable=False),
     sa.Column("closed_at", sa.Float, nullable=True),
     sa.Column("void_reason", sa.String(32), nullable=True),
+    sa.Column("first_card", sa.Integer, nullable=True),
 )
 
 bets = sa.Table(
@@ -163,3 +171,38 @@ operator_log = sa.Table(
 """Every operator's action, from the console or ``baccarat admin``: who, when, what, to
 whom, why, and the state before and after. Append-only (triggers refuse UPDATE and DELETE);
 a grant's entry names its ledger transaction and is written in the same transaction."""
+
+shoe_log = sa.Table(
+    "shoe_log",
+    metadata,
+    sa.Column("idx", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("shoe_id", sa.String(64), nullable=False, unique=True),
+    sa.Column("table_id", sa.String(64), nullable=False),
+    sa.Column("commitment", sa.String(64), nullable=False),
+    sa.Column("logged_at", sa.BigInteger, nullable=False),
+    sa.Column("leaf_hash", sa.String(64), nullable=False),
+)
+"""The commitment log: every shoe's commitment, in the order logged, as the leaves of a
+Merkle tree (``baccarat.logbook``). Append-only (triggers refuse UPDATE and DELETE)."""
+
+log_state = sa.Table(
+    "log_state",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("size", sa.Integer, nullable=False),
+    sa.Column("frontier", sa.JSON, nullable=False),
+)
+"""One row: the log's size and the roots of its perfect subtrees (``merkle.Frontier``); it is
+locked by every append, so entries get their index one at a time."""
+
+log_heads = sa.Table(
+    "log_heads",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("tree_size", sa.Integer, nullable=False),
+    sa.Column("timestamp", sa.BigInteger, nullable=False),
+    sa.Column("root_hash", sa.String(64), nullable=False),
+    sa.Column("key_id", sa.String(16), nullable=False),
+    sa.Column("signature", sa.String(128), nullable=False),
+)
+"""Every signed head of the log (size, time in ms, root), newest last. Append-only."""

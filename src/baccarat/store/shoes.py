@@ -53,7 +53,9 @@ def shoe_rounds(conn: sa.Connection, shoe_id: str) -> list[ShoeRound]:
     """Every round of ``shoe_id`` in round order (none for an unknown shoe)."""
     r = s.rounds.c
     q = (
-        sa.select(r.id, r.round_no, r.status, r.cards, r.outcome, r.escrowed_at, r.closed_at)
+        sa.select(
+            r.id, r.round_no, r.status, r.cards, r.outcome, r.escrowed_at, r.closed_at, r.first_card
+        )
         .where(r.shoe_id == shoe_id)
         .order_by(r.round_no, r.id)
     )
@@ -66,6 +68,7 @@ def shoe_rounds(conn: sa.Connection, shoe_id: str) -> list[ShoeRound]:
             winner=(row.outcome or {}).get("winner"),
             escrowed_at=row.escrowed_at,
             closed_at=row.closed_at,
+            first_card=row.first_card,
         )
         for row in conn.execute(q)
     ]

@@ -16,6 +16,7 @@ from argon2 import PasswordHasher
 
 from baccarat.store import accounts
 from baccarat.store.archive import Archive
+from baccarat.store.commitments import Commitments
 from baccarat.store.engine import make_engine, migrate
 from baccarat.store.ledger import Ledger
 from baccarat.store.operators import Operators
@@ -25,7 +26,7 @@ from baccarat.store.users import Users
 from baccarat.store.writer import Writer
 
 
-class Store(Users, Ledger, Tables, Archive, Operators):
+class Store(Users, Ledger, Tables, Archive, Commitments, Operators):
     """Accounts, sessions, the ledger, shoes and rounds, in one database."""
 
     def __init__(self, url: str, *, hasher: PasswordHasher | None = None) -> None:

@@ -38,6 +38,7 @@ from baccarat.table.seats import Occupant
 from baccarat.table.squeeze import CORNERS, Squeeze, choose_controller
 
 if TYPE_CHECKING:
+    from baccarat.shoe import Shoe
     from baccarat.table.table import Table
 
 
@@ -98,6 +99,16 @@ def _new_shoe(t: Table) -> list[Event]:
     t.history = []
     t.last_result = None
     return [ShoeStarted(t.shoe_id, t.shoe.commitment, t.shoe.remaining)]
+
+
+def resume_shoe(t: Table, shoe_id: str, shoe: Shoe, history: list[RoundMark]) -> None:
+    """Deal on a shoe begun before a restart: its id, its cards from where they stopped, the
+    results of its settled rounds. Only a table that has not dealt yet takes one."""
+    if t.shoe is not None or t.round is not None:
+        raise InternalError("A table that is dealing a shoe cannot take another.")
+    t.shoe, t.shoe_id = shoe, shoe_id
+    t.rounds_in_shoe = len(history)
+    t.history = list(history)
 
 
 def _end_shoe(t: Table, now: float) -> list[Event]:
@@ -193,6 +204,8 @@ def close_betting(t: Table, now: float) -> list[Event]:
         # were counted above as not idle), and the round is dealt for the rest.
         events += return_uncovered(t, rnd, dealer.coins)
     rnd.closed = True
+    assert t.shoe is not None
+    rnd.first_card = t.shoe.dealt
     for uid, bettor in rnd.bettors.items():
         payer = t.occupant(uid)
         assert payer is not None, "bets of a bettor who left were dropped"
@@ -201,7 +214,13 @@ def close_betting(t: Table, now: float) -> list[Event]:
         t.last_slips[uid] = dict(bettor.slip)
     events.append(
         BettingClosed(
-            rnd.round_id, rnd.shoe_id, rnd.round_no, rnd.dealer_id, rnd.bet_list(unit), counted
+            rnd.round_id,
+            rnd.shoe_id,
+            rnd.round_no,
+            rnd.dealer_id,
+            rnd.bet_list(unit),
+            counted,
+            rnd.first_card,
         )
     )
     for hand in HANDS:

@@ -351,6 +351,8 @@ class BettingClosed:
     dealer: int
     bets: tuple[Bet, ...]
     idle_rounds: Mapping[int, int]
+    first_card: int = 0
+    """Where in the shoe (from 0) this round's cards start: a verifier places them there."""
 
 
 # -- the deal -----------------------------------------------------------------------------

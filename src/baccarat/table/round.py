@@ -46,6 +46,8 @@ class Round:
     dealer_id: int
     dealer_name: str
     opened_at: float
+    first_card: int = 0
+    """Where in the shoe the round's cards start (set when betting closes)."""
     bettors: dict[int, Bettor] = field(default_factory=dict)
     next_order: int = 0
     closed: bool = False

@@ -195,6 +195,11 @@ class Table:
 
     # ----------------------------------------------------------------- closing
 
+    def resume_shoe(self, shoe_id: str, shoe: Shoe, history: list[RoundMark]) -> None:
+        """Deal on shoe ``shoe_id`` from where it stopped (a table taken after a restart),
+        its settled rounds' results in ``history``; before the table's first round."""
+        dealing.resume_shoe(self, shoe_id, shoe, history)
+
     def close(self, now: float) -> list[Event]:
         """Close the table for its server's planned stop. No round starts again; a round in
         betting that nobody bet on yet is called off, one with bets plays on to the close of

@@ -25,6 +25,7 @@ from collections.abc import Awaitable, Callable
 
 from baccarat.errors import BaccaratError, InternalError, RuleViolation
 from baccarat.protocol.lobby import LobbyLine
+from baccarat.server.keyfile import Keys
 from baccarat.server.metrics import Metrics
 from baccarat.server.sockets.connection import Connection
 from baccarat.server.sockets.hub import Hub
@@ -72,6 +73,7 @@ class TableDriver:
         inflight: CoinsInFlight | None = None,
         clock: Callable[[], float] | None = None,
         squeeze_interval: float = SQUEEZE_INTERVAL,
+        keys: Keys | None = None,
     ) -> None:
         self.table = table
         self.table_id = table_id
@@ -95,7 +97,9 @@ class TableDriver:
         self.task: asyncio.Task[None] | None = None
         self.accepting = True
         self.store = store
-        self.ledger = TableLedger(table, table_id, store, metrics, epoch, inflight, self.clock)
+        self.ledger = TableLedger(
+            table, table_id, store, metrics, epoch, inflight, self.clock, keys=keys
+        )
         self.hold = Hold(table, self.clock, self.ledger, lambda: self._post(None))
         """Whether the table's time stands still (a test's hold, a database that waits)."""
         self.on_dealer_turn: Callable[[int], None] | None = None

@@ -37,6 +37,7 @@ from typing import TypeVar
 
 from baccarat.errors import BaccaratError, Conflict
 from baccarat.protocol import values
+from baccarat.server.keyfile import Keys
 from baccarat.server.metrics import Metrics
 from baccarat.server.tables import facts
 from baccarat.server.tables.inflight import CoinsInFlight
@@ -89,8 +90,11 @@ class TableLedger:
         epoch: int = 0,
         inflight: CoinsInFlight | None = None,
         clock: Callable[[], float] | None = None,
+        keys: Keys | None = None,
     ) -> None:
         self.table = table
+        self.keys = keys
+        """Seal each new shoe's seed, and sign the commitment log's head (None: neither)."""
         self.table_id = table_id
         self.store = store
         self.metrics = metrics
@@ -184,6 +188,8 @@ class TableLedger:
                             shoe_id,
                             self.table_id,
                             commitment,
+                            self._sealed_seed(shoe_id),
+                            None if self.keys is None else self.keys.signer,
                         )
                     case ShoeEnded(shoe_id=shoe_id, seed=str() as seed):
                         await self._call("shoe end", self.store.record_shoe_end, shoe_id, seed)
@@ -192,6 +198,13 @@ class TableLedger:
                     case BettingOpened():
                         out.extend(await self._reload_coins(changed_only=True))
         return out
+
+    def _sealed_seed(self, shoe_id: str) -> str | None:
+        """The new shoe's seed sealed for the database, so that the shoe outlives this node."""
+        shoe = self.table.shoe
+        if self.keys is None or shoe is None or shoe.seed is None or self.table.shoe_id != shoe_id:
+            return None
+        return self.keys.sealer.seal(shoe.seed, shoe_id)
 
     async def renew_epoch(self, node_id: str) -> bool:
         """Raise the epoch this node holds, between writes; False if another node has the
@@ -228,13 +241,22 @@ class TableLedger:
     async def _escrow(self, ev: BettingClosed) -> list[Event]:
         round_id = ev.round_id
         bets = facts.bet_records(ev)
-        if self.draining:
-            if not bets:
-                # Nothing to hold, and a round opened now would only delay the shutdown.
-                return []
+        if self.draining and bets:
+            # No stake is taken now; the round is recorded voided all the same, so that the
+            # cards it shows are never dealt again when the shoe is dealt on.
             self.voided.add(round_id)
+            await self._record_refused(ev, VOID_SHUTDOWN)
             return [RoundVoided(round_id, "The server is shutting down; no stake was taken.")]
-        op = Escrow(round_id, self.table_id, ev.shoe_id, ev.round_no, ev.dealer, bets, self.epoch)
+        op = Escrow(
+            round_id,
+            self.table_id,
+            ev.shoe_id,
+            ev.round_no,
+            ev.dealer,
+            bets,
+            self.epoch,
+            ev.first_card,
+        )
         # Before the write: from now on these balances are the round's until it lands.
         self.inflight.hold(self.table_id, round_id, {ev.dealer, *(b.user_id for b in bets)})
         try:
@@ -260,9 +282,18 @@ class TableLedger:
         self.open_round = round_id
         return []
 
-    async def _record_refused(self, ev: BettingClosed) -> None:
+    async def _record_refused(self, ev: BettingClosed, reason: str = VOID_ESCROW_REFUSED) -> None:
         """Keep the round whose stakes were refused in the store, voided, for the audit."""
-        op = Unescrowed(ev.round_id, self.table_id, ev.shoe_id, ev.round_no, ev.dealer, self.epoch)
+        op = Unescrowed(
+            ev.round_id,
+            self.table_id,
+            ev.shoe_id,
+            ev.round_no,
+            ev.dealer,
+            self.epoch,
+            reason,
+            ev.first_card,
+        )
         try:
             await asyncio.wrap_future(self.store.submit(op))
         except Exception as exc:

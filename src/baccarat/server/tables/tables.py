@@ -10,16 +10,18 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
 from baccarat.cluster.keeper import Keeper
 from baccarat.errors import RuleViolation
 from baccarat.protocol.lobby import LineJson
 from baccarat.server.config import RoomsConfig, table_config
+from baccarat.server.keyfile import Keys
 from baccarat.server.metrics import Metrics
 from baccarat.server.sockets.connection import CLOSE_TABLE_MOVED, Connection
 from baccarat.server.sockets.hub import Hub
+from baccarat.server.tables import shoes
 from baccarat.server.tables.driver import TableDriver
 from baccarat.server.tables.inflight import CoinsInFlight
 from baccarat.server.tables.outbox import LineOutbox
@@ -50,6 +52,7 @@ class Tables:
         speed: float,
         squeeze_rate: float,
         shutdown_grace: float,
+        keys: Keys | None = None,
     ) -> None:
         self.store = store
         self.config = config
@@ -64,6 +67,8 @@ class Tables:
         self.speed = speed
         self.squeeze_rate = squeeze_rate
         self.shutdown_grace = shutdown_grace
+        self.keys = keys
+        """Seal new shoes' seeds and sign the log's heads; open the seeds of shoes to deal on."""
         self.drivers: dict[str, TableDriver] = {}
         self.accepting = True
         self._closed = False
@@ -84,7 +89,10 @@ class Tables:
             log.warning("voided unfinished rounds", extra={"rounds": taken.voided})
             self.metrics.rounds_voided.labels(VOID_CRASH).inc(len(taken.voided))
         log.info("table taken", extra={"table_id": table_id, "epoch": taken.epoch})
-        driver = self.start_table(table_id, taken.epoch, suspended=taken.suspended)
+        room = self.config.table_room()[table_id]
+        cfg = table_config(room, table_id).scaled(self.speed)
+        give = await shoes.deal_on(self.store, self.keys, table_id, cfg)
+        driver = self.start_table(table_id, taken.epoch, suspended=taken.suspended, prepare=give)
         try:
             await self.seating.restore(driver, taken.seats)
         except Exception:
@@ -105,12 +113,19 @@ class Tables:
         return kept
 
     def start_table(
-        self, table_id: str, epoch: int, *, suspended: str | None = None
+        self,
+        table_id: str,
+        epoch: int,
+        *,
+        suspended: str | None = None,
+        prepare: Callable[[Table], None] | None = None,
     ) -> TableDriver:
         room = self.config.table_room()[table_id]
         table = Table(table_config(room, table_id).scaled(self.speed), Shoe.fresh)
         # A table an operator closed stays closed on whichever node runs it next.
         table.suspended = suspended
+        if prepare is not None:
+            prepare(table)  # the shoe it was dealing before a restart, before its first step
         driver = TableDriver(
             table,
             table_id=table_id,
@@ -123,6 +138,7 @@ class Tables:
             epoch=epoch,
             inflight=self.inflight,
             squeeze_interval=1 / self.squeeze_rate,
+            keys=self.keys,
         )
         driver.on_dealer_turn = lambda uid: self.spawn(self.seating.dealer_turn(driver, uid))
         self.drivers[table_id] = driver

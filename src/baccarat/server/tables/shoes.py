@@ -1,0 +1,140 @@
+"""The shoe a table deals on when a node takes it: the one it was dealing before a restart or
+a takeover, from where it stopped, or none (a new shoe then), every other shoe ended.
+
+A shoe is dealt on from the position its last round left it at (``shoes.next_card``: the card
+after a settled round's last, or six cards past a round that was voided or lost, so that no
+card anyone may have seen is dealt again). A shoe that has no round left to deal, or that
+cannot be dealt on (its table runs no more), is ended and its seed revealed; a shoe whose seed
+cannot be opened (its key is not held, or it was begun before seeds were sealed) is ended
+with the reason, unrevealed, so that nothing stays in play forever.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from baccarat.cards import parse_cards
+from baccarat.roads.marks import RoundMark
+from baccarat.rules import Outcome
+from baccarat.seal import SealError
+from baccarat.server.keyfile import Keys
+from baccarat.shoe import DECKS, Shoe, commitment
+from baccarat.store import ShoeRecord, Store
+from baccarat.store.shoelog import (
+    SHOE_BROKEN,
+    SHOE_CLOSED,
+    SHOE_DEALT,
+    SHOE_KEY_MISSING,
+    SHOE_UNSEALED,
+)
+from baccarat.table import Table, TableConfig
+from baccarat.table.events import ShoeEnded
+
+log = logging.getLogger("baccarat.server")
+
+SHOE_CARDS = 52 * DECKS
+
+
+@dataclass(frozen=True, slots=True)
+class Opened:
+    """A shoe whose seed was opened: its record, its seed, its settled rounds' marks."""
+
+    record: ShoeRecord
+    seed: bytes
+    history: list[RoundMark]
+
+
+def mark_of(outcome: dict[str, object]) -> RoundMark:
+    """A settled round's road mark from its recorded outcome."""
+    hands = {h: parse_cards(list(outcome[h]["cards"])) for h in ("player", "banker")}  # type: ignore[index]
+    return RoundMark.from_outcome(Outcome(tuple(hands["player"]), tuple(hands["banker"])))
+
+
+def _open(store: Store, keys: Keys | None, shoe: ShoeRecord) -> bytes | None:
+    """The shoe's seed, or None after ending it unrevealed (saying why)."""
+    reason = SHOE_UNSEALED
+    if shoe.sealed_seed is not None and keys is not None:
+        try:
+            seed = keys.sealer.open(shoe.sealed_seed, shoe.shoe_id)
+        except SealError as exc:
+            reason = SHOE_KEY_MISSING if exc.code == "seal_key_missing" else SHOE_BROKEN
+        else:
+            if commitment(seed) == shoe.commitment:
+                return seed
+            reason = SHOE_BROKEN
+    elif shoe.sealed_seed is not None:
+        reason = SHOE_KEY_MISSING
+    log.error(
+        "shoe ended without its seed",
+        extra={"table_id": shoe.table_id, "shoe_id": shoe.shoe_id, "reason": reason},
+    )
+    store.end_shoe_unrevealed(shoe.shoe_id, reason)
+    return None
+
+
+def reveal(store: Store, keys: Keys | None, shoe: ShoeRecord, reason: str) -> Opened | None:
+    """End ``shoe`` and reveal its seed (or end it unrevealed when it cannot be opened)."""
+    seed = _open(store, keys, shoe)
+    if seed is None:
+        return None
+    store.record_shoe_end(shoe.shoe_id, seed.hex(), reason)
+    log.info("shoe ended", extra={"table_id": shoe.table_id, "shoe_id": shoe.shoe_id})
+    return Opened(shoe, seed, [mark_of(o) for o in store.shoe_outcomes(shoe.shoe_id)])
+
+
+def _deal_on(
+    store: Store, keys: Keys | None, table_id: str, cfg: TableConfig
+) -> tuple[Opened | None, bool]:
+    """The table's shoe to deal on (and True), or the shoe just ended (and False)."""
+    shoes = store.unended_shoes(table_id)
+    for older in shoes[:-1]:
+        reveal(store, keys, older, SHOE_DEALT)
+    if not shoes:
+        return None, False
+    last = shoes[-1]
+    seed = _open(store, keys, last)
+    if seed is None:
+        return None, False
+    opened = Opened(last, seed, [mark_of(o) for o in store.shoe_outcomes(last.shoe_id)])
+    cards_left = SHOE_CARDS - min(last.next_card or 0, SHOE_CARDS)
+    if len(opened.history) >= cfg.rounds_per_shoe or cards_left < cfg.min_cards:
+        store.record_shoe_end(last.shoe_id, seed.hex(), SHOE_DEALT)
+        return opened, False
+    return opened, True
+
+
+async def deal_on(
+    store: Store, keys: Keys | None, table_id: str, cfg: TableConfig
+) -> Callable[[Table], None]:
+    """What to give a table just taken, before its first step: the shoe it was dealing, from
+    where it stopped; or, when that shoe is over (ended now), the shoe as its last (上一靴)."""
+    opened, going = await asyncio.to_thread(_deal_on, store, keys, table_id, cfg)
+
+    def give(table: Table) -> None:
+        if opened is None:
+            return
+        shoe = opened.record
+        if not going:
+            table.last_shoe = ShoeEnded(
+                shoe.shoe_id, shoe.commitment, opened.seed.hex(), tuple(opened.history)
+            )
+            return
+        dealt = min(shoe.next_card or 0, SHOE_CARDS)
+        table.resume_shoe(shoe.shoe_id, Shoe.from_seed(opened.seed, dealt=dealt), opened.history)
+        log.info(
+            "shoe dealt on",
+            extra={"table_id": table_id, "shoe_id": shoe.shoe_id, "from_card": dealt},
+        )
+
+    return give
+
+
+def close_gone_tables(store: Store, keys: Keys | None, table_ids: set[str]) -> int:
+    """End the shoes of tables that are run no more (not in ``table_ids``); how many."""
+    gone = [s for s in store.unended_shoes() if s.table_id not in table_ids]
+    for shoe in gone:
+        reveal(store, keys, shoe, SHOE_CLOSED)
+    return len(gone)
