@@ -17,6 +17,8 @@ COMMANDS: tuple[str, ...] = (
     "roads",
     "settle",
     "verify_shoe",
+    "verify_log",
+    "keys",
     "simulate",
     "serve",
     "bots",

@@ -11,6 +11,7 @@ import signal
 import socket
 import sys
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 from aiohttp import web
@@ -22,9 +23,10 @@ from baccarat.commands import workers
 from baccarat.commands.demo import demo_layout, ensure_accounts, start_demo
 from baccarat.errors import BaccaratError
 from baccarat.logs import setup_logging
-from baccarat.server import Server, collector, create_app, load_rooms
+from baccarat.server import Server, collector, create_app, keyfile, load_rooms
 from baccarat.server.config import RoomsConfig, listen_address, split_address
 from baccarat.server.http.routes import create_metrics_app
+from baccarat.server.tables import shoes
 from baccarat.store import VOID_CRASH, Store, default_db_url, open_store
 
 HELP = "run the server: tables, WebSocket, HTTP API and the browser client"
@@ -38,6 +40,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--port", type=int, default=8000, help="port (0 picks a free one)")
     parser.add_argument("--db", help="database URL (default: the embedded SQLite file)")
     parser.add_argument("--rooms", help="rooms TOML file (default: the packaged rooms.toml)")
+    parser.add_argument(
+        "--keys",
+        help="the keys file that seals shoe seeds and signs the commitment log (default: "
+        "beside the SQLite file, else in the data directory; created when missing; every "
+        "node of one system needs the same file)",
+    )
     parser.add_argument("--demo", action="store_true", help="demo accounts and bots")
     parser.add_argument("--speed", type=float, default=1.0, help="divide every timer by X")
     parser.add_argument(
@@ -148,19 +156,32 @@ def run(args: argparse.Namespace) -> int:
     setup_logging(args.log_level)
     url = args.db or default_db_url()
     try:
+        keys_path, keys = _keys(args.keys, url)
         store = open_store(url)
-    except BaccaratError as exc:
-        print(f"baccarat serve: {exc.message}", file=sys.stderr)
+    except (BaccaratError, OSError) as exc:
+        message = exc.message if isinstance(exc, BaccaratError) else str(exc)
+        print(f"baccarat serve: {message}", file=sys.stderr)
         return 2
     if args.workers > 1:
         # The database is brought up to date here, once, before the workers open it.
         store.close()
+        args.keys = str(keys_path)  # every worker reads the one file
         return workers.run(args, config.server.metrics_listen, run)
+    args.keys_path, args.loaded_keys = keys_path, keys
     try:
         _install_uvloop()
         return asyncio.run(_serve(args, config, store, url))
     finally:
         store.close()
+
+
+def _keys(flag: str | None, db_url: str) -> tuple[Path, keyfile.Keys]:
+    """The keys file (created when missing, and said so) and its keys."""
+    path = Path(flag) if flag else keyfile.default_path(db_url)
+    keys, created = keyfile.load_or_create(path)
+    if created:
+        print(f"keys:     created {path} (every node of this system needs this file)", flush=True)
+    return path, keys
 
 
 def _with_flags(config: RoomsConfig, args: argparse.Namespace) -> RoomsConfig:
@@ -206,6 +227,10 @@ async def _serve(args: argparse.Namespace, config: RoomsConfig, store: Store, ur
     # Alone, this server is the whole system: a round left in escrow at a table no longer
     # in its rooms file will never be settled (the tables it runs void theirs when taken).
     voided = await _void_unfinished(store) if directory is None else 0
+    if directory is None:
+        # ... and a shoe left at such a table will never be dealt on: its seed is revealed.
+        gone = set(config.table_room())
+        await asyncio.to_thread(shoes.close_gone_tables, store, args.loaded_keys, gone)
     shown = "127.0.0.1" if args.host in ("0.0.0.0", "::", "") else args.host
     server = _server(args, config, store, directory, shown)
     server.metrics.rounds_voided.labels(VOID_CRASH).inc(voided)
@@ -215,7 +240,7 @@ async def _serve(args: argparse.Namespace, config: RoomsConfig, store: Store, ur
     await site.start()
     base = f"http://{shown}:{_bound_port(runner, args.port)}"
     metrics_runner = await _metrics_listener(server, config)
-    _announce(server, url, base, config.server.metrics_listen, accounts)
+    _announce(server, url, base, config.server.metrics_listen, accounts, args.keys_path)
     collector.settle()
     server.metrics.watch_collector()
 
@@ -274,6 +299,7 @@ def _server(
         lease_ttl=args.lease_ttl,
         test_hooks=args.test_hooks,
         share=args.share,
+        keys=args.loaded_keys,
     )
 
 
@@ -289,10 +315,16 @@ async def _metrics_listener(server: Server, config: RoomsConfig) -> web.AppRunne
 
 
 def _announce(
-    server: Server, url: str, base: str, metrics: str, accounts: list[tuple[str, str]]
+    server: Server,
+    url: str,
+    base: str,
+    metrics: str,
+    accounts: list[tuple[str, str]],
+    keys: Path,
 ) -> None:
     """Print where everything is (the tests read the ``open:`` line)."""
     print(f"database: {url}", flush=True)
+    print(f"keys:     {keys}", flush=True)
     if metrics:
         print(f"metrics:  http://{metrics}/metrics", flush=True)
     if server.node.public_url:

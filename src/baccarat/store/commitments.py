@@ -71,6 +71,11 @@ class Commitments:
         with reading(self.engine) as conn:
             return shoelog.latest_head(conn)
 
+    def log_head_of_size(self, tree_size: int) -> SignedHead:
+        """The newest head signed at ``tree_size`` (``unknown_head`` if none was)."""
+        with reading(self.engine) as conn:
+            return shoelog.head_of_size(conn, tree_size)
+
     def log_entries(self, start: int, end: int) -> list[shoelog.LoggedEntry]:
         """The log's entries ``start`` to ``end - 1``."""
         with reading(self.engine) as conn:

@@ -20,7 +20,7 @@ from aiohttp import web
 from baccarat.errors import RuleViolation
 from baccarat.roads.patterns import PATTERNS
 from baccarat.server.app import Server
-from baccarat.server.http import auth, console, mybets, shoes, tickets
+from baccarat.server.http import auth, commitlog, console, mybets, shoes, tickets
 from baccarat.server.http.bad_requests import quiet_bad_requests
 from baccarat.server.http.headers import add_security_headers
 from baccarat.server.http.holds import hold_route
@@ -135,6 +135,7 @@ def create_app(server: Server) -> web.Application:
     app[auth.PASSWORDS] = server.passwords
     app[auth.ON_LOGOUT] = server.hub.logged_out
     app[shoes.TABLES] = frozenset(server.config.table_room())
+    app[commitlog.KEYS] = server.keys
 
     app.router.add_post("/api/register", auth.register)
     app.router.add_post("/api/login", auth.login)
@@ -147,6 +148,7 @@ def create_app(server: Server) -> web.Application:
     app.router.add_get("/api/my/net", mybets.my_net)
     app.router.add_get("/api/shoes", shoes.shoe_list)
     app.router.add_get("/api/shoes/{shoe_id}", shoes.shoe_detail)
+    commitlog.add_routes(app.router)
     console.add_routes(app.router)
     app.router.add_get("/admin", _to_console)
     app.router.add_get("/healthz", healthz)

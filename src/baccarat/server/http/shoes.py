@@ -31,6 +31,8 @@ def shoe_entry(shoe: ShoeRecord) -> dict[str, Any]:
         "seed": shoe.seed if shoe.ended_at is not None else None,
         "started_at": shoe.started_at,
         "ended_at": shoe.ended_at,
+        "end_reason": shoe.end_reason if shoe.ended_at is not None else None,
+        "log_index": shoe.log_index,
     }
 
 
@@ -44,6 +46,7 @@ def round_entry(r: ShoeRound) -> dict[str, Any]:
         "winner": r.winner,
         "time": r.escrowed_at,
         "closed_at": r.closed_at,
+        "first_card": r.first_card,
     }
 
 

@@ -1,0 +1,216 @@
+"""``baccarat verify-log``: check the commitment log of a running system or of a database.
+
+Reads the newest signed head, every entry and the public keys (``--url``: over HTTP, the keys
+from ``/.well-known/baccarat-log-key``; ``--db``: from the database, the keys from the keys
+file or ``--public-key``), then checks them (``baccarat.logcheck``). ``--head FILE`` checks a
+head kept from an earlier run (and its consistency proof from the server); ``--save-head
+FILE`` keeps today's for the next run. Exit status 0: all good; 1: a problem; 2: bad input or
+the log could not be read.
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import json
+import sys
+import urllib.error
+import urllib.parse
+import urllib.request
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from baccarat import merkle
+from baccarat.errors import BaccaratError, InvalidInput
+from baccarat.logbook import Entry, SignedHead
+from baccarat.logcheck import LoggedShoe, Report, check_log
+
+HELP = "check the commitment log: every link, the head's signature, every revealed seed"
+
+_PAGE = 1000
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Declare the command's options."""
+    where = parser.add_mutually_exclusive_group(required=True)
+    where.add_argument("--url", help="a running server's address, e.g. http://127.0.0.1:8000")
+    where.add_argument("--db", help="a database URL (reads it; writes nothing)")
+    parser.add_argument("--keys", help="with --db: the keys file whose log keys are published")
+    parser.add_argument("--public-key", help="the log's Ed25519 public key in base64 (pinned)")
+    parser.add_argument("--head", help="a head kept from before (JSON): the log must extend it")
+    parser.add_argument("--save-head", help="write the newest head, checked, to this file")
+    parser.add_argument("--json", action="store_true", help="print JSON")
+
+
+class _Http:
+    """The log of a running server."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url.rstrip("/")
+
+    def get(self, path: str, **query: object) -> Any:
+        qs = f"?{urllib.parse.urlencode(query)}" if query else ""
+        try:
+            with urllib.request.urlopen(self.url + path + qs, timeout=30) as answer:
+                return json.load(answer)
+        except urllib.error.HTTPError as exc:
+            body = exc.read().decode(errors="replace")[:300]
+            raise InvalidInput("unreadable_log", f"{path} answered {exc.code}: {body}") from None
+        except (urllib.error.URLError, OSError) as exc:
+            raise InvalidInput("unreadable_log", f"{self.url} cannot be reached: {exc}") from None
+
+    def head(self) -> SignedHead:
+        return SignedHead.from_json(self.get("/api/log/head"))
+
+    def keys(self) -> dict[str, bytes]:
+        found = self.get("/.well-known/baccarat-log-key")
+        return {k["key_id"]: base64.b64decode(k["public_key"]) for k in found["keys"]}
+
+    def entries(self, size: int) -> list[LoggedShoe]:
+        out: list[LoggedShoe] = []
+        for start in range(0, size, _PAGE):
+            page = self.get("/api/log/entries", start=start, end=min(size, start + _PAGE))
+            out.extend(_logged(e) for e in page["entries"])
+        return out
+
+    def consistency(self, first: int, second: int) -> list[bytes]:
+        found = self.get("/api/log/consistency", first=first, second=second)
+        return [bytes.fromhex(h) for h in found["proof"]]
+
+
+class _Database:
+    """The log as a database holds it (read only: no migration, no write)."""
+
+    def __init__(self, url: str) -> None:
+        import sqlalchemy as sa
+
+        from baccarat.store.engine import make_engine
+
+        self.engine: sa.Engine = make_engine(url)
+
+    def head(self) -> SignedHead:
+        from baccarat.store import shoelog
+        from baccarat.store.engine import reading
+
+        with reading(self.engine) as conn:
+            head = shoelog.latest_head(conn)
+        if head is None:
+            raise InvalidInput("unreadable_log", "The database's log has no signed head.")
+        return head
+
+    def entries(self, size: int) -> list[LoggedShoe]:
+        from baccarat.store import shoelog
+        from baccarat.store.engine import reading
+
+        out: list[LoggedShoe] = []
+        with reading(self.engine, snapshot=True) as conn:
+            for start in range(0, size, _PAGE):
+                for e in shoelog.entries(conn, start, min(size, start + _PAGE)):
+                    out.append(LoggedShoe(e.entry, e.leaf_hash, e.seed))
+        return out
+
+
+def _logged(data: Mapping[str, Any]) -> LoggedShoe:
+    try:
+        entry = Entry(
+            int(data["index"]),
+            str(data["shoe_id"]),
+            str(data["table_id"]),
+            str(data["commitment"]),
+            int(data["logged_at"]),
+        )
+        seed = data.get("seed")
+        return LoggedShoe(entry, str(data["leaf_hash"]), None if seed is None else str(seed))
+    except (KeyError, TypeError, ValueError) as exc:
+        raise InvalidInput("unreadable_log", f"An entry cannot be read: {exc}.") from None
+
+
+def _public_keys(args: argparse.Namespace, source: _Http | _Database) -> dict[str, bytes]:
+    from baccarat.logbook import key_id
+
+    if args.public_key:
+        try:
+            raw = base64.b64decode(args.public_key, validate=True)
+        except ValueError:
+            raise InvalidInput("bad_key", "--public-key is base64 of 32 bytes.") from None
+        return {key_id(raw): raw}
+    if isinstance(source, _Http):
+        return source.keys()
+    if not args.keys:
+        raise InvalidInput("bad_key", "With --db, name the keys: --keys FILE or --public-key.")
+    from baccarat.server.keyfile import load
+
+    return load(Path(args.keys)).log_public_keys
+
+
+def _kept(path: str | None) -> SignedHead | None:
+    if path is None:
+        return None
+    try:
+        return SignedHead.from_json(json.loads(Path(path).read_text(encoding="utf-8")))
+    except (OSError, ValueError) as exc:
+        raise InvalidInput("bad_head", f"{path} cannot be read as a head: {exc}") from None
+
+
+def _check_proof(source: _Http | _Database, kept: SignedHead, head: SignedHead, r: Report) -> None:
+    """The server's own consistency proof must take the kept head to today's."""
+    if not isinstance(source, _Http) or not 0 < kept.tree_size < head.tree_size:
+        return
+    proof = source.consistency(kept.tree_size, head.tree_size)
+    if not merkle.verify_consistency(
+        kept.tree_size,
+        head.tree_size,
+        bytes.fromhex(kept.root_hash),
+        bytes.fromhex(head.root_hash),
+        proof,
+    ):
+        r.problems.append("The server's consistency proof from the kept head does not hold.")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Check the log; print what held and every problem."""
+    try:
+        source: _Http | _Database = _Http(args.url) if args.url else _Database(args.db)
+        keys = _public_keys(args, source)
+        kept = _kept(args.head)
+        head = source.head()
+        report = check_log(head, source.entries(head.tree_size), keys, kept)
+        if kept is not None:
+            _check_proof(source, kept, head, report)
+    except BaccaratError as exc:
+        _say_error(exc, as_json=args.json)
+        return 2
+    if report.ok and args.save_head:
+        Path(args.save_head).write_text(json.dumps(head.json()) + "\n", encoding="utf-8")
+    _say(report, head, kept, as_json=args.json)
+    return 0 if report.ok else 1
+
+
+def _say_error(exc: BaccaratError, *, as_json: bool) -> None:
+    if as_json:
+        print(json.dumps({"error": exc.to_dict()}))
+    else:
+        print(f"error: {exc.message}", file=sys.stderr)
+
+
+def _say(report: Report, head: SignedHead, kept: SignedHead | None, *, as_json: bool) -> None:
+    if as_json:
+        out = {
+            "ok": report.ok,
+            "head": head.json(),
+            "entries": report.entries,
+            "seeds_checked": report.seeds,
+            "problems": report.problems,
+        }
+        print(json.dumps(out))
+        return
+    print(f"head:    {head.tree_size} entries, root {head.root_hash}, key {head.key_id}")
+    print(f"entries: {report.entries} read, each leaf rebuilt from its fields")
+    print(f"seeds:   {report.seeds} revealed seeds checked against their logged commitments")
+    if kept is not None:
+        print(f"kept:    the head of {kept.tree_size} entries checked against today's log")
+    for problem in report.problems:
+        print(f"PROBLEM: {problem}", file=sys.stderr)
+    if report.ok:
+        print("ok: the log is whole, signed, and every revealed seed matches its commitment")
