@@ -141,9 +141,12 @@ class Ledger:
         bets: Iterable[BetRecord],
         *,
         epoch: int = 0,
+        first_card: int | None = None,
     ) -> Applied:
         """Betting closed: move every stake into the round's escrow, all or nothing."""
-        op = Escrow(round_id, table_id, shoe_id, round_no, dealer_id, tuple(bets), epoch)
+        op = Escrow(
+            round_id, table_id, shoe_id, round_no, dealer_id, tuple(bets), epoch, first_card
+        )
         return self.submit(op).result()
 
     def settle_round(
