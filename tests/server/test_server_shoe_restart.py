@@ -1,0 +1,195 @@
+"""A shoe no restart can hide: after a planned stop (SIGTERM) and after a crash (SIGKILL) of a
+real ``baccarat serve``, every shoe that had dealt rounds is dealt on (same shoe, more
+rounds, no card dealt twice) or has its seed revealed, and ``baccarat verify-log`` passes on
+the live system and fails on a database whose log was changed."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sqlite3
+import subprocess
+import sys
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+from baccarat.server import keyfile
+from baccarat.shoe import commitment, shuffled_cards
+from baccarat.store import ShoeRecord, open_store
+from serving import Serve, start_serve, wait_until
+
+TABLES = ("standard-1", "vip-1", "high-1")
+"""The demo's tables with a bot dealer and bots betting."""
+
+
+def _get(url: str) -> Any:
+    with urllib.request.urlopen(url, timeout=5) as resp:
+        return json.load(resp)
+
+
+def _current(url: str) -> dict[str, dict[str, Any]]:
+    """Each demo table's newest shoe (id, rounds settled, seed); a table without one yet is
+    left out."""
+    newest = {t: _get(f"{url}/api/shoes?table={t}&limit=1")["shoes"] for t in TABLES}
+    return {t: shoes[0] for t, shoes in newest.items() if shoes}
+
+
+def _played(served: Serve, rounds: int) -> dict[str, dict[str, Any]]:
+    return wait_until(
+        lambda: (
+            (now := _current(served.url))
+            and len(now) == len(TABLES)
+            and all(s["rounds"] >= rounds for s in now.values())
+            and now
+        ),
+        f"every demo table to settle {rounds} rounds of its shoe",
+    )
+
+
+def _verify_log(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "baccarat", "verify-log", *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def _dealt_in_order(db: str, keys: keyfile.Keys, shoe: ShoeRecord) -> None:
+    """Every round of the shoe took its cards from its place in the seed's order, each after
+    the last round's, so no card was dealt twice."""
+    store = open_store(db)
+    try:
+        record = store.get_shoe(shoe.shoe_id)
+        rounds = store.shoe_rounds(shoe.shoe_id)
+    finally:
+        store.close()
+    seed = (
+        bytes.fromhex(record.seed)
+        if record.seed
+        else keys.sealer.open(record.sealed_seed or "", shoe.shoe_id)
+    )
+    assert commitment(seed) == record.commitment
+    order = [str(c) for c in shuffled_cards(seed)]
+    next_free = 0
+    for r in sorted(rounds, key=lambda r: r.escrowed_at):
+        assert r.first_card is not None and r.first_card >= next_free, (r, next_free)
+        if r.status == "settled":
+            assert r.cards == order[r.first_card : r.first_card + len(r.cards or [])], r
+            next_free = r.first_card + len(r.cards or [])
+        else:
+            next_free = r.first_card + 6  # a void may have shown up to six cards
+
+
+def test_a_restart_or_a_crash_deals_each_shoe_on_and_the_log_holds(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'b.db'}"
+    args = ("--demo", "--db", db, "--speed", "20")
+    with start_serve(*args) as served:
+        before = _played(served, 2)
+        assert served.stop() == 0
+    keys = keyfile.load(tmp_path / "b.db.keys")
+
+    with start_serve(*args) as served:
+        after_stop = _played(served, max(s["rounds"] for s in before.values()) + 2)
+        served.proc.kill()  # a crash: no drain, rounds may be left in escrow
+        served.proc.wait()
+        served.proc.stdout and served.proc.stdout.close()
+    # A planned stop dealt every shoe on: the same shoe, more rounds (a shoe lasts 78 rounds,
+    # far more than these).
+    for table, shoe in before.items():
+        assert after_stop[table]["shoe_id"] == shoe["shoe_id"], table
+        assert after_stop[table]["rounds"] > shoe["rounds"], table
+
+    with start_serve(*args) as served:
+        # ... and so did the crash, the round it left in escrow voided and its cards skipped.
+        _played(served, max(s["rounds"] for s in after_stop.values()) + 1)
+        after_crash = _current(served.url)
+        for table, shoe in after_stop.items():
+            assert after_crash[table]["shoe_id"] == shoe["shoe_id"], table
+        live = _verify_log("--url", served.url)
+        assert live.returncode == 0, live.stdout + live.stderr
+        assert "ok: the log is whole" in live.stdout
+        assert served.stop() == 0
+
+    store = open_store(db)
+    try:
+        shoes = [s for t in TABLES for s in store.list_shoes(t, 10)]
+        # Nothing is left in play without a way to be dealt on or revealed.
+        for shoe, _settled in shoes:
+            assert shoe.ended_at is not None or shoe.sealed_seed is not None
+            assert shoe.end_reason in (None, "dealt"), shoe
+    finally:
+        store.close()
+    for shoe, _settled in shoes:
+        _dealt_in_order(db, keys, shoe)
+
+    keys_file = str(tmp_path / "b.db.keys")
+    assert _verify_log("--db", db, "--keys", keys_file).returncode == 0
+    changed = tmp_path / "changed.db"
+    shutil.copy(tmp_path / "b.db", changed)
+    with sqlite3.connect(changed) as conn:
+        conn.execute("DROP TRIGGER shoe_log_no_update")
+        conn.execute("UPDATE shoe_log SET commitment = ? WHERE idx = 1", ("0" * 64,))
+    tampered = _verify_log("--db", f"sqlite:///{changed}", "--keys", keys_file)
+    assert tampered.returncode == 1
+    assert "not the signed head" in tampered.stderr
+
+
+def _keys_cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "baccarat", "keys", *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def test_a_rotated_key_still_opens_the_shoes_in_play_and_a_lost_key_ends_them(
+    tmp_path: Path,
+) -> None:
+    db = f"sqlite:///{tmp_path / 'b.db'}"
+    args = ("--demo", "--db", db, "--speed", "20")
+    with start_serve(*args) as served:
+        before = _played(served, 1)
+        assert served.stop() == 0
+    keys_file = tmp_path / "b.db.keys"
+    old_id = keyfile.load(keys_file).seal[0].key_id
+    assert _keys_cli("--db", db, "rotate", "seal").returncode == 0
+    shown = _keys_cli("--db", db, "show").stdout
+    assert f"seal {old_id}: opens; shoes in play sealed with it: 3" in shown, shown
+    refused = _keys_cli("--db", db, "retire", old_id)
+    assert refused.returncode == 2 and "3 shoes in play" in refused.stderr
+
+    with start_serve(*args) as served:
+        again = _played(served, max(s["rounds"] for s in before.values()) + 1)
+        assert {t: s["shoe_id"] for t, s in again.items()} == {
+            t: s["shoe_id"] for t, s in before.items()
+        }
+        assert served.stop() == 0
+
+    # A node with none of those keys cannot deal the shoes on, nor reveal them: they end,
+    # saying why, and the tables start new shoes.
+    with start_serve(*args, "--keys", str(tmp_path / "other.keys")) as served:
+        fresh = _played(served, 1)
+        for table, shoe in before.items():
+            assert fresh[table]["shoe_id"] != shoe["shoe_id"]
+            lost = _get(f"{served.url}/api/shoes/{shoe['shoe_id']}")
+            assert (lost["seed"], lost["end_reason"]) == (None, "key_missing")
+            assert lost["ended_at"] is not None
+        assert served.stop() == 0
+
+
+def test_a_table_gone_from_the_rooms_file_has_its_shoe_revealed(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'b.db'}"
+    with start_serve("--demo", "--db", db, "--speed", "20") as served:
+        before = _played(served, 1)
+        assert served.stop() == 0
+    packaged = (Path(keyfile.__file__).parent.parent / "rooms.toml").read_text(encoding="utf-8")
+    rooms = tmp_path / "rooms.toml"
+    rooms.write_text(packaged.replace('"vip-1", "vip-2"', '"vip-2"'), encoding="utf-8")
+    with start_serve("--db", db, "--rooms", str(rooms)) as served:
+        gone = _get(f"{served.url}/api/shoes/{before['vip-1']['shoe_id']}")
+        assert gone["end_reason"] == "closed" and gone["seed"] is not None
+        assert commitment(bytes.fromhex(gone["seed"])) == gone["commitment"]
+        assert served.stop() == 0
