@@ -22,8 +22,26 @@ from baccarat.store import BetRecord
 from baccarat.store import schema as s
 
 SEEDS = {name: bytes([i]) * 32 for i, name in enumerate(("old", "mid", "tie", "new", "t2"), 1)}
-SHOE_KEYS = {"shoe_id", "commitment", "seed", "started_at", "ended_at", "rounds"}
-ROUND_KEYS = {"round_id", "round_no", "status", "cards", "winner", "time", "closed_at"}
+SHOE_KEYS = {
+    "shoe_id",
+    "commitment",
+    "seed",
+    "started_at",
+    "ended_at",
+    "rounds",
+    "end_reason",
+    "log_index",
+}
+ROUND_KEYS = {
+    "round_id",
+    "round_no",
+    "status",
+    "cards",
+    "winner",
+    "time",
+    "closed_at",
+    "first_card",
+}
 
 
 async def get(live: Live, path: str, **query: str) -> tuple[int, Any, str]:
@@ -97,6 +115,8 @@ async def archive_pages_and_rounds(live: Live) -> None:
         "started_at": 3000.0,
         "ended_at": None,
         "rounds": 1,
+        "end_reason": None,
+        "log_index": None,
     }
     assert mid["seed"] == SEEDS["mid"].hex() and mid["ended_at"] >= mid["started_at"]
     assert hashlib.sha256(bytes.fromhex(mid["seed"])).hexdigest() == mid["commitment"]
@@ -130,6 +150,7 @@ async def archive_pages_and_rounds(live: Live) -> None:
             "winner": stored.outcome["winner"],
             "time": stored.escrowed_at,
             "closed_at": stored.closed_at,
+            "first_card": None,
         }
         at += len(r["cards"])
     assert at >= 12

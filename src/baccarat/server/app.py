@@ -65,9 +65,9 @@ class Server:
         keys: Keys | None = None,
     ) -> None:
         settings = config.server
-        self.keys = keys if keys is not None else keyfile.new_keys()
-        """Seal shoe seeds and sign the log's heads (a server made without any gets its own,
-        which only it holds: enough for one process, as in the tests)."""
+        self.keys = keys if keys is not None else keyfile.process_keys()
+        """Seal shoe seeds and sign the log's heads (a server made without any gets the
+        process's own, which no other process holds: enough for servers in one process)."""
         self.store = store
         self.config = config
         self.test_hooks = test_hooks

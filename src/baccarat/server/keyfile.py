@@ -14,6 +14,7 @@ new key first and keeps the old ones after it (``docs/fairness.md``, "Keys").
 from __future__ import annotations
 
 import base64
+import functools
 import os
 import secrets
 import tomllib
@@ -68,6 +69,12 @@ def new_seal_key() -> SealKey:
 def new_keys() -> Keys:
     """A fresh set: one sealing key and one log key."""
     return Keys((new_seal_key(),), (secrets.token_bytes(32),))
+
+
+@functools.cache
+def process_keys() -> Keys:
+    """Keys made once for this process and kept in memory only (servers built in code)."""
+    return new_keys()
 
 
 def parse(text: str, where: str = "the keys file") -> Keys:
