@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import json
 import random
-import time
 import urllib.request
+from itertools import accumulate
 from pathlib import Path
 from typing import Any
 
 import pytest
+from archive_support import archived_shoe
 from e2e_support import (
     DESKTOP,
     PHONE,
@@ -27,7 +28,6 @@ from e2e_support import (
     save_screenshot,
 )
 
-from baccarat.protocol import values
 from baccarat.shoe import commitment, new_seed, shuffled_cards
 
 pytestmark = [pytest.mark.browser, needs_chromium]
@@ -108,6 +108,80 @@ def test_each_round_is_checked_at_its_place_and_a_tampered_card_is_flagged(
         page.context.close()
 
 
+def _starts(rounds: list[dict[str, Any]]) -> list[int]:
+    """Where each of ``rounds`` (dealt one after another from the top) starts, from 0."""
+    return list(accumulate([len(r["cards"]) for r in rounds], initial=0))[:-1]
+
+
+def test_a_round_that_names_its_first_card_is_checked_there_and_nowhere_else(
+    server: Server, browser: Any
+) -> None:
+    page = open_page(browser, server, DESKTOP)
+    try:
+        order = [str(c) for c in shuffled_cards(new_seed())]
+        rounds = _rounds(order, 12, random.Random(5))
+        starts = _starts(rounds)
+        # Round 4 voided after its cards were drawn: the archive keeps none of them, and
+        # round 5 says where it starts.
+        placed = [{**r, "first_card": at} for r, at in zip(rounds, starts, strict=True)]
+        placed[3] = {"round_no": 4, "status": "voided", "cards": None, "first_card": None}
+        got = page.evaluate(CHECK, [order, placed])
+        assert got["ok"]
+        assert got["skips"] == [
+            {"from": starts[3], "to": starts[4] - 1, "round_no": 5, "voided": [4], "ok": True}
+        ]
+        assert [c["position"] for r in got["rounds"] for c in r["cards"]] == [
+            p for r, at in zip(rounds, starts, strict=True) if r["round_no"] != 4
+            for p in range(at, at + len(r["cards"]))
+        ]  # fmt: skip
+        # Where the search would have placed it elsewhere, the round goes where it says: a
+        # shoe of one card repeated fits a round anywhere.
+        same = ["AS"] * 416
+        alike = [
+            {"round_no": 1, "cards": ["AS"] * 4, "first_card": 0},
+            {"round_no": 2, "status": "voided", "cards": None},
+            {"round_no": 3, "cards": ["AS"] * 5, "first_card": 9},
+        ]
+        got = page.evaluate(CHECK, [same, alike])
+        assert got["ok"] and got["skips"][0]["from"] == 4 and got["skips"][0]["to"] == 8
+        assert [c["position"] for c in got["rounds"][2]["cards"]] == [9, 10, 11, 12, 13]
+        searched = page.evaluate(CHECK, [same, [{**r, "first_card": None} for r in alike]])
+        assert searched["ok"] and searched["skips"] == []
+        # A first card one place off: the round fails, saying where its cards are.
+        wrong = json.loads(json.dumps(placed))
+        wrong[7]["first_card"] += 1
+        got = page.evaluate(CHECK, [order, wrong])
+        assert not got["ok"] and [r["round_no"] for r in got["rounds"] if not r["ok"]] == [8]
+        assert got["rounds"][7]["problem"] == {
+            "code": "misplaced",
+            "at": starts[7] + 1,
+            "found": starts[7],
+        }
+        # A first card inside the round before it: both cannot have been dealt there.
+        wrong = json.loads(json.dumps(placed[:10]))
+        wrong[9]["first_card"] -= 1
+        wrong[9]["cards"] = order[starts[9] - 1 : starts[9] - 1 + len(rounds[9]["cards"])]
+        got = page.evaluate(CHECK, [order, wrong])
+        assert [r["round_no"] for r in got["rounds"] if not r["ok"]] == [10]
+        assert got["rounds"][9]["problem"]["code"] == "overlap"
+        # Two cards passed over with no round voided before them: a failed check too.
+        passed = json.loads(json.dumps(placed[:10]))
+        passed[9]["first_card"] += 2
+        passed[9]["cards"] = order[starts[9] + 2 : starts[9] + 2 + len(rounds[9]["cards"])]
+        got = page.evaluate(CHECK, [order, passed])
+        assert not got["ok"] and got["rounds"][9]["problem"] is None
+        assert got["skips"][1:] == [
+            {"from": starts[9], "to": starts[9] + 1, "round_no": 10, "voided": [], "ok": False}
+        ]
+        # Rounds recorded before first_card existed (null, or no key) are searched for.
+        older = [{**r, "first_card": None} if r["round_no"] % 2 else r for r in placed]
+        older[5].pop("first_card")
+        got = page.evaluate(CHECK, [order, older])
+        assert got["ok"] and got["skips"][0]["round_no"] == 5
+    finally:
+        page.context.close()
+
+
 def _fill(page: Any, seed: str, commit: str, rounds: list[dict[str, Any]]) -> dict[str, Any]:
     page.fill("#seed", seed)
     page.fill("#commitment", commit)
@@ -119,7 +193,11 @@ def _fill(page: Any, seed: str, commit: str, rounds: list[dict[str, Any]]) -> di
             """() => ({ ok: document.querySelector('#out').dataset.ok,
                        seed: document.querySelector('[data-check=seed]')?.className ?? '',
                        rounds: document.querySelector('[data-check=rounds]')?.className ?? '',
+                       sentence: document.querySelector('[data-check=rounds]')?.textContent ?? '',
                        bad: [...document.querySelectorAll('tr.bad')].map((r) => r.dataset.round),
+                       notes: [...document.querySelectorAll('tr .note')].map(
+                         (n) => [n.closest('tr').dataset.round, n.textContent]),
+                       skipped: document.querySelectorAll('.order .card.skipped').length,
                        cards: Number(document.querySelector('.order')?.dataset.cards ?? 0) })"""
         )
     )
@@ -135,18 +213,45 @@ def test_the_verifier_saved_to_a_file_checks_a_shoe_without_the_server(
     seed = new_seed()
     order = [str(c) for c in shuffled_cards(seed)]
     rounds = _rounds(order, 30, random.Random(11))
+    # Round 13 voided after its cards were drawn (a server stopped mid-squeeze): none kept.
+    starts = _starts(rounds)
+    rounds[12] = {"round_no": 13, "status": "voided", "cards": None}
+    at = f"{starts[12] + 1}–{starts[13]}"
+    skipped = (
+        f"第 {at} 張未發出（第 13 局作廢）"
+        if lang == "zh"
+        else f"positions {at} skipped (round 13 was voided)"
+    )
     page = open_page(browser, server, PHONE if lang == "en" else DESKTOP, phone=lang == "en")
     try:
         page.goto(saved.as_uri() + ("?lang=en" if lang == "en" else ""))
         seen = _fill(page, seed.hex(), commitment(seed), rounds)
+        assert seen["sentence"].endswith(skipped), seen["sentence"]
         assert seen == {
             "ok": "true",
             "seed": "verdict ok",
             "rounds": "verdict ok",
+            "sentence": seen["sentence"],
             "bad": [],
+            "notes": [["14", skipped]],
+            "skipped": starts[13] - starts[12],
             "cards": 416,
         }
+        # (the verdicts at the top of the picture, the skipped positions' round below them)
+        page.evaluate("() => document.querySelector('[data-check=seed]').scrollIntoView()")
         save_screenshot(page, f"verify-{'phone-en' if lang == 'en' else 'desktop-zh'}")
+        # Each round where the archive says it starts: round 20 said one place off fails.
+        placed = [{**r, "first_card": a} for r, a in zip(rounds, starts, strict=True)]
+        placed[19]["first_card"] += 1
+        seen = _fill(page, seed.hex(), commitment(seed), placed)
+        assert (seen["ok"], seen["bad"]) == ("false", ["20"])
+        problem = (
+            f"紀錄說第 20 局從第 {starts[19] + 2} 張開始，但它的牌從第 {starts[19] + 1} 張起才相符！"
+            if lang == "zh"
+            else f"The archive starts round 20 at position {starts[19] + 2}, but its cards match "
+            f"from position {starts[19] + 1}!"
+        )
+        assert seen["notes"] == [["14", skipped], ["20", problem]]
         # A card swapped in round 12, and a seed that is not the committed one.
         rounds[11]["cards"][0] = "QS" if rounds[11]["cards"][0] != "QS" else "QH"
         seen = _fill(page, seed.hex(), commitment(seed), rounds)
@@ -156,50 +261,6 @@ def test_the_verifier_saved_to_a_file_checks_a_shoe_without_the_server(
         assert not page.js_errors
     finally:
         page.context.close()
-
-
-def _archived_shoe(server: Server, table: str, rounds: int) -> tuple[str, list[list[str]]]:
-    """An ended shoe of ``table`` with ``rounds`` settled rounds, written through the store
-    into the server's database (a real shoe takes 78 rounds to end); its id and each round's
-    cards."""
-    from baccarat.cards import parse_cards
-    from baccarat.rules import deal
-    from baccarat.settlement import settle
-    from baccarat.store import BetRecord, open_store
-
-    seed = new_seed()
-    shoe_id = f"archived-{seed.hex()[:12]}"
-    order = [str(c) for c in shuffled_cards(seed)]
-    store = open_store(server.db)
-    try:
-        dealer = store.get_user_by_name(create_account(server, f"arch{seed.hex()[:6]}d"))
-        bettor = store.get_user_by_name(create_account(server, f"arch{seed.hex()[:6]}b"))
-        store.record_shoe_start(shoe_id, table, commitment(seed))
-        # (written as the node that runs the table: the ledger takes that node's epoch only)
-        epoch = store.epoch_of(table)
-        dealt: list[list[str]] = []
-        for no in range(1, rounds + 1):
-            bets = [BetRecord(bettor.user_id, "banker", 1, 1_000, time.time())]
-            rid = f"{shoe_id}-{no}"
-            store.escrow_round(rid, table, shoe_id, no, dealer.user_id, bets, epoch=epoch)
-            outcome = deal(iter(parse_cards(order)).__next__)
-            cards = order[: len(outcome.player) + len(outcome.banker)]
-            result = settle(outcome, dealer.user_id, {bettor.user_id: {"banker": 1_000}})
-            store.settle_round(
-                rid,
-                cards,
-                values.outcome(outcome),
-                result.deltas,
-                result.commission,
-                result.house,
-                epoch=epoch,
-            )
-            dealt.append(cards)
-            order = order[len(cards) :]
-        store.record_shoe_end(shoe_id, seed.hex())
-    finally:
-        store.close()
-    return shoe_id, dealt
 
 
 def _tamper(server: Server, round_id: str, cards: list[str]) -> None:
@@ -216,12 +277,41 @@ def _tamper(server: Server, round_id: str, cards: list[str]) -> None:
         store.close()
 
 
+def _first_cards(firsts: list[int], wrong: int = 0) -> Any:
+    """A route handler: the archive's answer as a server that records each round's
+    ``first_card`` gives it (round ``wrong``'s one place off)."""
+
+    def handle(route: Any) -> None:
+        answer = route.fetch()
+        shoe = answer.json()
+        for r, at in zip(shoe["rounds"], firsts, strict=True):
+            r["first_card"] = at + (1 if r["round_no"] == wrong else 0)
+        route.fulfill(response=answer, json=shoe)
+
+    return handle
+
+
+def _recheck(page: Any, shoe_id: str) -> dict[str, Any]:
+    """Check the archived shoe again in the panel and read what it says."""
+    page.click(f".fp-archived[data-shoe='{shoe_id}'] [data-action='verify-shoe']")
+    page.wait_for_selector(f".fp-archived[data-shoe='{shoe_id}'] .fp-checked")
+    return dict(page.evaluate(CHECKED, shoe_id))
+
+
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_the_fairness_panel_checks_an_ended_shoe_of_the_archive_card_for_card(
     server: Server, browser: Any, lang: str
 ) -> None:
     table = "high-2"
-    shoe_id, dealt = _archived_shoe(server, table, 12)
+    # Round 5 was voided after its cards were drawn: the archive keeps none of them.
+    shoe = archived_shoe(server, table, 12, voided=(5,))
+    shoe_id = shoe.shoe_id
+    at = f"{shoe.first_cards[4] + 1}–{shoe.first_cards[5]}"
+    skipped = (
+        f"第 {at} 張未發出（第 5 局作廢）"
+        if lang == "zh"
+        else f"positions {at} skipped (round 5 was voided)"
+    )
     phone = lang == "en"
     page = open_page(browser, server, PHONE if phone else DESKTOP, phone=phone)
     try:
@@ -232,28 +322,39 @@ def test_the_fairness_panel_checks_an_ended_shoe_of_the_archive_card_for_card(
             page.click("[data-action='lang']")
             page.wait_for_function("() => document.documentElement.lang === 'en'")
         page.click("[data-action='fairness']")
-        button = f".fp-archived[data-shoe='{shoe_id}'] [data-action='verify-shoe']"
-        page.click(button)
-        page.wait_for_selector(f".fp-archived[data-shoe='{shoe_id}'] .fp-checked")
-        got = page.evaluate(CHECKED, shoe_id)
+        got = _recheck(page, shoe_id)
         assert got["ok"] == "true"
         assert got["rounds"] == [str(n) for n in range(1, 13)]
-        assert got["cards"] == [c for cards in dealt for c in cards]
-        assert ("12 局" if lang == "zh" else "all 12 rounds") in got["sentence"]
-        page.locator(f".fp-archived[data-shoe='{shoe_id}']").scroll_into_view_if_needed()
-        save_screenshot(page, f"fairness-shoe-{'phone-en' if phone else 'desktop-zh'}")
-        # A card of round 5 changed in the archive: that round is flagged, the shoe fails.
-        swapped = list(dealt[4])
+        assert got["cards"] == [c for cards in shoe.dealt for c in cards]
+        # The sentence counts the rounds that kept cards, and names the positions skipped.
+        assert ("11 局共" if lang == "zh" else "all 11 rounds") in got["sentence"]
+        assert got["sentence"].endswith(skipped), got["sentence"]
+        assert got["skips"] == [["6", skipped]] and got["problems"] == []
+        # A server that records where each round starts: each is checked there.
+        page.route(f"**/api/shoes/{shoe_id}", _first_cards(shoe.first_cards))
+        got = _recheck(page, shoe_id)
+        assert (got["ok"], got["skips"], got["problems"]) == ("true", [["6", skipped]], [])
+        page.unroute(f"**/api/shoes/{shoe_id}")
+        page.route(f"**/api/shoes/{shoe_id}", _first_cards(shoe.first_cards, wrong=8))
+        got = _recheck(page, shoe_id)
+        assert (got["ok"], got["bad"]) == ("false", ["8"])
+        where = (shoe.first_cards[7] + 2, shoe.first_cards[7] + 1)
+        assert got["problems"] == [
+            [
+                "8",
+                f"紀錄說第 8 局從第 {where[0]} 張開始，但它的牌從第 {where[1]} 張起才相符！"
+                if lang == "zh"
+                else f"The archive starts round 8 at position {where[0]}, but its cards match "
+                f"from position {where[1]}!",
+            ]
+        ]
+        page.unroute(f"**/api/shoes/{shoe_id}")
+        # A card of round 3 changed in the archive: that round is flagged, the shoe fails.
+        swapped = list(shoe.dealt[2])
         swapped[0] = "QS" if swapped[0] != "QS" else "QH"
-        _tamper(server, f"{shoe_id}-5", swapped)
-        page.click(button)
-        page.wait_for_function(
-            """(id) => document.querySelector(`.fp-archived[data-shoe='${id}'] .fp-checked`)
-                 ?.dataset.ok === 'false'""",
-            arg=shoe_id,
-        )
-        got = page.evaluate(CHECKED, shoe_id)
-        assert got["bad"] == ["5"]
+        _tamper(server, f"{shoe_id}-3", swapped)
+        got = _recheck(page, shoe_id)
+        assert (got["ok"], got["bad"]) == ("false", ["3"])
         assert not page.js_errors
     finally:
         page.context.close()
@@ -261,8 +362,11 @@ def test_the_fairness_panel_checks_an_ended_shoe_of_the_archive_card_for_card(
 
 CHECKED = """(id) => {
   const box = document.querySelector(`.fp-archived[data-shoe='${id}'] .fp-checked`);
+  const notes = (sel) => [...box.querySelectorAll(sel)].map((n) => [n.closest('li').dataset.round, n.textContent]);
   return { ok: box.dataset.ok, sentence: box.querySelector('.verify-result').textContent,
            rounds: [...box.querySelectorAll('.fp-rounds li')].map((li) => li.dataset.round),
            bad: [...box.querySelectorAll('.fp-rounds li.bad')].map((li) => li.dataset.round),
-           cards: [...box.querySelectorAll('.fp-card-pos')].map((c) => c.dataset.code) };
+           cards: [...box.querySelectorAll('.fp-card-pos')].map((c) => c.dataset.code),
+           skips: notes('.fp-skip'), problems: notes('.fp-problem'),
+           memory: box.querySelector('.fp-memory')?.dataset.memory ?? null };
 }"""

@@ -72,41 +72,112 @@ function norm(code) {
   return String(code ?? "").trim().toUpperCase().replace(/^10/, "T");
 }
 
-const MAX_ROUND_CARDS = 6;
+/** The most cards one round takes: a round voided after its deal may have taken this many. */
+export const MAX_ROUND_CARDS = 6;
+
+function fits(order, codes, at) {
+  return at >= 0 && codes.every((code, i) => order[at + i] === code);
+}
+
+/** Where `codes` lie in `order`: the first place from `from` to `from + slack` where every
+ * card matches, else the first anywhere in the shoe; -1 where they match nowhere. */
+function where(order, codes, from, slack) {
+  for (let at = from; at <= from + slack; at++) if (fits(order, codes, at)) return at;
+  for (let at = 0; at + codes.length <= order.length; at++) if (fits(order, codes, at)) return at;
+  return -1;
+}
 
 /**
- * Every round's cards against their places in `order`: rounds are taken in round order, each
- * dealing its cards from where the last one stopped. A round voided after its cards were
- * drawn (a server stopped mid-squeeze) keeps no cards, so the next round may start up to 6
- * places further for each such round: it is placed at the first of those where every card
- * matches, the places it skipped reported as `skipped`. Each round comes back with its cards
- * as [{code, position, expected, ok}] and `ok`; `ok` is the whole check.
+ * Where a round's cards start. A round that says where (`first_card`, from 0) is checked
+ * there, and is wrong if its cards are elsewhere or where earlier rounds already dealt; one
+ * that does not is placed at the first of the places its voided predecessors allow
+ * (`slack`) where every card matches, else where it should have been.
+ */
+function place(order, codes, round, next, slack) {
+  const found = where(order, codes, next, slack);
+  if (!Number.isInteger(round.first_card)) {
+    return { at: found >= next && found <= next + slack ? found : next, problem: null };
+  }
+  const at = round.first_card;
+  if (!fits(order, codes, at)) {
+    return { at, problem: found >= 0 ? { code: "misplaced", at, found } : null };
+  }
+  return { at, problem: at < next ? { code: "overlap", at, last: next - 1 } : null };
+}
+
+/**
+ * Every round's cards against their places in `order`, in round order, each round dealing
+ * its cards from where the last one stopped. A round voided after its cards were drawn (a
+ * server stopped mid-squeeze) keeps no cards, so the next round may start up to 6 places
+ * further for each such round: the places passed over are that round's `skipped` (from 0),
+ * with the voided rounds that explain them (`voided`), and the whole check's `skips`
+ * ({from, to, round_no, voided, ok}; not ok when more were skipped than the voided rounds
+ * could take, or none was voided). A round that names its first card (`first_card`) is
+ * checked there (see place()). Each round comes back with its cards as
+ * [{code, position, expected, ok}], its `problem` (null, or {code: "misplaced" | "overlap",
+ * ...}) and `ok`; `ok` is the whole check.
  */
 export function checkRounds(order, rounds) {
   let next = 0;
-  let slack = 0; // places voided rounds may have taken since the last round with cards
+  let voided = []; // the voided rounds since the last round with cards
+  const skips = [];
   const out = [...rounds].sort((a, b) => a.round_no - b.round_no).map((r) => {
     const codes = (r.cards ?? []).map(norm);
     if (!codes.length) {
-      if (r.status === "voided") slack += MAX_ROUND_CARDS;
-      return { ...r, cards: [], skipped: [], ok: true };
+      if (r.status === "voided") voided.push(r.round_no);
+      return { ...r, cards: [], skipped: [], voided: [], problem: null, ok: true };
     }
-    const fits = (at) => codes.every((code, i) => order[at + i] === code);
-    let skip = 0;
-    while (skip < slack && !fits(next + skip)) skip++;
-    if (!fits(next + skip)) skip = 0; // matched nowhere: checked where it should have been
-    const skipped = Array.from({ length: skip }, (_, i) => next + i);
-    next += skip;
-    slack = 0;
+    const slack = voided.length * MAX_ROUND_CARDS;
+    const { at, problem } = place(order, codes, r, next, slack);
+    const skipped = problem ? [] : Array.from({ length: Math.max(0, at - next) }, (_, i) => next + i);
+    const skip = skipped.length ? { from: next, to: at - 1, round_no: r.round_no, voided, ok: skipped.length <= slack }
+      : null;
+    if (skip) skips.push(skip);
     const cards = r.cards.map((code, i) => {
-      const position = next + i;
+      const position = at + i;
       const expected = order[position] ?? null;
       return { code, position, expected, ok: expected !== null && codes[i] === expected };
     });
-    next += cards.length;
-    return { ...r, cards, skipped, ok: cards.every((c) => c.ok) };
+    const ok = !problem && (!skip || skip.ok) && cards.every((c) => c.ok);
+    const checked = { ...r, cards, skipped, voided: skip ? voided : [], problem, ok };
+    next = Math.max(next, problem?.code === "misplaced" ? problem.found + codes.length : at + codes.length);
+    voided = [];
+    return checked;
   });
-  return { rounds: out, dealt: next, ok: out.every((r) => r.ok) };
+  return { rounds: out, skips, dealt: next, ok: out.every((r) => r.ok) };
+}
+
+/** Positions `from` to `to` (from 0) as players count them, from 1: "37–40", or "37". */
+export function positions(from, to = from) {
+  return to > from ? `${from + 1}–${to + 1}` : `${from + 1}`;
+}
+
+/** Round numbers as a list in words: "12", "12、13" or "12 and 13" (`tr` gives list_sep, list_and). */
+function roundList(nums, tr) {
+  if (nums.length < 2) return nums.join("");
+  return `${nums.slice(0, -1).join(tr("list_sep"))}${tr("list_and")}${nums[nums.length - 1]}`;
+}
+
+/**
+ * A skip in the page's words: which positions were not dealt and why, e.g. "positions 37–40
+ * skipped (round 12 was voided)". `tr(key, params)` gives the page's words for the keys
+ * skip_one, skip_many, skip_voided_one, skip_voided_many, skip_unvoided, skip_too_many,
+ * list_sep and list_and.
+ */
+export function skipWords(skip, tr) {
+  const at = positions(skip.from, skip.to);
+  let text = tr(skip.to > skip.from ? "skip_many" : "skip_one", { at });
+  if (!skip.voided.length) return text + tr("skip_unvoided");
+  text += tr(skip.voided.length > 1 ? "skip_voided_many" : "skip_voided_one", { r: roundList(skip.voided, tr) });
+  return skip.ok ? text : text + tr("skip_too_many", { max: skip.voided.length * MAX_ROUND_CARDS });
+}
+
+/** What is wrong with a round's place in the page's words (keys misplaced, overlap), or "". */
+export function problemWords(round, tr) {
+  const p = round.problem;
+  if (!p) return "";
+  return p.code === "misplaced" ? tr("misplaced", { n: round.round_no, at: p.at + 1, found: p.found + 1 })
+    : tr("overlap", { n: round.round_no, at: p.at + 1, last: p.last + 1 });
 }
 
 /**

@@ -1,44 +1,26 @@
-// The fairness panel (公平性): what the shoe's commitment means, the current shoe's commitment,
-// the last finished shoe's seed checked against its commitment with the browser's SHA-256, and
-// the table's last shoes from the archive, each ended one checked card for card in the page.
+// The fairness panel (公平性): what the shoe's commitment means, the current shoe's commitment
+// (which this page remembers, seen.js), the last finished shoe's seed checked against its
+// commitment and against what this page saw, and the table's last shoes from the archive, each
+// ended one checked card for card in the page. A check stays on screen, through rounds and
+// redraws, until the player closes it.
 
 import { h, mount } from "./dom.js";
 import { t } from "./i18n.js";
 import { api } from "./net.js";
 import { seedMatches, verifyCommand, verifyShoe } from "./fair.js";
+import { alarming, recall, remember, witness } from "./seen.js";
+import { checkedBox, hex, memoryLine, when } from "./shoecheck.js";
+import { toast } from "./shell.js";
 
 const SHOES_LISTED = 5;
 
-/** What the check of a whole shoe found: one sentence, then each round's cards and places. */
-function checked(shoe, result) {
-  const bad = result.rounds.filter((r) => !r.ok);
-  const sentence = !result.seedOk ? t("verify_bad")
-    : bad.length ? t("shoe_cards_bad", { n: bad.length })
-      : t("shoe_cards_ok", { n: result.rounds.length, c: result.dealt });
-  return h("div", { class: "fp-checked", "data-ok": String(result.ok) },
-    h("p", { class: `verify-result ${result.ok ? "ok" : "bad"}` }, `${result.ok ? "✔" : "✘"} ${sentence}`),
-    h("ol", { class: "fp-rounds" }, result.rounds.map((r) => h("li", { class: r.ok ? "ok" : "bad", "data-round": r.round_no },
-      h("b", null, `${r.round_no}`),
-      r.cards.map((c) => h("span", { class: `fp-card-pos${c.ok ? "" : " bad"}${/[HD]$/i.test(c.code) ? " red" : ""}`,
-        translate: "no", "data-code": c.code, title: c.ok ? "" : `≠ ${shown(c.expected)}` },
-      shown(c.code), h("small", null, `#${c.position + 1}`)))))));
+/** What the current shoe's part shows: it is drawn again only when this changes. */
+function currentKey(view) {
+  return [view.shoe?.id, view.shoe?.commitment, view.round_no].join("|");
 }
 
-/** "TH" as a player reads it: 10♥ (positions too are counted from 1, as verify-shoe prints). */
-function shown(code) {
-  if (!code) return "—";
-  const rank = code.slice(0, -1).toUpperCase();
-  return `${rank === "T" ? "10" : rank}${{ S: "♠", H: "♥", D: "♦", C: "♣" }[code.slice(-1).toUpperCase()] ?? "?"}`;
-}
-
-/** A long hex value, whole, that wraps (and is never translated). */
-function hex(value, cls) {
-  return h("code", { class: `hex ${cls}`, translate: "no" }, value || "—");
-}
-
-/** What the panel shows: it is drawn again only when this changes. */
-function keyOf(view) {
-  return [view.shoe?.commitment, view.round_no, view.last_shoe?.seed, view.last_shoe?.commitment].join("|");
+function lastKey(view) {
+  return [view.last_shoe?.shoe_id, view.last_shoe?.seed, view.last_shoe?.commitment].join("|");
 }
 
 /** The panel as a dialog over the table; open() shows it for a table's view, close() hides it. */
@@ -49,9 +31,19 @@ export class FairnessPanel {
       onclick: (ev) => { if (ev.target === this.el) this.close(); } },
     h("section", { class: "fp-card" }, this.body));
     this.open_ = false;
+    this.view = null;
+    this.kept = new Map(); // shoe id -> {result, seen}: the whole-shoe checks on screen
+    this.checking = new Set(); // shoe ids being checked
+    this.rows = new Map(); // shoe id -> {li, head, result}: the archive's rows
+    this.alarms = new Set(); // shoe ids whose seed is not what this page saw committed
     document.addEventListener("keydown", (ev) => {
       if (ev.key === "Escape" && this.open_) this.close();
     });
+  }
+
+  /** Whether a revealed seed differed from what this page saw (the 公平性 button turns red). */
+  get alarmed() {
+    return this.alarms.size > 0;
   }
 
   /** Show the panel for this table's view. */
@@ -66,66 +58,149 @@ export class FairnessPanel {
     this.el.hidden = true;
   }
 
-  /** Redraw if open (a new shoe, a shoe that ended); a verification already shown stays. */
+  /** Draw the panel again (a language switch); the checks on screen stay. */
+  redraw() {
+    if (this.open_ && this.view) this.draw(this.view);
+  }
+
+  /** Follow the table (a round, a new shoe, a shoe that ended): the parts that changed are
+   * drawn again, the archive's rows updated in place, and every check on screen stays. */
   update(view) {
     if (!this.open_) return;
-    if (keyOf(view) !== this.key) this.draw(view);
+    const current = currentKey(view) !== this.currentKey;
+    const last = lastKey(view) !== this.lastKey;
+    this.view = view;
+    if (current) this.drawCurrent(view);
+    if (last) this.drawLast(view);
+    if (current || last) this.fetchArchive(view.table_id);
+  }
+
+  /** A shoe ended at the table: its seed is checked against what this page saw at once, and a
+   * seed that is not the one it saw committed to is said aloud. */
+  async shoeEnded(data) {
+    const seen = await witness(data.shoe_id, data.seed);
+    if (alarming(seen)) this.alarm(data.shoe_id);
+  }
+
+  alarm(shoeId) {
+    if (this.alarms.has(shoeId)) return;
+    this.alarms.add(shoeId);
+    // (an open panel says it in red where the player is looking)
+    if (!this.open_) toast(t("memory_alarm_toast"), "error", 12000);
+    this.onAlarm?.();
   }
 
   draw(view) {
-    this.key = keyOf(view);
-    const last = view.last_shoe?.seed ? view.last_shoe : null;
+    this.view = view;
+    this.currentEl = h("div", { class: "fp-shoe fp-current" });
+    this.lastEl = h("div", { class: "fp-last-slot" });
+    this.list = h("ol", { class: "fp-shoes" }, h("li", { class: "muted" }, "…"));
+    this.rows.clear();
     mount(this.body,
       h("header", { class: "fp-head" }, h("h3", null, t("fairness")),
         h("button", { class: "btn btn-ghost btn-small", "data-action": "fairness-close", onclick: () => this.close() },
           t("close"))),
       h("p", { class: "fp-explain" }, t("fairness_explain")),
-      h("div", { class: "fp-shoe fp-current" },
-        h("h4", null, t("this_shoe"), " ", h("span", { class: "fp-round" }, t("round_of", { n: view.round_no || 0 }))),
-        h("div", { class: "fp-row" }, h("span", null, t("commitment")), hex(view.shoe?.commitment, "fp-commit"))),
-      last ? this.lastShoe(last) : h("p", { class: "fp-wait muted" }, t("seed_after_shoe")),
-      this.archive(view.table_id));
+      this.currentEl, this.lastEl,
+      h("div", { class: "fp-shoe fp-archive" }, h("h4", null, t("table_shoes")), this.list));
+    this.drawCurrent(view);
+    this.drawLast(view);
+    this.fetchArchive(view.table_id);
   }
 
-  /** The table's last shoes (the archive); an ended one is checked card for card on demand. */
-  archive(tableId) {
-    const list = h("ol", { class: "fp-shoes" }, h("li", { class: "muted" }, "…"));
+  /** The shoe in play: its commitment, and whether this page has it noted for the shoe's end. */
+  drawCurrent(view) {
+    this.currentKey = currentKey(view);
+    const noted = h("p", { class: "fp-noted muted" });
+    mount(this.currentEl,
+      h("h4", null, t("this_shoe"), " ", h("span", { class: "fp-round" }, t("round_of", { n: view.round_no || 0 }))),
+      h("div", { class: "fp-row" }, h("span", null, t("commitment")), hex(view.shoe?.commitment, "fp-commit")),
+      view.shoe?.commitment ? noted : null);
+    if (!view.shoe?.commitment) return;
+    const { id, commitment } = view.shoe;
+    remember(id, view.table_id, commitment).then(() => recall(id)).then((record) => {
+      noted.dataset.memory = record ? "noted" : "none";
+      noted.textContent = record ? t("memory_noted", { time: when(record.seen_at) }) : t("memory_none");
+    });
+  }
+
+  drawLast(view) {
+    this.lastKey = lastKey(view);
+    const last = view.last_shoe?.seed ? view.last_shoe : null;
+    mount(this.lastEl, last ? this.lastShoe(last) : h("p", { class: "fp-wait muted" }, t("seed_after_shoe")));
+  }
+
+  /** The table's last shoes (the archive): rows kept by shoe, each ended one checked on demand. */
+  fetchArchive(tableId) {
+    const list = this.list;
     api(`/api/shoes?table=${encodeURIComponent(tableId)}&limit=${SHOES_LISTED}`).then((data) => {
-      mount(list, data.shoes.length ? data.shoes.map((shoe) => this.archived(shoe))
+      if (list !== this.list) return; // drawn again meanwhile
+      mount(list, data.shoes.length ? data.shoes.map((shoe) => this.row(shoe).li)
         : h("li", { class: "muted" }, t("no_last_shoe")));
-    }, () => mount(list, h("li", { class: "muted" }, "—")));
-    return h("div", { class: "fp-shoe fp-archive" }, h("h4", null, t("table_shoes")), list);
+    }, () => {
+      if (list === this.list && !this.rows.size) mount(list, h("li", { class: "muted" }, "—"));
+    });
   }
 
-  archived(shoe) {
-    const result = h("div", { class: "fp-check", "aria-live": "polite" });
-    const when = new Date(shoe.started_at * 1000).toLocaleString(document.documentElement.lang, {
-      month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
-    const check = async (ev) => {
-      ev.target.disabled = true;
-      mount(result, h("span", { class: "muted" }, t("checking")));
-      try {
-        const full = await api(`/api/shoes/${encodeURIComponent(shoe.shoe_id)}`);
-        mount(result, checked(full, await verifyShoe(full)));
-      } catch {
-        mount(result, h("span", { class: "verify-result bad" }, `✘ ${t("verify_bad")}`));
-      } finally {
-        ev.target.disabled = false;
-      }
-    };
-    return h("li", { class: "fp-archived", "data-shoe": shoe.shoe_id },
-      h("div", { class: "fp-archived-head" },
-        h("span", null, when, " · ", t("rounds_n", { n: shoe.rounds })),
-        shoe.seed ? h("span", { class: "fp-actions" },
-          h("button", { class: "btn btn-gold btn-small", "data-action": "verify-shoe", onclick: check }, t("verify_shoe")),
-          h("a", { class: "btn btn-small", href: `/verify?shoe=${encodeURIComponent(shoe.shoe_id)}`, target: "_blank",
-            rel: "noopener" }, t("verify_page")))
-          : h("span", { class: "muted" }, t("shoe_running"))),
-      result);
+  /** The archive's row for a shoe: its head drawn again, its check (if any) kept. */
+  row(shoe) {
+    let row = this.rows.get(shoe.shoe_id);
+    if (!row) {
+      row = { head: h("div", { class: "fp-archived-head" }), result: h("div", { class: "fp-check", "aria-live": "polite" }) };
+      row.li = h("li", { class: "fp-archived", "data-shoe": shoe.shoe_id }, row.head, row.result);
+      this.rows.set(shoe.shoe_id, row);
+      this.showCheck(shoe.shoe_id);
+    }
+    const started = when(shoe.started_at * 1000);
+    mount(row.head,
+      h("span", null, started, " · ", t("rounds_n", { n: shoe.rounds })),
+      shoe.seed ? h("span", { class: "fp-actions" },
+        h("button", { class: "btn btn-gold btn-small", "data-action": "verify-shoe", disabled: this.checking.has(shoe.shoe_id),
+          onclick: () => this.check(shoe.shoe_id) }, t("verify_shoe")),
+        h("a", { class: "btn btn-small", href: `/verify?shoe=${encodeURIComponent(shoe.shoe_id)}`, target: "_blank",
+          rel: "noopener" }, t("verify_page")))
+        : h("span", { class: "muted" }, t("shoe_running")));
+    return row;
+  }
+
+  /** Check an ended shoe of the archive card for card, and against what this page saw. */
+  async check(shoeId) {
+    this.checking.add(shoeId);
+    this.kept.delete(shoeId);
+    this.showCheck(shoeId);
+    try {
+      const full = await api(`/api/shoes/${encodeURIComponent(shoeId)}`);
+      const [result, seen] = await Promise.all([verifyShoe(full), witness(shoeId, full.seed)]);
+      this.kept.set(shoeId, { result, seen });
+      if (alarming(seen)) this.alarm(shoeId);
+    } catch {
+      this.kept.set(shoeId, { failed: true });
+    } finally {
+      this.checking.delete(shoeId);
+      this.showCheck(shoeId);
+    }
+  }
+
+  /** Draw a shoe's check (or its progress) in its row, wherever the row is now. */
+  showCheck(shoeId) {
+    const row = this.rows.get(shoeId);
+    if (!row) return;
+    const button = row.head.querySelector("[data-action='verify-shoe']");
+    if (button) button.disabled = this.checking.has(shoeId);
+    const kept = this.kept.get(shoeId);
+    if (this.checking.has(shoeId)) mount(row.result, h("span", { class: "muted" }, t("checking")));
+    else if (kept?.failed) mount(row.result, h("span", { class: "verify-result bad" }, `✘ ${t("verify_bad")}`));
+    else if (kept) {
+      mount(row.result, checkedBox(kept.result, kept.seen, () => {
+        this.kept.delete(shoeId);
+        this.showCheck(shoeId);
+      }));
+    } else mount(row.result);
   }
 
   lastShoe(last) {
     const result = h("div", { class: "verify-result", "aria-live": "polite" });
+    const memory = h("div", { class: "fp-memory-slot" });
     const cmd = verifyCommand(last.seed, last.commitment);
     const verify = async () => {
       let ok = false;
@@ -137,10 +212,16 @@ export class FairnessPanel {
       result.textContent = ok ? `✔ ${t("verify_ok")}` : `✘ ${t("verify_bad")}`;
       result.className = `verify-result ${ok ? "ok" : "bad"}`;
     };
-    return h("div", { class: "fp-shoe fp-last" },
+    // What this page saw when the shoe started, against the seed: said at once.
+    witness(last.shoe_id, last.seed).then((seen) => {
+      mount(memory, memoryLine(seen));
+      if (alarming(seen)) this.alarm(last.shoe_id);
+    });
+    return h("div", { class: "fp-shoe fp-last", "data-shoe": last.shoe_id },
       h("h4", null, t("last_shoe"), " · ", t("shoe_ended")),
       h("div", { class: "fp-row" }, h("span", null, t("commitment")), hex(last.commitment, "fp-last-commit")),
       h("div", { class: "fp-row" }, h("span", null, t("seed")), hex(last.seed, "fp-seed")),
+      memory,
       h("div", { class: "fp-actions" },
         h("button", { class: "btn btn-gold btn-small btn-verify", "data-action": "verify", onclick: verify }, t("verify")),
         h("button", { class: "btn btn-small", "data-action": "copy", onclick: async (ev) => {

@@ -16,6 +16,7 @@ import { play } from "./sound.js";
 import { totalsLine } from "./history.js";
 import { ChatPanel, emoteSVG, mutedUsers } from "./chat.js";
 import { FairnessPanel } from "./fairpanel.js";
+import { remember } from "./seen.js";
 import { toast, toolbar } from "./shell.js";
 
 const BET_EARLY_MS = 300; // the betting countdown ends this much before the server closes
@@ -39,7 +40,11 @@ export class TableScreen {
     this.floated = before?.floated ?? null;
     this.badges = before?.badges ?? null; // the result's badges: {round, until, list}
     this.urgedUntil = 0;
+    // The fairness panel goes on from screen to screen (a language switch): its checks stay.
+    this.fairPanel = before?.fairPanel ?? new FairnessPanel();
     this.build();
+    this.fairPanel.onAlarm = () => this.view && this.drawTop(this.view);
+    this.fairPanel.redraw();
     // Countdowns tick ten times a second: smooth enough, and light on a phone's battery.
     this.timer = setInterval(() => this.loop(), 100);
   }
@@ -48,7 +53,6 @@ export class TableScreen {
     this.topInfo = h("div", { class: "top-info" });
     this.chatPanel = new ChatPanel({ send: (type, fields) => this.table.send(type, fields),
       refuse: (err) => this.refuse(err), userId: () => this.table.session.user?.id });
-    this.fairPanel = new FairnessPanel();
     this.topbar = h("header", { class: "topbar" },
       h("button", { class: "btn btn-ghost btn-lobby", onclick: () => this.table.leave() }, `‹ ${t("lobby")}`),
       this.topInfo, this.chatPanel.toggle, toolbar());
@@ -99,6 +103,8 @@ export class TableScreen {
     this.el.dataset.role = viewer;
     this.el.dataset.phase = view.phase;
     this.el.classList.toggle("dealer-view", viewer === "dealer");
+    // Every commitment the page is shown before its shoe's seed is revealed is remembered.
+    if (view.shoe) remember(view.shoe.id, view.table_id, view.shoe.commitment);
     this.drawTop(view);
     this.drawSeats(view);
     this.drawQueue(view);
@@ -129,7 +135,7 @@ export class TableScreen {
       totalsLine(this.table.totals),
       h("button", { class: "btn btn-ghost btn-small btn-history", "data-action": "history",
         onclick: () => this.table.history() }, t("my_bets")),
-      h("button", { class: "btn btn-ghost btn-small btn-fairness", "data-action": "fairness",
+      h("button", { class: `btn btn-ghost btn-small btn-fairness${this.fairPanel.alarmed ? " alarm" : ""}`, "data-action": "fairness",
         onclick: () => this.fairPanel.open(this.view) }, t("fairness")),
     );
     this.fairPanel.update(view);
@@ -645,6 +651,8 @@ export class TableScreen {
     }
     if (name === "chip_placed" && data.seat !== view.me.seat) play("chip");
     if (name === "round_voided") toast(t("round_voided"), "error");
+    if (name === "shoe_started") remember(data.shoe_id, view.table_id, data.commitment);
+    if (name === "shoe_ended") this.fairPanel.shoeEnded(data);
     if (name === "table_closing") toast(t("closing_notice"), "info", 8000);
     if (name === "table_suspended") toast(t("table_suspended_notice", { notice: data.reason }), "info", 8000);
     if (name === "table_resumed") toast(t("table_resumed_notice"), "info", 5000);
