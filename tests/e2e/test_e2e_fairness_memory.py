@@ -336,3 +336,66 @@ def test_a_browser_that_keeps_nothing_is_told_so_and_the_shoe_is_checked_all_the
         assert not page.js_errors
     finally:
         page.context.close()
+
+
+VERDICTS = """() => ({ ok: document.querySelector('#out').dataset.ok,
+  lines: [...document.querySelectorAll('#out [data-check]')].map((p) => [p.dataset.check, p.textContent]) })"""
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_sites_verifier_checks_the_seed_against_what_the_table_page_saw(
+    server: Server, seated: Seated, lang: str
+) -> None:
+    table_page = seated.desktop if lang == "zh" else seated.phone
+    live = table_page.evaluate("() => window.baccaratApp.table.view.shoe")
+    table_page.wait_for_function(
+        f"() => ({RECORD})({json.dumps(live['id'])}).then((r) => r !== null)"
+    )
+    seen_at = table_page.evaluate(RECORD, live["id"])["seen_at"]
+    shoe = archived_shoe(server, seated.table, 3)
+    table_page.evaluate(REMEMBER, [shoe.shoe_id, seated.table, shoe.commitment])
+    shoe_seen_at = table_page.evaluate(RECORD, shoe.shoe_id)["seen_at"]
+    # The verifier in another tab of the same browser: it reads what the table page kept.
+    page = table_page.context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    try:
+        page.goto(f"{server.url}/verify?shoe={shoe.shoe_id}&lang={lang}")
+        page.wait_for_selector("#out[data-ok]")
+        when = page.evaluate(WHEN, shoe_seen_at)
+        got = page.evaluate(VERDICTS)
+        assert got["ok"] == "true"
+        assert got["lines"][1] == [
+            "memory",
+            f"✔ 與這個瀏覽器的牌桌頁在 {when} 看到的承諾相符"
+            if lang == "zh"
+            else f"✔ Matches the commitment the table page saw in this browser at {when}",
+        ]
+        # The archive rewritten for the live shoe: self-consistent, and red here.
+        _, full = _rewritten(live["id"], seated.table, new_seed())
+        page.route(f"**/api/shoes/{live['id']}", lambda route: route.fulfill(json=full))
+        page.goto(f"{server.url}/verify?shoe={live['id']}&lang={lang}")
+        page.wait_for_selector("#out[data-ok]")
+        when = page.evaluate(WHEN, seen_at)
+        got = page.evaluate(VERDICTS)
+        assert got["ok"] == "false"
+        assert got["lines"][0] == [
+            "memory",
+            f"✘ 與這個瀏覽器的牌桌頁在 {when} 看到的承諾不符！這個種子不是本靴開始時承諾的那一個"
+            if lang == "zh"
+            else f"✘ DOES NOT MATCH the commitment the table page saw in this browser at {when}! "
+            "This is not the seed the shoe was committed to when it started",
+        ]
+        # The archive agrees with itself, which is no comfort: nothing beside it is green.
+        assert got["lines"][1][0] == "seed" and got["lines"][1][1].startswith("✔")
+        assert page.locator("#out .verdict.ok:not(.plain)").count() == 0
+        assert (
+            page.evaluate(
+                "() => getComputedStyle(document.querySelector('[data-check=memory]')).backgroundColor"
+            )
+            == "rgb(127, 16, 16)"
+        )
+        assert not errors
+    finally:
+        page.close()
