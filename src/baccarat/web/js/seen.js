@@ -68,6 +68,7 @@ export async function remember(shoeId, tableId, commitment) {
 export async function recall(shoeId) {
   const db = await database();
   if (!db) return undefined;
+  if (!shoeId) return null; // a shoe without an id was never noted
   try {
     return (await request(db.transaction(STORE).objectStore(STORE).get(shoeId))) ?? null;
   } catch {
