@@ -119,6 +119,7 @@ export class FairnessPanel {
     if (!view.shoe?.commitment) return;
     const { id, commitment } = view.shoe;
     remember(id, view.table_id, commitment).then(() => recall(id)).then((record) => {
+      if (record === null) return; // (not written: it is tried again at the next sighting)
       noted.dataset.memory = record ? "noted" : "none";
       noted.textContent = record ? t("memory_noted", { time: when(record.seen_at) }) : t("memory_none");
     });
