@@ -17,7 +17,7 @@ import sqlalchemy as sa
 
 from baccarat import names
 from baccarat.errors import InvalidInput, NotFound
-from baccarat.store import accounts
+from baccarat.store import accounts, powers
 from baccarat.store import schema as s
 from baccarat.store.engine import reading
 from baccarat.store.records import User, user_wallet
@@ -143,9 +143,17 @@ class Operators:
         """Set ``values`` on a user and log the change, in one transaction."""
         reason = verify_reason(reason)
         with self.engine.begin() as conn:
+            acting = powers.party_of(conn, actor.user_id, actor.name)
             row = conn.execute(sa.select(s.users).where(s.users.c.id == user_id)).first()
             if row is None:
                 raise NotFound("unknown_user", f"There is no user with id {user_id}.")
+            target = powers.target_of(row)
+            powers.verify_may_act(acting, target, action)
+            demoted = values.get("role", "admin") != "admin"
+            if target.role == "admin" and (demoted or action == "ban"):
+                powers.verify_keeps_an_admin(
+                    target, powers.admins_left(conn), demoted=demoted, banned=action == "ban"
+                )
             before = {k: getattr(row, k) for k in values}
             conn.execute(sa.update(s.users).where(s.users.c.id == user_id).values(**values))
             append(conn, actor, action, user_wallet(user_id), reason, before, values)

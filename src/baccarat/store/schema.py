@@ -30,6 +30,8 @@ users = sa.Table(
     sa.Column("totp_last", sa.BigInteger, nullable=True),
     sa.Column("banned", sa.Text, nullable=True),
     sa.Column("muted_until", sa.Float, nullable=True),
+    sa.Column("code_failures", sa.Integer, nullable=False, server_default="0"),
+    sa.Column("console_locked", sa.Float, nullable=True),
 )
 
 user_prefs = sa.Table(
@@ -171,6 +173,45 @@ operator_log = sa.Table(
 """Every operator's action, from the console or ``baccarat admin``: who, when, what, to
 whom, why, and the state before and after. Append-only (triggers refuse UPDATE and DELETE);
 a grant's entry names its ledger transaction and is written in the same transaction."""
+
+grant_requests = sa.Table(
+    "grant_requests",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("created_at", sa.Float, nullable=False),
+    sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id"), nullable=False),
+    sa.Column("coins", sa.BigInteger, nullable=False),
+    sa.Column("reason", sa.Text, nullable=False),
+    sa.Column("why", sa.String(16), nullable=False),
+    sa.Column("requested_by", sa.String(64), nullable=False),
+    sa.Column("requested_by_id", sa.Integer, sa.ForeignKey("users.id"), nullable=True),
+    sa.Column("status", sa.String(16), nullable=False),
+    sa.Column("decided_by", sa.String(64), nullable=True),
+    sa.Column("decided_by_id", sa.Integer, sa.ForeignKey("users.id"), nullable=True),
+    sa.Column("decided_at", sa.Float, nullable=True),
+    sa.Column("decision", sa.Text, nullable=True),
+    sa.Column("ledger_tx", sa.String(128), nullable=True),
+)
+"""Grants that wait for a second operator (``pending``, then ``approved`` or ``refused``);
+an approved one names its ledger transaction. Each step is also in the operator log."""
+
+cli_tokens = sa.Table(
+    "cli_tokens",
+    metadata,
+    sa.Column("token_hash", sa.String(64), primary_key=True),
+    sa.Column("expires_at", sa.Float, nullable=False),
+)
+"""One-minute tokens ``baccarat admin`` makes to act through a running server: whoever
+can write the database may act as ``cli``, through the server as well as without it."""
+
+console_endpoints = sa.Table(
+    "console_endpoints",
+    metadata,
+    sa.Column("node_id", sa.String(128), primary_key=True),
+    sa.Column("url", sa.String(512), nullable=False),
+    sa.Column("seen_at", sa.Float, nullable=False),
+)
+"""Where each running server's console API answers, renewed while it runs."""
 
 shoe_log = sa.Table(
     "shoe_log",
