@@ -90,22 +90,33 @@ async def test_two_nodes_run_each_table_once_and_keep_one_seat_per_user(tmp_path
         node_a = stack.enter_context(_node(db, rooms_a, prefix, "A"))
         a, b = node_a.url, stack.enter_context(_node(db, rooms_b, prefix, "B")).url
 
-        # Each table runs on exactly one node, and every lobby says where.
-        assert health(a)["tables"] == 2 and health(b)["tables"] == 1
-        everywhere = {"t1": a, "t2": a, "t3": b}
-        wait_until(lambda: _lobby_urls(a) == everywhere, "A's lobby to show B's table")
-        wait_until(lambda: _lobby_urls(b) == everywhere, "B's lobby to show A's tables")
+        # Each table runs on exactly one node, and every lobby says where. The placement
+        # evens them out: A, which knows two tables, keeps one and hands the other to B.
+        wait_until(
+            lambda: health(a)["tables"] == 1 and health(b)["tables"] == 2,
+            "the tables to spread over both nodes",
+        )
+        urls = wait_until(
+            lambda: (
+                (found := _lobby_urls(a)) == _lobby_urls(b)
+                and set(found.values()) == {a, b}
+                and found
+            ),
+            "both lobbies to agree where each table runs",
+        )
+        assert urls["t3"] == b
+        [on_a] = [t for t, url in urls.items() if url == a]
 
         alice_a = await Client.connect(a, tokens["alice"])
         alice_b = await Client.connect(b, tokens["alice"])
         bob_b = await Client.connect(b, tokens["bob"])
         try:
-            await alice_a.command("sit", table_id="t1", seat=1)
+            await alice_a.command("sit", table_id=on_a, seat=1)
             with pytest.raises(CommandError) as refused:
                 await alice_b.command("sit", table_id="t3", seat=1)
             assert refused.value.code == "already_seated_elsewhere"
             with pytest.raises(CommandError) as elsewhere:
-                await alice_b.command("table.watch", table_id="t1")
+                await alice_b.command("table.watch", table_id=on_a)
             assert elsewhere.value.code == "table_elsewhere"
             assert elsewhere.value.details == {"url": a}
             await bob_b.command("sit", table_id="t3", seat=1)

@@ -19,7 +19,7 @@ gives its tables and its users' seats back within one time-to-live.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import NamedTuple, Protocol
 
@@ -91,7 +91,16 @@ class Directory(Protocol):
         """Every live node's id mapped to its public URL."""
         ...
 
+    async def leave(self, node_id: str) -> None:
+        """Count the node out of the live nodes (it is stopping: the others place the tables
+        without it) while its address still answers for the tables it is handing over."""
+        ...
+
     # -- table leases -----------------------------------------------------------------
+
+    async def holders(self, table_ids: Sequence[str]) -> dict[str, str]:
+        """The node that leases each of ``table_ids`` now (a table nobody leases is left out)."""
+        ...
 
     async def acquire(self, table_id: str, node_id: str, ttl: float) -> int | None:
         """Lease a table for ``ttl`` seconds; the lease token, or None if another node

@@ -29,6 +29,7 @@ import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 
 from baccarat.cluster.directory import Directory
+from baccarat.cluster.placement import Pins, balance
 
 log = logging.getLogger("baccarat.cluster")
 
@@ -48,6 +49,7 @@ LOST_REASONS = ("refused", "expired")
 database says another node took it), or it ran out before a renewal got through (the
 directory did not answer)."""
 
+Shed = Callable[[str], None]
 Gained = Callable[[str, int], Awaitable[None]]
 Lost = Callable[[str], Awaitable[None]]
 Regained = Callable[[str], Awaitable[bool]]
@@ -70,6 +72,8 @@ class Keeper:
         on_regained: Regained | None = None,
         ttl: float = DEFAULT_TTL,
         share: tuple[int, int] | None = None,
+        on_shed: Shed | None = None,
+        pins: Pins | None = None,
     ) -> None:
         self.directory = directory
         self.node_id = node_id
@@ -81,6 +85,13 @@ class Keeper:
         self.on_seat_lost = on_seat_lost
         self.on_regained = on_regained
         self.ttl = ttl
+        self.on_shed = on_shed
+        """Hand a table over to another node as its round ends (the placement moves it)."""
+        self.pins = pins or {}
+        """Tables an operator pinned to some nodes."""
+        self.shedding: set[str] = set()
+        """Tables being handed over for the placement."""
+        self._free_since: dict[str, float] = {}
         self.period = min(ttl / 3, MAX_PERIOD)
         self.held: dict[str, int] = {}
         """Each table this node runs, with its lease token."""
@@ -104,6 +115,7 @@ class Keeper:
         self._wake = asyncio.Event()
         self._closing = False
         self._taking = True
+        self._left = False
 
     async def tick(self) -> None:
         """One round of renewals and acquisitions."""
@@ -118,12 +130,12 @@ class Keeper:
     async def _tick(self) -> None:
         await self._expire()
         asked = _now()
-        known = await self.directory.register(self.node_id, self.public_url, self.ttl)
-        self.heartbeat_at = time.time()
-        if not known and self._registered_until is not None and asked < self._registered_until:
-            log.warning("the directory lost its data; taking no other node's table for a ttl")
-            self._quiet_until = asked + self.ttl
-        self._registered_until = asked + self.ttl
+        if self._taking:
+            await self._register(asked)
+        elif not self._left:
+            # Stopping: out of the placement, so the other nodes take what it hands over.
+            await self.directory.leave(self.node_id)
+            self._left = True
         if not self.directory.expires:
             # Nothing held runs out (a system of one): only the tables not held yet remain.
             await self._acquire_free()
@@ -145,16 +157,43 @@ class Keeper:
                 self.on_seat_lost(user_id)
         await self._count_nodes()
 
+    async def _register(self, asked: float) -> None:
+        known = await self.directory.register(self.node_id, self.public_url, self.ttl)
+        self.heartbeat_at = time.time()
+        if not known and self._registered_until is not None and asked < self._registered_until:
+            log.warning("the directory lost its data; taking no other node's table for a ttl")
+            self._quiet_until = asked + self.ttl
+        self._registered_until = asked + self.ttl
+
     async def _count_nodes(self) -> None:
         """Note how many nodes the directory has heard from (last, so renewals go first)."""
         self.nodes_seen = len(await self.directory.nodes())
 
     async def _acquire_free(self) -> None:
-        if self._taking and _now() >= self._quiet_until:
-            others = _now() >= self._others_after
+        if not self._taking or _now() < self._quiet_until:
+            return
+        others = _now() >= self._others_after
+        if not self.directory.expires:
+            # A system of one runs every table.
             for table_id in self.table_ids:
-                if table_id not in self.held and (others or table_id in self.first):
+                if table_id not in self.held:
                     await self._try(table_id)
+            return
+        live = await self.directory.nodes()
+        holders = await self.directory.holders(self.table_ids)
+        plan = balance(self.node_id, self.table_ids, live, holders, self.pins)
+        now = _now()
+        self._free_since = {t: self._free_since.get(t, now) for t in plan.later}
+        waited = [t for t in plan.later if now - self._free_since[t] >= self.ttl]
+        for table_id in (*plan.take, *waited):
+            if others or table_id in self.first:
+                await self._try(table_id)
+        self.shedding &= set(self.held)
+        for table_id in plan.shed:
+            if table_id in self.held and table_id not in self.shedding and self.on_shed:
+                self.shedding.add(table_id)
+                log.info("table handed over for the placement", extra={"table_id": table_id})
+                self.on_shed(table_id)
 
     async def _regain(self, table_id: str) -> bool:
         # The lease is gone from the directory; if nobody holds it, lease it again, and keep
@@ -248,8 +287,10 @@ class Keeper:
                 log.warning("the directory was not told the node left", exc_info=True)
 
     def stop_taking(self) -> None:
-        """Lease no table from now on (the node is stopping); keep renewing those held."""
+        """Lease no table from now on (the node is stopping); keep renewing those held. The
+        node stops announcing itself, so the other nodes count it out of the placement."""
         self._taking = False
+        self.wake()
 
     async def give_back(self, table_id: str) -> None:
         """Hand one table over now: stop it here, give its lease back, and tell the other

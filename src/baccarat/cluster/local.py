@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 
@@ -52,6 +52,7 @@ class LocalDirectory:
         self.expires = expires
         self._nodes: dict[str, tuple[str, float]] = {}
         self._leases: dict[str, _Lease] = {}
+        self._leaving: set[str] = set()
         self._fences: dict[str, int] = {}
         self._seats: dict[int, _Seat] = {}
         self._lines: dict[str, _Line] = {}
@@ -78,6 +79,7 @@ class LocalDirectory:
         now = self._now()
         known = self._nodes.get(node_id, ("", now))[1] > now
         self._nodes[node_id] = (public_url, now + ttl)
+        self._leaving.discard(node_id)
         return known
 
     async def unregister(self, node_id: str) -> None:
@@ -87,7 +89,15 @@ class LocalDirectory:
     async def nodes(self) -> dict[str, str]:
         """Every live node's id mapped to its public URL."""
         now = self._now()
-        return {n: url for n, (url, until) in self._nodes.items() if until > now}
+        return {
+            n: url
+            for n, (url, until) in self._nodes.items()
+            if until > now and n not in self._leaving
+        }
+
+    async def leave(self, node_id: str) -> None:
+        """Count the node out of the live nodes; its address stays known."""
+        self._leaving.add(node_id)
 
     def _url(self, node_id: str) -> str:
         found = self._nodes.get(node_id)
@@ -101,6 +111,11 @@ class LocalDirectory:
             del self._leases[table_id]
             return None
         return lease
+
+    async def holders(self, table_ids: Sequence[str]) -> dict[str, str]:
+        """The node that leases each of ``table_ids`` now."""
+        found = {t: self._lease(t) for t in table_ids}
+        return {t: lease.node_id for t, lease in found.items() if lease is not None}
 
     async def acquire(self, table_id: str, node_id: str, ttl: float) -> int | None:
         """Lease a table; the lease token, or None if another node holds it."""

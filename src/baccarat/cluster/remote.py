@@ -11,7 +11,7 @@ pub/sub channel ``lobby``.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -115,6 +115,10 @@ class RedisDirectory:
             pipe.srem(f"{self.prefix}nodes", node_id)
             await pipe.execute()
 
+    async def leave(self, node_id: str) -> None:
+        """Count the node out of the live nodes; its address stays until it runs out."""
+        await self.client.srem(f"{self.prefix}nodes", node_id)
+
     async def nodes(self) -> dict[str, str]:
         """Every live node's id mapped to its public URL."""
         flat = await self._live(keys=[f"{self.prefix}nodes"], args=[self._key("node", ""), "url"])
@@ -128,6 +132,14 @@ class RedisDirectory:
         return "" if url is None else _text(url)
 
     # -- table leases -----------------------------------------------------------------
+
+    async def holders(self, table_ids: Sequence[str]) -> dict[str, str]:
+        """The node that leases each of ``table_ids`` now (one round trip)."""
+        async with self.client.pipeline(transaction=False) as pipe:
+            for table_id in table_ids:
+                pipe.hget(self._key("lease", table_id), "node")
+            found = await pipe.execute()
+        return {t: _text(n) for t, n in zip(table_ids, found, strict=True) if n is not None}
 
     async def acquire(self, table_id: str, node_id: str, ttl: float) -> int | None:
         """Lease a table; the lease token, or None if another node holds it."""

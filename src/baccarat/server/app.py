@@ -132,9 +132,12 @@ class Server:
             on_operator=self.moderation.heard,
             inflight=self.inflight,
             share=share,
+            shed_table=self.tables.shed,
+            pins=config.pins(),
         )
         """This server as a node: one of many with a shared directory, else a system of one."""
         self.metrics.watch_keeper(self.node.keeper)
+        self.tables.keeper = self.node.keeper
         self.dispatch = Dispatcher(self)
 
     async def start(self) -> None:

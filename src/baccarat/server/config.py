@@ -53,9 +53,10 @@ ROOM_KEYS = {
     "tables",
     "timers",
     "dealer_round_limit",
+    "nodes",
 }
 TOP_KEYS = {"server", "rooms", "timers"}
-TABLE_KEYS = {"id", "name"}
+TABLE_KEYS = {"id", "name", "nodes"}
 LANGS = ("zh-TW", "en")
 """The languages a room's or a table's name is given in (the browser client's languages)."""
 
@@ -110,6 +111,10 @@ class RoomSettings:
     """Rounds in a row one dealer may deal while someone waits in the dealer queue (連莊上限)."""
     table_names: dict[str, dict[str, str]] = field(default_factory=dict)
     """Each table's name in each of ``LANGS`` (by default the room's name and its number)."""
+    nodes: tuple[str, ...] = ()
+    """The nodes the room's tables are pinned to (none: any node)."""
+    table_nodes: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """Tables pinned to nodes of their own (over the room's pin)."""
 
     @property
     def name(self) -> str:
@@ -139,6 +144,16 @@ class RoomsConfig:
     def table_room(self) -> dict[str, RoomSettings]:
         """Each table id mapped to its room."""
         return {t: r for r in self.rooms for t in r.table_ids}
+
+    def pins(self) -> dict[str, frozenset[str]]:
+        """The tables pinned to nodes (``nodes`` of a room or a table), each with its nodes."""
+        pins: dict[str, frozenset[str]] = {}
+        for room in self.rooms:
+            for table_id in room.table_ids:
+                nodes = room.table_nodes.get(table_id, room.nodes)
+                if nodes:
+                    pins[table_id] = frozenset(nodes)
+        return pins
 
 
 def table_config(room: RoomSettings, table_id: str) -> TableConfig:
@@ -202,6 +217,22 @@ def _names(where: str, value: object) -> dict[str, str]:
         if lang not in value:
             raise _fail(f"{where}.{lang}", "is missing: a name is given in every language.")
     return {lang: _text(f"{where}.{lang}", value[lang]) for lang in LANGS}
+
+
+def _node_ids(where: str, value: object) -> tuple[str, ...]:
+    """A pin: a non-empty list of node ids."""
+    if not isinstance(value, list) or not value:
+        raise _fail(where, "must be a non-empty list of node ids (each node's --node-id).")
+    return tuple(_text(f"{where}[{i}]", v) for i, v in enumerate(value))
+
+
+def _table_pins(where: str, tables: object) -> dict[str, tuple[str, ...]]:
+    """The tables given as ``{id = ..., nodes = [...]}``, with their nodes."""
+    pins: dict[str, tuple[str, ...]] = {}
+    for i, entry in enumerate(tables if isinstance(tables, list) else []):
+        if isinstance(entry, dict) and "nodes" in entry:
+            pins[str(entry["id"])] = _node_ids(f"{where}[{i}].nodes", entry["nodes"])
+    return pins
 
 
 def _tables(where: str, tables: object) -> tuple[tuple[str, ...], dict[str, dict[str, str]]]:
@@ -344,6 +375,8 @@ def _room(index: int, data: object, timers: dict[str, float]) -> RoomSettings:
             f"{where}.dealer_round_limit", data.get("dealer_round_limit", 10), minimum=1
         ),
         table_names=table_names,
+        nodes=_node_ids(f"{where}.nodes", data["nodes"]) if "nodes" in data else (),
+        table_nodes=_table_pins(f"{where}.tables", data["tables"]),
     )
 
 

@@ -201,10 +201,10 @@ class Table:
         dealing.resume_shoe(self, shoe_id, shoe, history)
 
     def close(self, now: float) -> list[Event]:
-        """Close the table for its server's planned stop. No round starts again; a round in
-        betting that nobody bet on yet is called off, one with bets plays on to the close of
-        betting; every face-down card opens at once. Users keep their seats (the next server
-        takes them); nobody new sits."""
+        """Close the table for a planned handover (a stop, or the placement moving it). No
+        round starts again; a round in betting that nobody bet on yet is called off, one with
+        bets closes its betting now and is dealt; every face-down card opens at once. Users
+        keep their seats (the next node takes them); nobody new sits."""
         if self.closing:
             return []
         self.closing = True
@@ -212,6 +212,9 @@ class Table:
         rnd = self.round
         if self.phase == "betting" and rnd is not None and not rnd.bettors:
             events += dealing.cancel_round(self, "closing", now)
+        elif self.phase == "betting" and self.deadline is not None:
+            # The handover waits for no betting window: the bets made are dealt now.
+            self.deadline = min(self.deadline, now)
         elif self.phase == "squeeze" and rnd is not None and rnd.squeeze is not None:
             events += dealing.open_current(self, now, forced=True)
         return events

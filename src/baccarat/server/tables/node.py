@@ -19,6 +19,7 @@ from typing import Any
 from baccarat.cluster import Directory, LobbyChange
 from baccarat.cluster.follow import follow_lobby
 from baccarat.cluster.keeper import DEFAULT_TTL, Keeper
+from baccarat.cluster.placement import Pins
 from baccarat.protocol.lobby import LineJson
 from baccarat.server.sockets.hub import Hub
 from baccarat.server.tables.claims import SeatClaims
@@ -52,6 +53,8 @@ class Node:
         ttl: float = DEFAULT_TTL,
         inflight: CoinsInFlight | None = None,
         share: tuple[int, int] | None = None,
+        shed_table: Callable[[str], None] | None = None,
+        pins: Pins | None = None,
     ) -> None:
         self.directory = directory
         self.hub = hub
@@ -83,6 +86,8 @@ class Node:
             on_regained=regained,
             ttl=ttl,
             share=share,
+            on_shed=shed_table,
+            pins=pins,
         )
         self._tasks: list[asyncio.Task[None]] = []
         seats.on_freed = self._seat_freed

@@ -70,6 +70,8 @@ class Tables:
         self.keys = keys
         """Seal new shoes' seeds and sign the log's heads; open the seeds of shoes to deal on."""
         self.drivers: dict[str, TableDriver] = {}
+        self.keeper: Keeper | None = None
+        """The node's keeper, which hands a shed table's lease over (set by the server)."""
         self.accepting = True
         self._closed = False
         self._background: set[asyncio.Task[Any]] = set()
@@ -203,6 +205,14 @@ class Tables:
         keeper.stop_taking()
         await asyncio.gather(*(self.hand_over(t, d, keeper) for t, d in list(self.drivers.items())))
         self.metrics.tables.set(0)
+
+    def shed(self, table_id: str) -> None:
+        """Hand a table over to the node the placement gives it, as its round ends (the same
+        planned handover as a stop's: nothing voided, seats kept, screens sent on)."""
+        driver = self.drivers.get(table_id)
+        if driver is None or not self.accepting or self.keeper is None:
+            return
+        self.spawn(self.hand_over(table_id, driver, self.keeper))
 
     async def hand_over(self, table_id: str, driver: TableDriver, keeper: Keeper) -> None:
         await driver.close(self.shutdown_grace)
