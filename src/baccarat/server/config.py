@@ -42,6 +42,9 @@ SERVER_KEYS = {
     "metrics_listen",
     "command_rate",
     "squeeze_rate",
+    "grant_approve_above",
+    "grant_daily_cap",
+    "console_code_attempts",
 }
 ROOM_KEYS = {
     "id",
@@ -92,6 +95,14 @@ class ServerSettings:
     """Peel moves per second that reach a table and every screen at it (the latest wins).
     Most of a table's frames are peel moves: fewer a second carry more tables on a core,
     and the onlookers' screens ease over a longer step."""
+    grant_approve_above: int = 100_000
+    """An operator's grant of more coins than this (given or taken) waits for a second
+    operator's approval; so does any grant to oneself."""
+    grant_daily_cap: int = 1_000_000
+    """Coins one operator may give within 24 hours (granted, or waiting for approval)."""
+    console_code_attempts: int = 5
+    """Wrong authenticator codes in a row (after the right password) that lock an account
+    out of the console until an admin lifts the lock."""
 
 
 @dataclass(frozen=True)
@@ -308,6 +319,13 @@ def _server(data: object) -> ServerSettings:
         ),
         command_rate=_positive("server.command_rate", data.get("command_rate", 50.0)),
         squeeze_rate=_between("server.squeeze_rate", data.get("squeeze_rate", 10.0), 1, 30),
+        grant_approve_above=_int(
+            "server.grant_approve_above", data.get("grant_approve_above", 100_000)
+        ),
+        grant_daily_cap=_int("server.grant_daily_cap", data.get("grant_daily_cap", 1_000_000)),
+        console_code_attempts=_int(
+            "server.console_code_attempts", data.get("console_code_attempts", 5), minimum=1
+        ),
     )
 
 

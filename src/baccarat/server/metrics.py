@@ -32,6 +32,8 @@ LATENCY_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0
 """Seconds: from half a millisecond, where a quiet server answers, to a second."""
 STALL_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5)
 """Seconds the loop stood still (a collection, a late timer)."""
+CONSOLE_LOGINS = ("success", "failure", "enrolled", "locked", "rate_limited")
+"""The outcomes of a console login, each a series from the start (alerts read them)."""
 
 
 class Metrics:
@@ -52,6 +54,14 @@ class Metrics:
         self.rounds_voided = Counter(
             "baccarat_rounds_voided", "Rounds voided, by reason", ["reason"], registry=self.registry
         )
+        self.console_logins = Counter(
+            "baccarat_console_logins",
+            "Console logins, by outcome (success, failure, enrolled, locked, rate_limited)",
+            ["outcome"],
+            registry=self.registry,
+        )
+        for outcome in CONSOLE_LOGINS:
+            self.console_logins.labels(outcome)
         self.latency = Histogram(
             "baccarat_command_seconds",
             "Time from receiving a command to answering it (peel moves are not timed)",

@@ -188,6 +188,11 @@ class Operators:
         """Lift a ban."""
         return self._change_user(user_id, actor, "unban", reason, {"banned": None})
 
+    def unlock_console(self, user_id: int, reason: str, actor: Actor = CLI) -> User:
+        """Lift the console's lockout after wrong authenticator codes."""
+        values = {"code_failures": 0, "console_locked": None}
+        return self._change_user(user_id, actor, "unlock", reason, values)
+
     def mute(self, user_id: int, seconds: float, reason: str, actor: Actor = CLI) -> User:
         """Keep a user out of the chat for ``seconds`` (0 lifts a mute)."""
         if (
@@ -338,9 +343,45 @@ class Operators:
                     users.c.id == user_id,
                     sa.or_(users.c.totp_last.is_(None), users.c.totp_last < step),
                 )
-                .values(totp_last=step, totp_enrolled=True)
+                .values(totp_last=step, totp_enrolled=True, code_failures=0)
             )
             return bool(done.rowcount)
+
+    def console_locked(self, user_id: int) -> bool:
+        """Whether wrong codes locked the account out of the console (until an admin)."""
+        with reading(self.engine) as conn:
+            at = conn.scalar(sa.select(s.users.c.console_locked).where(s.users.c.id == user_id))
+        return at is not None
+
+    def console_locked_named(self, name: str) -> bool:
+        """Whether the account named ``name`` (if any) is locked out of the console."""
+        with reading(self.engine) as conn:
+            at = conn.scalar(
+                sa.select(s.users.c.console_locked).where(
+                    s.users.c.username_key == names.username_key(name)
+                )
+            )
+        return at is not None
+
+    def code_failed(self, user_id: int, limit: int) -> bool:
+        """Count one more wrong code after the right password; True when it is the
+        ``limit``-th in a row and locks the account out of the console."""
+        users = s.users
+        with self.engine.begin() as conn:
+            conn.execute(
+                sa.update(users)
+                .where(users.c.id == user_id)
+                .values(code_failures=users.c.code_failures + 1)
+            )
+            failures = conn.scalar(sa.select(users.c.code_failures).where(users.c.id == user_id))
+            if int(failures or 0) < limit:
+                return False
+            conn.execute(
+                sa.update(users)
+                .where(users.c.id == user_id, users.c.console_locked.is_(None))
+                .values(console_locked=time.time())
+            )
+            return True
 
     # What the console shows -----------------------------------------------------------
 

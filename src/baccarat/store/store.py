@@ -8,7 +8,8 @@ whatever has queued up in one transaction (group commit).
 The methods come from one class per concern: ``users`` (accounts, preferences, sessions),
 ``ledger`` (coins), ``tables`` (epochs and seats), ``archive`` (shoes and rounds) and
 ``operators`` (roles, bans, the console's sessions and the operator log) and ``approvals``
-(operators' grants and the ones waiting for a second operator).
+(operators' grants and the ones waiting for a second operator), ``endpoints`` (where
+the running servers' consoles answer ``baccarat admin``).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from baccarat.store import accounts
 from baccarat.store.approvals import Approvals
 from baccarat.store.archive import Archive
 from baccarat.store.commitments import Commitments
+from baccarat.store.endpoints import Endpoints
 from baccarat.store.engine import make_engine, migrate
 from baccarat.store.ledger import Ledger
 from baccarat.store.operators import Operators
@@ -28,7 +30,7 @@ from baccarat.store.users import Users
 from baccarat.store.writer import Writer
 
 
-class Store(Users, Ledger, Tables, Archive, Commitments, Operators, Approvals):
+class Store(Users, Ledger, Tables, Archive, Commitments, Operators, Approvals, Endpoints):
     """Accounts, sessions, the ledger, shoes and rounds, in one database."""
 
     def __init__(self, url: str, *, hasher: PasswordHasher | None = None) -> None:

@@ -20,6 +20,7 @@ from baccarat import names
 from baccarat.errors import BaccaratError, Conflict, InvalidInput
 from baccarat.protocol import codec
 from baccarat.server.config import ServerSettings
+from baccarat.server.http import proxy
 from baccarat.server.http.limits import AuthLimits
 from baccarat.server.http.passwords import RETRY_AFTER, PasswordPool, PasswordsBusy
 from baccarat.store import Store, User
@@ -116,7 +117,7 @@ def set_session_cookie(resp: web.StreamResponse, request: web.Request, token: st
         httponly=True,
         samesite="Lax",
         path="/",
-        secure=request.secure,
+        secure=proxy.secure(request),
         max_age=30 * 24 * 3600,
     )
 
@@ -144,7 +145,7 @@ def _limited(wait: float, message: str) -> web.Response:
 
 
 def _address(request: web.Request) -> str:
-    return request.remote or "unknown"
+    return proxy.client_address(request)
 
 
 def _registration(data: dict[str, Any]) -> tuple[str, str, str | None]:

@@ -19,16 +19,20 @@ from baccarat.protocol.codec import dumps_bytes
 from baccarat.server.app import Server
 from baccarat.server.http import auth, console_auth
 from baccarat.server.http.console_actions import (
+    approve_grant,
     ban,
     close_table,
     grant,
+    grant_requests,
     mute,
     open_table,
     post_notice,
+    refuse_grant,
     set_level,
     set_role,
     stand_up,
     unban,
+    unlock,
 )
 from baccarat.server.http.console_auth import operator_only
 from baccarat.server.http.console_request import (
@@ -114,6 +118,7 @@ async def user_page(request: web.Request) -> web.Response:
     records, shoes = await asyncio.to_thread(store.user_rounds, uid, 20)
     log = await asyncio.to_thread(store.operator_log, target=user_wallet(uid), limit=50)
     sessions, last_login = await asyncio.to_thread(store.sessions_of, uid)
+    locked = await asyncio.to_thread(store.console_locked, uid)
     # Where they sit in the whole system (the cluster's seat claims), not only on this node.
     where = await server.node.directory.seat_of(uid)
     return web.json_response(
@@ -123,6 +128,7 @@ async def user_page(request: web.Request) -> web.Response:
             "online": server.hub.online(uid),
             "sessions": sessions,
             "last_login": last_login,
+            "console_locked": locked,
             "ledger": ledger,
             "rounds": [round_entry(r, shoes.get(r.shoe_id), uid) for r in records],
             "log": [e.json() for e in log],
@@ -237,9 +243,16 @@ def add_routes(router: web.UrlDispatcher) -> None:
         router.add_post(
             f"/api/admin/users/{{user_id}}/{name}", operator_only(handler, actions=actions)
         )
-    router.add_post(
-        "/api/admin/users/{user_id}/role", operator_only(set_role, admin=True, actions=actions)
-    )
+    for name, handler in (("role", set_role), ("unlock", unlock)):
+        router.add_post(
+            f"/api/admin/users/{{user_id}}/{name}",
+            operator_only(handler, admin=True, actions=actions),
+        )
+    router.add_get("/api/admin/grants", operator_only(grant_requests))
+    for name, handler in (("approve", approve_grant), ("refuse", refuse_grant)):
+        router.add_post(
+            f"/api/admin/grants/{{request_id}}/{name}", operator_only(handler, actions=actions)
+        )
     router.add_post("/api/admin/notices", operator_only(post_notice, actions=actions))
     router.add_post(
         "/api/admin/tables/{table_id}/close", operator_only(close_table, actions=actions)

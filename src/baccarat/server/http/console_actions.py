@@ -1,5 +1,6 @@
-"""The operator console's actions (``POST /api/admin/...``): coins, level, mute, ban, role,
-standing a user up, closing and reopening a table, notices.
+"""The operator console's actions (``POST /api/admin/...``): coins (and the grants waiting
+for a second operator), level, mute, ban, role, the console's lockout, standing a user up,
+closing and reopening a table, notices.
 
 Each needs a reason and is written to the operator log with the state before and after, in
 the same transaction as the change itself; a refused action answers a stable code and a
@@ -22,6 +23,8 @@ from baccarat.server.http.console_request import (
     actor_of,
     body_of,
     driver_here,
+    grant_policy,
+    party_of,
     reason_of,
     refused,
     seat_here,
@@ -32,7 +35,9 @@ from baccarat.server.http.console_request import (
 )
 from baccarat.server.http.keys import SERVER
 from baccarat.server.sockets.moderation import ban_word, notice_word
+from baccarat.store.approvals import STATUSES
 from baccarat.store.operators import verify_reason
+from baccarat.store.powers import Party, verify_may_act
 from baccarat.store.records import user_wallet
 from baccarat.table import Resume, SetCoins, StandUp, Suspend
 from baccarat.table.occupants import check_coins
@@ -41,27 +46,89 @@ log = logging.getLogger("baccarat.console")
 
 
 async def grant(request: web.Request) -> web.Response:
-    """POST /api/admin/users/{id}/grant {coins, reason}: a ledger transaction from the mint."""
+    """POST /api/admin/users/{id}/grant {coins, reason}: a ledger transaction from the mint,
+    or (above the bound, or to oneself) a request for a second operator: 202 with it."""
     store = store_of(request)
-    actor = actor_of(request)
     try:
         uid = user_id_of(request)
         data = await body_of(request)
         coins, reason = whole_field(data, "coins"), reason_of(data)
         user = await asyncio.to_thread(store.get_user, uid)
-        seat = seat_here(request.app[SERVER], uid)
-        if seat is not None and whole(coins) and user.coins + coins >= 0:
-            # Coins the user has on the table (or the dealer's book) are not taken back:
-            # the stakes could not be escrowed and the round would be voided.
-            check_coins(seat[1].table, uid, user.coins + coins)
-        await asyncio.to_thread(
-            store.grant, user.username, coins, reason, actor=actor.name, actor_id=actor.user_id
+        _verify_table_keeps(request.app[SERVER], uid, user.coins, coins)
+        user, waiting = await asyncio.to_thread(
+            store.operator_grant, actor_of(request), uid, coins, reason, grant_policy(request)
         )
-        user = await asyncio.to_thread(store.get_user, uid)
     except BaccaratError as exc:
         return refused(exc)
+    if waiting is not None:
+        return web.json_response({"user": user_json(user), "request": waiting.json()}, status=202)
     await _tell_table(request.app[SERVER], uid, user.coins)
-    return web.json_response({"user": user_json(user)})
+    return web.json_response({"user": user_json(user), "request": None})
+
+
+def _verify_table_keeps(server: Server, user_id: int, coins: int, change: int) -> None:
+    """Coins the user has on the table (or the dealer's book) are not taken back: the
+    stakes could not be escrowed and the round would be voided."""
+    seat = seat_here(server, user_id)
+    if seat is not None and whole(change) and coins + change >= 0:
+        check_coins(seat[1].table, user_id, coins + change)
+
+
+async def grant_requests(request: web.Request) -> web.Response:
+    """GET /api/admin/grants?status=pending|approved|refused|all: grant requests, newest
+    first."""
+    status = request.query.get("status", "pending")
+    if status not in (*STATUSES, "all"):
+        return refused(InvalidInput("bad_status", "'status' is pending, approved, refused or all."))
+    found = await asyncio.to_thread(
+        store_of(request).grant_requests, None if status == "all" else status
+    )
+    return web.json_response({"requests": [r.json() for r in found]})
+
+
+async def approve_grant(request: web.Request) -> web.Response:
+    """POST /api/admin/grants/{id}/approve {reason}: a second operator's yes; the coins move."""
+    server = request.app[SERVER]
+    store = store_of(request)
+    try:
+        rid = _request_id(request)
+        reason = reason_of(await body_of(request))
+        waiting = await asyncio.to_thread(store.grant_request, rid)
+        user = await asyncio.to_thread(store.get_user, waiting.user_id)
+        if waiting.status == "pending":
+            _verify_table_keeps(server, user.user_id, user.coins, waiting.coins)
+        user, done = await asyncio.to_thread(store.approve_grant, actor_of(request), rid, reason)
+    except BaccaratError as exc:
+        return refused(exc)
+    await _tell_table(server, user.user_id, user.coins)
+    return web.json_response({"user": user_json(user), "request": done.json()})
+
+
+async def refuse_grant(request: web.Request) -> web.Response:
+    """POST /api/admin/grants/{id}/refuse {reason}: a second operator's no (or the asker
+    withdrawing it); no coin moves."""
+    try:
+        rid = _request_id(request)
+        reason = reason_of(await body_of(request))
+        done = await asyncio.to_thread(
+            store_of(request).refuse_grant, actor_of(request), rid, reason
+        )
+    except BaccaratError as exc:
+        return refused(exc)
+    return web.json_response({"request": done.json()})
+
+
+def _request_id(request: web.Request) -> int:
+    text = request.match_info["request_id"]
+    if not (text.isascii() and text.isdigit()) or len(text) > 12:
+        raise NotFound("unknown_request", f"There is no grant request {text!r}.")
+    return int(text)
+
+
+async def unlock(request: web.Request) -> web.Response:
+    """POST /api/admin/users/{id}/unlock {reason} (admins only): lift the console's lockout
+    after wrong authenticator codes."""
+    return await _change(request, lambda s, uid, d, a: s.unlock_console(uid, reason_of(d), a))
 
 
 async def set_level(request: web.Request) -> web.Response:
@@ -106,7 +173,9 @@ async def stand_up(request: web.Request) -> web.Response:
     store = store_of(request)
     try:
         uid = user_id_of(request)
-        reason = reason_of(await body_of(request))
+        reason = verify_reason(reason_of(await body_of(request)))
+        target = await asyncio.to_thread(store.get_user, uid)
+        verify_may_act(party_of(request), Party(uid, target.username, target.role), "stand_up")
         seat = seat_here(server, uid)
         if seat is None:
             raise InvalidInput("not_seated", "The user holds no seat on this node.")

@@ -11,10 +11,12 @@ from baccarat.errors import BaccaratError, InvalidInput, NotFound, RuleViolation
 from baccarat.protocol.ids import SeatAt
 from baccarat.server.app import Server
 from baccarat.server.http import auth
-from baccarat.server.http.console_auth import acting
+from baccarat.server.http.console_auth import CLI_OPERATOR, acting
 from baccarat.server.tables.driver import TableDriver
 from baccarat.store import Store, User
-from baccarat.store.operators import Actor
+from baccarat.store.approvals import GrantPolicy
+from baccarat.store.operators import CLI, Actor
+from baccarat.store.powers import Party
 
 
 def user_json(user: User) -> dict[str, Any]:
@@ -38,8 +40,23 @@ def store_of(request: web.Request) -> Store:
 
 
 def actor_of(request: web.Request) -> Actor:
+    """Who the log names: the operator's account, or ``cli`` (``baccarat admin``)."""
     operator = acting(request)
-    return Actor(operator.username, operator.user_id)
+    return CLI if operator is CLI_OPERATOR else Actor(operator.username, operator.user_id)
+
+
+def party_of(request: web.Request) -> Party:
+    """The acting operator as the rules of who may act on whom see them."""
+    operator = acting(request)
+    if operator is CLI_OPERATOR:
+        return Party(None, "cli", "admin")
+    return Party(operator.user_id, operator.username, operator.role)
+
+
+def grant_policy(request: web.Request) -> GrantPolicy:
+    """The ``[server]`` bounds of operators' grants."""
+    settings = request.app[auth.SETTINGS]
+    return GrantPolicy(settings.grant_approve_above, settings.grant_daily_cap)
 
 
 def refused(exc: BaccaratError) -> web.Response:
