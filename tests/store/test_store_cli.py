@@ -64,7 +64,7 @@ def test_roles_bans_and_mutes_from_the_cli_are_in_its_log(
     mei = store.create_user("Mei", "pw")
     db = ("--db", store.url)
     steps = [
-        ("set-role", "Mei", "admin", "--reason", "the first admin"),
+        ("set-role", "Mei", "operator", "--reason", "hired"),
         ("grant", "Mei", "50", "--reason", "a test grant"),
         ("mute", "Mei", "60", "--reason", "spam"),
         ("ban", "Mei", "--reason", "fraud"),
@@ -74,7 +74,7 @@ def test_roles_bans_and_mutes_from_the_cli_are_in_its_log(
         status, out, err = _run(capsys, "admin", *step, *db)
         assert status == 0, err
     user = store.get_user(mei.user_id)
-    assert (user.role, user.banned, user.coins) == ("admin", None, 50)
+    assert (user.role, user.banned, user.coins) == ("operator", None, 50)
     status, out, _ = _run(capsys, "admin", "log", "--user", "mei", "--json", *db)
     logged = [(e["actor"], e["action"], e["reason"]) for e in json.loads(out)]
     assert logged == [
@@ -82,7 +82,7 @@ def test_roles_bans_and_mutes_from_the_cli_are_in_its_log(
         ("cli", "ban", "fraud"),
         ("cli", "mute", "spam"),
         ("cli", "grant", "a test grant"),
-        ("cli", "set_role", "the first admin"),
+        ("cli", "set_role", "hired"),
     ]
     status, out, _ = _run(capsys, "admin", "log", "--action", "ban", *db)
     assert status == 0 and "fraud" in out and "appeal" not in out
@@ -174,3 +174,59 @@ def test_history_prints_a_users_rounds_as_json(
     )
     status, out, _ = _run(capsys, "history", "nobody", "--json", "--db", store.url)
     assert status == 2 and json.loads(out)["error"]["code"] == "unknown_user"
+
+
+def test_the_cli_keeps_the_last_admin_and_decides_waiting_grants(
+    store: Store, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from baccarat.store.approvals import GrantPolicy
+    from baccarat.store.operators import Actor
+
+    boss = store.create_user("boss", "password1")
+    op1 = store.create_user("op1", "password1")
+    status, _, err = _run(
+        capsys, "admin", "set-role", "boss", "admin", "--reason", "first", "--db", store.url
+    )
+    assert status == 0 and "no server is running" in err
+    store.set_role(op1.user_id, "operator", "hired")
+    for argv in (("set-role", "boss", "player"), ("ban", "boss")):
+        status, _, err = _run(capsys, "admin", *argv, "--reason", "oops", "--db", store.url)
+        assert status == 2 and "[last_admin]" in err, err
+    assert store.get_user(boss.user_id).role == "admin"
+    assert store.get_user(boss.user_id).banned is None
+    # An operator's grant to themselves waits; the CLI lists it and decides it.
+    _, waiting = store.operator_grant(
+        Actor("op1", op1.user_id), op1.user_id, 500, "pay day", GrantPolicy()
+    )
+    assert waiting is not None
+    status, out, _ = _run(capsys, "admin", "grants", "--db", store.url)
+    assert status == 0 and "op1" in out and "pay day" in out
+    status, out, _ = _run(
+        capsys, "admin", "approve", str(waiting.id), "--reason", "ok", "--db", store.url
+    )
+    assert status == 0 and "approved" in out
+    assert store.balance(op1.user_id) == 500
+    status, _, err = _run(
+        capsys, "admin", "refuse", str(waiting.id), "--reason", "x", "--db", store.url
+    )
+    assert status == 2 and "[request_decided]" in err
+
+
+def test_the_log_read_into_a_closed_pipe_ends_quietly(store: Store) -> None:
+    import subprocess
+    import sys
+
+    for n in range(300):
+        store.create_user(f"u{n}", "password1", coins=1)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "baccarat", "admin", "log", "--limit", "300", "--db", store.url],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.readline()
+    proc.stdout.close()  # as `| head -1` does
+    with proc.stderr:
+        err = proc.stderr.read().decode()
+    assert proc.wait(timeout=60) == 0, err
+    assert "Traceback" not in err and "BrokenPipe" not in err, err

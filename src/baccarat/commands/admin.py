@@ -1,25 +1,40 @@
-"""``baccarat admin``: create users, grant coins, set levels and roles, ban, mute, list
-users, read the operator log.
+"""``baccarat admin``: create users, grant coins, set levels and roles, ban, mute, lift a
+console lockout, decide grants waiting for approval, list users, read the operator log.
 
 Every sub-command takes ``--db URL`` (default: the embedded SQLite file). A rejected
 request (unknown user, name taken, bad amount) prints its code and reason and exits 2.
 Every change is written to the operator log with the actor ``cli`` and its reason.
+
+A change to a user or a grant acts through a running server when one runs (the servers
+write where their console answers into the database): the command makes a one-minute
+token in the database and posts the change to the console API, so the nodes learn of it at
+once, as they do of the console's (a ban closes the user's sockets on every node; a grant a
+seated dealer's book needs is refused with ``dealer_cannot_cover``). When no server answers,
+it changes the database alone, and says so.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
+import urllib.error
+import urllib.request
 from collections.abc import Callable
 from typing import Any
 
 from baccarat.errors import BaccaratError, InvalidInput
 from baccarat.store import Store, default_db_url, open_store
-from baccarat.store.operators import ROLES
+from baccarat.store.operators import CLI, ROLES
 
-HELP = "manage accounts: create-user, grant, set-level, set-role, ban, unban, mute, users, log"
+HELP = (
+    "manage accounts: create-user, grant, set-level, set-role, ban, unban, mute, unlock, "
+    "grants, approve, refuse, users, log"
+)
+POST_TIMEOUT = 10.0
+"""Seconds to wait for a running server's answer."""
 
 
 def add_db_option(parser: argparse.ArgumentParser) -> None:
@@ -85,6 +100,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         p.add_argument("name")
         p.add_argument("--reason", required=True)
         add_db_option(p)
+    p = sub.add_parser("unlock", help="lift a console lockout after wrong codes")
+    p.add_argument("name")
+    p.add_argument("--reason", required=True)
+    add_db_option(p)
+    p = sub.add_parser("grants", help="grants waiting for a second operator")
+    p.add_argument("--json", action="store_true")
+    add_db_option(p)
+    for name, helptext in (("approve", "approve a waiting grant (its coins move)"),
+                           ("refuse", "refuse a waiting grant")):  # fmt: skip
+        p = sub.add_parser(name, help=helptext)
+        p.add_argument("request_id", type=_int)
+        p.add_argument("--reason", required=True)
+        add_db_option(p)
     p = sub.add_parser("mute", help="keep a user out of the chat (0 seconds: unmute)")
     p.add_argument("name")
     p.add_argument("seconds", type=_int)
@@ -126,34 +154,76 @@ def run(args: argparse.Namespace) -> int:
         return 0
 
     def grant(store: Store) -> int:
-        balance = store.grant(args.name, args.coins, args.reason)
-        print(f"{args.name} now has {balance} coins")
+        uid = store.user_id_of(args.name)
+        body = {"coins": args.coins, "reason": args.reason}
+        got = _through_server(store, f"users/{uid}/grant", body)
+        coins = store.grant(args.name, args.coins, args.reason) if got is None else None
+        print(f"{args.name} now has {coins if got is None else got['user']['coins']} coins")
         return 0
 
     def set_level(store: Store) -> int:
-        user = store.set_level_logged(store.user_id_of(args.name), args.level, args.reason)
-        print(f"{user.username} is now level {user.level}")
+        uid = store.user_id_of(args.name)
+        body = {"level": args.level, "reason": args.reason}
+        user = _user(store, uid, "level", body, lambda: store.set_level_logged(
+            uid, args.level, args.reason))  # fmt: skip
+        print(f"{user['username']} is now level {user['level']}")
         return 0
 
     def set_role(store: Store) -> int:
-        user = store.set_role(store.user_id_of(args.name), args.role, args.reason)
-        print(f"{user.username} is now {user.role}")
+        uid = store.user_id_of(args.name)
+        body = {"role": args.role, "reason": args.reason}
+        user = _user(store, uid, "role", body, lambda: store.set_role(
+            uid, args.role, args.reason))  # fmt: skip
+        print(f"{user['username']} is now {user['role']}")
         return 0
 
     def ban(store: Store) -> int:
-        user = store.ban(store.user_id_of(args.name), args.reason)
-        print(f"{user.username} is banned: {user.banned}")
+        uid = store.user_id_of(args.name)
+        body = {"reason": args.reason}
+        user = _user(store, uid, "ban", body, lambda: store.ban(uid, args.reason))
+        print(f"{user['username']} is banned: {user['banned']}")
         return 0
 
     def unban(store: Store) -> int:
-        user = store.unban(store.user_id_of(args.name), args.reason)
-        print(f"{user.username} is no longer banned")
+        uid = store.user_id_of(args.name)
+        body = {"reason": args.reason}
+        user = _user(store, uid, "unban", body, lambda: store.unban(uid, args.reason))
+        print(f"{user['username']} is no longer banned")
+        return 0
+
+    def unlock(store: Store) -> int:
+        uid = store.user_id_of(args.name)
+        body = {"reason": args.reason}
+        user = _user(store, uid, "unlock", body, lambda: store.unlock_console(uid, args.reason))
+        print(f"{user['username']} may log in to the console again")
         return 0
 
     def mute(store: Store) -> int:
-        user = store.mute(store.user_id_of(args.name), args.seconds, args.reason)
-        print(f"{user.username} is muted for {args.seconds} s" if user.muted_until else
-              f"{user.username} may chat again")  # fmt: skip
+        uid = store.user_id_of(args.name)
+        body = {"seconds": args.seconds, "reason": args.reason}
+        user = _user(store, uid, "mute", body, lambda: store.mute(uid, args.seconds, args.reason))
+        print(f"{user['username']} is muted for {args.seconds} s" if user["muted_until"] else
+              f"{user['username']} may chat again")  # fmt: skip
+        return 0
+
+    def grants(store: Store) -> int:
+        waiting = store.grant_requests()
+        if args.json:
+            print(json.dumps([r.json() for r in waiting]))
+        for r in [] if args.json else waiting:
+            when = time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(r.created_at))
+            print(f"{r.id:>5}  {when}  {r.requested_by:<12} {r.username:<16} {r.coins:>12}"
+                  f"  ({r.why}) {r.reason}")  # fmt: skip
+        return 0
+
+    def decide(store: Store) -> int:
+        verb = args.action
+        got = _through_server(store, f"grants/{args.request_id}/{verb}", {"reason": args.reason})
+        if got is None and verb == "approve":
+            store.approve_grant(CLI, args.request_id, args.reason)
+        elif got is None:
+            store.refuse_grant(CLI, args.request_id, args.reason)
+        print(f"grant request {args.request_id} {verb}d")
         return 0
 
     def log(store: Store) -> int:
@@ -183,7 +253,75 @@ def run(args: argparse.Namespace) -> int:
         "ban": ban,
         "unban": unban,
         "mute": mute,
+        "unlock": unlock,
+        "grants": grants,
+        "approve": decide,
+        "refuse": decide,
         "users": users,
         "log": log,
     }
-    return run_with_store(args, actions[args.action], as_json=bool(getattr(args, "json", False)))
+    try:
+        return run_with_store(
+            args, actions[args.action], as_json=bool(getattr(args, "json", False))
+        )
+    except BrokenPipeError:
+        # The reader went away (``baccarat admin log | head``): what it wanted it has.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+
+
+class Refused(BaccaratError):
+    """A running server refused the change: its code and sentence."""
+
+
+def _through_server(store: Store, path: str, body: dict[str, Any]) -> dict[str, Any] | None:
+    """Post a change to a running server's console API as ``cli``: its answer, or None when
+    no server answers (said on stderr). A refusal raises it, as the store would."""
+    urls = store.endpoints()
+    if not urls:
+        print("no server is running: the change is made in the database alone", file=sys.stderr)
+        return None
+    token = store.create_cli_token()
+    for url in urls:
+        try:
+            return _post(f"{url.rstrip('/')}/api/admin/{path}", body, token)
+        except (urllib.error.URLError, OSError) as exc:
+            if isinstance(exc, urllib.error.HTTPError):
+                raise
+            print(f"the server at {url} does not answer ({exc})", file=sys.stderr)
+    print("no running server answered: the change is made in the database alone", file=sys.stderr)
+    return None
+
+
+def _post(url: str, body: dict[str, Any], token: str) -> dict[str, Any]:
+    request = urllib.request.Request(
+        url,
+        data=json.dumps(body).encode(),
+        method="POST",
+        headers={"Content-Type": "application/json", "Authorization": f"Console-CLI {token}"},
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=POST_TIMEOUT) as resp:
+            answer: dict[str, Any] = json.load(resp)
+    except urllib.error.HTTPError as exc:
+        with exc:
+            error = json.load(exc).get("error", {})
+        raise Refused(str(error.get("code", "refused")), str(error.get("message", ""))) from None
+    print(f"done through the server at {url.split('/api/')[0]}", file=sys.stderr)
+    return answer
+
+
+def _user(
+    store: Store, user_id: int, what: str, body: dict[str, Any], alone: Callable[[], Any]
+) -> dict[str, Any]:
+    """Change a user through a running server, or (none answering) in the database alone;
+    the user after it, as the console shows them."""
+    got = _through_server(store, f"users/{user_id}/{what}", body)
+    if got is not None:
+        user: dict[str, Any] = got["user"]
+        return user
+    changed = alone()
+    return {
+        "username": changed.username, "level": changed.level, "role": changed.role,
+        "banned": changed.banned, "muted_until": changed.muted_until,
+    }  # fmt: skip

@@ -25,9 +25,11 @@ from baccarat.errors import BaccaratError
 from baccarat.logs import setup_logging
 from baccarat.server import Server, collector, create_app, keyfile, load_rooms
 from baccarat.server.config import RoomsConfig, listen_address, split_address
+from baccarat.server.http.proxy import PROXY, Proxy, verify_address
 from baccarat.server.http.routes import create_metrics_app
 from baccarat.server.tables import shoes
 from baccarat.store import VOID_CRASH, Store, default_db_url, open_store
+from baccarat.store.endpoints import RENEW
 
 HELP = "run the server: tables, WebSocket, HTTP API and the browser client"
 
@@ -94,6 +96,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--metrics-listen",
         metavar="HOST:PORT",
         help="serve /metrics on this address only the operator reaches (such as 127.0.0.1:9100)",
+    )
+    parser.add_argument(
+        "--trusted-proxy",
+        action="append",
+        default=[],
+        type=_proxy_address,
+        metavar="ADDR",
+        help="the address of a reverse proxy whose X-Forwarded-For names the client "
+        "(rate limits and the operator log use it then; repeatable)",
     )
     parser.add_argument("--log-level", default="info", help="debug, info, warning, error")
     parser.add_argument(
@@ -234,11 +245,14 @@ async def _serve(args: argparse.Namespace, config: RoomsConfig, store: Store, ur
     shown = "127.0.0.1" if args.host in ("0.0.0.0", "::", "") else args.host
     server = _server(args, config, store, directory, shown)
     server.metrics.rounds_voided.labels(VOID_CRASH).inc(voided)
-    runner = web.AppRunner(create_app(server), shutdown_timeout=5.0, access_log=None)
+    app = create_app(server)
+    app[PROXY] = Proxy(frozenset(args.trusted_proxy), server.node.public_url.startswith("https:"))
+    runner = web.AppRunner(app, shutdown_timeout=5.0, access_log=None)
     await runner.setup()
     site = web.TCPSite(runner, args.host, args.port, shutdown_timeout=5.0)
     await site.start()
     base = f"http://{shown}:{_bound_port(runner, args.port)}"
+    advert = asyncio.create_task(_advertise(store, server.node.node_id, base))
     metrics_runner = await _metrics_listener(server, config)
     _announce(server, url, base, config.server.metrics_listen, accounts, args.keys_path)
     collector.settle()
@@ -247,6 +261,8 @@ async def _serve(args: argparse.Namespace, config: RoomsConfig, store: Store, ur
     demo = await start_demo(base, store, config) if args.demo else None
     await stop.wait()
     log.info("shutting down")
+    advert.cancel()
+    await asyncio.to_thread(store.withdraw, server.node.node_id)
     await site.stop()
     # Bots stay while the tables drain, so a round in play can finish with their cards opened.
     await server.drain()
@@ -256,6 +272,24 @@ async def _serve(args: argparse.Namespace, config: RoomsConfig, store: Store, ur
     await _close(runner, metrics_runner, directory)
     log.info("stopped")
     return 0
+
+
+async def _advertise(store: Store, node_id: str, base: str) -> None:
+    """Keep this node's console address in the database while it runs, for ``baccarat
+    admin`` to act through it."""
+    while True:
+        try:
+            await asyncio.to_thread(store.advertise, node_id, base)
+        except Exception:
+            log.warning("could not write the console's address", exc_info=True)
+        await asyncio.sleep(RENEW)
+
+
+def _proxy_address(text: str) -> str:
+    try:
+        return verify_address(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 async def _close(
