@@ -205,6 +205,7 @@ async def test_a_node_behind_the_single_node_configuration_answers_http_and_sock
                     assert moved.headers["Location"].startswith("https://")
                 async with http.get(public + "/healthz", ssl=False) as health:
                     assert health.status == 200
+                    assert "max-age=" in health.headers["Strict-Transport-Security"]
                     assert (await health.json())["ok"]
                 wss = f"wss://127.0.0.1:{tls}/ws"
                 assert await _hello(http, wss, token, public) == "hello"
