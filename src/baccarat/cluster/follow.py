@@ -7,6 +7,7 @@ import logging
 from collections.abc import Callable
 
 from baccarat.cluster.directory import Directory, LobbyChange
+from baccarat.cluster.outage import Outage
 
 log = logging.getLogger("baccarat.cluster")
 
@@ -26,15 +27,17 @@ async def follow_lobby(
     ``on_start`` is called each time the feed starts, the first time and after a dropped
     connection (changes published meanwhile were missed: re-read ``all_summaries`` there).
     """
+    outage = Outage("the lobby feed", log)
     while True:
         try:
             async with directory.lobby_changes() as changes:
                 if on_start is not None:
                     on_start()
+                outage.passed()
                 async for change in changes:
                     on_change(change)
         except asyncio.CancelledError:
             raise
-        except Exception:
-            log.exception("lost the lobby feed; following again")
+        except Exception as exc:
+            outage.failed(exc)
         await asyncio.sleep(retry)

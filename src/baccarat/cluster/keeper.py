@@ -29,6 +29,7 @@ import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 
 from baccarat.cluster.directory import Directory
+from baccarat.cluster.outage import Outage
 from baccarat.cluster.placement import Pins, balance
 
 log = logging.getLogger("baccarat.cluster")
@@ -116,6 +117,7 @@ class Keeper:
         self._closing = False
         self._taking = True
         self._left = False
+        self._outage = Outage("the directory tick", log)
 
     async def tick(self) -> None:
         """One round of renewals and acquisitions."""
@@ -258,9 +260,10 @@ class Keeper:
         while not self._closing:
             try:
                 await self.tick()
-            except Exception:
+                self._outage.passed()
+            except Exception as exc:
                 # Redis unreachable for a moment: leases run on until their ttl; retry.
-                log.exception("directory tick failed")
+                self._outage.failed(exc)
                 async with self._lock:
                     await self._expire()
             with contextlib.suppress(TimeoutError):

@@ -25,6 +25,7 @@ from baccarat.server.http.bad_requests import quiet_bad_requests
 from baccarat.server.http.headers import add_security_headers
 from baccarat.server.http.holds import hold_route
 from baccarat.server.http.keys import SERVER
+from baccarat.server.http.outages import OUTAGES, Outages, answer_outages
 from baccarat.server.http.static import StaticFiles
 from baccarat.server.http.verifier import verifier_routes
 from baccarat.server.sockets.ws import websocket
@@ -125,7 +126,8 @@ async def _to_console(request: web.Request) -> web.Response:
 def create_app(server: Server) -> web.Application:
     """The aiohttp application serving ``server``."""
     quiet_bad_requests()
-    app = web.Application(middlewares=[_log_requests], client_max_size=64 * 1024)
+    app = web.Application(middlewares=[_log_requests, answer_outages], client_max_size=64 * 1024)
+    app[OUTAGES] = Outages()
     app[SERVER] = server
     app[auth.STORE] = server.store
     app[auth.SETTINGS] = server.config.server

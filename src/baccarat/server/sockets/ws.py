@@ -17,6 +17,7 @@ from typing import Protocol, TypeVar, cast
 
 from aiohttp import WSMsgType, web
 
+from baccarat.cluster.outage import part_down
 from baccarat.errors import BaccaratError, InternalError, InvalidInput, RuleViolation
 from baccarat.protocol.codec import dumps
 from baccarat.protocol.ids import UserId
@@ -109,7 +110,12 @@ async def websocket(server: Host, request: web.Request) -> web.StreamResponse:
     # The heartbeat is the server's (``heartbeat.py``), not a timer per socket: pings and
     # pongs come through here.
     ws = web.WebSocketResponse(autoping=False, max_msg_size=MAX_FRAME * 4, compress=False)
-    await ws.prepare(request)
+    try:
+        await ws.prepare(request)
+    except ConnectionResetError:
+        # The client left during its upgrade: nothing went wrong here.
+        log.info("client left during its upgrade", extra={"user_id": user.user_id})
+        return ws
     conn = Connection(
         ws,
         request,
@@ -218,9 +224,19 @@ class Dispatcher:
             reply(exc)
         except _NotHere as missing:
             reply(await self._not_here(missing.table_id))
-        except Exception:
-            log.exception("command failed", extra={"command": msg.type})
-            reply(InternalError())
+        except Exception as exc:
+            part = part_down(exc)
+            if part is None:
+                log.exception("command failed", extra={"command": msg.type})
+                reply(InternalError())
+            else:
+                log.info("command met an outage", extra={"command": msg.type, "part": part})
+                reply(
+                    BaccaratError(
+                        "service_unavailable",
+                        f"The {part} cannot be reached just now; try again in a few seconds.",
+                    )
+                )
         finally:
             if msg.type != "squeeze":
                 # Peel moves are answered as they arrive (coalesced), many a second; timing

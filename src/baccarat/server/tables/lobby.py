@@ -22,6 +22,7 @@ from typing import Any
 
 from baccarat.bets import CHIPS, LIMITS
 from baccarat.cluster import Directory
+from baccarat.cluster.outage import Outage
 from baccarat.errors import RuleViolation
 from baccarat.protocol.codec import dumps
 from baccarat.protocol.lobby import LineJson
@@ -241,14 +242,16 @@ class Lobby:
             self._task = None
 
     async def _run(self) -> None:
+        # The lobby must outlive a bad line or a directory that does not answer; the tables
+        # do not depend on it.
+        outage = Outage("the lobby tick", log)
         while True:
             await asyncio.sleep(TICK)
             try:
                 await self.tick()
-            except Exception:
-                # The lobby must outlive a bad line or a directory that does not answer; the
-                # tables do not depend on it.
-                log.exception("lobby tick failed")
+                outage.passed()
+            except Exception as exc:
+                outage.failed(exc)
 
 
 def _tables_of(page: dict[str, Any]) -> tuple[int, list[object]]:

@@ -1,0 +1,63 @@
+"""An outage of a part a node leans on (the database, the directory): which errors mean one,
+and a background task's log of it, a warning when it starts and one when it ends.
+
+A task that retries every second through a Redis restart would otherwise log a traceback a
+second; an error that is not an outage (a bug) still logs its traceback every time.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import psycopg
+import sqlalchemy.exc
+from redis import exceptions as redis_errors
+
+_DATABASE = (
+    sqlalchemy.exc.OperationalError,
+    sqlalchemy.exc.InterfaceError,
+    sqlalchemy.exc.TimeoutError,  # the pool waited for a connection in vain
+    psycopg.OperationalError,
+)
+_DIRECTORY = (
+    redis_errors.ConnectionError,
+    redis_errors.TimeoutError,
+    redis_errors.BusyLoadingError,
+)
+
+
+def part_down(exc: BaseException) -> str | None:
+    """Which part ``exc`` says is unreachable: ``database``, ``directory``, or None."""
+    if isinstance(exc, _DATABASE):
+        return "database"
+    if isinstance(exc, _DIRECTORY):
+        return "directory"
+    return None
+
+
+class Outage:
+    """One background task's view of the parts it leans on."""
+
+    def __init__(self, what: str, log: logging.Logger) -> None:
+        self.what = what
+        self.log = log
+        self.down: str | None = None
+        """The part found down, until the task next succeeds."""
+
+    def failed(self, exc: BaseException) -> None:
+        """The task failed: a warning when an outage starts, a traceback for anything else."""
+        part = part_down(exc)
+        if part is None:
+            self.log.exception(f"{self.what} failed")
+        elif self.down is None:
+            self.down = part
+            self.log.warning(
+                f"{self.what} failed: the {part} is unreachable; retrying quietly",
+                extra={"error": f"{type(exc).__name__}: {exc}"[:300]},
+            )
+
+    def passed(self) -> None:
+        """The task succeeded: an outage, if any, is over."""
+        if self.down is not None:
+            self.log.warning(f"{self.what} works again: the {self.down} is back")
+            self.down = None

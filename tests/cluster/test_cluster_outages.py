@@ -1,0 +1,94 @@
+"""Outages answer 503: with the database or Redis cut off from a real node, every route
+answers ``service_unavailable`` with ``Retry-After`` (never 500), the log says so once (no
+traceback), and the node answers again once they are back."""
+
+from __future__ import annotations
+
+import json
+import urllib.error
+import urllib.request
+from contextlib import ExitStack
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+from faultkit import Relay
+from test_cluster_serve import REDIS_URL, _redis_prefix
+
+from baccarat.store import open_store
+from pgschema import private_schema
+from serving import free_port, start_serve, wait_until
+
+ROUTES = ("/api/lobby", "/api/me", "/ws", "/api/shoes?table=standard-1", "/api/log/head")
+
+
+def _through(url: str, port: int) -> str:
+    parts = urlsplit(url)
+    netloc = parts.netloc.rsplit("@", 1)
+    host = f"127.0.0.1:{port}"
+    return urlunsplit(parts._replace(netloc=f"{netloc[0]}@{host}" if len(netloc) == 2 else host))
+
+
+def _status(base: str, path: str, token: str) -> tuple[int, dict[str, str], dict[str, object]]:
+    req = urllib.request.Request(base + path, headers={"Authorization": f"Bearer {token}"})
+    try:
+        with urllib.request.urlopen(req, timeout=15) as r:
+            return r.status, dict(r.headers), {}
+    except urllib.error.HTTPError as exc:
+        with exc:
+            body = exc.read()
+            is_json = exc.headers.get("Content-Type", "").startswith("application/json")
+            return exc.code, dict(exc.headers), json.loads(body) if is_json else {}
+
+
+def test_the_database_or_redis_down_answers_503_with_retry_after(tmp_path: Path) -> None:
+    with ExitStack() as stack:
+        db = stack.enter_context(private_schema("out"))
+        prefix = stack.enter_context(_redis_prefix())
+        store = open_store(db)
+        user = store.create_user("alice", "password1", level=50, coins=100_000)
+        token = store.create_session(user.user_id)
+        store.close()
+        pg = Relay(urlsplit(db).port or 5432)
+        stack.callback(pg.close)
+        redis = Relay(urlsplit(REDIS_URL).port or 6379)
+        stack.callback(redis.close)
+        port = free_port()
+        log = tmp_path / "node.log"
+        node = stack.enter_context(
+            start_serve(
+                "--db",
+                _through(db, pg.port),
+                "--redis",
+                _through(REDIS_URL, redis.port),
+                "--redis-prefix",
+                prefix,
+                "--public-url",
+                f"http://127.0.0.1:{port}",
+                "--keys",
+                str(tmp_path / "keys"),
+                port=port,
+                log=log,
+            )
+        )
+        assert _status(node.url, "/api/lobby", token)[0] == 200
+
+        for relay, part, routes in ((pg, "database", ROUTES[1:]), (redis, "directory", ROUTES[:1])):
+            relay.cut()
+            for path in routes:
+                _, headers, body = wait_until(
+                    lambda path=path: (found := _status(node.url, path, token))[0] == 503 and found,
+                    f"{path} to answer 503 with the {part} down",
+                    limit=30,
+                )
+                assert headers.get("Retry-After") == "5", path
+                assert body["error"]["code"] in {"service_unavailable"}, (path, body)
+            relay.mend()
+            wait_until(
+                lambda routes=routes: all(_status(node.url, p, token)[0] != 503 for p in routes),
+                f"the node to answer again once the {part} is back",
+                limit=30,
+            )
+        assert node.stop() == 0
+    text = log.read_text()
+    assert "Traceback" not in text, text[-3000:]
+    assert text.count("the database is unreachable: answering 503") == 1
