@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import itertools
 import os
 import random
 import signal
@@ -15,6 +16,7 @@ from typing import Any
 
 import aiohttp
 import pytest
+from aiohttp import web
 from server_live import ROOMS, Live, live_test, start_live
 
 from baccarat.bots import Bot, BotPlan, choose_bet, run_bots
@@ -248,3 +250,42 @@ def test_the_bots_command_says_how_to_lift_the_registration_limit(tmp_path: Path
     # The second registration is refused: the command stops and names the way out.
     assert code == 1
     assert "--register-per-ip" in err, err
+
+
+async def test_a_bot_backs_off_while_its_node_refuses_the_socket_but_answers_the_lobby() -> None:
+    # A node whose database is down: the lobby answers, every socket is refused with 503.
+    attempts: list[float] = []
+
+    async def ws(request: web.Request) -> web.Response:
+        attempts.append(asyncio.get_running_loop().time())
+        return web.json_response(
+            {"error": {"code": "service_unavailable", "message": "down"}},
+            status=503,
+            headers={"Retry-After": "5"},
+        )
+
+    async def lobby(request: web.Request) -> web.Response:
+        return web.json_response({"tables": [], "rooms": []})
+
+    app = web.Application()
+    app.router.add_get("/ws", ws)
+    app.router.add_get("/api/lobby", lobby)
+    runner = web.AppRunner(app)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    port = runner.addresses[0][1]
+    bot = Bot(f"http://127.0.0.1:{port}", "token", BotPlan(), rng=random.Random(3))
+    bot.table_id, bot.seat = "t1", 1  # seated before the node's outage
+    stop = asyncio.Event()
+    task = asyncio.create_task(bot.run(stop))
+    try:
+        await asyncio.sleep(6.0)
+    finally:
+        stop.set()
+        await task
+        await runner.cleanup()
+    gaps = [b - a for a, b in itertools.pairwise(attempts)]
+    # Doubling from 0.25 s to the seated cap of 2 s (with jitter): about 6 tries, not 60.
+    assert 3 <= len(attempts) <= 12, attempts
+    assert max(gaps) >= 0.9, gaps

@@ -24,6 +24,14 @@ CONNECT_TIMEOUT = 3.0
 HEARTBEAT = 2.0
 """A bot's socket pings every this many seconds and gives its node half as long again to
 answer: a node that stopped answering is left within about 3 s."""
+RECONNECT_NOW = 0.05
+"""Seconds before connecting to the node a bot's table moved to."""
+BACKOFF_BASE = 0.25
+"""Seconds of the first pause after a failure; each failure in a row doubles it."""
+BACKOFF_CAP = 8.0
+"""The longest pause of a bot without a seat."""
+BACKOFF_CAP_SEATED = 2.0
+"""The longest pause of a seated bot: its seat is kept only for the reconnect grace."""
 
 CHAT_WON = ("好牌！", "莊來了", "再來一局", "手氣真旺", "贏了！")
 CHAT_LOST = ("唉…", "下一局翻本", "手氣不好", "差一點", "可惜")
@@ -62,23 +70,36 @@ class Bot:
         self.undos = 0
 
     async def run(self, stop: asyncio.Event) -> None:
-        """Play until ``stop`` is set, reconnecting after a drop."""
-        delay = 0.5
+        """Play until ``stop`` is set, reconnecting after a drop: at once to a node its table
+        moved to, else after a pause that doubles with each failure in a row (with jitter)."""
+        failures = 0
         while not stop.is_set():
+            before = self.route.url
             try:
                 self.client = await Client.connect(
                     self.route.url, self.token, heartbeat=HEARTBEAT, timeout=CONNECT_TIMEOUT
                 )
             except (TimeoutError, OSError, aiohttp.ClientError, BaccaratError) as exc:
                 log.info("bot cannot connect: %s", exc)
-                if self.table_id is not None and await self.route.follow(self.table_id):
-                    delay = 0.1
+                if self.table_id is not None and not stop.is_set():
+                    await self.route.follow(self.table_id)
             else:
-                delay = 0.1 if await self._one_connection(self.client, stop) else 0.5
+                failures = 0  # it reached a node: whatever fails next is a new failure
+                await self._one_connection(self.client, stop)
+            moved = self.route.url != before
+            failures = 0 if moved else failures + 1
             with contextlib.suppress(asyncio.TimeoutError):
-                await asyncio.wait_for(stop.wait(), delay)
-            # A seated bot looks for its table often: its seat waits only for the grace.
-            delay = min(delay * 2, 1.0 if self.seat is not None else 10.0)
+                await asyncio.wait_for(stop.wait(), self._pause(failures))
+
+    def _pause(self, failures: int) -> float:
+        """Seconds to wait before connecting again after ``failures`` failures in a row
+        (exponential backoff with jitter; a seated bot keeps it short, for its seat waits
+        only for the reconnect grace)."""
+        if failures == 0:
+            return RECONNECT_NOW
+        cap = BACKOFF_CAP_SEATED if self.seat is not None else BACKOFF_CAP
+        step: float = BACKOFF_BASE * 2.0 ** (failures - 1)
+        return min(cap, step) * self.rng.uniform(0.5, 1.0)
 
     async def _one_connection(self, client: Client, stop: asyncio.Event) -> bool:
         """Play on one connection until it ends; True to connect again at once."""
@@ -106,6 +127,7 @@ class Bot:
         if seat is None and await self._table_moved():
             return True
         self.route.found()
+        await self.route.learn()
         if seat is not None:
             await self._back_in_seat(client, seat)
         else:

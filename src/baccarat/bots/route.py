@@ -40,6 +40,13 @@ class Route:
         """Add nodes to ask where the table runs (each is kept once)."""
         self.known = list(dict.fromkeys([*self.known, *urls]))
 
+    async def learn(self) -> None:
+        """Remember every node the bot's own node's lobby names (a bot that came through one
+        public address learns each node's own, to go to when its node stops answering)."""
+        tables = await self._ask(self.url)
+        if tables is not None:
+            self.remember(str(t["url"]) for t in tables if t.get("url"))
+
     def found(self) -> None:
         """The bot plays on its table's node again."""
         self.lost_since = None
