@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from typing import Any
 
 from e2e_support import Server, create_account
 
@@ -39,11 +40,17 @@ class ArchivedShoe:
 
 
 def archived_shoe(
-    server: Server, table: str, rounds: int, voided: tuple[int, ...] = ()
+    server: Server,
+    table: str,
+    rounds: int,
+    voided: tuple[int, ...] = (),
+    signer: Any = None,
 ) -> ArchivedShoe:
     """An ended shoe of ``table`` with ``rounds`` rounds, written through the store into the
     server's database; the rounds numbered in ``voided`` were voided after their cards were
-    drawn (their cards dropped), the others settled."""
+    drawn (their cards dropped), the others settled. With ``signer`` (the server's log key) its
+    commitment is appended to the commitment log, as a table does; without, it is a shoe dealt
+    before the log existed."""
     from baccarat.cards import parse_cards
     from baccarat.rules import deal
     from baccarat.settlement import settle
@@ -57,7 +64,7 @@ def archived_shoe(
     try:
         dealer = store.get_user_by_name(create_account(server, f"arch{seed.hex()[:6]}d"))
         bettor = store.get_user_by_name(create_account(server, f"arch{seed.hex()[:6]}b"))
-        store.record_shoe_start(shoe.shoe_id, table, shoe.commitment)
+        store.record_shoe_start(shoe.shoe_id, table, shoe.commitment, signer=signer)
         # (written as the node that runs the table: the ledger takes that node's epoch only)
         epoch = store.epoch_of(table)
         for no in range(1, rounds + 1):

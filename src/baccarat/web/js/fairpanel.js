@@ -2,14 +2,16 @@
 // (which this page remembers, seen.js), the last finished shoe's seed checked against its
 // commitment and against what this page saw, and the table's last shoes from the archive, each
 // ended one checked card for card in the page. A check stays on screen, through rounds and
-// redraws, until the player closes it.
+// redraws, until the player closes it. Each shoe's place in the commitment log is checked as
+// the panel shows it (logproof.js), and an ended shoe whose seed was never revealed says why.
 
 import { h, mount } from "./dom.js";
 import { t } from "./i18n.js";
 import { api } from "./net.js";
 import { seedMatches, verifyCommand, verifyShoe } from "./fair.js";
 import { alarming, recall, remember, witness } from "./seen.js";
-import { checkedBox, hex, memoryLine, when } from "./shoecheck.js";
+import { checkedBox, hex, logLine, memoryLine, when } from "./shoecheck.js";
+import { logInclusion } from "./logproof.js";
 import { toast } from "./shell.js";
 
 const SHOES_LISTED = 5;
@@ -21,6 +23,17 @@ function currentKey(view) {
 
 function lastKey(view) {
   return [view.last_shoe?.shoe_id, view.last_shoe?.seed, view.last_shoe?.commitment].join("|");
+}
+
+/** Why an ended shoe's seed is not revealed (or, for a closed table's, that it is), in words. */
+function endReason(shoe) {
+  if (!shoe.ended_at) return null;
+  const reason = shoe.end_reason;
+  if (shoe.seed && reason !== "closed") return null;
+  const known = ["key_missing", "seal_broken", "unsealed", "closed"].includes(reason);
+  const words = t(`end_${known ? reason : "unknown"}`);
+  return h("span", { class: `fp-ended${shoe.seed ? " muted" : ""}`, "data-reason": reason ?? "" },
+    shoe.seed ? words : `${t("ended_unrevealed")}${words}`);
 }
 
 /** The panel as a dialog over the table; open() shows it for a table's view, close() hides it. */
@@ -36,6 +49,7 @@ export class FairnessPanel {
     this.checking = new Set(); // shoe ids being checked
     this.rows = new Map(); // shoe id -> {li, head, result}: the archive's rows
     this.alarms = new Set(); // shoe ids whose seed is not what this page saw committed
+    this.logs = new Map(); // "shoe|commitment|log index" -> the log check's promise, while open
     document.addEventListener("keydown", (ev) => {
       if (ev.key === "Escape" && this.open_) this.close();
     });
@@ -49,6 +63,7 @@ export class FairnessPanel {
   /** Show the panel for this table's view. */
   open(view) {
     this.open_ = true;
+    this.logs.clear(); // each opening asks the log afresh
     this.el.hidden = false;
     this.draw(view);
   }
@@ -111,18 +126,44 @@ export class FairnessPanel {
   /** The shoe in play: its commitment, and whether this page has it noted for the shoe's end. */
   drawCurrent(view) {
     this.currentKey = currentKey(view);
+    // (noted before anything reads the page's memory of it)
+    this.noting = view.shoe?.commitment ? remember(view.shoe.id, view.table_id, view.shoe.commitment) : Promise.resolve();
     const noted = h("p", { class: "fp-noted muted" });
     mount(this.currentEl,
       h("h4", null, t("this_shoe"), " ", h("span", { class: "fp-round" }, t("round_of", { n: view.round_no || 0 }))),
       h("div", { class: "fp-row" }, h("span", null, t("commitment")), hex(view.shoe?.commitment, "fp-commit")),
-      view.shoe?.commitment ? noted : null);
+      view.shoe?.commitment ? noted : null,
+      view.shoe?.commitment ? this.logSlot(view.shoe.id, view.shoe.commitment) : null);
     if (!view.shoe?.commitment) return;
     const { id, commitment } = view.shoe;
-    remember(id, view.table_id, commitment).then(() => recall(id)).then((record) => {
+    this.noting.then(() => recall(id)).then((record) => {
       if (record === null) return; // (not written: it is tried again at the next sighting)
       noted.dataset.memory = record ? "noted" : "none";
       noted.textContent = record ? t("memory_noted", { time: when(record.seen_at) }) : t("memory_none");
     });
+  }
+
+  /** A slot that shows the shoe's place in the commitment log once checked. `logIndex` is the
+   * archive's (null: dealt before the log; undefined: not known here, the log is asked). */
+  logSlot(shoeId, commitment, logIndex) {
+    const key = [shoeId, commitment, logIndex].join("|");
+    let check = this.logs.get(key);
+    if (!check) {
+      // What this page saw of the shoe (never learnt from the archive), then the proof.
+      check = { result: undefined };
+      check.promise = (this.noting ?? Promise.resolve()).then(() => recall(shoeId))
+        .then((record) => logInclusion(shoeId, { logIndex, archived: commitment, remembered: record || null }))
+        .catch(() => ({ verdict: "unreachable", failures: [] }))
+        .then((result) => {
+          check.result = result;
+          if (result.ok === false) this.alarm(shoeId);
+          return result;
+        });
+      this.logs.set(key, check);
+    }
+    const slot = h("div", { class: "fp-log-slot", "data-shoe": shoeId }, logLine(check.result));
+    if (!check.result) check.promise.then((result) => mount(slot, logLine(result)));
+    return slot;
   }
 
   drawLast(view) {
@@ -160,7 +201,17 @@ export class FairnessPanel {
           onclick: () => this.check(shoe.shoe_id) }, t("verify_shoe")),
         h("a", { class: "btn btn-small", href: `/verify?shoe=${encodeURIComponent(shoe.shoe_id)}`, target: "_blank",
           rel: "noopener" }, t("verify_page")))
-        : h("span", { class: "muted" }, t("shoe_running")));
+        : shoe.ended_at ? null : h("span", { class: "muted" }, t("shoe_running")),
+      endReason(shoe));
+    // (the log's line is drawn again only when the shoe's commitment or log index changes)
+    const logKey = [shoe.commitment, shoe.log_index].join("|");
+    if (row.logKey !== logKey) {
+      row.logKey = logKey;
+      const slot = this.logSlot(shoe.shoe_id, shoe.commitment, shoe.log_index ?? null);
+      if (row.log) row.log.replaceWith(slot);
+      else row.head.after(slot);
+      row.log = slot;
+    }
     return row;
   }
 

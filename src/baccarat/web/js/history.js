@@ -1,12 +1,14 @@
 // My bets (投注紀錄): the logged-in user's rounds, newest first, a page at a time, and the
 // day's and this session's totals. Reads GET /api/my/rounds and GET /api/my/net.
 
-import { h, add, fmt, signed } from "./dom.js";
+import { h, add, fmt, mount, signed } from "./dom.js";
 import { t, getLang, named } from "./i18n.js";
 import { api } from "./net.js";
 import { cardFace } from "./cards.js";
 import { AREAS } from "./selectors.js";
 import { seedMatches } from "./fair.js";
+import { alarming, witness } from "./seen.js";
+import { memoryLine } from "./shoecheck.js";
 import { toast, toolbar } from "./shell.js";
 
 const PAGE = 20;
@@ -68,17 +70,24 @@ function seedBox(shoe, round) {
   if (!shoe) return null;
   if (!shoe.seed) return h("div", { class: "hr-shoe pending" }, t("seed_after_shoe"));
   const result = h("span", { class: "verify-result" });
+  const memory = h("div", { class: "hr-memory" });
   return h("div", { class: "hr-shoe" },
     h("span", null, `${t("seed")} `), h("code", { class: "seed", translate: "no", title: shoe.seed }, `${shoe.seed.slice(0, 16)}…`),
     h("button", { class: "btn btn-small btn-verify", onclick: async () => {
+      // The seed against the archive's commitment, and against the one this page saw itself
+      // when the shoe started (seen.js): a seed that is not that one is said first, in red.
       let ok = false;
       try {
         ok = await seedMatches(shoe.seed, shoe.commitment);
       } catch {
         ok = false;
       }
+      const seen = await witness(round.shoe_id, shoe.seed);
+      const alarm = alarming(seen);
       result.textContent = ok ? `✔ ${t("verify_ok")}` : `✘ ${t("verify_bad")}`;
-      result.className = `verify-result ${ok ? "ok" : "bad"}`;
+      result.className = `verify-result ${!ok ? "bad" : alarm ? "plain" : "ok"}`;
+      result.dataset.memory = seen.verdict;
+      mount(memory, memoryLine(seen));
     } }, t("verify")),
     h("button", { class: "btn btn-small", onclick: async (ev) => {
       try {
@@ -91,7 +100,7 @@ function seedBox(shoe, round) {
     // The whole shoe rebuilt and checked in the verifier page, this round's cards marked there.
     h("a", { class: "btn btn-small btn-verify-shoe", target: "_blank", rel: "noopener",
       href: `/verify?shoe=${encodeURIComponent(round.shoe_id)}&round=${round.round_no}` }, t("verify_page")),
-    result,
+    result, memory,
     h("details", { class: "fair-cmd" }, h("summary", null, t("verify_cmd")), h("code", { class: "cmd", translate: "no" }, shoe.verify)));
 }
 

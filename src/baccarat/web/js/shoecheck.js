@@ -84,3 +84,42 @@ export function checkedBox(result, seen, onClose) {
     alarm ? null : memoryLine(seen),
     h("ol", { class: "fp-rounds" }, result.rounds.map((r) => roundLine(r, skipOf.get(r.round_no)))));
 }
+
+/** The command that checks the whole log, signature included, where this page cannot. */
+export function verifyLogCommand() {
+  return `baccarat verify-log --url ${location.origin}`;
+}
+
+const LOG_MARK = { verified: ["ok", "✔"], failed: ["alarm", "✘"], not_logged: ["alarm", "✘"],
+  before_log: ["muted", "ⓘ"], unreachable: ["muted", "ⓘ"], checking: ["muted", "…"] };
+
+/** Why a log check failed, every failure named, in one sentence. */
+function logFailure(result) {
+  const params = { n: result.index ?? "?", key: result.keyId ?? "?",
+    time: result.remembered ? when(result.remembered.seen_at) : "" };
+  const reasons = result.failures.map((code) => t(`log_fail_${code}`, params));
+  return `${t("log_failed")}${reasons.join(t("clause_sep"))}${t("log_failed_end")}`;
+}
+
+/**
+ * A shoe's place in the commitment log (logproof.js's logInclusion), in one line: where it is
+ * and that it was checked, or in red what failed. A browser that cannot check Ed25519 says so
+ * and gives the command that can. `result` undefined: the check is under way.
+ */
+export function logLine(result) {
+  const verdict = result?.verdict ?? "checking";
+  const [cls, mark] = LOG_MARK[verdict];
+  let text;
+  let cmd = null;
+  if (verdict === "checking") text = t("log_checking");
+  else if (verdict === "before_log") text = t("log_before");
+  else if (verdict === "unreachable") text = t("log_unreachable");
+  else if (verdict !== "verified") text = logFailure(result);
+  else if (result.signature === "unsupported") {
+    text = t("log_unsigned", { n: result.index, m: result.size });
+    cmd = hex(verifyLogCommand(), "cmd");
+  } else text = t("log_verified", { n: result.index, m: result.size, time: when(result.timestamp) });
+  return h("div", { class: `fp-log ${cls}`, "data-log": verdict, "data-signature": result?.signature ?? "",
+    "data-failures": (result?.failures ?? []).join(" "), role: cls === "alarm" ? "alert" : null },
+  h("p", null, `${mark} ${text}`), cmd);
+}
