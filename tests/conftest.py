@@ -10,6 +10,8 @@ small units that keep a core busy come last and even out the two workers' ends.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import pytest
 from hypothesis import settings
 from xdist.scheduler import LoadScopeScheduling
@@ -65,3 +67,40 @@ class BrowserTestsTogether(LoadScopeScheduling):
 
 def pytest_xdist_make_scheduler(config: pytest.Config, log: Producer) -> LoadScopeScheduling:
     return BrowserTestsTogether(config, log)
+
+
+@dataclass
+class WorkerTime:
+    """What one xdist worker spent: its tests' summed durations and the span it was busy."""
+
+    tests: int = 0
+    seconds: float = 0.0
+    first: float = float("inf")
+    last: float = 0.0
+
+
+WORKER_TIMES: dict[str, WorkerTime] = {}
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    node = getattr(report, "node", None)  # set by xdist on the controller, for a worker's report
+    if node is None:
+        return
+    time = WORKER_TIMES.setdefault(node.gateway.id, WorkerTime())
+    time.tests += report.when == "call"
+    time.seconds += report.duration
+    time.first = min(time.first, report.start)
+    time.last = max(time.last, report.stop)
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """Each worker's test time, and when it ended: the record of whether the two ended together."""
+    if not WORKER_TIMES:
+        return
+    start = min(time.first for time in WORKER_TIMES.values())
+    terminalreporter.section("time per worker")
+    for name, time in sorted(WORKER_TIMES.items()):
+        terminalreporter.write_line(
+            f"{name}: {time.tests} tests, {time.seconds:.1f} s of tests (setup, call and"
+            f" teardown), ended {time.last - start:.1f} s after the first test began"
+        )
