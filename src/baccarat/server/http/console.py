@@ -38,6 +38,7 @@ from baccarat.server.http.console_auth import operator_only
 from baccarat.server.http.console_request import (
     actor_of,
     driver_here,
+    party_of,
     refused,
     store_of,
     user_id_of,
@@ -48,6 +49,7 @@ from baccarat.server.http.limits import RateLimiter
 from baccarat.server.http.mybets import a_store_id, round_entry
 from baccarat.store.audit import IN_PLAY_SECONDS
 from baccarat.store.operators import LogEntry
+from baccarat.store.powers import Party, can_act
 from baccarat.store.records import user_wallet
 from baccarat.table.book import book
 from baccarat.table.view import view
@@ -55,6 +57,9 @@ from baccarat.table.view import view
 log = logging.getLogger("baccarat.console")
 
 USERS_PAGE = 50
+USER_ACTIONS = ("grant", "set_level", "mute", "ban", "unban", "stand_up", "set_role", "unlock")
+"""What the console may do to a user; a user's page lists those its operator may."""
+ADMIN_ONLY = ("set_role", "unlock")
 
 
 # -- reads ------------------------------------------------------------------------------
@@ -119,6 +124,13 @@ async def user_page(request: web.Request) -> web.Response:
     log = await asyncio.to_thread(store.operator_log, target=user_wallet(uid), limit=50)
     sessions, last_login = await asyncio.to_thread(store.sessions_of, uid)
     locked = await asyncio.to_thread(store.console_locked, uid)
+    target = Party(uid, user.username, user.role, bool(user.banned))
+    acting = party_of(request)
+    may = [
+        a
+        for a in USER_ACTIONS
+        if can_act(acting, target, a) and (acting.role == "admin" or a not in ADMIN_ONLY)
+    ]
     # Where they sit in the whole system (the cluster's seat claims), not only on this node.
     where = await server.node.directory.seat_of(uid)
     return web.json_response(
@@ -129,6 +141,7 @@ async def user_page(request: web.Request) -> web.Response:
             "sessions": sessions,
             "last_login": last_login,
             "console_locked": locked,
+            "may": may,
             "ledger": ledger,
             "rounds": [round_entry(r, shoes.get(r.shoe_id), uid) for r in records],
             "log": [e.json() for e in log],

@@ -4,10 +4,10 @@
 import { h, mount } from "../js/dom.js";
 import { api } from "../js/net.js";
 import { getLang, setLang, t, refusal } from "./words.js";
-import { tablesView, usersView, userView, roundView, logView } from "./views.js";
+import { tablesView, usersView, userView, roundView, logView, grantsView } from "./views.js";
 
 const root = document.getElementById("console");
-const TABS = ["tables", "users", "records", "log"];
+const TABS = ["tables", "users", "grants", "records", "log"];
 const state = { operator: null, refresh: 0 };
 
 function topbar() {
@@ -87,6 +87,7 @@ async function show() {
     else if (tab === "users") await usersView(body, ctx);
     else if (tab === "records") await roundView(body, arg ? decodeURIComponent(arg) : "", ctx);
     else if (tab === "log") await logView(body, ctx);
+    else if (tab === "grants") await grantsView(body, ctx);
     else await tablesView(body, ctx);
   } catch (err) {
     if (err.code === "console_login" || err.code === "not_operator") {

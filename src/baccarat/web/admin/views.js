@@ -166,9 +166,11 @@ function action(name, title, fields, send, redraw) {
       return;
     }
     try {
-      await send(reason.value);
-      msg.textContent = t("done");
-      msg.dataset.code = "ok";
+      // A grant that waits for a second operator changed nothing to redraw: it says so.
+      const note = await send(reason.value);
+      msg.textContent = typeof note === "string" ? note : t("done");
+      msg.dataset.code = typeof note === "string" ? "waiting" : "ok";
+      if (typeof note === "string") return;
       await redraw();
     } catch (err) {
       msg.textContent = refusal(err);
@@ -193,16 +195,25 @@ export async function userView(body, userId, ctx) {
   minutes.title = t("minutes");
   const role = h("select", { name: "role" }, ["player", "operator", "admin"].map((r) =>
     h("option", { value: r, selected: r === u.role }, t(r))));
+  // Only what the server says this operator may do to this user (their rank, their own
+  // account); the note says why the rest is missing.
+  const may = new Set(got.may ?? []);
+  const granted = async (reason) => {
+    const done = await post("grant", { coins: Number(coins.value), reason });
+    return done.request ? t("grant_waiting") : undefined;
+  };
   const actions = [
-    action("grant", t("grant"), [coins], (reason) => post("grant", { coins: Number(coins.value), reason }), redraw),
-    action("level", t("set_level"), [level], (reason) => post("level", { level: Number(level.value), reason }), redraw),
-    action("mute", t("mute"), [minutes], (reason) => post("mute", { seconds: Number(minutes.value) * 60, reason }), redraw),
+    may.has("grant") ? action("grant", t("grant"), [coins], granted, redraw) : null,
+    may.has("set_level") ? action("level", t("set_level"), [level], (reason) => post("level", { level: Number(level.value), reason }), redraw) : null,
+    may.has("mute") ? action("mute", t("mute"), [minutes], (reason) => post("mute", { seconds: Number(minutes.value) * 60, reason }), redraw) : null,
     u.banned
-      ? action("unban", t("unban"), [], (reason) => post("unban", { reason }), redraw)
-      : action("ban", t("ban"), [], (reason) => post("ban", { reason }), redraw),
-    standAction(got.seat, userId, redraw),
-    ctx.operator.role === "admin" ? action("role", t("set_role"), [role], (reason) => post("role", { role: role.value, reason }), redraw) : null,
+      ? (may.has("unban") ? action("unban", t("unban"), [], (reason) => post("unban", { reason }), redraw) : null)
+      : (may.has("ban") ? action("ban", t("ban"), [], (reason) => post("ban", { reason }), redraw) : null),
+    may.has("stand_up") ? standAction(got.seat, userId, redraw) : null,
+    may.has("set_role") ? action("role", t("set_role"), [role], (reason) => post("role", { role: role.value, reason }), redraw) : null,
+    may.has("unlock") && got.console_locked ? action("unlock", t("unlock"), [], (reason) => post("unlock", { reason }), redraw) : null,
   ];
+  const barred = u.user_id === ctx.operator.user_id ? "own_account" : (!may.has("ban") && !may.has("unban") ? "outranked" : null);
   mount(body,
     h("a", { href: "#/users", class: "btn-link" }, `← ${t("back")}`),
     h("section", { class: "cs-user panel", "data-user": u.username },
@@ -215,7 +226,9 @@ export async function userView(body, userId, ctx) {
         h("dt", null, t("seat")), h("dd", { "data-field": "seat" }, got.seat ? `${got.seat.table_id} #${got.seat.seat}` : "—"),
         h("dt", null, t("online")), h("dd", null, got.online ? t("online") : t("offline")),
         h("dt", null, t("sessions")), h("dd", null, got.sessions),
-        h("dt", null, t("last_seen")), h("dd", { "data-field": "last_login" }, when(got.last_login)))),
+        h("dt", null, t("last_seen")), h("dd", { "data-field": "last_login" }, when(got.last_login)),
+        got.console_locked ? [h("dt", null, t("console_lock")), h("dd", { "data-field": "console_locked" }, h("span", { class: "pill cs-banned" }, t("console_locked_note")))] : null),
+      barred ? h("p", { class: "muted cs-barred", "data-field": "barred", "data-code": barred }, t(barred)) : null),
     h("section", { class: "cs-actions" }, actions),
     h("h3", null, t("ledger")),
     grid([t("time"), t("kind"), t("memo"), t("coins")], got.ledger.map((e) => h("tr", null,
@@ -329,7 +342,8 @@ function roundRecord(r, shoe) {
 /** The operator log, filtered by action and actor. */
 export async function logView(body) {
   const action = h("select", { name: "action" }, ["", "grant", "set_level", "set_role", "mute", "unmute", "ban", "unban", "stand_up",
-    "close_table", "open_table", "notice", "audit"]
+    "close_table", "open_table", "notice", "audit", "grant_requested", "grant_approved", "grant_refused", "unlock",
+    "console_login", "console_login_failed", "totp_enrolled", "console_locked"]
     .map((a) => h("option", { value: a }, a ? t(`do_${a}`) : t("all"))));
   const actor = h("input", { name: "actor", placeholder: t("actor") });
   const out = h("div");
@@ -342,4 +356,38 @@ export async function logView(body) {
   form.addEventListener("submit", (e) => { e.preventDefault(); load().catch((err) => mount(out, h("p", { class: "cs-error" }, refusal(err)))); });
   mount(body, form, out);
   await load();
+}
+
+/** Grants waiting for a second operator (or decided): approve or refuse each with a reason. */
+export async function grantsView(body, ctx) {
+  const status = h("select", { name: "status" }, ["pending", "approved", "refused", "all"].map((x) =>
+    h("option", { value: x }, x === "all" ? t("all") : t(`status_${x}`))));
+  const out = h("div");
+  const load = async () => {
+    const { requests } = await api(`/api/admin/grants?status=${status.value}`);
+    mount(out, requests.length ? h("div", { class: "cs-requests", "data-list": "grants" }, requests.map((r) => request(r, ctx, load)))
+      : h("p", { class: "muted", "data-list": "grants" }, t("empty")));
+  };
+  status.addEventListener("change", () => load().catch((err) => mount(out, h("p", { class: "cs-error" }, refusal(err)))));
+  mount(body, h("form", { class: "cs-search" }, status), out);
+  await load();
+}
+
+// One request: who asked, for whom, how much and why; its decision, or the two forms.
+function request(r, ctx, reload) {
+  const mine = r.requested_by_id === ctx.operator.user_id;
+  const decide = (verb) => action(verb, t(verb), [], (reason) => api(`/api/admin/grants/${r.id}/${verb}`, { reason }), reload);
+  return h("section", { class: "cs-request panel", "data-request": r.id, "data-status": r.status },
+    h("h3", null, h("a", { href: `#/users/${r.user_id}` }, r.username), " ",
+      h("span", { class: `cs-amount ${r.coins < 0 ? "neg" : ""}` }, signed(r.coins)), " ",
+      h("span", { class: "pill cs-muted" }, t(`why_${r.why}`))),
+    h("dl", { class: "cs-facts" },
+      h("dt", null, t("requested_by")), h("dd", null, `${r.requested_by} · ${when(r.created_at)}`),
+      h("dt", null, t("reason")), h("dd", null, r.reason),
+      h("dt", null, t("status")), h("dd", { "data-field": "status" }, t(`status_${r.status}`)),
+      r.decided_by ? [h("dt", null, t("decided_by")), h("dd", null, `${r.decided_by} · ${when(r.decided_at)}`),
+        h("dt", null, t("decision")), h("dd", null, r.decision)] : null),
+    r.status === "pending" ? h("div", { class: "cs-actions" },
+      mine ? h("p", { class: "muted", "data-code": "own_request" }, t("own_request")) : decide("approve"),
+      decide("refuse")) : null);
 }

@@ -28,7 +28,7 @@ const WORDS = {
     area_player: "閒", area_banker: "莊", area_tie: "和", area_player_pair: "閒對", area_banker_pair: "莊對",
     phase_waiting: "等待荷官", phase_betting: "下注中", phase_dealing: "發牌", phase_squeeze: "瞇牌",
     phase_result: "結果", phase_shuffling: "洗牌",
-    bad_credentials: "帳號或密碼錯誤", code_needed: "請輸入驗證碼", bad_code: "驗證碼錯誤或已過期", code_used: "此驗證碼已用過，請等下一組",
+    bad_credentials: "帳號、密碼或驗證碼錯誤", code_needed: "請輸入驗證碼", bad_code: "驗證碼錯誤或已過期", code_used: "此驗證碼已用過，請等下一組",
     not_operator: "此帳號不是營運人員", not_admin: "只有管理員可以這麼做", rate_limited: "嘗試太多次，請稍候",
     console_login: "請先登入後台", banned_login: "此帳號已停權：{reason}", bad_reason: "每個操作都需要原因",
     insufficient_coins: "對方星幣不足以扣回", coins_below_stake: "不能扣回對方本局已押在桌上的星幣",
@@ -45,6 +45,16 @@ const WORDS = {
     book: "荷官帳本", if_player_wins: "閒贏時荷官", if_banker_wins: "莊贏時荷官",
     voids: "作廢牌局", days: "最近 {n} 天", count: "局數", void_crash: "伺服器當機", void_shutdown: "計畫停機",
     void_settlement_refused: "帳務拒絕結算", void_escrow_refused: "帳務拒絕託管", void_unrecorded: "未記錄原因",
+    grants: "待核准", requested_by: "申請人", why: "為何待核准", why_amount: "超過單筆上限", why_self: "發給自己",
+    approve: "核准", refuse: "駁回", decided_by: "決定者", decision: "決定原因", grant_waiting: "已送出：等待另一位營運人員核准",
+    status_pending: "待核准", status_approved: "已核准", status_refused: "已駁回", user: "使用者",
+    console_lock: "後台鎖定", console_locked_note: "驗證碼錯誤太多次，已鎖定後台登入", unlock: "解除後台鎖定",
+    outranked: "營運人員只能處理玩家帳號", own_account: "不能對自己的帳號執行此操作，請另一位營運人員處理",
+    last_admin: "這是最後一位管理員，請先指派另一位管理員", own_request: "需由另一位營運人員核准，申請人不能自己決定",
+    request_decided: "此申請已經決定過了", daily_cap: "已達本日發放上限", unknown_request: "找不到此申請",
+    console_locked: "驗證碼錯誤太多次，此帳號的後台登入已鎖定，請管理員解除", bad_status: "狀態不正確",
+    do_grant_requested: "申請發放", do_grant_approved: "核准發放", do_grant_refused: "駁回發放", do_unlock: "解除後台鎖定",
+    do_console_login: "後台登入", do_console_login_failed: "後台登入失敗", do_totp_enrolled: "綁定驗證器", do_console_locked: "後台鎖定",
   },
   en: {
     title: "Operator console", login: "Log in", logout: "Log out", username: "Username", password: "Password",
@@ -69,7 +79,7 @@ const WORDS = {
     area_player: "Player", area_banker: "Banker", area_tie: "Tie", area_player_pair: "P Pair", area_banker_pair: "B Pair",
     phase_waiting: "Waiting for a dealer", phase_betting: "Betting", phase_dealing: "Dealing", phase_squeeze: "Squeeze",
     phase_result: "Result", phase_shuffling: "Shuffling",
-    bad_credentials: "Wrong username or password", code_needed: "Enter the code", bad_code: "Wrong or expired code", code_used: "That code was used already; wait for the next one",
+    bad_credentials: "Wrong username, password or code", code_needed: "Enter the code", bad_code: "Wrong or expired code", code_used: "That code was used already; wait for the next one",
     not_operator: "This account is not an operator", not_admin: "Only an admin may do this", rate_limited: "Too many tries; wait a moment",
     console_login: "Log in to the console", banned_login: "This account is banned: {reason}", bad_reason: "Every action needs a reason",
     insufficient_coins: "The user has too few coins to take back", coins_below_stake: "Coins the user has on the table this round are not taken back",
@@ -86,6 +96,16 @@ const WORDS = {
     book: "The dealer's book", if_player_wins: "Dealer if Player wins", if_banker_wins: "Dealer if Banker wins",
     voids: "Voided rounds", days: "Last {n} days", count: "Rounds", void_crash: "Server crash", void_shutdown: "Planned stop",
     void_settlement_refused: "Ledger refused the payout", void_escrow_refused: "Ledger refused the stakes", void_unrecorded: "Reason not recorded",
+    grants: "Approvals", requested_by: "Asked by", why: "Why it waits", why_amount: "Above the bound", why_self: "To oneself",
+    approve: "Approve", refuse: "Refuse", decided_by: "Decided by", decision: "Decision", grant_waiting: "Sent: it waits for a second operator's approval",
+    status_pending: "Waiting", status_approved: "Approved", status_refused: "Refused", user: "User",
+    console_lock: "Console lock", console_locked_note: "Locked out of the console after too many wrong codes", unlock: "Lift the console lock",
+    outranked: "An operator acts on players' accounts only", own_account: "Not on your own account; ask another operator",
+    last_admin: "This is the last admin; make another admin first", own_request: "A second operator decides, not the one who asked",
+    request_decided: "This request was decided already", daily_cap: "Your daily total of grants is reached", unknown_request: "No such request",
+    console_locked: "Too many wrong codes locked this account out of the console; an admin can lift it", bad_status: "Bad status",
+    do_grant_requested: "Grant asked", do_grant_approved: "Grant approved", do_grant_refused: "Grant refused", do_unlock: "Console unlocked",
+    do_console_login: "Console login", do_console_login_failed: "Console login failed", do_totp_enrolled: "Authenticator enrolled", do_console_locked: "Console locked",
   },
 };
 
@@ -107,8 +127,13 @@ export function refusal(err) {
   return WORDS[getLang()][err?.code] ? t(err.code, err.details) : err?.message || err?.code || "?";
 }
 
-/** A time as the operator reads it: local date and time to the second. */
+const DATES = {};
+
+/** A time as the operator reads it: local date and time to the second, the month named in
+ * the page's language (never a day-first or month-first row of numbers to misread). */
 export function when(seconds) {
   if (seconds === null || seconds === undefined) return "—";
-  return new Date(seconds * 1000).toLocaleString(getLang() === "en" ? "en-GB" : "zh-TW", { hour12: false });
+  const lang = getLang() === "en" ? "en-US" : "zh-TW";
+  DATES[lang] ??= new Intl.DateTimeFormat(lang, { dateStyle: "medium", timeStyle: "medium", hourCycle: "h23" });
+  return DATES[lang].format(new Date(seconds * 1000));
 }
