@@ -25,7 +25,7 @@ def settle(tables: list[str], nodes: list[str], holders: dict[str, str]) -> dict
     for _ in range(100):
         decisions = {n: balance(n, tables, nodes, holders) for n in nodes}
         before = dict(holders)
-        for n, d in decisions.items():
+        for d in decisions.values():
             for t in d.shed:
                 holders.pop(t, None)
         for n, d in decisions.items():
