@@ -307,7 +307,12 @@ def _resigned(server: Server) -> Callable[[dict[str, Any]], None]:
 
 
 def _path_changed(proof: dict[str, Any]) -> None:
-    proof["audit_path"][0] = _flip(proof["audit_path"][0])
+    """A node of the audit path changed (a node added, for a log of one entry)."""
+    path = proof["audit_path"]
+    if path:
+        path[0] = _flip(path[0])
+    else:
+        path.append("00" * 32)
 
 
 def _root_changed(proof: dict[str, Any]) -> None:
@@ -531,7 +536,7 @@ def test_the_saved_verifier_checks_a_log_proof_offline(
         save_screenshot(page, f"verify-log-{'phone-en' if en else 'desktop-zh'}")
         # A node of the audit path changed: the path fails, and the page says so in red.
         tampered = json.loads(json.dumps(proof))
-        tampered["audit_path"][0] = _flip(tampered["audit_path"][0])
+        _path_changed(tampered)
         got = _verify(page, {"proof": json.dumps(tampered)})
         assert got["ok"] == "false"
         assert got["lines"]["log"] == [
@@ -600,6 +605,102 @@ def test_the_sites_verifier_fetches_the_proof_itself(
         got = page.evaluate(VERDICTS)
         assert got["ok"] == "true" and "log" not in got["lines"]
         assert page.input_value("#proof") == ""
+        assert not page.js_errors
+    finally:
+        page.context.close()
+
+
+REMEMBER = (
+    """([id, table, commit]) => import('/js/seen.js').then((m) => m.remember(id, table, commit))"""
+)
+
+
+def _my_round(shoe_id: str, table: str, seed: bytes) -> dict[str, Any]:
+    """A round of My bets (GET /api/my/rounds) in an ended shoe revealed with ``seed``."""
+    return {
+        "round_id": f"{shoe_id}-1",
+        "table_id": table,
+        "shoe_id": shoe_id,
+        "round_no": 1,
+        "role": "bettor",
+        "time": time.time() - 60,
+        "status": "settled",
+        "outcome": {
+            "player": {"cards": ["9H", "3C"], "points": 2},
+            "banker": {"cards": ["KD", "7S"], "points": 7},
+        },
+        "winner": "banker",
+        "bets": {"banker": 1000},
+        "stake": 1000,
+        "net": 950,
+        "commission": 50,
+        "shoe": {
+            "commitment": commitment(seed),
+            "seed": seed.hex(),
+            "verify": f"baccarat verify-shoe --seed {seed.hex()} --commitment {commitment(seed)}",
+        },
+    }
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_my_bets_checks_a_seed_against_the_commitment_the_page_saw(
+    server: Server, browser: Any, watching: Watching, lang: str
+) -> None:
+    en = lang == "en"
+    page = open_page(browser, server, PHONE if en else DESKTOP, phone=en)
+    try:
+        log_in(page, create_account(server, f"loghistory{lang}"))
+        if en:
+            _english(page)
+        seen, other = new_seed(), new_seed()
+        faithful, rewritten = f"hist-ok-{lang}", f"hist-bad-{lang}"
+        page.evaluate(REMEMBER, [faithful, watching.table, commitment(seen)])
+        page.evaluate(REMEMBER, [rewritten, watching.table, commitment(seen)])
+        # The archive of the second shoe rewritten: another seed, its commitment to match.
+        rounds = [
+            _my_round(rewritten, watching.table, other),
+            _my_round(faithful, watching.table, seen),
+        ]
+        page.route(
+            re.compile(r"/api/my/rounds"),
+            lambda r: r.fulfill(json={"rounds": rounds, "next": None}),
+        )
+        page.click("[data-action='history']")
+        page.wait_for_selector(".history-screen .hist-round .btn-verify")
+        records = {
+            shoe: page.evaluate("(id) => import('/js/seen.js').then((m) => m.recall(id))", shoe)
+            for shoe in (faithful, rewritten)
+        }
+        got = []
+        for shoe in (faithful, rewritten):
+            row = page.locator(f".hist-round[data-round='{shoe}-1']")
+            row.locator(".btn-verify").click()
+            row.locator(".hr-memory .fp-memory").wait_for()
+            got.append(
+                row.evaluate(
+                    """(row) => { const memory = row.querySelector('.fp-memory');
+                      return { result: row.querySelector('.verify-result').className,
+                        said: memory.querySelector('p').textContent, verdict: memory.dataset.memory,
+                        background: getComputedStyle(memory).backgroundColor }; }"""
+                )
+            )
+        ok, bad = got
+        when = {s: page.evaluate(WHEN, records[s]["seen_at"]) for s in (faithful, rewritten)}
+        assert (ok["result"], ok["verdict"]) == ("verify-result ok", "matches")
+        assert ok["said"] == (
+            f"✔ 與本頁在 {when[faithful]} 看到的承諾相符"
+            if not en
+            else f"✔ Matches the commitment this page saw at {when[faithful]}"
+        )
+        # The archive agrees with itself, but not with what the page saw: red, nothing green.
+        assert (bad["result"], bad["verdict"]) == ("verify-result plain", "mismatch")
+        assert bad["said"].startswith(
+            f"✘ 與本頁在 {when[rewritten]} 看到的承諾不符！"
+            if not en
+            else f"✘ DOES NOT MATCH the commitment this page saw at {when[rewritten]}!"
+        )
+        assert bad["background"] == RED
+        save_screenshot(page, f"history-memory-{'phone-en' if en else 'desktop-zh'}")
         assert not page.js_errors
     finally:
         page.context.close()
