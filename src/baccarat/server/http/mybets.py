@@ -16,6 +16,7 @@ from aiohttp import web
 from baccarat.bets import AREAS
 from baccarat.errors import InvalidInput
 from baccarat.server.http import auth
+from baccarat.server.http.guard import require_user
 from baccarat.store import RoundRecord, ShoeRecord, Store
 
 PAGE = 20
@@ -110,10 +111,7 @@ def parse_since(text: str | None) -> float:
 
 async def my_rounds(request: web.Request) -> web.Response:
     """GET /api/my/rounds: a page of the user's rounds, newest first, and the next cursor."""
-    found = await auth.current_user(request)
-    if found is None:
-        return auth.fail(401, "not_authenticated", "Log in first.")
-    user = found[0]
+    user, _ = await require_user(request)
     store: Store = request.app[auth.STORE]
     try:
         limit = parse_limit(request.query.get("limit"))
@@ -132,10 +130,7 @@ async def my_rounds(request: web.Request) -> web.Response:
 
 async def my_net(request: web.Request) -> web.Response:
     """GET /api/my/net: the user's net coins, commission and rounds settled since a time."""
-    found = await auth.current_user(request)
-    if found is None:
-        return auth.fail(401, "not_authenticated", "Log in first.")
-    user = found[0]
+    user, _ = await require_user(request)
     store: Store = request.app[auth.STORE]
     try:
         since = parse_since(request.query.get("since"))

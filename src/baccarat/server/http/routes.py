@@ -22,6 +22,7 @@ from baccarat.roads.patterns import PATTERNS
 from baccarat.server.app import Server
 from baccarat.server.http import auth, commitlog, console, mybets, shoes, tickets
 from baccarat.server.http.bad_requests import quiet_bad_requests
+from baccarat.server.http.guard import answer_not_logged_in
 from baccarat.server.http.headers import add_security_headers
 from baccarat.server.http.holds import hold_route
 from baccarat.server.http.keys import SERVER
@@ -126,7 +127,9 @@ async def _to_console(request: web.Request) -> web.Response:
 def create_app(server: Server) -> web.Application:
     """The aiohttp application serving ``server``."""
     quiet_bad_requests()
-    app = web.Application(middlewares=[_log_requests, answer_outages], client_max_size=64 * 1024)
+    app = web.Application(
+        middlewares=[_log_requests, answer_outages, answer_not_logged_in], client_max_size=64 * 1024
+    )
     app[OUTAGES] = Outages()
     app[SERVER] = server
     app[auth.STORE] = server.store

@@ -14,6 +14,7 @@ import asyncio
 from aiohttp import web
 
 from baccarat.server.http import auth
+from baccarat.server.http.guard import require_user
 from baccarat.store import Store
 from baccarat.store.accounts import TICKET_TTL
 
@@ -23,11 +24,9 @@ async def ticket(request: web.Request) -> web.Response:
     refused = auth.refuse_cross_site(request, json_only=False)
     if refused is not None:
         return refused
-    found = await auth.current_user(request)
-    if found is None:
-        return auth.fail(401, "not_authenticated", "Log in first.")
+    user, _ = await require_user(request)
     store: Store = request.app[auth.STORE]
-    made = await asyncio.to_thread(store.create_ticket, found[0].user_id)
+    made = await asyncio.to_thread(store.create_ticket, user.user_id)
     return web.json_response({"ticket": made, "expires_in": TICKET_TTL})
 
 

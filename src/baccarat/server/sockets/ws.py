@@ -35,6 +35,7 @@ from baccarat.protocol.requests import (
     Watch,
 )
 from baccarat.server.http import auth
+from baccarat.server.http.guard import require_user
 from baccarat.server.metrics import Metrics
 from baccarat.server.sockets.connection import Connection
 from baccarat.server.sockets.frames import pong_frame
@@ -99,10 +100,7 @@ async def websocket(server: Host, request: web.Request) -> web.StreamResponse:
     """GET /ws: one client's socket, for as long as it stays."""
     if not auth.origin_allowed(request, server.origins):
         return auth.fail(403, "bad_origin", "This origin may not open a socket here.")
-    found = await auth.current_user(request)
-    if found is None:
-        return auth.fail(401, "not_authenticated", "Log in first.")
-    user, token = found
+    user, token = await require_user(request)
     if not server.tables.accepting:
         return auth.fail(503, "shutting_down", "The server is shutting down.")
     # No per-message compression: it costs CPU and memory on every socket for frames of a
