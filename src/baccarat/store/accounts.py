@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 import time
+from collections.abc import Callable
 from typing import Any
 
 import sqlalchemy as sa
@@ -163,17 +164,22 @@ def ticket_hash(ticket: str) -> str:
     return hashlib.sha256(b"ticket:" + ticket.encode()).hexdigest()
 
 
-def new_ticket(conn: sa.Connection, user_id: int, ttl: float) -> str:
-    """Create a single-use ticket for ``user_id``; return it."""
+def _new_secret(conn: sa.Connection, user_id: int, ttl: float, hashed: Callable[[str], str]) -> str:
+    """A new secret for ``user_id``, kept in ``sessions`` under ``hashed(secret)`` for ``ttl``."""
     load_user(conn, user_id)
-    ticket = secrets.token_urlsafe(32)
+    secret = secrets.token_urlsafe(32)
     now = time.time()
     conn.execute(
         sa.insert(s.sessions).values(
-            token_hash=ticket_hash(ticket), user_id=user_id, created_at=now, expires_at=now + ttl
+            token_hash=hashed(secret), user_id=user_id, created_at=now, expires_at=now + ttl
         )
     )
-    return ticket
+    return secret
+
+
+def new_ticket(conn: sa.Connection, user_id: int, ttl: float) -> str:
+    """Create a single-use ticket for ``user_id``; return it."""
+    return _new_secret(conn, user_id, ttl, ticket_hash)
 
 
 def take_ticket(conn: sa.Connection, ticket: str) -> int | None:
@@ -190,12 +196,4 @@ def take_ticket(conn: sa.Connection, ticket: str) -> int | None:
 
 def new_session(conn: sa.Connection, user_id: int, ttl: float) -> str:
     """Create a session for ``user_id``; return its secret token."""
-    load_user(conn, user_id)
-    token = secrets.token_urlsafe(32)
-    now = time.time()
-    conn.execute(
-        sa.insert(s.sessions).values(
-            token_hash=token_hash(token), user_id=user_id, created_at=now, expires_at=now + ttl
-        )
-    )
-    return token
+    return _new_secret(conn, user_id, ttl, token_hash)

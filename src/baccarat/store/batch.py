@@ -162,27 +162,7 @@ class _Batch:
         memo = f"table {op.table_id} shoe {op.shoe_id} round {op.round_no}"
         _post(self.w, op.key, "escrow", memo, self.now, moves)
         self._apply_coins(moves)
-        self.rounds[op.round_id] = RoundBook(
-            op.table_id, "escrowed", op.dealer_id, pot, totals, op.shoe_id, op.first_card
-        )
-        self._reserve(op.shoe_id, op.first_card)
-        self.done.add(op.key)
-        self.w.new_rounds.append(
-            {
-                "id": op.round_id,
-                "table_id": op.table_id,
-                "shoe_id": op.shoe_id,
-                "round_no": op.round_no,
-                "dealer_id": op.dealer_id,
-                "status": "escrowed",
-                "escrow": pot,
-                "escrowed_at": self.now,
-                # Every new round row has the same columns (one bulk insert for a batch).
-                "closed_at": None,
-                "void_reason": None,
-                "first_card": op.first_card,
-            }
-        )
+        self._new_round(op, "escrowed", totals, closed_at=None, void_reason=None)
         self.w.bets.extend(
             {
                 "round_id": op.round_id,
@@ -195,6 +175,45 @@ class _Batch:
             for b in op.bets
         )
         return Applied(op.key, self._balances(totals))
+
+    def _new_round(
+        self,
+        op: Escrow | Unescrowed,
+        status: str,
+        stakes: dict[int, int],
+        *,
+        closed_at: float | None,
+        void_reason: str | None,
+    ) -> None:
+        """Book a round the ledger has not seen, with its stakes in escrow, and queue its row."""
+        book = RoundBook(
+            op.table_id,
+            status,
+            op.dealer_id,
+            sum(stakes.values()),
+            stakes,
+            op.shoe_id,
+            op.first_card,
+        )
+        self.rounds[op.round_id] = book
+        self._reserve(op.shoe_id, op.first_card)
+        self.done.add(op.key)
+        self.w.new_rounds.append(
+            {
+                "id": op.round_id,
+                "table_id": op.table_id,
+                "shoe_id": op.shoe_id,
+                "round_no": op.round_no,
+                "dealer_id": op.dealer_id,
+                "status": book.status,
+                "escrow": book.escrow,
+                "escrowed_at": self.now,
+                # Every new round row has the same columns (one bulk insert for a batch).
+                "closed_at": closed_at,
+                "void_reason": void_reason,
+                "first_card": op.first_card,
+            }
+        )
 
     def _reserve(self, shoe_id: str, first_card: int | None) -> None:
         # Cards of a round may be shown before it lands: a restart deals on past them all.
@@ -293,26 +312,7 @@ class _Batch:
         # A transaction that moves nothing: it keeps the void's key, so a retry is a replay.
         memo = f"table {op.table_id} shoe {op.shoe_id} round {op.round_no}: stakes refused"
         _post(self.w, op.key, "void", memo, self.now, {})
-        self.rounds[op.round_id] = RoundBook(
-            op.table_id, "voided", op.dealer_id, 0, {}, op.shoe_id, op.first_card
-        )
-        self._reserve(op.shoe_id, op.first_card)
-        self.done.add(op.key)
-        self.w.new_rounds.append(
-            {
-                "id": op.round_id,
-                "table_id": op.table_id,
-                "shoe_id": op.shoe_id,
-                "round_no": op.round_no,
-                "dealer_id": op.dealer_id,
-                "status": "voided",
-                "escrow": 0,
-                "escrowed_at": self.now,
-                "closed_at": self.now,
-                "void_reason": op.reason,
-                "first_card": op.first_card,
-            }
-        )
+        self._new_round(op, "voided", {}, closed_at=self.now, void_reason=op.reason)
         return Applied(op.key, {})
 
     def grant(self, op: Grant) -> Applied:
