@@ -235,13 +235,15 @@ def test_a_page_and_bots_follow_a_table_through_the_proxy_when_its_node_dies(
         _until(lambda: len(_seated(proxied.url, "t1")) == 3, "the bots seated at t1")
         before = _seated(proxied.url, "t1")
         shoe = page.evaluate("() => window.baccaratApp.table.view?.shoe?.id ?? null")
-        # Node A dies: nginx answers its path with 502 pages, and B takes t1 over (with a
-        # new shoe): the page finds it there, through the one address, in its seat.
+        # Node A dies: nginx answers its path with 502 pages, and B takes t1 over, dealing
+        # the same shoe on: the page finds it there, through the one address, in its seat.
         proxied.procs["A"].kill()
         proxied.procs["A"].wait()
+        _until(lambda: _tables(proxied.url + "/node/b") == 2, "B to take t1 over")
         page.wait_for_function(
-            """(shoe) => { const v = window.baccaratApp.table.view;
-                 return window.baccaratApp.session.conn.online && v?.shoe?.id && v.shoe.id !== shoe; }""",
+            """(shoe) => { const app = window.baccaratApp, v = app.table.view;
+                 return app.session.conn.online && app.session.conn.base !== "/node/a"
+                   && v?.shoe?.id === shoe; }""",
             arg=shoe,
             timeout=30_000,
         )
@@ -266,6 +268,12 @@ def _until(predicate: Any, what: str, limit: float = 60.0) -> None:
                 return
         time.sleep(0.2)
     raise AssertionError(f"gave up waiting for {what}")
+
+
+def _tables(url: str) -> int:
+    # How many tables the node at ``url`` runs.
+    with urllib.request.urlopen(url + "/healthz", timeout=3) as resp:
+        return int(json.load(resp)["tables"])
 
 
 def _back_on(log: Path, path: str) -> set[int]:

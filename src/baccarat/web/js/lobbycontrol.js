@@ -111,6 +111,30 @@ export class LobbyControl {
     return this.asking;
   }
 
+  /** The paths of the nodes behind this page's own address, as the lobby named them (each
+   * node of many behind one public address has a path there; none otherwise). */
+  paths() {
+    const lines = [...(this.page?.tables ?? []), ...(this.fetched?.tables ?? [])];
+    const found = new Set();
+    for (const { url } of lines) {
+      if (!url) continue;
+      const there = new URL(url, location.href);
+      if (there.origin === location.origin) found.add(there.pathname.replace(/\/$/, ""));
+    }
+    found.delete("");
+    return [...found].sort();
+  }
+
+  /** The path behind this page's own address of the node that runs `tableId`, as the lobby
+   * last said (null: none known, or another address). */
+  pathOf(tableId) {
+    const lines = [...(this.page?.tables ?? []), ...(this.fetched?.tables ?? [])];
+    const url = lines.find((tb) => tb.table_id === tableId)?.url;
+    if (!url) return null;
+    const there = new URL(url, location.href);
+    return there.origin === location.origin ? there.pathname.replace(/\/$/, "") : null;
+  }
+
   /** The other nodes' addresses the lobby named (none with a single server). */
   nodes() {
     return [...new Set((this.page?.tables ?? []).map((tb) => tb.url))].filter((url) => url && url !== location.origin);

@@ -14,6 +14,8 @@ const session = new Session({
   opened: () => lobby.socketOpened(),
   tableId: () => table.tableId,
   nodes: () => lobby.nodes(),
+  paths: () => lobby.paths(),
+  pathOf: (tableId) => lobby.pathOf(tableId),
 });
 const lobby = new LobbyControl(session, {
   watch: (tableId) => table.watch(tableId),

@@ -30,7 +30,9 @@ export class Session {
   /**
    * `on.hello(msg)` after the server's hello, `on.message(msg)` for every other message;
    * `on.opened()` when a new socket opens; `on.tableId()` is the table the page is at and
-   * `on.nodes()` the other nodes the lobby named (for the move when this node goes).
+   * `on.nodes()` the other nodes the lobby named (for the move when this node goes), and
+   * `on.paths()` their paths behind this page's own address, if they have one, and
+   * `on.pathOf(tableId)` the path of the node that runs a table.
    */
   constructor(on) {
     this.on = on;
@@ -39,6 +41,7 @@ export class Session {
     this.squeezeRate = 10; // peel moves a second the server passes on (its hello says)
     this.conn = null;
     this.spare = { ticket: null, at: 0 };
+    this.failedPaths = new Map(); // node path -> when its socket last stopped answering
     setInterval(() => this.keepSpare(), 5000);
   }
 
@@ -176,12 +179,7 @@ export class Session {
     // stopped answering (SILENT): look for the table elsewhere at once, rather than after a
     // few tries at this node.
     const gone = code === 4002 || code === SILENT || (this.conn?.retry ?? 0) >= FAILOVER_TRIES;
-    if (willRetry && this.conn?.base && gone) {
-      // Behind one address, this node's path stopped answering: any node will say where the
-      // table runs now.
-      this.conn.moveTo("");
-      return;
-    }
+    if (willRetry && this.conn && gone && this.anotherPath()) return;
     // This node is gone while a table is open here: after a few tries, find the table on
     // another node (the lobby said which nodes there are), with the spare ticket.
     const tableId = this.on.tableId();
@@ -196,6 +194,31 @@ export class Session {
         this.moveTo(others[0], tableId, ticket, location.origin);
       }
     }
+  }
+
+  // Behind one public address, the node this socket reached stopped answering (the address
+  // itself reaches whichever node the proxy picks, which may be the very one that froze): go
+  // to another node's own path, one the lobby named that has not failed lately, and only then
+  // to the address itself. Any node will say where the table runs now. Whether it moved.
+  anotherPath() {
+    const here = this.conn.base;
+    const now = Date.now();
+    this.failedPaths.set(here, now);
+    // Reached through the address itself, the socket was on the node that runs the table.
+    const table = this.on.tableId();
+    const ran = table ? this.on.pathOf(table) : null;
+    if (!here && ran) this.failedPaths.set(ran, now);
+    const fresh = (path) => now - (this.failedPaths.get(path) ?? 0) > LEFT_FOR;
+    const next = this.on.paths().find((path) => path !== here && fresh(path));
+    if (next !== undefined) {
+      this.conn.moveTo(next);
+      return true;
+    }
+    if (here) {
+      this.conn.moveTo("");
+      return true;
+    }
+    return false;
   }
 
   // A fresh spare ticket now and then, while seated at a table of a system of many nodes.

@@ -1,0 +1,75 @@
+"""The shipped HAProxy configuration run by a test: ``deploy/haproxy/haproxy.cfg`` as shipped
+but for its listening ports, its nodes' addresses and its certificate (one made for the test).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import shutil
+import socket
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SHIPPED = ROOT / "deploy" / "haproxy" / "haproxy.cfg"
+HAPROXY = shutil.which("haproxy") or "/usr/sbin/haproxy"
+OPENSSL = shutil.which("openssl")
+CERTIFICATE = "/etc/haproxy/certs/cards.example.com.pem"
+
+NEEDED = [
+    pytest.mark.skipif(
+        not Path(HAPROXY).exists(), reason="HAProxy is not installed (apt-get install haproxy)"
+    ),
+    pytest.mark.skipif(OPENSSL is None, reason="openssl is not installed (for a certificate)"),
+]
+
+
+def configure(folder: Path, swaps: dict[str, str]) -> Path:
+    """The shipped file with the test's certificate and ``swaps`` made (each must be there)."""
+    assert OPENSSL is not None
+    cert, key = folder / "cert.pem", folder / "key.pem"
+    subprocess.run(
+        [OPENSSL, "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
+         "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1",
+         "-keyout", str(key), "-out", str(cert)],
+        check=True, capture_output=True, timeout=60,
+    )  # fmt: skip
+    both = folder / "both.pem"
+    both.write_text(cert.read_text() + key.read_text())
+    text = SHIPPED.read_text()
+    for old, new in {CERTIFICATE: str(both), **swaps}.items():
+        assert old in text, f"the shipped file has no {old!r}"
+        text = text.replace(old, new)
+    path = folder / "haproxy.cfg"
+    path.write_text(text)
+    return path
+
+
+@contextlib.contextmanager
+def running(config: Path, port: int) -> Iterator[None]:
+    """HAProxy in the foreground until the block ends, once it listens on ``port``."""
+    proc = subprocess.Popen(
+        [HAPROXY, "-db", "-f", str(config)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+    )
+    try:
+        for _ in range(200):
+            assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
+            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.2):
+                break
+            time.sleep(0.05)
+        else:
+            raise AssertionError("HAProxy does not listen")
+        yield
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        if proc.stderr is not None:
+            proc.stderr.close()
