@@ -116,13 +116,19 @@ def open_page(
     *,
     phone: bool = False,
     motion: bool = False,
+    worker: bool = False,
+    url: str | None = None,
 ) -> Any:
     """A fresh browser context (its own cookies) and page at the client.
 
     The page asks for reduced motion (the client's CSS then ends its animations at once, as
     for a player who asked for it) unless ``motion``: a page at a table otherwise repaints its
     countdown ring and glows every frame, and three such pages took more than a core of this
-    machine's two. The squeeze's own reveal is drawn either way."""
+    machine's two. The squeeze's own reveal is drawn either way.
+
+    The service worker is blocked unless ``worker``: filling its cache is a second look at
+    every file of the app in each fresh context, which only the tests of the installed app
+    read (``test_e2e_app.py``). ``url`` is another address of the server (a counting relay)."""
     ctx = browser.new_context(
         viewport=viewport,
         device_scale_factor=1,
@@ -130,6 +136,7 @@ def open_page(
         has_touch=phone,
         locale="zh-TW",
         reduced_motion=None if motion else "reduce",
+        service_workers="allow" if worker else "block",
     )
     page = ctx.new_page()
     errors: list[str] = []
@@ -139,7 +146,7 @@ def open_page(
     console: list[str] = []
     page.on("console", lambda m: console.append(m.text) if m.type == "error" else None)
     page.console_errors = console
-    page.goto(server.url + "/")
+    page.goto((url or server.url) + "/")
     return page
 
 

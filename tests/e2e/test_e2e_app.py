@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from e2e_support import PHONE, Server, create_account, log_in, needs_chromium, open_page, sit
+from relay import Relay
 
 pytestmark = [pytest.mark.browser, needs_chromium]
 
@@ -74,5 +75,52 @@ def test_the_screen_stays_awake_while_seated_and_sleeps_after_standing(
         page.wait_for_function(AWAKE, timeout=5_000)
         page.click("[data-action='stand'], .btn-stand")
         page.wait_for_function(f"async () => !(await ({AWAKE})())", timeout=5_000)
+    finally:
+        page.context.close()
+
+
+WORKER_READY = """async () => {
+  const reg = await navigator.serviceWorker.ready;
+  return Boolean(reg.active) && navigator.serviceWorker.controller !== null;
+}"""
+
+
+def test_a_second_visit_fetches_under_20_kb_besides_the_page(server: Server, browser: Any) -> None:
+    # What crossed the wire, counted by a relay between Chromium and the server: the page's
+    # files, the service worker's look at the list, the browser's look at the worker.
+    name = create_account(server, "returning")
+    relay = Relay(server.url)
+    page = open_page(browser, server, PHONE, phone=True, worker=True, url=relay.url)
+    try:
+        log_in(page, name)
+        page.wait_for_function(WORKER_READY)
+        assert relay.received > 50_000  # the first visit fetched the app
+        relay.reset()
+        page.reload()
+        page.wait_for_selector(".lobby-screen")
+        page.wait_for_function("() => document.readyState === 'complete'")
+        answers = dict(relay.requests)
+        besides = relay.received - answers["GET /"]
+        assert besides < 20_000, relay.requests
+    finally:
+        page.context.close()
+        relay.close()
+
+
+def test_the_installed_app_opens_offline_to_its_connecting_screen(
+    server: Server, browser: Any
+) -> None:
+    relay = Relay(server.url)
+    page = open_page(browser, server, PHONE, phone=True, worker=True, url=relay.url)
+    try:
+        page.wait_for_selector(".login-form")
+        page.wait_for_function(WORKER_READY)
+        relay.close()  # the server is out of reach, and the browser knows it is offline
+        page.context.set_offline(True)
+        page.reload()
+        page.wait_for_selector(".boot-screen .boot-text")
+        assert page.text_content(".boot-text") == "連線中…"
+        assert page.evaluate("() => getComputedStyle(document.body).backgroundImage") != "none"
+        assert page.js_errors == []
     finally:
         page.context.close()
