@@ -1,7 +1,8 @@
 """The stand-alone shoe verifier page, ``/verify``: one HTML file that needs nothing of ours.
 
 The page (``web/verify.html``) carries the browser's implementation of the shoe's algorithm
-(``web/js/fair.js``) inline, put in where the template marks it when the server starts, so a
+(``web/js/fair.js``) and of the commitment log's tree (``web/js/merkle.js``) inline, put in
+where the template marks them when the server starts, so a
 player can save the page and check a shoe from the disk, without trusting the server that
 served the check.
 """
@@ -17,17 +18,20 @@ from aiohttp import web
 
 from baccarat.server.http.headers import BASE_POLICY
 
-MARK = "/*FAIR_JS*/"
+MARKS = {"/*FAIR_JS*/": "fair.js", "/*MERKLE_JS*/": "merkle.js"}
+"""Where the template takes each script of ``web/js/`` it carries inline."""
 _INLINE = re.compile(r"<(script|style)\b[^>]*>(.*?)</\1>", re.S)
 
 
 def verifier_page(web_root: Path) -> bytes:
-    """The verifier page with ``fair.js`` inline."""
-    template = (web_root / "verify.html").read_text(encoding="utf-8")
-    fair = (web_root / "js" / "fair.js").read_text(encoding="utf-8")
-    if MARK not in template or "</script" in fair.lower():
-        raise ValueError("verify.html has no place for fair.js, or fair.js would end its script")
-    return template.replace(MARK, fair, 1).encode("utf-8")
+    """The verifier page with ``fair.js`` and ``merkle.js`` inline."""
+    page = (web_root / "verify.html").read_text(encoding="utf-8")
+    for mark, name in MARKS.items():
+        script = (web_root / "js" / name).read_text(encoding="utf-8")
+        if mark not in page or "</script" in script.lower():
+            raise ValueError(f"verify.html has no place for {name}, or {name} would end its script")
+        page = page.replace(mark, script, 1)
+    return page.encode("utf-8")
 
 
 def page_policy(page: bytes) -> str:
