@@ -180,11 +180,17 @@ def test_a_rotated_key_still_opens_the_shoes_in_play_and_a_lost_key_ends_them(
         assert served.stop() == 0
 
 
-def test_a_table_gone_from_the_rooms_file_has_its_shoe_revealed(tmp_path: Path) -> None:
+def test_a_gone_tables_shoe_is_revealed_and_an_unsealed_one_ended(tmp_path: Path) -> None:
     db = f"sqlite:///{tmp_path / 'b.db'}"
     with start_serve("--demo", "--db", db, "--speed", "20") as served:
         before = _played(served, 1)
         assert served.stop() == 0
+    # A shoe begun by a version that did not seal seeds: nobody can deal it on.
+    store = open_store(db)
+    try:
+        store.record_shoe_start("old-shoe", "standard-2", "ab" * 32)
+    finally:
+        store.close()
     packaged = (Path(keyfile.__file__).parent.parent / "rooms.toml").read_text(encoding="utf-8")
     rooms = tmp_path / "rooms.toml"
     rooms.write_text(packaged.replace('"vip-1", "vip-2"', '"vip-2"'), encoding="utf-8")
@@ -192,4 +198,6 @@ def test_a_table_gone_from_the_rooms_file_has_its_shoe_revealed(tmp_path: Path) 
         gone = _get(f"{served.url}/api/shoes/{before['vip-1']['shoe_id']}")
         assert gone["end_reason"] == "closed" and gone["seed"] is not None
         assert commitment(bytes.fromhex(gone["seed"])) == gone["commitment"]
+        lost = _get(f"{served.url}/api/shoes/old-shoe")
+        assert (lost["end_reason"], lost["seed"]) == ("unsealed", None)
         assert served.stop() == 0

@@ -145,3 +145,16 @@ def test_unended_shoes_are_listed_until_they_end_either_way(store: Store) -> Non
         "dealt",
         None,
     )
+
+
+def test_a_head_is_signed_again_once_the_newest_is_a_day_old(store: Store) -> None:
+    from baccarat.server import keyfile, loghead
+
+    keys = keyfile.new_keys()
+    assert loghead.refresh(store, keys)  # no head yet: the empty log's
+    first = store.log_head()
+    assert first is not None and first.tree_size == 0 and head_signed(first, keys.log_public_keys)
+    assert not loghead.refresh(store, keys)  # a fresh head stands
+    assert loghead.refresh(store, keys, max_age=0.0)  # a day later, as it were
+    again = store.log_head()
+    assert again is not None and again.timestamp >= first.timestamp
