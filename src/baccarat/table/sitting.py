@@ -37,6 +37,15 @@ def seated(occ: Occupant, rnd: Round | None) -> Seated:
 def verify_sit(t: Table, c: Sit) -> Occupant | None:
     """Raise why ``c`` is refused; return the user's current occupant when ``c`` moves a
     seated bettor to the free dealer seat (None for a user not seated here)."""
+    _verify_request(c)
+    _verify_open_to(t, c)
+    current = _verify_seat(t, c)
+    _verify_floor(t, c, current.coins if current is not None else c.user.coins)
+    return current
+
+
+def _verify_request(c: Sit) -> None:
+    """What the command itself must be: its own user, a seat that exists, a whole balance."""
     user = c.user
     if not isinstance(user, UserInfo) or user.user_id != c.user_id:
         raise InvalidInput("user_mismatch", "The user sitting down must be the one asking.")
@@ -48,7 +57,11 @@ def verify_sit(t: Table, c: Sit) -> Occupant | None:
         raise InvalidInput(
             "bad_coins", f"A balance is a whole number of coins, not {user.coins!r}."
         )
-    t.verify_entry(user.level)
+
+
+def _verify_open_to(t: Table, c: Sit) -> None:
+    """Whether the table takes the user: their level, and a table not closing or closed."""
+    t.verify_entry(c.user.level)
     if t.closing:
         raise RuleViolation(
             "table_closing", "This table is moving to another server; sit again in a moment."
@@ -57,24 +70,34 @@ def verify_sit(t: Table, c: Sit) -> Occupant | None:
         raise RuleViolation(
             "table_suspended", f"The table is closed: {t.suspended}", notice=t.suspended
         )
+
+
+def _verify_seat(t: Table, c: Sit) -> Occupant | None:
+    """Whether the seat is free and the user may take it: the dealer seat's queue, and a
+    seated user only moving from a bettor seat to the dealer seat between rounds."""
     if t.seats[c.seat] is not None:
         raise RuleViolation("seat_taken", f"Seat {c.seat} is taken.", seat=c.seat)
     if c.seat == DEALER_SEAT:
         queue.verify_dealer_seat(t, c.user_id)
     current = t.occupant(c.user_id)
-    if current is not None:
-        if c.seat != DEALER_SEAT or current.is_dealer:
-            raise RuleViolation(
-                "already_seated",
-                f"You already sit in seat {current.seat}; only a move to the free dealer seat is allowed.",
-                seat=current.seat,
-            )
-        if t.round is not None:
-            raise RuleViolation(
-                "round_in_play",
-                "A bettor may move to the dealer seat only between rounds.",
-            )
-    coins = current.coins if current is not None else user.coins
+    if current is None:
+        return None
+    if c.seat != DEALER_SEAT or current.is_dealer:
+        raise RuleViolation(
+            "already_seated",
+            f"You already sit in seat {current.seat}; only a move to the free dealer seat is allowed.",
+            seat=current.seat,
+        )
+    if t.round is not None:
+        raise RuleViolation(
+            "round_in_play",
+            "A bettor may move to the dealer seat only between rounds.",
+        )
+    return current
+
+
+def _verify_floor(t: Table, c: Sit, coins: int) -> None:
+    """Whether ``coins`` meet the floor of the seat asked for."""
     floor = t.config.dealer_floor if c.seat == DEALER_SEAT else t.config.bettor_floor
     if coins < floor:
         role = "the dealer seat" if c.seat == DEALER_SEAT else "a bettor seat"
@@ -84,7 +107,6 @@ def verify_sit(t: Table, c: Sit) -> Occupant | None:
             floor=floor,
             coins=coins,
         )
-    return current
 
 
 def can_sit(t: Table, c: Sit) -> bool:

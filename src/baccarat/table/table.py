@@ -8,8 +8,8 @@ command checks everything before it changes anything, so a rejected command chan
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable
-from typing import Literal
+from collections.abc import Callable, Sequence
+from typing import Any, Literal
 
 from baccarat.bets import Area
 from baccarat.errors import InvalidInput, RuleViolation
@@ -237,48 +237,10 @@ class Table:
 
     def handle(self, command: Command, now: float) -> list[Event]:
         """Carry out one command; raise InvalidInput or RuleViolation and change nothing if refused."""
-        match command:
-            case Sit():
-                return sitting.sit(self, command, now)
-            case StandUp():
-                return self._stand_up(command, now)
-            case PlaceChip():
-                return betting.place_chip(self, command, now)
-            case ClearBets():
-                return betting.clear_bets(self, command, now)
-            case Rebet():
-                return rebet.rebet(self, command, now)
-            case Double():
-                return rebet.double(self, command, now)
-            case Undo():
-                return rebet.undo(self, command, now)
-            case Urge():
-                return betting.urge(self, command, now)
-            case SqueezeProgress():
-                return dealing.squeeze_progress(self, command, now)
-            case OpenCard():
-                return dealing.open_card(self, command, now)
-            case JoinQueue():
-                return queue.join(self, command, now)
-            case LeaveQueue():
-                return queue.leave(self, command, now)
-            case Say():
-                return list(chat.say(self, command, now))
-            case Emote():
-                return list(chat.emote(self, command, now))
-            case SetAutoOpen():
-                return occupants.set_auto_open(self, command)
-            case Disconnect():
-                return occupants.disconnect(self, command, now)
-            case Reconnect():
-                return occupants.reconnect(self, command, now)
-            case SetCoins():
-                return occupants.set_coins(self, command, now)
-            case Suspend():
-                return self._suspend(command.reason)
-            case Resume():
-                return self._resume(now)
-        raise InvalidInput("unknown_command", f"{command!r} is not a table command.")
+        handler = HANDLERS.get(type(command))
+        if handler is None:
+            raise InvalidInput("unknown_command", f"{command!r} is not a table command.")
+        return list(handler(self, command, now))
 
     def require_seat(self, user_id: int) -> Occupant:
         """The occupant who is ``user_id``; refuse with ``not_seated`` if there is none."""
@@ -304,19 +266,13 @@ class Table:
         round runs, betting included, keeps the seat and the book until it settles, so
         seeing the book never lets a dealer call a round off.
         """
-        events: list[Event] = []
         rnd = self.round
         if occ.is_dealer and rnd is not None and not rnd.settled:
             occ.leaving = reason
             occ.grace_until = None
             return [DealerLeaving(occ.seat, occ.user_id, reason)]
         open_betting = rnd is not None and not rnd.closed
-        if rnd is not None and open_betting and occ.user_id in rnd.bettors:
-            events.append(betting.drop_bets(self, rnd, occ, reason))
-        self.seats[occ.seat] = None
-        events.append(SeatFreed(occ.seat, occ.user_id, reason, occ.coins))
-        if not occ.is_dealer and occ.idle_rounds:
-            self.idle_counts[occ.user_id] = occ.idle_rounds
+        events = self._vacate(occ, reason, open_betting)
         if open_betting:
             if not self.bettors():
                 events += dealing.cancel_round(self, "no_bettors", now)
@@ -326,28 +282,48 @@ class Table:
             events += queue.call_dealer(self, now)
         return events
 
+    def _vacate(self, occ: Occupant, reason: str, open_betting: bool) -> list[Event]:
+        # The seat itself: bets of an open betting go back, an idle count is kept for later.
+        events: list[Event] = []
+        rnd = self.round
+        if rnd is not None and open_betting and occ.user_id in rnd.bettors:
+            events.append(betting.drop_bets(self, rnd, occ, reason))
+        self.seats[occ.seat] = None
+        events.append(SeatFreed(occ.seat, occ.user_id, reason, occ.coins))
+        if not occ.is_dealer and occ.idle_rounds:
+            self.idle_counts[occ.user_id] = occ.idle_rounds
+        return events
+
     # ----------------------------------------------------------------- timers
 
     def advance(self, now: float) -> list[Event]:
         """Fire every timer due at ``now``, oldest first."""
         events: list[Event] = []
-        while True:
-            due = [
-                (o.grace_until, 0, o.seat)
-                for o in self.seats
-                if o is not None and o.grace_until is not None and o.grace_until <= now
-            ]
-            if self.deadline is not None and self.deadline <= now:
-                due.append((self.deadline, 1, -1))
-            if not due:
-                return events
-            _, kind, seat = min(due)
-            if kind == 0:
-                occ = self.seats[seat]
-                assert occ is not None
-                events += self.free_seat(occ, "disconnected", now)
+        while (due := self._first_due(now)) is not None:
+            if isinstance(due, Occupant):
+                events += self.free_seat(due, "disconnected", now)
             else:
                 events += self._phase_over(now)
+        return events
+
+    def _first_due(self, now: float) -> Occupant | Literal["phase"] | None:
+        """What falls due first by ``now``: a seat whose grace ran out, the phase, or nothing
+        (a grace and the phase due at the same time: the grace first, then by seat)."""
+        due: list[tuple[float, int, int]] = [
+            (o.grace_until, 0, o.seat)
+            for o in self.seats
+            if o is not None and o.grace_until is not None and o.grace_until <= now
+        ]
+        if self.deadline is not None and self.deadline <= now:
+            due.append((self.deadline, 1, -1))
+        if not due:
+            return None
+        _, kind, seat = min(due)
+        if kind == 1:
+            return "phase"
+        occ = self.seats[seat]
+        assert occ is not None
+        return occ
 
     def _phase_over(self, now: float) -> list[Event]:
         if self.phase == "betting":
@@ -362,3 +338,31 @@ class Table:
         return []
 
     # ----------------------------------------------------------------- round flow
+
+
+Handler = Callable[[Table, Any, float], Sequence[Event]]
+"""A command's step: the table, the command (of the class it is filed under) and ``now``."""
+
+HANDLERS: dict[type[Command], Handler] = {
+    Sit: sitting.sit,
+    StandUp: Table._stand_up,
+    PlaceChip: betting.place_chip,
+    ClearBets: betting.clear_bets,
+    Rebet: rebet.rebet,
+    Double: rebet.double,
+    Undo: rebet.undo,
+    Urge: betting.urge,
+    SqueezeProgress: dealing.squeeze_progress,
+    OpenCard: dealing.open_card,
+    JoinQueue: queue.join,
+    LeaveQueue: queue.leave,
+    Say: chat.say,
+    Emote: chat.emote,
+    SetAutoOpen: lambda t, c, now: occupants.set_auto_open(t, c),
+    Disconnect: occupants.disconnect,
+    Reconnect: occupants.reconnect,
+    SetCoins: occupants.set_coins,
+    Suspend: lambda t, c, now: t._suspend(c.reason),
+    Resume: lambda t, c, now: t._resume(now),
+}
+"""Each table command's class and the rule module's step that carries it out."""

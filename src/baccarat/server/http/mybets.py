@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import math
-from typing import Any
+from typing import Any, Literal
 
 from aiohttp import web
 
@@ -34,9 +34,7 @@ def verify_command(shoe: ShoeRecord) -> str | None:
 
 def round_entry(r: RoundRecord, shoe: ShoeRecord | None, user_id: int) -> dict[str, Any]:
     """One round as its user sees it in their history: never another user's bets."""
-    mine = [b for b in r.bets if b.user_id == user_id]
-    coins = {a: sum(b.coins for b in mine if b.area == a) for a in AREAS}
-    chips = {a: sum(b.chips for b in mine if b.area == a) for a in AREAS}
+    coins = _by_area(r, user_id, "coins")
     outcome = r.outcome or {}
     return {
         "round_id": r.round_id,
@@ -50,19 +48,24 @@ def round_entry(r: RoundRecord, shoe: ShoeRecord | None, user_id: int) -> dict[s
         "cards": r.cards,
         "winner": outcome.get("winner"),
         "outcome": r.outcome,
-        "bets": {a: n for a, n in coins.items() if n},
-        "chips": {a: n for a, n in chips.items() if n},
+        "bets": coins,
+        "chips": _by_area(r, user_id, "chips"),
         "stake": sum(coins.values()),
         "net": r.deltas.get(user_id, 0) if r.status == "settled" else None,
         "commission": r.commission.get(user_id, 0),
-        "shoe": None
-        if shoe is None
-        else {
-            "commitment": shoe.commitment,
-            "seed": shoe.seed,
-            "verify": verify_command(shoe),
-        },
+        "shoe": None if shoe is None else _shoe_entry(shoe),
     }
+
+
+def _by_area(r: RoundRecord, user_id: int, what: Literal["coins", "chips"]) -> dict[str, int]:
+    """The user's own bets of a round, in coins or chips, by area (an area not bet left out)."""
+    mine = [b for b in r.bets if b.user_id == user_id]
+    totals = {a: sum(getattr(b, what) for b in mine if b.area == a) for a in AREAS}
+    return {a: n for a, n in totals.items() if n}
+
+
+def _shoe_entry(shoe: ShoeRecord) -> dict[str, Any]:
+    return {"commitment": shoe.commitment, "seed": shoe.seed, "verify": verify_command(shoe)}
 
 
 def cursor_of(r: RoundRecord) -> str:

@@ -176,9 +176,24 @@ class TableDriver:
 
     async def _step(self, job: Job | None) -> None:
         now = self.hold.stepped_at = self.clock()
+        events, answers, failure = await self._run(job, now)
+        # Answered with the events, in the same write, when the seats need no writing first.
+        reply = job.reply if job is not None else None
+        replied = reply is not None and self.ledger.seats_noted(self._seat_users())
+        if replied and reply is not None:
+            answers.append(functools.partial(reply, OK if failure is None else failure))
+        await self._commit(events, answers)
+        self.hold.check(stepped=True)
+        if job is not None:
+            self._answer(job, failure, replied=replied)
+
+    async def _run(
+        self, job: Job | None, now: float
+    ) -> tuple[list[Event], list[Callable[[], None]], BaccaratError | None]:
+        """What fell due, the squeeze moves waiting, then the job: the step's events, the
+        answers to send after them, and why the job was refused (None if it was not)."""
         events: list[Event] = []
         answers: list[Callable[[], None]] = []
-        failure: BaccaratError | None = None
         try:
             due = self.table.next_deadline
             if due is not None and now >= due - CLOCK_TICK:
@@ -199,28 +214,25 @@ class TableDriver:
             if job is not None:
                 events.extend(job.run(now))
         except BaccaratError as exc:
-            failure = exc
+            return events, answers, exc
         except Exception:
             log.exception("table job failed", extra={"table_id": self.table_id})
-            failure = InternalError()
-        reply = job.reply if job is not None else None
-        if reply is not None and self.ledger.seats_noted(self._seat_users()):
-            # Answered with the events, in the same write (the seats need no writing first).
-            answers.append(functools.partial(reply, OK if failure is None else failure))
-            reply = None
-        await self._commit(events, answers)
-        self.hold.check(stepped=True)
-        if job is not None:
-            if reply is not None:
-                # Answered here, in order with the events (a snapshot follows its ack).
-                reply(OK if failure is None else failure)
-            if failure is None and job.after is not None:
-                job.after()
-            if not job.done.done():
-                if failure is None or job.reply is not None:
-                    job.done.set_result(None)
-                else:
-                    job.done.set_exception(failure)
+            return events, answers, InternalError()
+        return events, answers, None
+
+    def _answer(self, job: Job, failure: BaccaratError | None, *, replied: bool) -> None:
+        """Answer a job once its step's events are out: its reply (unless it went with the
+        events), what it runs after, and whoever waits for it."""
+        if job.reply is not None and not replied:
+            # Answered here, in order with the events (a snapshot follows its ack).
+            job.reply(OK if failure is None else failure)
+        if failure is None and job.after is not None:
+            job.after()
+        if not job.done.done():
+            if failure is None or job.reply is not None:
+                job.done.set_result(None)
+            else:
+                job.done.set_exception(failure)
 
     async def _commit(self, events: list[Event], answers: list[Callable[[], None]]) -> None:
         """Write what ``events`` require, then publish them (and what the writing caused),
