@@ -139,6 +139,13 @@ export class Reveal {
     this.holding.finish();
   }
 
+  /** In its hand now: the result is due, and waits for no flight (a starved device's
+   * stretches over seconds). */
+  land() {
+    for (const a of this.anims) a.cancel();
+    this.finish();
+  }
+
   /** Stop at once (the screen is leaving). */
   cancel() {
     for (const a of this.anims) a.cancel();

@@ -155,9 +155,9 @@ export class SqueezeView {
     else this.waiting.push(then);
   }
 
-  /** Send every card still turning over straight to its hand. */
-  hurryReveals() {
-    for (const r of this.reveals) r.hurry();
+  /** Put every card still turning over or flying in its hand at once. */
+  landReveals() {
+    for (const r of [...this.reveals]) r.land();
   }
 
   /** Leave the screen: stop every reveal. */

@@ -21,6 +21,7 @@ import { toast, toolbar } from "./shell.js";
 
 const BET_EARLY_MS = 300; // the betting countdown ends this much before the server closes
 const BADGE_MS = 4200; // how long a result's badges stay
+const REVEAL_BEAT_MS = 1700; // the longest a result waits for an opened card (its whole beat)
 // The view's timers leave out the urge's cooldown: the ring counts it against the rooms' default.
 const URGE_COOLDOWN_S = 10;
 
@@ -357,12 +358,13 @@ export class TableScreen {
         this.squeeze.afterReveals(() => {
           if (this.view?.phase === "result" && this.view.result?.round_id === res.round_id) this.drawResult(this.view);
         });
-        // A starved device may still be flying the card when the phase is half over: the
-        // card lands now, so the banner always has half the phase to be read.
-        const half = typeof view.remaining_ms === "number" ? view.remaining_ms / 2 : 0;
+        // The reveal yields to the result, never the other way: past its whole beat (or a
+        // third of the phase, if sooner) the card is in its hand at once, however long a
+        // starved device's flight would still take, and the banner shows.
+        const third = typeof view.remaining_ms === "number" ? view.remaining_ms / 3 : 0;
         setTimeout(() => {
-          if (this.view?.result?.round_id === res.round_id) this.squeeze.hurryReveals();
-        }, half);
+          if (this.view?.result?.round_id === res.round_id) this.squeeze.landReveals();
+        }, Math.min(REVEAL_BEAT_MS, third));
       }
       return;
     }
@@ -385,6 +387,7 @@ export class TableScreen {
     );
     this.resultEl.hidden = false;
     this.resultEl.dataset.winner = winner;
+    this.resultEl.dataset.round = res.round_id;
     if (this.floated === res.round_id) {
       // Drawn again (a language switch): the badges come back where they were, quietly.
       if (this.badges?.round === res.round_id && performance.now() < this.badges.until &&

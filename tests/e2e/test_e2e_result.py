@@ -1,0 +1,88 @@
+"""The result reaches the player on every round, however slow the device.
+
+A page at 4x CPU throttling (Chromium's ``Emulation.setCPUThrottlingRate``, with motion, so
+every opened card turns over and flies into its hand) watches bots play several rounds at
+the test server's speed, where a result lasts 2.5 s: the banner must show in each of them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from e2e_support import (
+    EVERY_BETTOR_BET,
+    PHONE,
+    Server,
+    create_account,
+    leave_empty,
+    log_in,
+    needs_chromium,
+    open_page,
+    quiet_table,
+    sit,
+    skip,
+    table_state,
+)
+from test_e2e_layout import start_bots
+
+from serving import wait_until
+
+pytestmark = [pytest.mark.browser, needs_chromium]
+
+ROUNDS = 4
+
+RECORD = """() => {
+  // Each round whose result the page entered, and each round whose banner it showed then.
+  const seen = window.resultsSeen = { rounds: [], banners: [] };
+  const look = () => {
+    const screen = document.querySelector('.table-screen');
+    if (screen?.dataset.phase !== 'result') return;
+    const round = window.baccaratApp.table.view?.result?.round_id;
+    if (round && !seen.rounds.includes(round)) seen.rounds.push(round);
+    const banner = document.querySelector('.result-banner:not([hidden])');
+    const shown = banner?.dataset.round;
+    if (shown && !seen.banners.includes(shown)) seen.banners.push(shown);
+  };
+  new MutationObserver(look).observe(document.body, { subtree: true, childList: true,
+    attributes: true, attributeFilter: ['hidden', 'data-phase', 'data-round'] });
+}"""
+
+PLAYED = f"""() => window.resultsSeen.rounds.length >= {ROUNDS} &&
+  document.querySelector('.table-screen')?.dataset.phase !== 'result'"""
+
+
+def test_the_banner_shows_on_every_round_at_4x_cpu_throttling(server: Server, browser: Any) -> None:
+    name = create_account(server, "slowphone")
+    page = open_page(browser, server, PHONE, phone=True, motion=True)
+    bots = None
+    try:
+        log_in(page, name)
+        table = quiet_table(page)
+        sit(page, table, 0)
+        bots = start_bots(server, table)
+        page.wait_for_function(
+            "() => document.querySelectorAll('.seats .seat.taken').length >= 4", timeout=60_000
+        )
+        page.context.new_cdp_session(page).send("Emulation.setCPUThrottlingRate", {"rate": 4})
+        page.evaluate(RECORD)
+
+        def played() -> bool:
+            if page.evaluate(PLAYED):
+                return True
+            # Only a betting whose bets are all in is ended early: squeezes and results run.
+            if table_state(server, table)["phase"] == "betting" and page.evaluate(EVERY_BETTOR_BET):
+                skip(server, table)
+            return False
+
+        wait_until(played, "rounds played", limit=180.0, every=0.25)
+        seen = page.evaluate("window.resultsSeen")
+        rounds = seen["rounds"][:ROUNDS]
+        assert [r for r in rounds if r not in seen["banners"]] == [], seen
+        assert page.js_errors == []
+    finally:
+        if bots is not None:
+            bots.terminate()
+            bots.wait()
+        leave_empty(page)
+        page.context.close()
