@@ -30,7 +30,7 @@ from collections.abc import Awaitable, Callable, Iterable, Mapping
 
 from baccarat.cluster.directory import Directory
 from baccarat.cluster.outage import Outage
-from baccarat.cluster.placement import Pins, balance
+from baccarat.cluster.placement import Balance, Pins, balance
 
 log = logging.getLogger("baccarat.cluster")
 
@@ -174,7 +174,6 @@ class Keeper:
     async def _acquire_free(self) -> None:
         if not self._taking or _now() < self._quiet_until:
             return
-        others = _now() >= self._others_after
         if not self.directory.expires:
             # A system of one runs every table.
             for table_id in self.table_ids:
@@ -184,15 +183,27 @@ class Keeper:
         live = await self.directory.nodes()
         holders = await self.directory.holders(self.table_ids)
         plan = balance(self.node_id, self.table_ids, live, holders, self.pins)
+        await self._take(plan)
+        self._shed(plan)
+
+    async def _take(self, plan: Balance) -> None:
+        """Lease the free tables this node is first in line for, and those it may take that
+        have waited a lease's time (worker i of n: its share first, the rest after a ttl)."""
         now = _now()
+        others = now >= self._others_after
         self._free_since = {t: self._free_since.get(t, now) for t in plan.later}
         waited = [t for t in plan.later if now - self._free_since[t] >= self.ttl]
         for table_id in (*plan.take, *waited):
             if others or table_id in self.first:
                 await self._try(table_id)
+
+    def _shed(self, plan: Balance) -> None:
+        """Hand over, each once, the tables the placement gives to other nodes."""
         self.shedding &= set(self.held)
+        if self.on_shed is None:
+            return
         for table_id in plan.shed:
-            if table_id in self.held and table_id not in self.shedding and self.on_shed:
+            if table_id in self.held and table_id not in self.shedding:
                 self.shedding.add(table_id)
                 log.info("table handed over for the placement", extra={"table_id": table_id})
                 self.on_shed(table_id)

@@ -16,6 +16,7 @@ is live, whatever the loads, and on any node when none of them is.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
@@ -48,6 +49,32 @@ class Balance:
     """Tables it runs that belong elsewhere: hand them over as their rounds end."""
 
 
+@dataclass(frozen=True)
+class _Shares:
+    """The even share of the tables not pinned, and each node's load of them."""
+
+    nodes: list[str]
+    low: int
+    extra: int
+    load: Counter[str]
+
+    @property
+    def high(self) -> int:
+        """The share rounded up."""
+        return self.low + (self.extra > 0)
+
+    @functools.cached_property
+    def short(self) -> list[str]:
+        """The nodes below the share rounded down."""
+        return [n for n in self.nodes if self.load[n] < self.low]
+
+    @functools.cached_property
+    def open(self) -> list[str]:
+        """The nodes a free table may go to: those below the share rounded down, else those
+        below the share rounded up."""
+        return self.short or [n for n in self.nodes if self.load[n] < self.high]
+
+
 def balance(
     me: str,
     table_ids: Sequence[str],
@@ -65,31 +92,49 @@ def balance(
     pinned = {t: ns for t, ns in pinned.items() if ns}
     loose = [t for t in table_ids if t not in pinned]
     low, extra = divmod(len(loose), len(nodes))
-    high = low + (extra > 0)
-    load = Counter(holders[t] for t in loose if t in holders)
-    short = [n for n in nodes if load[n] < low]
+    shares = _Shares(nodes, low, extra, Counter(holders[t] for t in loose if t in holders))
+    take, later, shed = _pinned_moves(me, pinned, holders)
+    shed += _excess(me, loose, holders, shares)
+    more, fallback = _free(me, loose, holders, shares)
+    return Balance((*take, *more), (*later, *fallback), tuple(shed))
+
+
+def _pinned_moves(
+    me: str, pinned: Mapping[str, set[str]], holders: Mapping[str, str]
+) -> tuple[list[str], list[str], list[str]]:
+    """The pinned tables ``me`` takes now, takes after the grace, and hands over."""
     take: list[str] = []
     later: list[str] = []
     shed = [t for t, ns in pinned.items() if holders.get(t) == me and me not in ns]
     for t, ns in pinned.items():
         if t not in holders and me in ns:
             (take if ranking(t, ns)[0] == me else later).append(t)
-    mine = sorted((t for t in loose if holders.get(t) == me), key=lambda t: weight(t, me))
-    over = max(0, load[me] - high)
-    if not over and short and load[me] == high > low:
+    return take, later, shed
+
+
+def _excess(me: str, loose: Sequence[str], holders: Mapping[str, str], s: _Shares) -> list[str]:
+    """The tables ``me`` runs beyond its share: those that rank it lowest."""
+    over = max(0, s.load[me] - s.high)
+    if not over and s.short and s.load[me] == s.high > s.low:
         # More nodes run the share rounded up than the tables allow while one runs less than
         # the share rounded down: the last of them by id hands one table over.
-        at_high = [n for n in nodes if load[n] >= high]
-        over = int(me in at_high[extra:])
-    shed += mine[:over]
-    # A free table goes to nodes below the share rounded down first, then to any below the
-    # share rounded up.
-    open_nodes = short or [n for n in nodes if load[n] < high]
+        at_high = [n for n in s.nodes if s.load[n] >= s.high]
+        over = int(me in at_high[s.extra :])
+    mine = sorted((t for t in loose if holders.get(t) == me), key=lambda t: weight(t, me))
+    return mine[:over]
+
+
+def _free(
+    me: str, loose: Sequence[str], holders: Mapping[str, str], s: _Shares
+) -> tuple[list[str], list[str]]:
+    """The free tables ``me`` takes now (it is first in line among the nodes with room) and
+    those it may take after the grace (a table nobody with room takes still runs somewhere)."""
     free = sorted((t for t in loose if t not in holders), key=lambda t: -weight(t, me))
-    room = high - load[me] if me in open_nodes else 0
-    for t in free[: max(0, room)]:
-        first = next(n for n in ranking(t, nodes) if n in open_nodes)
-        (take if first == me else later).append(t)
-    # A table nobody with room takes still runs somewhere: after the grace, on any node.
-    later += [t for t in free if t not in take and t not in later]
-    return Balance(tuple(take), tuple(later), tuple(shed))
+    room = s.high - s.load[me] if me in s.open else 0
+    take = [t for t in free[: max(0, room)] if _first_open(t, s) == me]
+    return take, [t for t in free if t not in take]
+
+
+def _first_open(table_id: str, s: _Shares) -> str:
+    """The first node in the table's ranking that a free table may go to."""
+    return next(n for n in ranking(table_id, s.nodes) if n in s.open)
