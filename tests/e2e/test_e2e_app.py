@@ -52,9 +52,34 @@ def test_chromium_finds_the_client_installable_as_a_standalone_app(
         page.context.close()
 
 
-def test_the_screen_stays_awake_while_seated_and_sleeps_after_standing(
+COUNT_LOCKS = """() => {
+  // Every wake lock the page asks for, and how many it holds now.
+  const locks = window.wakeLocks = { requested: 0, held: 0 };
+  const request = navigator.wakeLock.request.bind(navigator.wakeLock);
+  navigator.wakeLock.request = async (kind) => {
+    locks.requested += 1;
+    const sentinel = await request(kind);
+    locks.held += 1;
+    sentinel.addEventListener('release', () => { locks.held -= 1; });
+    return sentinel;
+  };
+}"""
+HIDE = """(hidden) => {
+  Object.defineProperty(document, 'visibilityState', { configurable: true,
+    get: () => (hidden ? 'hidden' : 'visible') });
+  document.dispatchEvent(new Event('visibilitychange'));
+}"""
+LOCKS = "() => window.wakeLocks"
+FREE_SEAT = """() => window.baccaratApp.lobby.page.tables
+  .filter((tb) => tb.seats.slice(1).some((s) => !s))
+  .map((tb) => [tb.table_id, tb.seats.findIndex((s, i) => i > 0 && !s)])[0]"""
+
+
+def test_one_wake_lock_while_seated_at_the_table_and_none_after(
     server: Server, browser: Any
 ) -> None:
+    # Held while seated with the table on show; let go on standing, on going to the lobby
+    # (the seat kept) and while the page is hidden; never two.
     name = create_account(server, "wakeful")
     page = open_page(browser, server, PHONE, phone=True)
     try:
@@ -63,18 +88,29 @@ def test_the_screen_stays_awake_while_seated_and_sleeps_after_standing(
             "Browser.setPermission",
             {"permission": {"name": "screen-wake-lock"}, "setting": "granted"},
         )
+        page.evaluate(COUNT_LOCKS)
         log_in(page, name)
         assert page.evaluate(AWAKE) is False
         page.wait_for_selector(".table-card")
-        table = page.evaluate(
-            """() => window.baccaratApp.lobby.page.tables
-                 .filter((tb) => tb.seats.slice(1).some((s) => !s))
-                 .map((tb) => [tb.table_id, tb.seats.findIndex((s, i) => i > 0 && !s)])[0]"""
-        )
-        sit(page, table[0], table[1])
+        table, seat = page.evaluate(FREE_SEAT)
+        sit(page, table, seat)
         page.wait_for_function(AWAKE, timeout=5_000)
+        # (the seat is noted on every draw of the table: still the one request)
+        assert page.evaluate(LOCKS) == {"requested": 1, "held": 1}
+        page.evaluate(HIDE, True)
+        page.wait_for_function("() => window.wakeLocks.held === 0", timeout=5_000)
+        page.evaluate(HIDE, False)
+        page.wait_for_function("() => window.wakeLocks.held === 1", timeout=5_000)
+        page.click("[data-action='lobby'], .btn-lobby")
+        page.wait_for_selector(".lobby-screen")
+        page.wait_for_function("() => window.wakeLocks.held === 0", timeout=5_000)
+        page.click(f".table-card[data-table='{table}'] .btn-watch")
+        page.wait_for_selector(".table-screen .seat.me")
+        page.wait_for_function("() => window.wakeLocks.held === 1", timeout=5_000)
         page.click("[data-action='stand'], .btn-stand")
-        page.wait_for_function(f"async () => !(await ({AWAKE})())", timeout=5_000)
+        page.wait_for_function("() => window.wakeLocks.held === 0", timeout=5_000)
+        assert page.evaluate(AWAKE) is False
+        assert page.evaluate(LOCKS)["requested"] == 3
     finally:
         page.context.close()
 

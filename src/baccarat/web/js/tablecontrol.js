@@ -9,6 +9,7 @@ import { fetchTotals } from "./history.js";
 import { play } from "./sound.js";
 import { shell, toast } from "./shell.js";
 import { whenReleased } from "./press.js";
+import { atTable } from "./device.js";
 
 const OPENING_FOR = 30000; // how long a table between nodes is waited for (leases are shorter)
 
@@ -226,10 +227,12 @@ export class TableControl {
 
   showScreen() {
     shell.show("table", this.screen.el, { leave: () => this.close(), relang: () => this.relang() });
+    atTable(true);
   }
 
   /** Another screen replaced the table's: it stops, and the view is forgotten. */
   close() {
+    atTable(false);
     this.screen?.destroy();
     this.screen = null;
     this.store.clear();
