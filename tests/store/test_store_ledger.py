@@ -71,6 +71,7 @@ def test_settlement_pays_the_worked_example(
         "users": 129_998,
         "house": 2,
         "mint": -130_000,
+        "platform": 0,
         "escrow": 0,
         "total": 0,
     }

@@ -23,6 +23,7 @@ from baccarat.commands import workers
 from baccarat.commands.demo import demo_layout, ensure_accounts, start_demo
 from baccarat.errors import BaccaratError
 from baccarat.logs import setup_logging
+from baccarat.platform import config as platform_config
 from baccarat.server import Server, collector, create_app, keyfile, load_rooms
 from baccarat.server.config import RoomsConfig, listen_address, split_address
 from baccarat.server.http.proxy import PROXY, Proxy, verify_address
@@ -106,6 +107,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="the address of a reverse proxy whose X-Forwarded-For names the client "
         "(rate limits and the operator log use it then; repeatable)",
     )
+    parser.add_argument(
+        "--platform",
+        metavar="FILE",
+        help="the operator's platform (TOML): players launched with its signed tokens, and "
+        "its wallet (docs/integration.md)",
+    )
     parser.add_argument("--log-level", default="info", help="debug, info, warning, error")
     parser.add_argument(
         "--redis",
@@ -159,6 +166,7 @@ def run(args: argparse.Namespace) -> int:
                 "bad_config", f"--lease-ttl must be positive, not {args.lease_ttl}."
             )
         workers.check(args, config.server.metrics_listen)
+        args.platform_config = platform_config.load(args.platform) if args.platform else None
         if args.redis and args.port == 0 and not args.public_url:
             raise BaccaratError("bad_config", "--redis with --port 0 needs --public-url.")
     except BaccaratError as exc:
@@ -245,7 +253,7 @@ async def _serve(args: argparse.Namespace, config: RoomsConfig, store: Store, ur
     shown = "127.0.0.1" if args.host in ("0.0.0.0", "::", "") else args.host
     server = _server(args, config, store, directory, shown)
     server.metrics.rounds_voided.labels(VOID_CRASH).inc(voided)
-    app = create_app(server)
+    app = create_app(server, args.platform_config)
     app[PROXY] = Proxy(frozenset(args.trusted_proxy), server.node.public_url.startswith("https:"))
     runner = web.AppRunner(app, shutdown_timeout=5.0, access_log=None)
     await runner.setup()

@@ -17,6 +17,7 @@ from baccarat.rules import HANDS, Outcome, deal
 from baccarat.settlement import Settlement, settle
 from baccarat.store import schema as s
 from baccarat.store.ops import EXPECTED_VOIDS, VOID_ESCROW_REFUSED
+from baccarat.store.platform import transfer_problems
 from baccarat.store.records import (
     HOUSE,
     SYSTEM_WALLETS,
@@ -38,6 +39,7 @@ def _ledger_problems(conn: sa.Connection) -> Iterator[str]:
     yield from _unbalanced_problems(conn)
     yield from _wallet_problems(_posted_balances(conn), _stored_balances(conn))
     yield from _unlogged_grants(conn)
+    yield from transfer_problems(conn)
 
 
 def _unlogged_grants(conn: sa.Connection) -> Iterator[str]:

@@ -18,7 +18,7 @@ from baccarat.store.audit import run_audit
 from baccarat.store.engine import reading
 from baccarat.store.operators import verify_reason
 from baccarat.store.ops import VOID_CRASH, Escrow, Grant, Op, Outcome, Settle, Void
-from baccarat.store.records import HOUSE, MINT, Applied, AuditReport, BetRecord
+from baccarat.store.records import HOUSE, MINT, PLATFORM, Applied, AuditReport, BetRecord
 from baccarat.store.writer import Writer
 
 _BALANCES = sa.select(s.users.c.id, s.users.c.coins).where(
@@ -112,12 +112,14 @@ class Ledger:
             )
             system = {n: int(b) for n, b in conn.execute(sa.select(s.system_wallets))}
         house, mint = int(system.get(HOUSE, 0)), int(system.get(MINT, 0))
+        platform = int(system.get(PLATFORM, 0))
         return {
             "users": users,
             "house": house,
             "mint": mint,
+            "platform": platform,
             "escrow": escrow,
-            "total": users + house + mint + escrow,
+            "total": users + house + mint + platform + escrow,
         }
 
     def audit(self, *, in_play_seconds: float = 0.0) -> AuditReport:

@@ -7,9 +7,11 @@ from typing import Any
 
 HOUSE = "house"
 MINT = "mint"
-SYSTEM_WALLETS = (HOUSE, MINT)
+PLATFORM = "platform"
+SYSTEM_WALLETS = (HOUSE, MINT, PLATFORM)
 """The house books Tie and Pairs and takes commission; the mint is where granted coins
-come from (its balance is minus every coin ever granted)."""
+come from (its balance is minus every coin ever granted); the operator's platform is where
+transferred coins come from (minus every coin it moved in and not out)."""
 
 
 def user_wallet(user_id: int) -> str:

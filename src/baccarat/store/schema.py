@@ -247,3 +247,35 @@ log_heads = sa.Table(
     sa.Column("signature", sa.String(128), nullable=False),
 )
 """Every signed head of the log (size, time in ms, root), newest last. Append-only."""
+
+platform_users = sa.Table(
+    "platform_users",
+    metadata,
+    sa.Column("platform_user", sa.String(128), primary_key=True),
+    sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id"), nullable=False, unique=True),
+    sa.Column("linked_at", sa.Float, nullable=False),
+    sa.Column("launched_at", sa.Float, nullable=False),
+)
+"""The operator's platform's users (their id there), each linked to the account made for
+them at their first launch (``baccarat.platform``)."""
+
+platform_tokens = sa.Table(
+    "platform_tokens",
+    metadata,
+    sa.Column("jti", sa.String(128), primary_key=True),
+    sa.Column("expires_at", sa.Float, nullable=False),
+)
+"""The ``jti`` of every launch token used and not yet expired: a token launches once."""
+
+platform_transfers = sa.Table(
+    "platform_transfers",
+    metadata,
+    sa.Column("transfer_id", sa.String(64), primary_key=True),
+    sa.Column("platform_user", sa.String(128), nullable=False),
+    sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id"), nullable=False),
+    sa.Column("amount", sa.BigInteger, nullable=False),
+    sa.Column("balance", sa.BigInteger, nullable=False),
+    sa.Column("created_at", sa.Float, nullable=False),
+)
+"""Every transfer the platform made (positive: coins in, negative: out), by the platform's
+id, with the balance it left; its ledger transaction is ``transfer:<transfer_id>``."""

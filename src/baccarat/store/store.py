@@ -9,7 +9,8 @@ The methods come from one class per concern: ``users`` (accounts, preferences, s
 ``ledger`` (coins), ``tables`` (epochs and seats), ``archive`` (shoes and rounds) and
 ``operators`` (roles, bans, the console's sessions and the operator log) and ``approvals``
 (operators' grants and the ones waiting for a second operator), ``endpoints`` (where
-the running servers' consoles answer ``baccarat admin``).
+the running servers' consoles answer ``baccarat admin``), ``platform`` (the operator's
+platform: its users' launches and transfers).
 """
 
 from __future__ import annotations
@@ -24,13 +25,16 @@ from baccarat.store.endpoints import Endpoints
 from baccarat.store.engine import make_engine, migrate
 from baccarat.store.ledger import Ledger
 from baccarat.store.operators import Operators
+from baccarat.store.platform import PlatformAccounts
 from baccarat.store.tables import Tables
 from baccarat.store.url import default_db_url, driver_url
 from baccarat.store.users import Users
 from baccarat.store.writer import Writer
 
 
-class Store(Users, Ledger, Tables, Archive, Commitments, Operators, Approvals, Endpoints):
+class Store(
+    Users, Ledger, Tables, Archive, Commitments, Operators, Approvals, Endpoints, PlatformAccounts
+):
     """Accounts, sessions, the ledger, shoes and rounds, in one database."""
 
     def __init__(self, url: str, *, hasher: PasswordHasher | None = None) -> None:

@@ -18,6 +18,8 @@ from typing import Any
 from aiohttp import web
 
 from baccarat.errors import RuleViolation
+from baccarat.platform import routes as platform_routes
+from baccarat.platform.config import PlatformConfig
 from baccarat.roads.patterns import PATTERNS
 from baccarat.server.app import Server
 from baccarat.server.http import auth, commitlog, console, mybets, shoes, tickets
@@ -124,8 +126,8 @@ async def _to_console(request: web.Request) -> web.Response:
     raise web.HTTPFound("/admin/")
 
 
-def create_app(server: Server) -> web.Application:
-    """The aiohttp application serving ``server``."""
+def create_app(server: Server, platform: PlatformConfig | None = None) -> web.Application:
+    """The aiohttp application serving ``server`` (and the operator's ``platform``)."""
     quiet_bad_requests()
     app = web.Application(
         middlewares=[_log_requests, answer_outages, answer_not_logged_in], client_max_size=64 * 1024
@@ -163,6 +165,8 @@ def create_app(server: Server) -> web.Application:
         held = hold_route(server.drivers)
         app.router.add_get("/api/test/tables/{table_id}", held)
         app.router.add_post("/api/test/tables/{table_id}", held)
+    if platform is not None:
+        platform_routes.add_routes(app, platform)
     app.router.add_routes(verifier_routes(web_root()))
     app.router.add_get("/{path:.*}", StaticFiles(web_root()).serve)
 
