@@ -30,7 +30,7 @@ async def test_seated_users_chat_and_spectators_read(live: Live) -> None:
         "user_id": alice.user_id,
         "name": "alice",
         "seat": 1,
-        "text": "莊 連 五 把!",
+        "text": "莊 連 五 把！",
         "emote": None,
     }
     await dealer.emote("clap")
@@ -41,7 +41,7 @@ async def test_seated_users_chat_and_spectators_read(live: Live) -> None:
     assert err.value.code == "not_seated"
     for text, code in (
         ("", "empty_message"),
-        ("\u202eabc", "bad_text"),
+        ("\u202e\u200b", "empty_message"),
         ("x" * 200, "message_too_long"),
     ):
         with pytest.raises(CommandError) as err:
@@ -53,7 +53,7 @@ async def test_seated_users_chat_and_spectators_read(live: Live) -> None:
     late = await live.client("late")
     view = await late.watch("t1")
     assert [(m["user_id"], m["text"], m["emote"]) for m in view["chat"]] == [
-        (alice.user_id, "莊 連 五 把!", None),
+        (alice.user_id, "莊 連 五 把！", None),
         (dealer.user_id, None, "clap"),
     ]
     for c in (dealer, alice, watcher, late):

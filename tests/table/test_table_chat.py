@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from tablekit import Game, rejects
 
+from baccarat.bots.bot import CHAT_LOST, CHAT_WON
 from baccarat.errors import InvalidInput
 from baccarat.protocol.events import event_data
 from baccarat.table import Emote, Say
@@ -28,14 +29,14 @@ def test_a_seated_user_speaks_to_everyone_and_the_snapshot_keeps_it() -> None:
         "user_id": 2,
         "name": "u2",
         "seat": 1,
-        "text": "好路! 莊 連",
+        "text": "好路！ 莊 連",
         "emote": None,
     }
     g.do(Emote(1, "clap"))
     for viewer in (None, 1, 2, 99):
         chat = g.view(viewer)["chat"]
         assert [(m["user_id"], m["text"], m["emote"]) for m in chat] == [
-            (2, "好路! 莊 連", None),
+            (2, "好路！ 莊 連", None),
             (1, None, "clap"),
         ]
 
@@ -52,10 +53,7 @@ def test_spectators_read_but_do_not_speak() -> None:
         ("", "empty_message"),
         ("   \t\n ", "empty_message"),
         ("x" * (MAX_CHARS + 1), "message_too_long"),
-        ("bell\x07", "bad_text"),
-        ("nul\x00", "bad_text"),
-        ("swap \u202edcba", "bad_text"),
-        ("private \ue000", "bad_text"),
+        ("\u200b\u200d\x07\u3164", "empty_message"),
         (12, "bad_text"),
     ],
 )
@@ -67,8 +65,36 @@ def test_bad_text_is_refused_with_its_reason(text: object, code: str) -> None:
     rejects(g, Say(2, text), code)  # type: ignore[arg-type]
 
 
+def test_a_message_keeps_its_full_width_punctuation_and_letters() -> None:
+    assert normalize("好牌，！…") == "好牌，！…"
+    assert normalize("ＡＢＣ　１２３") == "ＡＢＣ　１２３"
+    assert normalize("e\u0301") == "\u00e9"  # NFC: one character where one was meant
+
+
+@pytest.mark.parametrize(
+    ("typed", "kept"),
+    [
+        ("bell\x07", "bell"),
+        ("nul\x00 x", "nul x"),
+        ("swap \u202edcba", "swap dcba"),
+        ("private \ue000", "private"),
+        ("zero\u200bwidth\ufeff", "zerowidth"),
+        ("soft\u00adhyphen", "softhyphen"),
+        ("filler\u3164", "filler"),
+        ("a\u200d b", "a b"),
+        ("👨\u200d👩\u200d👧 family", "👨\u200d👩\u200d👧 family"),
+    ],
+)
+def test_controls_and_invisible_characters_are_dropped(typed: str, kept: str) -> None:
+    assert normalize(typed) == kept
+
+
+def test_every_line_a_bot_says_arrives_as_written() -> None:
+    for line in (*CHAT_WON, *CHAT_LOST):
+        assert normalize(line) == line
+
+
 def test_text_is_normalised_before_its_length_is_counted() -> None:
-    assert normalize("ＡＢＣ　１２３") == "ABC 123"
     assert normalize("a\n\nb\tc") == "a b c"
     assert normalize("👍🏽 一房兩廳") == "👍🏽 一房兩廳"
     assert normalize("y" * MAX_CHARS) == "y" * MAX_CHARS

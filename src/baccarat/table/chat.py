@@ -1,9 +1,11 @@
 """Table chat and emotes (聊天/表情): seated users speak, everyone at the table reads.
 
-A message is normalised (Unicode NFKC, runs of whitespace folded to one space, trimmed) and
-refused when it is empty, longer than :data:`MAX_CHARS`, or holds a control character, a
-private-use or unassigned code point, or a bidirectional override (which could make a line
-read as something else). Each user has a small budget (a token bucket of :data:`BURST`
+A message keeps what its user typed: it is put in Unicode NFC (no width folding: "，！…"
+stay full-width), runs of whitespace become one space (of ideographic spaces, one ideographic
+space), and it is trimmed. Control characters, invisible ones (zero-width spaces and joiners
+outside an emoji, bidirectional overrides, which could make a line read as something else,
+fillers) and private-use, unassigned or surrogate code points are dropped. It is refused when
+nothing is left or it is longer than :data:`MAX_CHARS`. Each user has a small budget (a token bucket of :data:`BURST`
 messages, refilled one every :data:`REFILL_SECONDS`). An emote is one name of
 :data:`EMOTES`; the client draws it.
 
@@ -39,8 +41,11 @@ KEPT = 30
 EMOTES: tuple[str, ...] = ("clap", "laugh", "cry", "angry", "thumbs_up", "fire", "lucky", "wow")
 
 _SPACES = re.compile(r"\s+")
-_BIDI = {chr(c) for c in (*range(0x202A, 0x202F), *range(0x2066, 0x206A), 0x200E, 0x200F, 0x061C)}
-_FORBIDDEN_CATEGORIES = {"Cc", "Cs", "Co", "Cn"}
+_DROPPED_CATEGORIES = {"Cc", "Cf", "Cs", "Co", "Cn"}
+"""Controls, format characters (zero-width, bidirectional), surrogates, private use, unassigned."""
+_INVISIBLE = {chr(c) for c in (0x034F, 0x115F, 0x1160, 0x3164, 0xFFA0, 0x2800)}
+"""Characters that draw nothing though they are letters or marks: fillers, a blank pattern."""
+_ZWJ = "\u200d"
 
 
 @dataclass(slots=True)
@@ -57,14 +62,9 @@ def normalize(text: object) -> str:
     """The message as it will be shown, or ``InvalidInput`` saying what is wrong with it."""
     if not isinstance(text, str):
         raise InvalidInput("bad_text", "A message is text.")
-    clean = _SPACES.sub(" ", unicodedata.normalize("NFKC", text)).strip()
+    clean = _SPACES.sub(_space, visible(unicodedata.normalize("NFC", text))).strip()
     if not clean:
         raise InvalidInput("empty_message", "The message is empty.")
-    for ch in clean:
-        if ch in _BIDI or unicodedata.category(ch) in _FORBIDDEN_CATEGORIES:
-            raise InvalidInput(
-                "bad_text", f"The message holds a control character (U+{ord(ch):04X})."
-            )
     if len(clean) > MAX_CHARS:
         raise InvalidInput(
             "message_too_long",
@@ -72,6 +72,33 @@ def normalize(text: object) -> str:
             limit=MAX_CHARS,
         )
     return clean
+
+
+def visible(text: str) -> str:
+    """``text`` without its controls and invisible characters; whitespace is kept (a tab or a
+    line break becomes a space later), and a zero-width joiner inside an emoji sequence."""
+    kept: list[str] = []
+    for i, ch in enumerate(text):
+        if ch == _ZWJ:
+            joins = bool(kept) and _emoji(kept[-1]) and _emoji(text[i + 1 : i + 2])
+            if joins:
+                kept.append(ch)
+        elif ch.isspace() or not (
+            ch in _INVISIBLE or unicodedata.category(ch) in _DROPPED_CATEGORIES
+        ):
+            kept.append(ch)
+    return "".join(kept)
+
+
+def _emoji(ch: str) -> bool:
+    # A pictograph, a skin tone, or the variation selector that asks for the emoji form.
+    if len(ch) != 1:
+        return False
+    return unicodedata.category(ch) == "So" or ch == "\ufe0f" or 0x1F3FB <= ord(ch) <= 0x1F3FF
+
+
+def _space(run: re.Match[str]) -> str:
+    return "\u3000" if set(run.group()) == {"\u3000"} else " "
 
 
 def _left(chat: Chat, user_id: int, now: float) -> float:
