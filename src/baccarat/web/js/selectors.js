@@ -150,3 +150,17 @@ export function secondsLeft(deadline, early = 0) {
   if (deadline === null || deadline === undefined) return null;
   return Math.max(0, (deadline - early - performance.now()) / 1000);
 }
+
+/**
+ * The dealer's rounds in a row as words: {key, n, max} for i18n. With nobody waiting the limit
+ * does not apply (a count past it, "39/10", would read as a broken rule); with someone waiting
+ * and the limit reached, the dealer hands over after this round, and it says so.
+ */
+export function dealerStreak(view) {
+  const dealer = view.seats?.[0];
+  if (!dealer) return null;
+  const n = dealer.dealer_rounds;
+  const max = view.limits?.dealer_round_limit ?? 10;
+  if (!(view.dealer_queue ?? []).length) return { key: "dealer_streak_free", n, max };
+  return { key: n >= max ? "dealer_streak_over" : "dealer_streak", n, max };
+}

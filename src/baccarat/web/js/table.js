@@ -6,7 +6,7 @@ import { t, errorText, named } from "./i18n.js";
 import { chipSVG } from "./chips.js";
 import {
   AREAS, names, role, occupant, seatOf, waitingForNextRound, cards, winner, squeeze, myBets, myStake, hasBets,
-  lastBets, canBet, limitsLeft, deadline, urgeReadyAt, phaseSeconds, secondsLeft,
+  lastBets, canBet, limitsLeft, deadline, urgeReadyAt, phaseSeconds, secondsLeft, dealerStreak,
 } from "./selectors.js";
 import { seatBox, areaBox, handBox, bookPanel, ring, exposureCells } from "./parts.js";
 import { SqueezeView } from "./squeeze.js";
@@ -164,7 +164,7 @@ export class TableScreen {
   /** The dealer queue (上莊排隊) on every screen: who waits, my place, join or leave. */
   drawQueue(view) {
     const pos = view.me.queue_position ?? null;
-    const dealer = occupant(view, 0);
+    const streak = dealerStreak(view);
     const queue = view.dealer_queue ?? [];
     const max = view.limits.dealer_round_limit ?? 10;
     const waiting = queue.map((w, i) => h("li", { class: w.user_id === view.me.user_id ? "me" : null,
@@ -172,11 +172,8 @@ export class TableScreen {
     const canJoin = pos === null && role(view) !== "dealer";
     mount(this.queueEl,
       h("span", { class: "dq-title" }, t("dealer_queue"), h("b", { class: "dq-count" }, ` ${queue.length}`)),
-      // With nobody waiting the limit does not apply: a count past it ("39/10") would read
-      // as a broken rule, so the rounds in a row show alone, with what the rule is now.
-      dealer ? h("span", { class: "dq-streak", title: t(queue.length ? "dealer_limit_hint" : "dealer_free_hint", { max }) },
-        queue.length ? t("dealer_streak", { n: dealer.dealer_rounds, max })
-          : t("dealer_streak_free", { n: dealer.dealer_rounds })) : null,
+      streak ? h("span", { class: "dq-streak", title: t(queue.length ? "dealer_limit_hint" : "dealer_free_hint", { max }) },
+        t(streak.key, streak)) : null,
       waiting.length ? h("ol", { class: "dq-list" }, waiting) : h("span", { class: "dq-empty" }, t("queue_empty")),
       pos !== null ? h("span", { class: "dq-pos" }, t("queue_pos", { n: pos })) : null,
       canJoin ? h("button", { class: "btn btn-small btn-queue", "data-action": "queue-join",
