@@ -159,6 +159,40 @@ def test_a_bettor_cannot_move_to_the_dealer_seat_during_a_round() -> None:
     assert g.table.seat_of(3) == 0
 
 
+def test_standing_then_sitting_at_the_dealer_seat_follows_the_same_rule_as_a_move() -> None:
+    # In the result of a round whose dealer was freed, a stand then a sit at seat 0 is a
+    # move by another path: refused alike, and the seat never shows the settled round's bets.
+    g = Game()
+    g.sit(1, 0)
+    g.sit(2, 1)
+    g.sit(3, 2)
+    g.bet(3, "banker", 2)
+    g.to_deadline()
+    g.stand(1)
+    g.open_all()
+    assert g.table.phase == "result" and g.table.dealer is None
+    g.stand(3)
+    rejects(g, Sit(3, user(3), 0), "round_in_play")
+    assert g.view(None)["seats"][0] is None
+    g.until("waiting")
+    [seated] = [e for e in g.do(Sit(3, user(3), 0)) if e.kind == "seated"]
+    assert seated.seat == 0 and seated.bets == {} and not seated.waiting_next_round
+
+
+def test_a_bettor_who_sits_again_during_the_result_shows_no_settled_bets() -> None:
+    g = Game()
+    g.sit(1, 0)
+    g.sit(2, 1)
+    g.bet(2, "player", 3)
+    g.to_deadline()
+    g.open_all()
+    assert g.table.phase == "result"
+    g.stand(2)
+    [seated] = [e for e in g.sit(2, 4) if e.kind == "seated"]
+    assert seated.waiting_next_round and seated.bets == {}
+    assert g.view(None)["seats"][4]["bets"] == {}
+
+
 def test_a_bettor_moving_to_the_dealer_seat_needs_the_dealer_floor() -> None:
     g = Game()
     g.sit(1, 1, coins=20_000)

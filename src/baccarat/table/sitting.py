@@ -30,7 +30,9 @@ def seated(occ: Occupant, rnd: Round | None) -> Seated:
         idle_rounds=occ.idle_rounds,
         leaving=occ.leaving is not None,
         dealer_rounds=occ.dealer_rounds,
-        bets=rnd.slip(occ.user_id) if rnd is not None else {},
+        # One who sat down during a round has no bets in it (not even a settled round's, bet
+        # from the seat they stood up from).
+        bets=rnd.slip(occ.user_id) if rnd is not None and not occ.waiting_next_round else {},
     )
 
 
@@ -80,19 +82,16 @@ def _verify_seat(t: Table, c: Sit) -> Occupant | None:
     if c.seat == DEALER_SEAT:
         queue.verify_dealer_seat(t, c.user_id)
     current = t.occupant(c.user_id)
-    if current is None:
-        return None
-    if c.seat != DEALER_SEAT or current.is_dealer:
+    if current is not None and (c.seat != DEALER_SEAT or current.is_dealer):
         raise RuleViolation(
             "already_seated",
             f"You already sit in seat {current.seat}; only a move to the free dealer seat is allowed.",
             seat=current.seat,
         )
-    if t.round is not None:
-        raise RuleViolation(
-            "round_in_play",
-            "A bettor may move to the dealer seat only between rounds.",
-        )
+    # One rule for a move and for a stand-then-sit alike: the dealer seat is taken between
+    # rounds (the result of a round whose dealer was freed is still that round).
+    if c.seat == DEALER_SEAT and t.round is not None:
+        raise RuleViolation("round_in_play", "The dealer seat is taken only between rounds.")
     return current
 
 
