@@ -122,11 +122,20 @@ export class Session {
     try {
       const data = await api("/api/me");
       this.user = data.user;
+      this.bootDelay = 0;
       this.connect();
-    } catch {
-      // The session ended (expired, or logged out elsewhere): log in again.
-      markSession(false);
-      this.showLogin();
+    } catch (err) {
+      if (err?.code === "not_authenticated") {
+        // The session ended (expired, or logged out elsewhere): log in again.
+        markSession(false);
+        this.showLogin();
+        return;
+      }
+      // The server could not say (its database down, a node restarting, no network): the
+      // session stands; ask again, less often each time.
+      shell.offline(true);
+      this.bootDelay = Math.min(Math.max(2 * (this.bootDelay ?? 0), 500), 8000);
+      setTimeout(() => this.boot(), this.bootDelay);
     }
   }
 
