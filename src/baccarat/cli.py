@@ -12,6 +12,7 @@ from types import ModuleType
 COMMANDS: tuple[str, ...] = (
     "admin",
     "audit",
+    "reconcile",
     "history",
     "odds",
     "roads",

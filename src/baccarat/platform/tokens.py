@@ -56,16 +56,18 @@ class PlatformKeys:
         self._fetch = fetch or _fetch_json
         self._fixed = import_key(config.public_key) if config.public_key else None
         self._set: KeySet | None = None
-        self._fetched_at = 0.0
+        self._refreshed_at = -JWKS_REFRESH
         self._lock = asyncio.Lock()
 
     async def key_set(self, *, refresh: bool = False) -> KeySet:
         """The JWKS as last fetched (fetched now when ``refresh`` and none came lately)."""
         assert self._url is not None
         async with self._lock:
-            stale = time.monotonic() - self._fetched_at >= JWKS_REFRESH
-            if self._set is None or (refresh and stale):
-                self._fetched_at = time.monotonic()
+            # Only refreshes for unknown key ids are rationed; the first fetch is free.
+            rationed = time.monotonic() - self._refreshed_at < JWKS_REFRESH
+            if self._set is None or (refresh and not rationed):
+                if self._set is not None:
+                    self._refreshed_at = time.monotonic()
                 try:
                     self._set = KeySet.import_key_set(await self._fetch(self._url))
                 except (aiohttp.ClientError, TimeoutError, ValueError, JoseError) as exc:

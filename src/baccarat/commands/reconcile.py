@@ -1,0 +1,117 @@
+"""``baccarat reconcile``: the game's transfers beside the platform's report of a period.
+
+Exits 0 when they agree, 1 when a difference is found (each is printed), 2 when either
+side cannot be read.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import datetime as dt
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode, urlsplit
+
+import aiohttp
+
+from baccarat.commands.admin import add_db_option, run_with_store
+from baccarat.errors import BaccaratError
+from baccarat.platform import config as platform_config
+from baccarat.platform import signing
+from baccarat.platform.config import PlatformConfig
+from baccarat.platform.report import MARGIN, Entry, differences, platform_entries
+from baccarat.store import Store
+
+HELP = "compare the game's transfers with the platform's report of a period"
+
+
+def _when(text: str) -> float:
+    """Unix seconds, or an ISO 8601 date or time (UTC unless it says otherwise)."""
+    try:
+        return float(text)
+    except ValueError:
+        pass
+    try:
+        moment = dt.datetime.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is neither Unix seconds nor ISO 8601") from None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=dt.UTC)
+    return moment.timestamp()
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--platform FILE``, the period, ``--report FILE``, ``--db URL``, ``--json``."""
+    add_db_option(parser)
+    parser.add_argument("--platform", required=True, metavar="FILE", help="the platform's file")
+    parser.add_argument(
+        "--from", dest="start", type=_when, help="the period's start (default: a day ago)"
+    )
+    parser.add_argument("--to", dest="end", type=_when, help="the period's end (default: now)")
+    parser.add_argument(
+        "--report",
+        metavar="FILE",
+        help="the platform's report as a JSON file, instead of asking its wallet_url",
+    )
+    parser.add_argument("--json", action="store_true", help="print the differences as JSON")
+
+
+async def _fetch(config: PlatformConfig, start: float, end: float) -> Any:
+    if config.wallet_url is None:
+        raise BaccaratError("bad_config", "The platform file names no wallet_url to ask.")
+    url = f"{config.wallet_url}/transfers?{urlencode({'from': start, 'to': end})}"
+    parts = urlsplit(url)
+    path_qs = parts.path + (f"?{parts.query}" if parts.query else "")
+    headers = signing.sign(config.secret, time.time(), "GET", path_qs)
+    timeout = aiohttp.ClientTimeout(total=30)
+    async with (
+        aiohttp.ClientSession(timeout=timeout) as session,
+        session.get(url, headers=headers) as resp,
+    ):
+        if resp.status != 200:
+            raise BaccaratError("report_unavailable", f"The platform answered {resp.status}.")
+        return await resp.json(content_type=None)
+
+
+def _report(args: argparse.Namespace, config: PlatformConfig, start: float, end: float) -> Any:
+    try:
+        if args.report:
+            return json.loads(Path(args.report).read_text())
+        return asyncio.run(_fetch(config, start - MARGIN, end + MARGIN))
+    except (OSError, ValueError, aiohttp.ClientError, TimeoutError) as exc:
+        raise BaccaratError("report_unavailable", f"The platform's report: {exc}") from None
+
+
+def run(args: argparse.Namespace) -> int:
+    """Compare, print every difference."""
+    end = args.end if args.end is not None else time.time()
+    start = args.start if args.start is not None else end - 24 * 3600
+    try:
+        config = platform_config.load(args.platform)
+        theirs = platform_entries(_report(args, config, start, end))
+    except BaccaratError as exc:
+        print(f"error [{exc.code}]: {exc.message}", file=sys.stderr)
+        return 2
+
+    def compare(store: Store) -> int:
+        ours = [
+            Entry(t.transfer_id, t.platform_user, t.amount, t.created_at)
+            for t in store.transfers_between(start - MARGIN, end + MARGIN)
+        ]
+        found = differences(ours, theirs, start, end)
+        if args.json:
+            print(json.dumps({"differences": [d.json() for d in found]}))
+        else:
+            agreed = sum(1 for e in ours if start <= e.at < end) - sum(
+                1 for d in found if d.game is not None
+            )
+            print(f"reconcile: {len(found)} difference(s); {agreed} transfer(s) agree")
+            for d in found:
+                print(f"  - {d.line()}")
+        return 1 if found else 0
+
+    return run_with_store(args, compare, as_json=args.json)

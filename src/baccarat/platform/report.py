@@ -1,0 +1,114 @@
+"""Reconciliation: the game's record of transfers beside the platform's report of a period,
+and every difference between them (``baccarat reconcile``).
+
+Pure: the two lists come in, the differences go out. Each side's clock stamps its own
+records, so both lists are read with ``MARGIN`` seconds either side of the period, and a
+transfer belongs to the period when the side that has it (the game, when both do) stamped
+it inside.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from baccarat.errors import InvalidInput
+from baccarat.numbers import whole
+
+MARGIN = 300.0
+"""Seconds either side of the period each list is read with: a transfer signed at the
+window's edge is stamped within it on both sides."""
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One transfer as one side reports it."""
+
+    transfer_id: str
+    user: str
+    amount: int
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class Difference:
+    """One transfer the two sides do not agree on."""
+
+    transfer_id: str
+    kind: str
+    """``missing_in_game``, ``missing_at_platform``, ``user_differs`` or ``amount_differs``."""
+    game: Entry | None
+    platform: Entry | None
+
+    def line(self) -> str:
+        """The difference as one line of text."""
+        g, p = self.game, self.platform
+        shown = {
+            "missing_in_game": f"the platform moved {p.amount if p else 0} for {p.user if p else '?'}"
+            ", the game has no such transfer",
+            "missing_at_platform": f"the game moved {g.amount if g else 0} for {g.user if g else '?'}"
+            ", the platform does not report it",
+            "user_differs": f"the game names user {g.user if g else '?'}, the platform "
+            f"{p.user if p else '?'}",
+            "amount_differs": f"the game moved {g.amount if g else 0}, the platform says "
+            f"{p.amount if p else 0}",
+        }[self.kind]
+        return f"{self.transfer_id}: {self.kind}: {shown}"
+
+    def json(self) -> dict[str, Any]:
+        """The difference as JSON."""
+
+        def side(e: Entry | None) -> dict[str, Any] | None:
+            return None if e is None else {"user": e.user, "amount": e.amount, "at": e.at}
+
+        return {
+            "transfer_id": self.transfer_id,
+            "kind": self.kind,
+            "game": side(self.game),
+            "platform": side(self.platform),
+        }
+
+
+def platform_entries(report: Any) -> list[Entry]:
+    """The platform's report ``{"transfers": [{transfer_id, user, amount, created_at}]}``
+    read strictly; ``bad_report`` naming what is wrong."""
+    rows = report.get("transfers") if isinstance(report, Mapping) else None
+    if not isinstance(rows, list):
+        raise InvalidInput("bad_report", "The platform's report has no 'transfers' list.")
+    out = []
+    for row in rows:
+        if not isinstance(row, Mapping):
+            raise InvalidInput("bad_report", "Each transfer in the report is an object.")
+        tid, user, amount, at = (
+            row.get(k) for k in ("transfer_id", "user", "amount", "created_at")
+        )
+        if not isinstance(tid, str) or not isinstance(user, str) or not whole(amount):
+            raise InvalidInput("bad_report", f"A transfer of the report is malformed: {row!r}.")
+        if not isinstance(at, int | float) or isinstance(at, bool):
+            raise InvalidInput("bad_report", f"A transfer of the report has no time: {row!r}.")
+        out.append(Entry(tid, user, amount, float(at)))
+    return out
+
+
+def differences(
+    game: Iterable[Entry], platform: Iterable[Entry], start: float, end: float
+) -> list[Difference]:
+    """Every transfer of ``[start, end)`` the two sides disagree on, by id."""
+    ours = {e.transfer_id: e for e in game}
+    theirs = {e.transfer_id: e for e in platform}
+    found = []
+    for tid in sorted(set(ours) | set(theirs)):
+        g, p = ours.get(tid), theirs.get(tid)
+        stamped = g.at if g is not None else p.at if p is not None else 0.0
+        if not start <= stamped < end:
+            continue
+        if g is None:
+            found.append(Difference(tid, "missing_in_game", g, p))
+        elif p is None:
+            found.append(Difference(tid, "missing_at_platform", g, p))
+        elif g.user != p.user:
+            found.append(Difference(tid, "user_differs", g, p))
+        elif g.amount != p.amount:
+            found.append(Difference(tid, "amount_differs", g, p))
+    return found

@@ -1,0 +1,99 @@
+"""Launch tokens: a player arrives from the platform signed in, once per token."""
+
+from __future__ import annotations
+
+import time
+
+from joserfc import jws, jwt
+from joserfc.jwk import ECKey
+from platform_support import Stack
+
+from baccarat.store import open_store
+
+
+def test_a_good_launch_signs_the_player_in_at_the_platforms_level(stack: Stack) -> None:
+    answer = stack.launch(stack.token("u1001"))
+    assert answer.status == 200, answer.body
+    assert "baccarat_session=" in answer.headers["Set-Cookie"]
+    assert 'data-next="/?entered=1"' in answer.body and 'data-lang="en"' in answer.body
+    session = stack.session("u1001")
+    me = stack.me(session)
+    assert (me["level"], me["display_name"], me["coins"]) == (60, "美美 Mei", 0)
+
+
+def test_a_launch_naming_a_table_goes_to_it(stack: Stack) -> None:
+    answer = stack.launch(stack.token("u1001", table="t1", locale="zh-TW"))
+    assert answer.status == 200, answer.body
+    assert 'data-next="/?entered=1#/table/t1"' in answer.body
+    assert 'data-lang="zh-TW"' in answer.body
+
+
+def test_each_launch_takes_the_level_and_name_from_the_token_into_one_account(
+    stack: Stack,
+) -> None:
+    first = stack.me(stack.session("u1002"))
+    stack.admin(
+        "/admin/users", {"id": "u1002", "name": "Kai the Bold", "level": 82, "coins": 500_000}
+    )
+    again = stack.me(stack.session("u1002"))
+    assert again["id"] == first["id"]
+    assert (again["level"], again["display_name"]) == (82, "Kai the Bold")
+
+
+def test_an_expired_token_is_refused(stack: Stack) -> None:
+    now = int(time.time())
+    answer = stack.launch(stack.token("u1001", iat=now - 400, exp=now - 200))
+    assert (answer.status, answer.body["error"]["code"]) == (401, "token_expired")
+
+
+def test_a_token_for_another_audience_is_refused(stack: Stack) -> None:
+    answer = stack.launch(stack.token("u1001", aud="another-game"))
+    assert (answer.status, answer.body["error"]["code"]) == (401, "wrong_audience")
+
+
+def test_a_token_from_another_issuer_is_refused(stack: Stack) -> None:
+    answer = stack.launch(stack.token("u1001", iss="https://evil.example"))
+    assert (answer.status, answer.body["error"]["code"]) == (401, "wrong_issuer")
+
+
+def test_a_token_signed_with_another_key_is_refused(stack: Stack) -> None:
+    kid = stack.admin("/.well-known/jwks.json")["keys"][0]["kid"]
+    forged_key = ECKey.generate_key("P-256", parameters={"kid": kid})
+    now = int(time.time())
+    claims = {
+        "iss": stack.platform, "aud": "baccarat", "sub": "u1001", "name": "Mei", "level": 99,
+        "iat": now, "exp": now + 60, "jti": "forged-1",
+    }  # fmt: skip
+    forged = jwt.encode({"alg": "ES256", "kid": kid}, claims, forged_key)
+    answer = stack.launch(forged)
+    assert (answer.status, answer.body["error"]["code"]) == (401, "bad_token")
+
+
+def test_a_token_used_twice_is_refused_the_second_time(stack: Stack) -> None:
+    token = stack.token("u1001")
+    assert stack.launch(token).status == 200
+    answer = stack.launch(token)
+    assert (answer.status, answer.body["error"]["code"]) == (409, "token_replayed")
+    assert "Set-Cookie" not in answer.headers
+
+
+def test_a_token_living_longer_than_five_minutes_is_refused(stack: Stack) -> None:
+    now = int(time.time())
+    answer = stack.launch(stack.token("u1001", iat=now, exp=now + 3600))
+    assert (answer.status, answer.body["error"]["code"]) == (401, "bad_claims")
+
+
+def test_a_key_rotated_in_the_jwks_is_fetched_for_the_first_token_it_signs(stack: Stack) -> None:
+    assert stack.launch(stack.token("u1001")).status == 200  # the old key is cached now
+    new_kid = stack.admin("/admin/rotate", {})["kid"]
+    token = stack.token("u1001")
+    assert jws.extract_compact(token.encode()).protected["kid"] == new_kid
+    answer = stack.launch(token)
+    assert answer.status == 200, answer.body
+
+
+def test_a_platform_user_below_the_rooms_level_is_linked_at_that_level(stack: Stack) -> None:
+    me = stack.me(stack.session("u1003"))
+    assert me["level"] == 12
+    with open_store(stack.db) as store:
+        assert store.platform_user_of(me["id"]) == "u1003"
