@@ -28,7 +28,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "cluster"))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
-from faultkit import FAULTS, PHASES, TABLES, FaultRun, Outcome, summary
+from faultkit import FAULTS, OUTAGES, PHASES, TABLES, FaultRun, Outcome, summary
 
 from services import own_postgres, own_redis
 
@@ -39,12 +39,22 @@ def main() -> int:
     parser.add_argument("--faults", type=int, default=100, help="how many faults to inject")
     parser.add_argument("--restarts", type=int, default=5, help="rolling restarts after them")
     parser.add_argument("--out", type=Path, help="also write the JSON summary here")
+    parser.add_argument(
+        "--proxied",
+        action="store_true",
+        help="the bots know only one public address: the shipped HAProxy file in front",
+    )
+    parser.add_argument(
+        "--outages",
+        action="store_true",
+        help="also keep PostgreSQL down 20 s and Redis down 10 s under the bots",
+    )
     args = parser.parse_args()
     outcomes: list[Outcome] = []
     restarts: list[dict[str, Any]] = []
     started = time.monotonic()
     with tempfile.TemporaryDirectory() as tmp, own_postgres() as pg, own_redis() as redis:
-        run = FaultRun(Path(tmp), pg, redis)
+        run = FaultRun(Path(tmp), pg, redis, proxied=args.proxied)
         try:
             run.start()
             for i in range(args.faults):
@@ -52,6 +62,10 @@ def main() -> int:
                 phase = PHASES[(i // len(FAULTS)) % len(PHASES)]
                 table = TABLES[(i // (len(FAULTS) * len(PHASES))) % len(TABLES)]
                 outcome = run.inject(fault, phase, table)
+                outcomes.append(outcome)
+                print(json.dumps(outcome.__dict__), flush=True)
+            for kind in OUTAGES if args.outages else ():
+                outcome = run.outage(kind, TABLES[0])
                 outcomes.append(outcome)
                 print(json.dumps(outcome.__dict__), flush=True)
             for _ in range(args.restarts):

@@ -28,8 +28,13 @@ NEEDED = [
 ]
 
 
+TLS_BIND = "bind :443 ssl crt /etc/haproxy/certs/cards.example.com.pem alpn http/1.1"
+
+
 def configure(folder: Path, swaps: dict[str, str]) -> Path:
-    """The shipped file with the test's certificate and ``swaps`` made (each must be there)."""
+    """The shipped file with the test's certificate and ``swaps`` made (each must be there;
+    swapping ``TLS_BIND`` listens without TLS, for clients that would refuse the test's
+    certificate)."""
     assert OPENSSL is not None
     cert, key = folder / "cert.pem", folder / "key.pem"
     subprocess.run(
@@ -41,9 +46,11 @@ def configure(folder: Path, swaps: dict[str, str]) -> Path:
     both = folder / "both.pem"
     both.write_text(cert.read_text() + key.read_text())
     text = SHIPPED.read_text()
-    for old, new in {CERTIFICATE: str(both), **swaps}.items():
+    for old, new in swaps.items():
         assert old in text, f"the shipped file has no {old!r}"
         text = text.replace(old, new)
+    assert CERTIFICATE in text or TLS_BIND in swaps, f"the shipped file has no {CERTIFICATE!r}"
+    text = text.replace(CERTIFICATE, str(both))
     path = folder / "haproxy.cfg"
     path.write_text(text)
     return path

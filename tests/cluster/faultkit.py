@@ -40,6 +40,9 @@ from services import OwnPostgres, OwnRedis
 from serving import free_port, start_serve
 
 FAULTS = ("kill", "stop", "redis", "postgres", "partition")
+OUTAGES = {"postgres-20s": 20.0, "redis-10s": 10.0}
+"""The long outages (seconds the part stays down): nothing is taken over, nothing voided, no
+request answered 5xx, and every seat kept."""
 PHASES = ("betting", "squeeze")
 TABLES = ("t1", "t2")
 BOTS_PER_TABLE = 3
@@ -129,10 +132,12 @@ class Node:
     relay: Relay
     log: Path
     proc: subprocess.Popen[str] | None = None
+    public: str = ""
+    """Its public URL behind the run's proxy (its own address when there is none)."""
 
     @property
     def url(self) -> str:
-        """The node's public URL."""
+        """The node's own address."""
         return f"http://127.0.0.1:{self.port}"
 
 
@@ -152,6 +157,8 @@ class Outcome:
     followed: float | None = None
     """Seconds until the table's bots were back in their seats on the new node, found while
     the old node was still frozen (the stop fault)."""
+    back_after: float | None = None
+    """Seconds from the part's return until every user sat again (the long outages)."""
 
 
 def _get(url: str) -> Any:
@@ -170,8 +177,14 @@ class FaultRun:
         *,
         speed: float = SPEED,
         grace: float = GRACE,
+        proxied: bool = False,
     ) -> None:
         self.dir = workdir
+        self.proxied = proxied
+        """Clients know only one public address: the shipped HAProxy file in front of the
+        nodes, each node at its own path there."""
+        self.proxy_port = free_port()
+        self._stack = contextlib.ExitStack()
         self.speed = speed
         self.grace = grace
         """The reconnect grace in seconds: a user away longer loses the seat."""
@@ -189,14 +202,45 @@ class FaultRun:
         self.nodes = [
             Node(name, free_port(), Relay(redis.port), workdir / f"{name}.log") for name in "AB"
         ]
+        if proxied:
+            for node in self.nodes:
+                node.public = f"{self.public}/node/{node.name.lower()}"
         self.bots: list[subprocess.Popen[bytes]] = []
         self.logs: list[IO[str]] = []
         self.users: list[int] = []
 
+    @property
+    def public(self) -> str:
+        """The one public address (the proxy's), when the run has one."""
+        return f"http://127.0.0.1:{self.proxy_port}"
+
     # -- start and stop ---------------------------------------------------------------
 
+    def _proxy(self) -> None:
+        """The shipped HAProxy file in front of the nodes (node c's place left empty)."""
+        from haproxy import TLS_BIND, configure, running
+
+        a, b = self.nodes
+        config = configure(
+            self.dir,
+            {
+                TLS_BIND: f"bind 127.0.0.1:{self.proxy_port}",
+                "bind :80": f"bind 127.0.0.1:{free_port()}",
+                "127.0.0.1:8001": f"127.0.0.1:{a.port}",
+                "127.0.0.1:8002": f"127.0.0.1:{b.port}",
+                "127.0.0.1:8003": f"127.0.0.1:{free_port()}",
+            },
+        )
+        self._stack.enter_context(running(config, self.proxy_port))
+
+    def _bot_urls(self) -> list[str]:
+        # Behind the proxy the bots are told the public address only, as a player would be.
+        if self.proxied:
+            return ["--url", self.public]
+        return ["--url", self.nodes[0].url, "--other-node", self.nodes[1].url]
+
     def start(self) -> None:
-        """Accounts, both nodes (A first, so it runs both tables), one bot crew per table."""
+        """Accounts, both nodes, one bot crew per table (and the proxy, when proxied)."""
         for t in TABLES:
             lines = []
             for i in range(BOTS_PER_TABLE):
@@ -205,14 +249,16 @@ class FaultRun:
                 self.users.append(user.user_id)
                 lines.append(f"{name}:bot-password")
             (self.dir / f"{t}.accounts").write_text("\n".join(lines) + "\n")
+        if self.proxied:
+            self._proxy()
         for node in self.nodes:
             self.start_node(node)
         for t in TABLES:
             self.bots.append(
                 subprocess.Popen(
                     [
-                        sys.executable, "-m", "baccarat", "bots", "--url", self.nodes[0].url,
-                        "--other-node", self.nodes[1].url, "--accounts",
+                        sys.executable, "-m", "baccarat", "bots", *self._bot_urls(),
+                        "--accounts",
                         str(self.dir / f"{t}.accounts"), "--count", str(BOTS_PER_TABLE),
                         "--table", t, "--processes", "1", "--strategy", "flat",
                         "--log-level", "info",
@@ -235,7 +281,8 @@ class FaultRun:
             "--db", self.pg.url, "--rooms", str(self.rooms), "--speed", str(self.speed),
             "--redis", f"redis://127.0.0.1:{node.relay.port}/0",
             "--redis-prefix", self.prefix, "--node-id", node.name,
-            "--public-url", node.url, "--lease-ttl", str(LEASE_TTL), "--log-level", "info",
+            "--public-url", node.public or node.url, "--lease-ttl", str(LEASE_TTL),
+            "--log-level", "info", "--keys", str(self.dir / "keys"),
             port=node.port, log=node.log, healthy=False, limit=90.0,
         ).proc  # fmt: skip
 
@@ -256,6 +303,7 @@ class FaultRun:
                 p.wait()
         for node in self.nodes:
             node.relay.close()
+        self._stack.close()
         for f in self.logs:
             f.close()
         self.store.close()
@@ -364,11 +412,11 @@ class FaultRun:
             # grace, when their seats would be gone).
             with contextlib.suppress(AssertionError):
                 self.wait(
-                    lambda: self.back_at(table, node.url, since) is not None,
+                    lambda: self.back_at(table, node.public or node.url, since) is not None,
                     "the bots at the new node",
                     limit=self.grace + LEASE_TTL,
                 )
-            followed = self.back_at(table, node.url, since)
+            followed = self.back_at(table, node.public or node.url, since)
             # Frozen on past the lease and the reconnect grace: the seats must not depend on
             # the node ever waking.
             time.sleep(max(0.0, start + LEASE_TTL + self.grace + 1.0 - time.monotonic()))
@@ -426,6 +474,70 @@ class FaultRun:
             problems,
             followed if fault == "stop" else None,
         )
+
+    def server_errors(self, marks: dict[str, int]) -> tuple[int, list[str]]:
+        """Requests answered with a server error other than 503 (an outage's answer), and
+        the message of each traceback, in the nodes' logs past ``marks`` (each log's size
+        when the fault began)."""
+        errors = 0
+        tracebacks: list[str] = []
+        for node in self.nodes:
+            with node.log.open("rb") as f:
+                f.seek(marks.get(node.name, 0))
+                text = f.read().decode(errors="replace")
+            last = ""
+            for line in text.splitlines():
+                if line.startswith("Traceback (most recent call last)"):
+                    tracebacks.append(last[:160])
+                with contextlib.suppress(ValueError):
+                    rec = json.loads(line)
+                    last = f"{node.name}: {rec.get('msg')}"
+                    status = int(rec.get("status", 0)) if rec.get("msg") == "http" else 0
+                    errors += status >= 500 and status != 503
+        return errors, tracebacks
+
+    def outage(self, kind: str, table: str) -> Outcome:
+        """Keep PostgreSQL or Redis down for ``OUTAGES[kind]`` seconds under the bots, then
+        bring it back: nothing taken over or voided, no 5xx, no traceback, every seat kept."""
+        marks = {n.name: n.log.stat().st_size for n in self.nodes}
+        before = {t: self.seated(t) for t in TABLES}
+        coins = self.coins()
+        since = time.time()
+        start = time.monotonic()
+        if kind.startswith("postgres"):
+            self.pg.stop()
+            time.sleep(OUTAGES[kind])
+            self.pg.start()
+        else:
+            assert self.redis.proc is not None
+            self.redis.kill()
+            time.sleep(OUTAGES[kind])
+            self.redis.start()
+        problems: list[str] = []
+        seated_again = True
+        try:
+            back = self.wait(
+                lambda: all(before[t] <= self.seated(t) for t in TABLES),
+                "every user seated again",
+                limit=self.grace + LEASE_TTL + 30,
+            )
+        except AssertionError:
+            seated_again, back = False, None
+            problems.append("not seated again")
+        settled = self.rounds_settled(table)
+        self.wait(lambda: self.rounds_settled(table) > settled, "a round settled after it")
+        voided = self.voided_since(since - 1.0)
+        if voided:
+            problems.append(f"rounds voided: {voided}")
+        errors, tracebacks = self.server_errors(marks)
+        if errors:
+            problems.append(f"{errors} answers 5xx other than 503")
+        if tracebacks:
+            seen = sorted(set(tracebacks))
+            problems.append(f"{len(tracebacks)} tracebacks, after: {'; '.join(seen[:5])}")
+        after = None if back is None else round(time.monotonic() - start - OUTAGES[kind], 2)
+        lost = coins - self.coins()
+        return Outcome(kind, "-", table, None, voided, lost, seated_again, 0, problems, None, after)
 
     def seats(self) -> dict[int, tuple[str, int]]:
         """Where each user sits (table and seat), as the nodes that run the tables say."""
@@ -507,7 +619,7 @@ class FaultRun:
 def summary(outcomes: list[Outcome]) -> dict[str, Any]:
     """The figures of a run, per fault."""
     out: dict[str, Any] = {"faults": len(outcomes), "by_fault": {}}
-    for fault in FAULTS:
+    for fault in (*FAULTS, *OUTAGES):
         some = [o for o in outcomes if o.fault == fault]
         if not some:
             continue
@@ -524,6 +636,7 @@ def summary(outcomes: list[Outcome]) -> dict[str, Any]:
             "not_seated_again": sum(not o.seated_again for o in some),
             "late_writes_refused": sum(o.refused_late for o in some),
             "bots_followed_s": [o.followed for o in some if o.fault == "stop"] or None,
+            "seated_after_s": [o.back_after for o in some if o.back_after is not None] or None,
             "problems": [p for o in some for p in o.problems],
         }
     return out
