@@ -18,8 +18,9 @@ import time
 
 from baccarat.errors import BaccaratError
 from baccarat.protocol.events import event_wire
+from baccarat.protocol.view import view
 from baccarat.shoe import Shoe
-from baccarat.table import OpenCard, PlaceChip, Sit, Table, TableConfig, UserInfo, view
+from baccarat.table import OpenCard, PlaceChip, Sit, Table, TableConfig, UserInfo
 from baccarat.table.events import Event
 from baccarat.table.view import personal, personal_keys
 

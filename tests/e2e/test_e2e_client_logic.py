@@ -128,7 +128,8 @@ JS_REDUCER = """async (steps) => {
 def _reducer_steps() -> list[tuple[dict[str, Any], list[Any], dict[str, Any]]]:
     """Recorded steps of random play: a viewer's view before, what it received, the view after."""
     from baccarat.protocol.events import event_wire
-    from baccarat.table import TableConfig, view
+    from baccarat.protocol.view import view
+    from baccarat.table import TableConfig
     from baccarat.table.events import recipient
     from baccarat.table.view import book_kept, personal
     from table.table_model import Model, random_step

@@ -20,6 +20,7 @@ from baccarat.bets import AREAS, CHIPS, LIMITS
 from baccarat.cards import deck
 from baccarat.errors import BaccaratError
 from baccarat.protocol.events import event_data
+from baccarat.protocol.view import view
 from baccarat.server.tables import facts
 from baccarat.shoe import Shoe
 from baccarat.table import (
@@ -40,7 +41,6 @@ from baccarat.table import (
     Undo,
     Urge,
     UserInfo,
-    view,
 )
 from baccarat.table.events import (
     BettingClosed,

@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from typing import Any, TypeVar
 
 from baccarat.cards import deck, parse_cards
+from baccarat.protocol.view import view
 from baccarat.shoe import Shoe
 from baccarat.table import (
     Command,
@@ -18,7 +19,6 @@ from baccarat.table import (
     Table,
     TableConfig,
     UserInfo,
-    view,
 )
 
 E = TypeVar("E")

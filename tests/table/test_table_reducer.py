@@ -21,6 +21,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, ru
 from table_model import AREAS, CHIPS, CORNERS, Model
 
 from baccarat.protocol.events import event_wire
+from baccarat.protocol.view import view
 from baccarat.table import (
     ClearBets,
     Command,
@@ -44,7 +45,6 @@ from baccarat.table import (
     Urge,
     UserInfo,
     rebet,
-    view,
 )
 from baccarat.table.events import Event, recipient
 from baccarat.table.reducer import EVENTS, apply

@@ -20,9 +20,10 @@ from test_table_simulation import BETTORS, DEALER, play_round, seat_everyone
 from baccarat.protocol import codec
 from baccarat.protocol.events import event_wire
 from baccarat.protocol.messages import event, snapshot
+from baccarat.protocol.view import view
 from baccarat.server.tables.facts import lobby_line
 from baccarat.shoe import Shoe
-from baccarat.table import TableConfig, view
+from baccarat.table import TableConfig
 from baccarat.table.events import EVENTS, Bet, Event, Queued, SeatResult, recipient
 from baccarat.table.reducer import EVENTS as REDUCED
 from baccarat.table.view import personal

@@ -6,8 +6,9 @@ import json
 
 from tablekit import Game
 
+from baccarat.protocol.view import view
 from baccarat.shoe import Shoe
-from baccarat.table import Table, TableConfig, view
+from baccarat.table import Table, TableConfig
 
 TOP_LEVEL = {
     "table_id",

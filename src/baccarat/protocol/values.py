@@ -1,7 +1,7 @@
 """The one JSON form of each value the table shows: cards, hands, settlements, marks, seats.
 
-The view (:mod:`baccarat.table.view`), the events (:mod:`.events`), the lobby, the store's
-records and the audit all write a value through these, so it has one shape everywhere.
+The view (:mod:`.view`), the events (:mod:`.events`), the lobby, the store's records and the
+audit all write a value through these, so it has one shape everywhere.
 User-id keys become text (JSON keys are text). A time on the driver's clock goes out as the
 milliseconds left when it was sent, because a client's clock is not the server's.
 """
@@ -18,8 +18,7 @@ from baccarat.rules import Outcome
 from baccarat.settlement import Settlement
 
 if TYPE_CHECKING:
-    # Only annotations: the table imports this module, so it may not import the table.
-    from baccarat.table.seats import Occupant
+    from baccarat.table.events import Seated
     from baccarat.table.squeeze import Squeeze
 
 Json = None | bool | int | float | str | Sequence["Json"] | Mapping[str, "Json"]
@@ -84,19 +83,21 @@ def good_road(g: GoodRoad) -> JsonObject:
     return {"pattern": g.pattern, "length": g.length}
 
 
-def occupant(o: Occupant) -> JsonObject:
-    """A seat's occupant as every screen may see them (the view adds their bets)."""
+def seat(s: Seated) -> JsonObject:
+    """A seat's occupant and their bets this round, as every screen sees them in a view (the
+    ``seated`` event's data, written field by field: a snapshot writes eight)."""
     return {
-        "seat": o.seat,
-        "user_id": o.user_id,
-        "name": o.name,
-        "level": o.level,
-        "coins": o.coins,
-        "connected": o.connected,
-        "waiting_next_round": o.waiting_next_round,
-        "idle_rounds": o.idle_rounds,
-        "leaving": o.leaving is not None,
-        "dealer_rounds": o.dealer_rounds,
+        "seat": s.seat,
+        "user_id": s.user_id,
+        "name": s.name,
+        "level": s.level,
+        "coins": s.coins,
+        "connected": s.connected,
+        "waiting_next_round": s.waiting_next_round,
+        "idle_rounds": s.idle_rounds,
+        "leaving": s.leaving,
+        "dealer_rounds": s.dealer_rounds,
+        "bets": {str(area): n for area, n in s.bets.items()},
     }
 
 

@@ -2,8 +2,9 @@
 
 ``Table(config, shoe_factory, new_id)`` takes commands with ``handle(command, now)`` and
 fires timers with ``advance(now)``; both return lists of :data:`Event` (one frozen class per
-event, :mod:`baccarat.table.events`). ``view(table, user_id, now)`` projects what one viewer
-may see; :mod:`baccarat.protocol.values` turns events and values into the protocol's JSON.
+event, :mod:`baccarat.table.events`). ``table_view(table, user_id, now)`` projects what one
+viewer may see, as typed values; :mod:`baccarat.protocol` turns events, views and values into
+the protocol's JSON (``baccarat.protocol.view.view``).
 
 Refusal codes. ``InvalidInput``: ``user_mismatch``, ``bad_seat``, ``bad_coins``, ``bad_level``,
 ``bad_pref``, ``bad_chip``, ``unknown_area``, ``bad_hand``, ``bad_progress``, ``bad_corner``,
@@ -50,7 +51,7 @@ from baccarat.table.config import DEALER_SEAT, ROOMS, SEATS, RoomDefaults, Table
 from baccarat.table.events import Event
 from baccarat.table.squeeze import CORNERS, Corner
 from baccarat.table.table import Phase, Table
-from baccarat.table.view import view
+from baccarat.table.view import TableView, table_view
 
 __all__ = [
     "CORNERS",
@@ -82,8 +83,9 @@ __all__ = [
     "Suspend",
     "Table",
     "TableConfig",
+    "TableView",
     "Undo",
     "Urge",
     "UserInfo",
-    "view",
+    "table_view",
 ]

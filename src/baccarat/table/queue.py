@@ -34,11 +34,6 @@ def position(t: Table, user_id: int) -> int | None:
     return None
 
 
-def public(t: Table) -> list[dict[str, int | str]]:
-    """The line as every screen may see it, first in line first."""
-    return [{"user_id": w.user_id, "name": w.name, "level": w.level} for w in t.queue]
-
-
 def _changed(t: Table, user_id: int, change: str, reason: str | None = None) -> Event:
     return DealerQueueChanged(tuple(t.queue), user_id, change, reason)
 

@@ -1,31 +1,26 @@
-"""What one viewer may see of a table: a JSON-ready projection built from an allow-list.
+"""What one viewer may see of a table: a typed projection built from an allow-list.
 
 The shoe's order and seed never appear; a face-down card appears only while it is being
 squeezed, and then to every viewer of the table alike (betting is closed, the card is dealt).
+The projection holds the table's own values (cards, seats, results, marks); their JSON form
+is the wire's business (``baccarat.protocol.view``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Literal, TypedDict
+import dataclasses
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any, Literal, NamedTuple, TypedDict
 
-from baccarat.bets import (
-    AREAS,
-    CHIPS,
-    LIMITS,
-    Area,
-    remaining_limits,
-    stake_coins,
-)
-
-# Imported as a module: protocol.events imports the table's events, and may be first.
-from baccarat.protocol import events, values
-from baccarat.protocol.values import JsonObject
+from baccarat.bets import AREAS, CHIPS, Area, remaining_limits, stake_coins
+from baccarat.cards import Card
+from baccarat.roads.marks import RoundMark
 from baccarat.rules import HANDS, Hand
 from baccarat.table import queue, rebet
 from baccarat.table.betting import covers
 from baccarat.table.book import Book, book
-from baccarat.table.config import DEALER_SEAT
+from baccarat.table.config import TableConfig
 from baccarat.table.events import (
     CardDealt,
     CardOpened,
@@ -33,13 +28,17 @@ from baccarat.table.events import (
     ChipPlaced,
     Controllers,
     Event,
+    Queued,
+    Seated,
+    ShoeEnded,
     SqueezeMoved,
     SqueezeStarted,
 )
-from baccarat.table.table import Table
-
-View = dict[str, object]
-"""A viewer's view, ready for JSON (its keys are pinned in ``docs/protocol``)."""
+from baccarat.table.round import RoundResult
+from baccarat.table.seats import Occupant
+from baccarat.table.sitting import seated
+from baccarat.table.squeeze import Squeeze
+from baccarat.table.table import Phase, Table
 
 PERSONAL_UNCHANGED: frozenset[type[Event]] = frozenset(
     {SqueezeMoved, SqueezeStarted, CardDealt, CardOpened, Controllers, ChatMessage}
@@ -89,99 +88,132 @@ class Personal(TypedDict):
     book: Book | None
 
 
-def _copy(slip: dict[Area, int] | None) -> dict[Area, int] | None:
-    return None if slip is None else dict(slip)
+class BettorFacts(NamedTuple):
+    """What a seated bettor's ``me`` shows, read once from the table. A bettor's ``me`` is
+    built from it, and their ``personal_key`` is it with the dealer's cover, so the key holds
+    whatever the ``me`` is made of."""
+
+    seat: int
+    coins: int
+    waiting_next_round: bool
+    auto_open: bool
+    queue_position: int | None
+    round_id: str | None
+    betting_open: bool
+    slip: tuple[tuple[Area, int], ...]
+    """The bettor's chips this round, in the order first bet: the same slip, the same tuple
+    (two equal slips in another order only build a ``me`` that was not needed)."""
+    last_slip: tuple[tuple[Area, int], ...] | None
+    """The bets of the last round they bet in here, for a rebet."""
 
 
-def _hands(table: Table) -> dict[Hand, list[JsonObject]]:
+PersonalKey = tuple[BettorFacts, tuple[bool, ...]]
+"""A bettor's facts, and whether the dealer covers each bet the bet buttons ask about."""
+
+
+Cover = Callable[[dict[Area, int], dict[Area, int] | None], tuple[bool, ...]]
+"""Whether the dealer covers each bet a bettor's buttons ask about, from their slip and last
+slip."""
+
+
+def _key(
+    table: Table, occ: Occupant, position: int | None, open_now: bool, cover: Cover | None
+) -> PersonalKey:
+    """A seated bettor's facts, the one read of what their ``me`` shows, and with ``cover``
+    whether the dealer covers what their buttons ask about (empty without)."""
     rnd = table.round
-    out: dict[Hand, list[JsonObject]] = {hand: [] for hand in HANDS}
-    if rnd is None:
-        return out
-    sq = rnd.squeeze
-    for hand in HANDS:
-        for pos, card in enumerate(rnd.hand(hand)):
-            if (hand, pos) not in rnd.face_down:
-                out[hand].append({"card": values.card(card)})
-                continue
-            entry: JsonObject = {"face_down": True}
-            if sq is not None and (sq.hand, sq.position) == (hand, pos):
-                entry["card"] = values.card(card)
-            out[hand].append(entry)
-    return out
+    own = rnd.bettors.get(occ.user_id) if rnd is not None else None
+    slip: dict[Area, int] = own.slip if own is not None else {}
+    last = table.last_slips.get(occ.user_id)
+    facts = BettorFacts(
+        occ.seat,
+        occ.coins,
+        occ.waiting_next_round,
+        occ.auto_open,
+        position,
+        None if rnd is None else rnd.round_id,
+        open_now,
+        tuple(slip.items()),
+        None if last is None else tuple(last.items()),
+    )
+    return facts, () if cover is None else cover(slip, last)
 
 
-def _seats(table: Table) -> list[dict[str, object] | None]:
+def _spectator_me(viewer: int | None, position: int | None) -> Me:
+    return {
+        "user_id": viewer,
+        "seat": None,
+        "role": "spectator",
+        "coins": None,
+        "bets": {},
+        "stake": 0,
+        "remaining": None,
+        "can_bet": False,
+        "urge_ready_at": None,
+        "rebet": None,
+        "can_rebet": False,
+        "can_double": False,
+        "can_undo": False,
+        "auto_open": None,
+        "queue_position": position,
+    }
+
+
+def _dealer_me(table: Table, occ: Occupant, position: int | None) -> Me:
     rnd = table.round
-    out: list[dict[str, object] | None] = []
-    for occ in table.seats:
-        if occ is None:
-            out.append(None)
-            continue
-        entry: dict[str, object] = dict(values.occupant(occ))
-        entry["bets"] = rnd.slip(occ.user_id) if rnd is not None else {}
-        out.append(entry)
-    return out
+    slip: dict[Area, int] = rnd.slip(occ.user_id) if rnd is not None else {}
+    return {
+        "user_id": occ.user_id,
+        "seat": occ.seat,
+        "role": "dealer",
+        "coins": occ.coins,
+        "bets": slip,
+        "stake": stake_coins(slip, table.config.chip_unit),
+        "remaining": None,
+        "can_bet": False,
+        "urge_ready_at": table.urge_ready_at(),
+        "rebet": None,
+        "can_rebet": False,
+        "can_double": False,
+        "can_undo": False,
+        "auto_open": occ.auto_open,
+        "queue_position": position,
+    }
+
+
+def _bettor_me(table: Table, user_id: int, facts: BettorFacts, now: float) -> Me:
+    slip = dict(facts.slip)
+    # Every bet-like command is first refused for what ``check_bettor`` checks: when that
+    # fails, each can_* below is False without asking (most steps of a round are not betting).
+    may = facts.round_id is not None and facts.betting_open and not facts.waiting_next_round
+    return {
+        "user_id": user_id,
+        "seat": facts.seat,
+        "role": "bettor",
+        "coins": facts.coins,
+        "bets": slip,
+        "stake": stake_coins(slip, table.config.chip_unit),
+        "remaining": remaining_limits(slip),
+        "can_bet": may and any(table.can_bet(user_id, area, CHIPS[0], now) for area in AREAS),
+        "urge_ready_at": None,
+        "rebet": None if facts.last_slip is None else dict(facts.last_slip),
+        "can_rebet": may and rebet.can_rebet(table, user_id, now),
+        "can_double": may and rebet.can_double(table, user_id, now),
+        "can_undo": may and rebet.can_undo(table, user_id, now),
+        "auto_open": facts.auto_open,
+        "queue_position": facts.queue_position,
+    }
 
 
 def _me(table: Table, viewer: int | None, now: float) -> Me:
     occ = table.occupant(viewer) if viewer is not None else None
     position = None if viewer is None else queue.position(table, viewer)
     if occ is None:
-        return {
-            "user_id": viewer,
-            "seat": None,
-            "role": "spectator",
-            "coins": None,
-            "bets": {},
-            "stake": 0,
-            "remaining": None,
-            "can_bet": False,
-            "urge_ready_at": None,
-            "rebet": None,
-            "can_rebet": False,
-            "can_double": False,
-            "can_undo": False,
-            "auto_open": None,
-            "queue_position": position,
-        }
-    rnd = table.round
-    slip: dict[Area, int] = rnd.slip(occ.user_id) if rnd is not None else {}
-    is_dealer = occ.seat == DEALER_SEAT
-    # Every bet-like command is first refused for what ``check_bettor`` checks: when that
-    # fails, each can_* below is False without asking (most steps of a round are not betting).
-    may = (
-        not is_dealer and rnd is not None and table.betting_open(now) and not occ.waiting_next_round
-    )
-    return {
-        "user_id": occ.user_id,
-        "seat": occ.seat,
-        "role": "dealer" if is_dealer else "bettor",
-        "coins": occ.coins,
-        "bets": slip,
-        "stake": stake_coins(slip, table.config.chip_unit),
-        "remaining": None if is_dealer else remaining_limits(slip),
-        "can_bet": may and any(table.can_bet(occ.user_id, area, CHIPS[0], now) for area in AREAS),
-        "urge_ready_at": table.urge_ready_at() if is_dealer else None,
-        "rebet": None if is_dealer else _copy(table.last_slips.get(occ.user_id)),
-        "can_rebet": may and rebet.can_rebet(table, occ.user_id, now),
-        "can_double": may and rebet.can_double(table, occ.user_id, now),
-        "can_undo": may and rebet.can_undo(table, occ.user_id, now),
-        "auto_open": occ.auto_open,
-        "queue_position": position,
-    }
-
-
-def _result(table: Table) -> JsonObject | None:
-    res = table.last_result
-    if res is None:
-        return None
-    return {
-        "round_id": res.round_id,
-        "round_no": res.round_no,
-        "outcome": values.outcome(res.outcome),
-        "settlement": values.settlement(res.settlement),
-    }
+        return _spectator_me(viewer, position)
+    if occ.is_dealer:
+        return _dealer_me(table, occ, position)
+    facts, _ = _key(table, occ, position, table.betting_open(now), None)
+    return _bettor_me(table, occ.user_id, facts, now)
 
 
 def personal(table: Table, user_id: int | None, now: float) -> Personal:
@@ -195,122 +227,161 @@ def personal(table: Table, user_id: int | None, now: float) -> Personal:
     return {"me": me, "book": book(table.round, table.config.chip_unit) if is_dealer else None}
 
 
-def personal_key(table: Table, user_id: int, now: float) -> tuple[object, ...] | None:
+def personal_key(table: Table, user_id: int, now: float) -> PersonalKey | None:
     """Everything a seated bettor's ``personal`` is made of, or None for anyone else.
 
     Two equal keys of one user mean two equal ``personal``s, so a server can skip building a
     bettor's ``me`` again after a step that changed nothing it is made of (most chips at a
-    table change only the placer's and the dealer's). What ``_me`` reads for a bettor: the
-    seat's own fields, the queue, the round, whether betting is open, the bettor's slip and
-    last slip, and, while betting is open, whether the dealer covers each booked bet the
-    bet buttons ask about (a smallest chip on Player or on Banker, a rebet, a double). None
-    for the dealer (the book follows every chip) and for anyone not seated: build theirs.
+    table change only the placer's and the dealer's). It is the bettor's ``BettorFacts``
+    (which their ``me`` is built from) and, while betting is open, whether the dealer covers
+    each booked bet the bet buttons ask about (a smallest chip on Player or on Banker, a
+    rebet, a double). None for the dealer (the book follows every chip) and for anyone not
+    seated: build theirs.
     """
     return personal_keys(table, (user_id,), now)[user_id]
 
 
 def personal_keys(
     table: Table, user_ids: Iterable[int], now: float
-) -> dict[int, tuple[object, ...] | None]:
+) -> dict[int, PersonalKey | None]:
     """``personal_key`` of each of ``user_ids``; what the users share is worked out once."""
-    rnd = table.round
     open_now = table.betting_open(now)
-    round_id = None if rnd is None else rnd.round_id
-    book = (0, 0)
-    common: tuple[bool, ...] = ()
-    if rnd is not None and open_now:
-        book = rnd.book_chips()
-        common = (
-            covers(table, rnd, {"player": CHIPS[0]}, book),
-            covers(table, rnd, {"banker": CHIPS[0]}, book),
-        )
+    cover = _cover(table, open_now)
     # Read once for all the users: who sits where, and the dealer queue's places.
-    seated = {occ.user_id: occ for occ in table.seats if occ is not None}
+    seats = {occ.user_id: occ for occ in table.seats if occ is not None}
     places = {w.user_id: i for i, w in enumerate(table.queue, 1)}
-    bettors = rnd.bettors if rnd is not None else {}
-    out: dict[int, tuple[object, ...] | None] = {}
+    out: dict[int, PersonalKey | None] = {}
     for user_id in user_ids:
-        occ = seated.get(user_id)
-        if occ is None or occ.seat == DEALER_SEAT:
+        occ = seats.get(user_id)
+        if occ is None or occ.is_dealer:
             out[user_id] = None
-            continue
-        own = bettors.get(user_id)
-        slip: dict[Area, int] = own.slip if own is not None else {}
-        last = table.last_slips.get(user_id)
-        covered = common
-        if rnd is not None and open_now:
-            covered += (
-                covers(table, rnd, last or {}, book),
-                covers(table, rnd, slip, book),
-            )
-        # A slip's items in the order they were first bet: the same slip, the same tuple
-        # (two equal slips in another order only build a ``me`` that was not needed).
-        out[user_id] = (
-            occ.seat,
-            occ.coins,
-            occ.waiting_next_round,
-            occ.auto_open,
-            places.get(user_id),
-            round_id,
-            open_now,
-            tuple(slip.items()),
-            None if last is None else tuple(last.items()),
-            covered,
-        )
+        else:
+            out[user_id] = _key(table, occ, places.get(user_id), open_now, cover)
     return out
 
 
-def view(table: Table, user_id: int | None, now: float) -> View:
+def _cover(table: Table, open_now: bool) -> Cover | None:
+    """Whether the dealer covers each bet a bettor's buttons ask about, given their slip and
+    last slip (a smallest chip on Player, on Banker, a rebet, a double); None unless betting
+    is open. The book and the first two are worked out once for every bettor."""
+    rnd = table.round
+    if rnd is None or not open_now:
+        return None
+    book = rnd.book_chips()
+    common = (
+        covers(table, rnd, {"player": CHIPS[0]}, book),
+        covers(table, rnd, {"banker": CHIPS[0]}, book),
+    )
+
+    def of(slip: dict[Area, int], last: dict[Area, int] | None) -> tuple[bool, ...]:
+        return (*common, covers(table, rnd, last or {}, book), covers(table, rnd, slip, book))
+
+    return of
+
+
+@dataclass(frozen=True, slots=True)
+class HandCard:
+    """A card of a hand as every viewer sees it: face up, or face down with its face shown
+    only while it is being squeezed."""
+
+    card: Card | None
+    face_down: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ShoeShown:
+    """The shoe in play as a viewer sees it: its id, commitment and how far it is dealt."""
+
+    shoe_id: str | None
+    commitment: str | None
+    round_no: int
+    cards_left: int
+
+
+@dataclass(frozen=True, slots=True)
+class TableView:
+    """The table as one viewer may see it: the allow-list of the projection."""
+
+    config: TableConfig
+    phase: Phase
+    closing: bool
+    suspended: str | None
+    deadline: float | None
+    round_id: str | None
+    round_no: int
+    dealer: int | None
+    shoe: ShoeShown | None
+    last_shoe: ShoeEnded | None
+    seats: tuple[Seated | None, ...]
+    """Each seat as the ``seated`` event that fills it shows it, with its bets this round."""
+    hands: dict[Hand, tuple[HandCard, ...]]
+    squeeze: Squeeze | None
+    controllers: dict[Hand, int | None]
+    result: RoundResult | None
+    history: tuple[RoundMark, ...]
+    dealer_queue: tuple[Queued, ...]
+    chat: tuple[ChatMessage, ...]
+    me: Me
+    book: Book | None
+
+
+def _hands(table: Table) -> dict[Hand, tuple[HandCard, ...]]:
+    rnd = table.round
+    if rnd is None:
+        return {hand: () for hand in HANDS}
+    sq = rnd.squeeze
+    shown = None if sq is None else (sq.hand, sq.position)
+    return {
+        hand: tuple(
+            HandCard(card, False)
+            if (hand, pos) not in rnd.face_down
+            else HandCard(card if shown == (hand, pos) else None, True)
+            for pos, card in enumerate(rnd.hand(hand))
+        )
+        for hand in HANDS
+    }
+
+
+def _shoe(table: Table) -> ShoeShown | None:
+    shoe = table.shoe
+    if shoe is None:
+        return None
+    return ShoeShown(table.shoe_id, shoe.commitment, table.rounds_in_shoe, shoe.remaining)
+
+
+def table_view(table: Table, user_id: int | None, now: float) -> TableView:
     """The table as ``user_id`` sees it (a spectator when None or not seated)."""
-    cfg = table.config
     rnd = table.round
     own = personal(table, user_id, now)
-    shoe = table.shoe
-    out: View = {
-        "table_id": cfg.table_id,
-        "room": cfg.room,
-        "chip_unit": cfg.chip_unit,
-        "chips": list(CHIPS),
-        "limits": {
-            "areas": dict(LIMITS),
-            "bettor_floor": cfg.bettor_floor,
-            "dealer_floor": cfg.dealer_floor,
-            "min_level": cfg.min_level,
-            "dealer_round_limit": cfg.dealer_round_limit,
-        },
-        "timers": {
-            "betting_seconds": cfg.betting_seconds,
-            "squeeze_seconds": cfg.squeeze_seconds,
-            "result_seconds": cfg.result_seconds,
-        },
-        "phase": table.phase,
-        "closing": table.closing,
-        "suspended": table.suspended,
-        "deadline": table.deadline,
-        "remaining_ms": values.time_left(table.deadline, now),
-        "round_id": rnd.round_id if rnd is not None else None,
-        "round_no": rnd.round_no if rnd is not None else table.rounds_in_shoe,
-        "dealer": rnd.dealer_id if rnd is not None else None,
-        "shoe": None
-        if shoe is None
-        else {
-            "id": table.shoe_id,
-            "commitment": shoe.commitment,
-            "round_no": table.rounds_in_shoe,
-            "cards_left": shoe.remaining,
-        },
-        "last_shoe": None if table.last_shoe is None else events.event_data(table.last_shoe, now),
-        "seats": _seats(table),
-        "hands": _hands(table),
-        "squeeze": values.squeeze(rnd.squeeze)
-        if rnd is not None and rnd.squeeze is not None
-        else None,
-        "controllers": {h: rnd.controllers.get(h) if rnd is not None else None for h in HANDS},
-        "result": _result(table),
-        "history": [values.mark(m) for m in table.history],
-        "dealer_queue": queue.public(table),
-        "chat": [events.event_data(m, now) for m in table.chat.messages],
-        "me": own["me"],
-        "book": own["book"],
-    }
-    return out
+    squeeze = None if rnd is None or rnd.squeeze is None else dataclasses.replace(rnd.squeeze)
+    return TableView(
+        config=table.config,
+        phase=table.phase,
+        closing=table.closing,
+        suspended=table.suspended,
+        deadline=table.deadline,
+        round_id=rnd.round_id if rnd is not None else None,
+        round_no=rnd.round_no if rnd is not None else table.rounds_in_shoe,
+        dealer=rnd.dealer_id if rnd is not None else None,
+        shoe=_shoe(table),
+        last_shoe=table.last_shoe,
+        seats=tuple(None if occ is None else seated(occ, rnd) for occ in table.seats),
+        hands=_hands(table),
+        squeeze=squeeze,
+        controllers={h: rnd.controllers.get(h) if rnd is not None else None for h in HANDS},
+        result=table.last_result,
+        history=tuple(table.history),
+        dealer_queue=tuple(table.queue),
+        chat=tuple(table.chat.messages),
+        me=own["me"],
+        book=own["book"],
+    )
+
+
+def view(table: Table, user_id: int | None, now: float) -> dict[str, Any]:
+    """The JSON view (``baccarat.protocol.view.view``), for ``server/http/console.py``
+    only, which imports it from here. The import is in the call, because the table may not
+    import the wire; this goes once the console imports it from ``baccarat.protocol.view``."""
+    from baccarat.protocol.view import view as wire_view
+
+    return wire_view(table, user_id, now)

@@ -14,14 +14,16 @@ import time
 from baccarat.protocol.codec import dumps
 from baccarat.protocol.events import event_wire
 from baccarat.protocol.messages import event, snapshot
+from baccarat.protocol.view import view
 from baccarat.server.sockets.connection import Connection
 from baccarat.server.sockets.hub import Hub
 from baccarat.server.tables import facts
-from baccarat.table import Event, Table, view
+from baccarat.table import Event, Table
 from baccarat.table.events import recipient
 from baccarat.table.view import (
     PERSONAL_UNCHANGED,
     Personal,
+    PersonalKey,
     book_kept,
     personal,
     personal_keys,
@@ -39,7 +41,7 @@ class Publisher:
         """The number of the last public event sent."""
         self._personal: dict[int, Personal] = {}
         """The last ``me`` each seated user was sent."""
-        self._personal_key: dict[int, tuple[object, ...]] = {}
+        self._personal_key: dict[int, PersonalKey] = {}
         """What each bettor's last ``me`` was made of (``view.personal_key``)."""
 
     def snapshot_for(self, conn: Connection, now: float) -> dict[str, object]:
@@ -98,7 +100,7 @@ class Publisher:
             sent += self.hub.to_user_at(user_id, self.table_id, msg)
         return sent
 
-    def _remember_key(self, user_id: int, key: tuple[object, ...] | None) -> None:
+    def _remember_key(self, user_id: int, key: PersonalKey | None) -> None:
         # Kept only beside a ``me`` that was sent: the key stands for that ``me``.
         if key is None or user_id not in self._personal:
             self._personal_key.pop(user_id, None)
