@@ -34,11 +34,14 @@ def _head(logged: list[LoggedShoe], signer: LogSigner = KEY) -> SignedHead:
 
 def test_a_leaf_is_its_entrys_canonical_json() -> None:
     e = Entry(3, "s", "t", "c" * 64, 5)
-    assert e.leaf() == json.dumps(
-        {"commitment": "c" * 64, "index": 3, "logged_at": 5, "shoe_id": "s", "table_id": "t"},
-        separators=(",", ":"),
-        sort_keys=True,
-    ).encode()
+    assert (
+        e.leaf()
+        == json.dumps(
+            {"commitment": "c" * 64, "index": 3, "logged_at": 5, "shoe_id": "s", "table_id": "t"},
+            separators=(",", ":"),
+            sort_keys=True,
+        ).encode()
+    )
 
 
 def test_a_head_is_signed_over_its_size_time_and_root() -> None:
