@@ -91,6 +91,20 @@ def test_speed_divides_every_timer() -> None:
     cfg = parse_rooms(GOOD).table_configs(speed=10)["a"]
     assert cfg.betting_seconds == pytest.approx(1.5)
     assert cfg.squeeze_seconds == pytest.approx(1.0)
+    assert cfg.squeeze_peel_seconds == pytest.approx(0.3)
+    assert cfg.squeeze_extra_seconds == pytest.approx(0.5)
+
+
+def test_a_room_sets_how_long_peeling_extends_the_squeeze() -> None:
+    data = copy.deepcopy(GOOD)
+    data["rooms"][0]["timers"] = {"squeeze": 12, "squeeze_peel": 4, "squeeze_extra": 8}
+    cfg = parse_rooms(data).table_configs()["a"]
+    assert (cfg.squeeze_seconds, cfg.squeeze_peel_seconds, cfg.squeeze_extra_seconds) == (
+        12,
+        4,
+        8,
+    )
+    assert load_rooms().table_configs()["standard-1"].squeeze_extra_seconds == 5
 
 
 def _broken(change: str) -> dict[str, Any]:

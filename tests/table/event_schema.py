@@ -26,6 +26,7 @@ from baccarat.table.events import (
     RoundSettled,
     SeatResult,
     Shuffling,
+    SqueezeMoved,
     SqueezeStarted,
     Urged,
 )
@@ -40,6 +41,9 @@ TIME_LEFT: dict[type[object], str] = {
     Urged: "ready_in_ms",
 }
 """The time left each event class adds to its data (``baccarat.protocol.values``)."""
+
+TIME_LEFT_WITH_DEADLINE: dict[type[object], str] = {SqueezeMoved: "remaining_ms"}
+"""The time left an event adds only when it carries its optional ``deadline``."""
 
 NAMED: dict[object, dict[str, Any]] = {
     Card: {"$ref": "#/$defs/card"},
@@ -102,6 +106,8 @@ def data_schema(cls: type[object]) -> dict[str, Any]:
     if cls in TIME_LEFT:
         props[TIME_LEFT[cls]] = {"type": "integer", "minimum": 0}
         required.append(TIME_LEFT[cls])
+    if cls in TIME_LEFT_WITH_DEADLINE:
+        props[TIME_LEFT_WITH_DEADLINE[cls]] = {"type": "integer", "minimum": 0}
     return {
         "type": "object",
         "required": required,

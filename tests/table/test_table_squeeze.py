@@ -13,9 +13,11 @@ from baccarat.table.events import (
     CardOpened,
     Controllers,
     RoundSettled,
+    SqueezeMoved,
     SqueezeStarted,
     recipient,
 )
+from baccarat.table.reducer import apply
 from baccarat.table.squeeze import choose_controller
 
 # P1 2S, B1 3H, P2 4D (face down), B2 4C (face down): Player 6 stands, Banker 7 stands.
@@ -120,6 +122,70 @@ def test_every_screen_sees_the_peel_move() -> None:
     }
     assert g.view(None)["squeeze"]["progress"] == 0.4
     assert g.view(None)["squeeze"]["corner"] == "tr"
+
+
+def test_a_peel_move_in_the_last_seconds_leaves_the_controller_three_seconds() -> None:
+    g = table_with_bets(NO_THIRD, {2: {"player": 1}})
+    began = g.now
+    g.tick(6.5)
+    [early] = g.do(SqueezeProgress(2, "player", 0.2, "tl"))
+    assert isinstance(early, SqueezeMoved) and early.deadline is None
+    assert g.table.next_deadline == began + 10
+    g.tick(2.5)
+    before = g.view(None)
+    [late] = g.do(SqueezeProgress(2, "player", 0.3, "tl"))
+    assert g.table.next_deadline == began + 12 == g.now + 3
+    data = event_data(late, g.now)
+    assert data["deadline"] == began + 12 and data["remaining_ms"] == 3000
+    # Every screen's countdown follows: the view, and the view a client reduces.
+    after = g.view(None)
+    assert after["remaining_ms"] == 3000 and after["squeeze"]["deadline"] == began + 12
+    assert apply(before, "squeeze_progress", data) == after
+    g.tick(2.5)
+    assert not g.of(CardOpened)
+    g.tick(0.5)
+    [opened] = g.of(CardOpened)
+    assert opened.forced is True
+
+
+def test_a_bettor_who_peels_lets_go_and_peels_again_is_not_cut_off() -> None:
+    g = table_with_bets(NO_THIRD, {2: {"player": 1}})
+    began = g.now
+    g.tick(9)
+    g.do(SqueezeProgress(2, "player", 0.4, "br"))
+    g.tick(2.5)
+    g.do(SqueezeProgress(2, "player", 0.0, "br"))  # let go: the card springs back
+    assert g.table.next_deadline == began + 14.5
+    g.tick(2.25)
+    g.do(SqueezeProgress(2, "player", 0.5, "br"))  # and peels again
+    assert not g.of(CardOpened)
+    # The third grip would have left 3 s; the cap of 5 s over the 10 s ends it sooner.
+    assert g.table.next_deadline == began + 15
+
+
+def test_peeling_holds_the_card_at_most_five_seconds_past_its_squeeze_time() -> None:
+    g = table_with_bets(NO_THIRD, {2: {"player": 1}})
+    began = g.now
+    for _ in range(30):
+        g.tick(0.5)
+        if g.of(CardOpened):
+            break
+        g.do(SqueezeProgress(2, "player", 0.5, "tr"))
+    [opened] = g.of(CardOpened)
+    assert opened.forced is True and g.now == began + 15
+    assert max(e.deadline or 0 for e in g.of(SqueezeMoved)) == began + 15
+
+
+def test_the_peel_time_and_its_cap_are_the_rooms_settings() -> None:
+    g = Game(NO_THIRD, squeeze_seconds=6.0, squeeze_peel_seconds=2.0, squeeze_extra_seconds=1.0)
+    g.sit(1, 0)
+    g.sit(2, 1)
+    g.bet(2, "player", 1)
+    g.to_deadline()
+    began = g.now
+    g.tick(5)
+    g.do(SqueezeProgress(2, "player", 0.5, "tl"))
+    assert g.table.next_deadline == began + 7  # 2 s from the move, capped at 6 + 1
 
 
 def test_a_face_down_card_is_shown_to_every_viewer_when_its_squeeze_starts() -> None:

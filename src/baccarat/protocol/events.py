@@ -37,6 +37,7 @@ from baccarat.table.events import (
     RoundSettled,
     SeatResult,
     Shuffling,
+    SqueezeMoved,
     SqueezeStarted,
     Urged,
 )
@@ -107,6 +108,11 @@ def event_data(event: Event, now: float) -> JsonObject:
         ):
             data["remaining_ms"] = time_left(at, now)
         case BettorUrged(deadline=at):
+            data["remaining_ms"] = time_left(at, now)
+        case SqueezeMoved(deadline=None):
+            # Most moves leave the countdown as it is, and say nothing of it.
+            del data["deadline"]
+        case SqueezeMoved(deadline=at) if at is not None:
             data["remaining_ms"] = time_left(at, now)
         case Disconnected(grace_until=at):
             data["grace_ms"] = time_left(at, now)

@@ -21,6 +21,8 @@ from baccarat.table.config import SEATS, TableConfig
 TIMERS: dict[str, float] = {
     "betting": 15.0,
     "squeeze": 10.0,
+    "squeeze_peel": 3.0,
+    "squeeze_extra": 5.0,
     "result": 5.0,
     "shuffle": 2.0,
     "urge_cooldown": 10.0,

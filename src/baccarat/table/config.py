@@ -22,6 +22,8 @@ DEALER_SEAT = 0
 TIMERS: tuple[str, ...] = (
     "betting_seconds",
     "squeeze_seconds",
+    "squeeze_peel_seconds",
+    "squeeze_extra_seconds",
     "result_seconds",
     "shuffle_seconds",
     "reconnect_grace_seconds",
@@ -69,6 +71,10 @@ class TableConfig:
     min_level: int = 50
     betting_seconds: float = 15.0
     squeeze_seconds: float = 10.0
+    squeeze_peel_seconds: float = 3.0
+    """A peel move leaves the controller at least this long before the card opens by itself."""
+    squeeze_extra_seconds: float = 5.0
+    """The most that peeling adds to ``squeeze_seconds`` for one card."""
     result_seconds: float = 5.0
     shuffle_seconds: float = 2.0
     reconnect_grace_seconds: float = 60.0

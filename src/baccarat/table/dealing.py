@@ -35,7 +35,7 @@ from baccarat.table.events import (
 )
 from baccarat.table.round import CardRef, Round, RoundResult
 from baccarat.table.seats import Occupant
-from baccarat.table.squeeze import CORNERS, Squeeze, choose_controller
+from baccarat.table.squeeze import CORNERS, Squeeze, choose_controller, extend
 
 if TYPE_CHECKING:
     from baccarat.shoe import Shoe
@@ -77,7 +77,19 @@ def squeeze_progress(t: Table, c: SqueezeProgress, now: float) -> list[Event]:
     rnd, sq = _current_squeeze(t, c.user_id, c.hand, now)
     sq.progress = float(p)
     sq.corner = c.corner
-    return [SqueezeMoved(rnd.round_id, sq.hand, sq.position, sq.progress, sq.corner)]
+    extended = extend(sq, now, t.config.squeeze_peel_seconds)
+    if extended:
+        t.enter("squeeze", sq.deadline)
+    return [
+        SqueezeMoved(
+            rnd.round_id,
+            sq.hand,
+            sq.position,
+            sq.progress,
+            sq.corner,
+            sq.deadline if extended else None,
+        )
+    ]
 
 
 def open_card(t: Table, c: OpenCard, now: float) -> list[Event]:
@@ -314,7 +326,9 @@ def _next_squeeze(t: Table, now: float) -> list[Event]:
                 continue
             name = rnd.bettors[controller].name
             deadline = now + t.config.squeeze_seconds
-            sq = rnd.squeeze = Squeeze(ref[0], ref[1], rnd.card(ref), controller, name, deadline)
+            latest = deadline + t.config.squeeze_extra_seconds
+            card = rnd.card(ref)
+            sq = rnd.squeeze = Squeeze(ref[0], ref[1], card, controller, name, deadline, latest)
             t.enter("squeeze", deadline)
             events.append(
                 SqueezeStarted(

@@ -408,7 +408,8 @@ class SqueezeStarted:
 
 @dataclass(frozen=True, slots=True)
 class SqueezeMoved:
-    """The controller peeled the card to ``progress`` from ``corner``."""
+    """The controller peeled the card to ``progress`` from ``corner``; ``deadline`` is the
+    squeeze's new deadline when the move extended it (docs/rules.md, "Squeeze")."""
 
     kind: ClassVar[str] = "squeeze_progress"
     round_id: str
@@ -416,6 +417,7 @@ class SqueezeMoved:
     position: int
     progress: float
     corner: str | None
+    deadline: float | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -236,6 +236,10 @@ def _squeeze_progress(view: View, data: Data) -> None:
     if squeeze is not None and squeeze["hand"] == data["hand"]:
         squeeze["progress"] = data["progress"]
         squeeze["corner"] = data["corner"]
+        if "deadline" in data:
+            # The peel extended the countdown.
+            squeeze["deadline"] = data["deadline"]
+            _time(view, data)
 
 
 def _card_opened(view: View, data: Data) -> None:

@@ -30,8 +30,21 @@ class Squeeze:
     controller: int
     controller_name: str
     deadline: float
+    latest: float
+    """The furthest peeling may push ``deadline`` (the room's ``squeeze_extra`` past it)."""
     progress: float = 0.0
     corner: Corner | None = None
+
+
+def extend(sq: Squeeze, now: float, keep: float) -> bool:
+    """Push ``sq``'s deadline to at least ``keep`` seconds after a peel move at ``now``, never
+    past ``sq.latest``; whether it moved. A controller who lets go and peels again is not cut
+    off mid-gesture, and one who keeps peeling cannot hold the table past the cap."""
+    wanted = min(now + keep, sq.latest)
+    if wanted <= sq.deadline:
+        return False
+    sq.deadline = wanted
+    return True
 
 
 def choose_controller(

@@ -160,6 +160,11 @@ const STEPS = {
     if (sq !== null && sq.hand === data.hand) {
       sq.progress = data.progress;
       sq.corner = data.corner;
+      if (data.deadline !== undefined) {
+        // The peel extended the countdown.
+        sq.deadline = data.deadline;
+        setTime(view, data);
+      }
     }
   },
   card_opened(view, data) {
