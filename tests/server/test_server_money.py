@@ -121,6 +121,11 @@ async def test_a_leaving_dealer_cannot_sit_again_on_the_balance_before_settlemen
     await opening
     with pytest.raises(CommandError) as refused:
         await sitting
+    # The round was still in play (its result showing): the dealer seat waits for its end.
+    assert refused.value.code == "round_in_play"
+    await until(lambda: driver.table.round is None or not driver.table.round.settled)
+    with pytest.raises(CommandError) as refused:
+        await b.command("sit", table_id="t1", seat=0)
     # 34,000 after the loss: below the dealer floor of 35,000.
     assert refused.value.code == "coins_below_floor"
     assert live.store.balance(dealer_id) == 34_000
