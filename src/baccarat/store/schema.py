@@ -279,3 +279,14 @@ platform_transfers = sa.Table(
 )
 """Every transfer the platform made (positive: coins in, negative: out), by the platform's
 id, with the balance it left; its ledger transaction is ``transfer:<transfer_id>``."""
+
+login_addresses = sa.Table(
+    "login_addresses",
+    metadata,
+    sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id"), primary_key=True),
+    sa.Column("address", sa.String(64), primary_key=True),
+    sa.Column("first_at", sa.Float, nullable=False),
+    sa.Column("last_at", sa.Float, nullable=False),
+)
+"""Every address an account logged in from (the game's logins), first and last seen: the risk
+view weighs a pair of accounts from one address (``baccarat.risk``)."""

@@ -10,7 +10,8 @@ The methods come from one class per concern: ``users`` (accounts, preferences, s
 ``operators`` (roles, bans, the console's sessions and the operator log) and ``approvals``
 (operators' grants and the ones waiting for a second operator), ``endpoints`` (where
 the running servers' consoles answer ``baccarat admin``), ``platform`` (the operator's
-platform: its users' launches and transfers).
+platform: its users' launches and transfers), ``risks`` (what the risk view reads: settled
+rounds, login addresses).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from baccarat.store.engine import make_engine, migrate
 from baccarat.store.ledger import Ledger
 from baccarat.store.operators import Operators
 from baccarat.store.platform import PlatformAccounts
+from baccarat.store.risks import Risks
 from baccarat.store.tables import Tables
 from baccarat.store.url import default_db_url, driver_url
 from baccarat.store.users import Users
@@ -33,7 +35,16 @@ from baccarat.store.writer import Writer
 
 
 class Store(
-    Users, Ledger, Tables, Archive, Commitments, Operators, Approvals, Endpoints, PlatformAccounts
+    Users,
+    Ledger,
+    Tables,
+    Archive,
+    Commitments,
+    Operators,
+    Approvals,
+    Endpoints,
+    PlatformAccounts,
+    Risks,
 ):
     """Accounts, sessions, the ledger, shoes and rounds, in one database."""
 
