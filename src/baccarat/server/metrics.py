@@ -34,6 +34,8 @@ STALL_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5
 """Seconds the loop stood still (a collection, a late timer)."""
 CONSOLE_LOGINS = ("success", "failure", "enrolled", "locked", "rate_limited")
 """The outcomes of a console login, each a series from the start (alerts read them)."""
+RISK_PATTERNS = ("hedge", "dumping")
+"""The risk view's patterns (``baccarat.risk``): 對打 and chip dumping."""
 
 
 class Metrics:
@@ -62,6 +64,14 @@ class Metrics:
         )
         for outcome in CONSOLE_LOGINS:
             self.console_logins.labels(outcome)
+        self.risk_pairs = Gauge(
+            "baccarat_risk_pairs_flagged",
+            "Pairs of accounts the risk view flags over the last 7 days, by pattern",
+            ["pattern"],
+            registry=self.registry,
+        )
+        for pattern in RISK_PATTERNS:
+            self.risk_pairs.labels(pattern)
         self.latency = Histogram(
             "baccarat_command_seconds",
             "Time from receiving a command to answering it (peel moves are not timed)",

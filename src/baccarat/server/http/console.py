@@ -17,7 +17,7 @@ from aiohttp import web
 from baccarat.errors import BaccaratError
 from baccarat.protocol.codec import dumps_bytes
 from baccarat.server.app import Server
-from baccarat.server.http import auth, console_auth
+from baccarat.server.http import auth, console_auth, console_risk
 from baccarat.server.http.console_actions import (
     approve_grant,
     ban,
@@ -245,6 +245,7 @@ def add_routes(router: web.UrlDispatcher) -> None:
     router.add_get("/api/admin/log", operator_only(operator_log))
     router.add_post("/api/admin/audit", operator_only(audit, actions=actions))
     router.add_get("/api/admin/voids", operator_only(voids))
+    router.add_get("/api/admin/risk", operator_only(console_risk.risk_view))
     for name, handler in (
         ("grant", grant),
         ("level", set_level),

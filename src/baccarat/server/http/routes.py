@@ -22,7 +22,7 @@ from baccarat.platform import routes as platform_routes
 from baccarat.platform.config import PlatformConfig
 from baccarat.roads.patterns import PATTERNS
 from baccarat.server.app import Server
-from baccarat.server.http import auth, commitlog, console, mybets, shoes, tickets
+from baccarat.server.http import auth, commitlog, console, console_risk, mybets, shoes, tickets
 from baccarat.server.http.bad_requests import quiet_bad_requests
 from baccarat.server.http.guard import answer_not_logged_in
 from baccarat.server.http.headers import add_security_headers
@@ -179,6 +179,7 @@ def create_app(server: Server, platform: PlatformConfig | None = None) -> web.Ap
     app.on_response_prepare.append(add_security_headers)
     app.on_startup.append(on_startup)
     app.on_shutdown.append(on_shutdown)
+    app.cleanup_ctx.append(console_risk.sweep)
     return app
 
 
