@@ -30,8 +30,7 @@ def hedge(store: Store, dealer: int, a: int, b: int, rounds: int) -> None:
         rid = f"hedge-{n}"
         store.escrow_round(rid, "t9", "s9", n + 1, dealer, bets)
         cards = PLAYER_WINS if n % 3 else BANKER_WINS
-        it = iter(parse_cards(cards))
-        outcome = deal(lambda: next(it))
+        outcome = deal(iter(parse_cards(cards)).__next__)
         stakes = {a: {sides[0]: 500}, b: {sides[1]: 500}}
         done = settle(outcome, dealer, stakes)  # type: ignore[arg-type]
         store.settle_round(
