@@ -44,6 +44,7 @@ def main() -> int:
         action="store_true",
         help="the bots know only one public address: the shipped HAProxy file in front",
     )
+    parser.add_argument("--nodes", type=int, default=2, choices=(2, 3), help="nodes in the system")
     parser.add_argument(
         "--outages",
         action="store_true",
@@ -54,7 +55,7 @@ def main() -> int:
     restarts: list[dict[str, Any]] = []
     started = time.monotonic()
     with tempfile.TemporaryDirectory() as tmp, own_postgres() as pg, own_redis() as redis:
-        run = FaultRun(Path(tmp), pg, redis, proxied=args.proxied)
+        run = FaultRun(Path(tmp), pg, redis, proxied=args.proxied, nodes=args.nodes)
         try:
             run.start()
             for i in range(args.faults):

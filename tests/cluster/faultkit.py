@@ -178,6 +178,7 @@ class FaultRun:
         speed: float = SPEED,
         grace: float = GRACE,
         proxied: bool = False,
+        nodes: int = 2,
     ) -> None:
         self.dir = workdir
         self.proxied = proxied
@@ -200,7 +201,8 @@ class FaultRun:
             f"bettor_floor = 1000\ndealer_floor = 35000\ntables = {json.dumps(list(TABLES))}\n"
         )
         self.nodes = [
-            Node(name, free_port(), Relay(redis.port), workdir / f"{name}.log") for name in "AB"
+            Node(name, free_port(), Relay(redis.port), workdir / f"{name}.log")
+            for name in "ABC"[:nodes]
         ]
         if proxied:
             for node in self.nodes:
@@ -220,15 +222,14 @@ class FaultRun:
         """The shipped HAProxy file in front of the nodes (node c's place left empty)."""
         from haproxy import TLS_BIND, configure, running
 
-        a, b = self.nodes
+        ports = [n.port for n in self.nodes] + [free_port()] * (3 - len(self.nodes))
+        swaps = {f"127.0.0.1:800{i + 1}": f"127.0.0.1:{port}" for i, port in enumerate(ports)}
         config = configure(
             self.dir,
             {
                 TLS_BIND: f"bind 127.0.0.1:{self.proxy_port}",
                 "bind :80": f"bind 127.0.0.1:{free_port()}",
-                "127.0.0.1:8001": f"127.0.0.1:{a.port}",
-                "127.0.0.1:8002": f"127.0.0.1:{b.port}",
-                "127.0.0.1:8003": f"127.0.0.1:{free_port()}",
+                **swaps,
             },
         )
         self._stack.enter_context(running(config, self.proxy_port))
@@ -237,7 +238,8 @@ class FaultRun:
         # Behind the proxy the bots are told the public address only, as a player would be.
         if self.proxied:
             return ["--url", self.public]
-        return ["--url", self.nodes[0].url, "--other-node", self.nodes[1].url]
+        others = [arg for n in self.nodes[1:] for arg in ("--other-node", n.url)]
+        return ["--url", self.nodes[0].url, *others]
 
     def start(self) -> None:
         """Accounts, both nodes, one bot crew per table (and the proxy, when proxied)."""
@@ -461,7 +463,12 @@ class FaultRun:
         if fault in ("redis", "postgres") and voided:
             problems.append(f"rounds voided with no takeover: {voided}")
         # A node that recovers gets its share of the tables back (the placement), each at the
-        # end of a round: the table may be back on it by now, with nothing voided.
+        # end of a round: the table may be back on it by now, with nothing voided. Once it
+        # has, every node runs an even share of the tables, within one.
+        try:
+            self.wait(self.spread_evenly, "the tables spread within one of even", limit=60)
+        except AssertionError:
+            problems.append(f"tables not spread: {self.loads()}")
         return Outcome(
             fault,
             phase,
@@ -474,6 +481,16 @@ class FaultRun:
             problems,
             followed if fault == "stop" else None,
         )
+
+    def loads(self) -> dict[str, int]:
+        """How many tables each node runs, as the database's epochs say."""
+        held = [self.holder(t)[1] for t in TABLES]
+        return {n.name: held.count(n.name) for n in self.nodes}
+
+    def spread_evenly(self) -> bool:
+        """Whether every node runs an even share of the tables, within one."""
+        loads = self.loads().values()
+        return max(loads) - min(loads) <= 1
 
     def server_errors(self, marks: dict[str, int]) -> tuple[int, list[str]]:
         """Requests answered with a server error other than 503 (an outage's answer), and
