@@ -25,7 +25,8 @@ def _get(url: str) -> Any:
 
 def test_demo_serves_bots_play_and_sigterm_exits_cleanly(tmp_path: Path) -> None:
     db = f"sqlite:///{tmp_path / 'demo.db'}"
-    with start_serve("--demo", "--db", db, "--speed", "20") as served:
+    log = tmp_path / "serve.log"
+    with start_serve("--demo", "--db", db, "--speed", "20", log=log) as served:
         url = served.url
         assert any(db in line for line in served.lines)
         wait_until(lambda: health(url)["ok"], "healthz")
@@ -51,6 +52,13 @@ def test_demo_serves_bots_play_and_sigterm_exits_cleanly(tmp_path: Path) -> None
         names = [s["name"] for t in tables for s in t["seats"] if s is not None]
         assert names and all(re.fullmatch(r"[\u4e00-\u9fff]+", n) for n in names), names
         assert served.stop() == 0
+    # The bots left before the listener closed, and quietly: not one line of theirs (a
+    # reconnect to a closed listener) after the stop began.
+    records = [json.loads(line) for line in log.read_text().splitlines() if line.startswith("{")]
+    said = [r["msg"] for r in records]
+    stopping = said.index("shutting down")
+    assert [r["msg"] for r in records[stopping:] if r["logger"] == "baccarat.bots"] == []
+    assert said.index("demo bots stopped") < said.index("stopped")
     store = open_store(db)
     try:
         report = store.audit()

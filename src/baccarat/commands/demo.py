@@ -9,6 +9,7 @@ client's default language) and chat in Chinese.
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
 from dataclasses import dataclass, field
 
@@ -16,6 +17,9 @@ from baccarat.bots import Bot, BotPlan, run_bots
 from baccarat.errors import InvalidInput, NotFound
 from baccarat.server.config import RoomsConfig
 from baccarat.store import Store
+
+log = logging.getLogger("baccarat.demo")
+BOTS_LOG = logging.getLogger("baccarat.bots")
 
 DEMO_PASSWORD = "baccarat"
 DEMO_USERS: tuple[tuple[str, int], ...] = (
@@ -69,10 +73,20 @@ class Demo:
     task: asyncio.Task[None] | None = None
 
     async def close(self) -> None:
-        """Stop every bot and wait for them to leave."""
+        """Stop every bot and wait for them to leave, quietly: a bot's word on its own
+        leaving (a socket it closed, a node that stops) is nothing the person stopping the
+        demo needs to read."""
         self.stop.set()
-        if self.task is not None:
-            await asyncio.wait_for(self.task, 10.0)
+        try:
+            if self.task is not None:
+                await asyncio.wait_for(self.task, 10.0)
+        finally:
+            BOTS_LOG.removeFilter(self.quiet)
+        log.info("demo bots stopped", extra={"bots": len(self.bots)})
+
+    def quiet(self, record: logging.LogRecord) -> bool:
+        """Once the demo stops, only a bot's warnings and errors are logged."""
+        return record.levelno >= logging.WARNING or not self.stop.is_set()
 
 
 def demo_layout(config: RoomsConfig) -> list[DemoBot]:
@@ -140,5 +154,6 @@ async def start_demo(base_url: str, store: Store, config: RoomsConfig) -> Demo:
         user = await asyncio.to_thread(store.get_user_by_name, spec.name)
         token = await asyncio.to_thread(store.create_session, user.user_id)
         demo.bots.append(Bot(base_url, token, spec.plan, rng=random.Random(i)))
+    BOTS_LOG.addFilter(demo.quiet)
     demo.task = asyncio.create_task(run_bots(demo.bots, demo.stop))
     return demo

@@ -22,7 +22,7 @@ from baccarat.cluster.remote import DEFAULT_PREFIX
 from baccarat.commands import workers
 from baccarat.commands.demo import demo_layout, ensure_accounts, start_demo
 from baccarat.errors import BaccaratError
-from baccarat.logs import setup_logging
+from baccarat.logs import FORMATS, setup_logging
 from baccarat.platform import config as platform_config
 from baccarat.server import Server, collector, create_app, keyfile, load_rooms
 from baccarat.server.config import RoomsConfig, listen_address, split_address
@@ -115,6 +115,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--log-level", default="info", help="debug, info, warning, error")
     parser.add_argument(
+        "--log-format",
+        choices=FORMATS,
+        default="auto",
+        help="readable text lines, or JSON lines (default: text on a terminal, else JSON)",
+    )
+    parser.add_argument(
         "--redis",
         metavar="URL",
         help="run as one node of many, sharing tables, seats and the lobby through this Redis",
@@ -172,7 +178,7 @@ def run(args: argparse.Namespace) -> int:
     except BaccaratError as exc:
         print(f"baccarat serve: {exc.message}", file=sys.stderr)
         return 2
-    setup_logging(args.log_level)
+    setup_logging(args.log_level, args.log_format)
     url = args.db or default_db_url()
     try:
         keys_path, keys = _keys(args.keys, url)
@@ -269,14 +275,15 @@ async def _serve(args: argparse.Namespace, config: RoomsConfig, store: Store, ur
     demo = await start_demo(base, store, config) if args.demo else None
     await stop.wait()
     log.info("shutting down")
+    if demo is not None:
+        # The bots go first: after the listener closes they would only try to come back.
+        # A round in play finishes without them, its cards opened at once.
+        with contextlib.suppress(TimeoutError):
+            await demo.close()
     advert.cancel()
     await asyncio.to_thread(store.withdraw, server.node.node_id)
     await site.stop()
-    # Bots stay while the tables drain, so a round in play can finish with their cards opened.
     await server.drain()
-    if demo is not None:
-        with contextlib.suppress(TimeoutError):
-            await demo.close()
     await _close(runner, metrics_runner, directory)
     log.info("stopped")
     return 0
