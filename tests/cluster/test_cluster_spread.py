@@ -48,14 +48,19 @@ def test_a_joining_and_a_returning_node_each_take_their_share(tmp_path: Path) ->
 
         a.proc.send_signal(signal.SIGKILL)
         a.proc.wait()
+        killed = time.monotonic()
         wait_until(lambda: _tables(b) == 8, "B to take every table over", 30)
+        took_over = time.monotonic() - killed
         a = stack.enter_context(_node(db, prefix, "A", *keys, log=tmp_path / "a2.log"))
         started = time.monotonic()
         wait_until(lambda: _tables(a) >= 3, "the restarted node's share", 45)
         returned = time.monotonic() - started
         wait_until(lambda: (_tables(a), _tables(b)) == (4, 4), "an even split again", 45)
         assert a.stop() == 0 and b.stop() == 0
-        print(f"joined in {joined:.1f} s, took its share back in {returned:.1f} s")
+        print(
+            f"joined in {joined:.1f} s, took A's 4 tables over {took_over:.1f} s after the kill"
+            f" (ttl {TTL} s), took its share back in {returned:.1f} s"
+        )
 
         store = open_store(db)
         try:

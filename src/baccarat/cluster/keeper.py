@@ -193,9 +193,10 @@ class Keeper:
         others = now >= self._others_after
         self._free_since = {t: self._free_since.get(t, now) for t in plan.later}
         waited = [t for t in plan.later if now - self._free_since[t] >= self.ttl]
-        for table_id in (*plan.take, *waited):
-            if others or table_id in self.first:
-                await self._try(table_id)
+        chosen = [t for t in (*plan.take, *waited) if others or t in self.first]
+        # All at once: a node taking over a dead node's tables starts each in its own time
+        # (a takeover's transaction, its shoe, its seats), not after the ones before it.
+        await asyncio.gather(*(self._try(t) for t in chosen))
 
     def _shed(self, plan: Balance) -> None:
         """Hand over, each once, the tables the placement gives to other nodes."""
