@@ -5,9 +5,10 @@ import { h, mount } from "../js/dom.js";
 import { api } from "../js/net.js";
 import { getLang, setLang, t, refusal } from "./words.js";
 import { tablesView, usersView, userView, roundView, logView, grantsView } from "./views.js";
+import { riskView } from "./risk.js";
 
 const root = document.getElementById("console");
-const TABS = ["tables", "users", "grants", "records", "log"];
+const TABS = ["tables", "users", "grants", "records", "risk", "log"];
 const state = { operator: null, refresh: 0 };
 
 function topbar() {
@@ -88,6 +89,7 @@ async function show() {
     else if (tab === "records") await roundView(body, arg ? decodeURIComponent(arg) : "", ctx);
     else if (tab === "log") await logView(body, ctx);
     else if (tab === "grants") await grantsView(body, ctx);
+    else if (tab === "risk") await riskView(body, ctx);
     else await tablesView(body, ctx);
   } catch (err) {
     if (err.code === "console_login" || err.code === "not_operator") {
