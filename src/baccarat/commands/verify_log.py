@@ -21,6 +21,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+import sqlalchemy.exc
+
 from baccarat import merkle
 from baccarat.errors import BaccaratError, InvalidInput
 from baccarat.logbook import Entry, SignedHead
@@ -180,6 +182,12 @@ def run(args: argparse.Namespace) -> int:
             _check_proof(source, kept, head, report)
     except BaccaratError as exc:
         _say_error(exc, as_json=args.json)
+        return 2
+    except sqlalchemy.exc.SQLAlchemyError as exc:
+        # A database that is not a baccarat database, or not reachable.
+        why = str(exc).splitlines()[0]
+        unreadable = InvalidInput("unreadable_log", f"The database's log cannot be read: {why}.")
+        _say_error(unreadable, as_json=args.json)
         return 2
     if report.ok and args.save_head:
         Path(args.save_head).write_text(json.dumps(head.json()) + "\n", encoding="utf-8")
