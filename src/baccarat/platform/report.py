@@ -70,25 +70,37 @@ class Difference:
         }
 
 
+def _entry(row: Any) -> Entry:
+    if not isinstance(row, Mapping):
+        raise InvalidInput("bad_report", "Each transfer in the report is an object.")
+    tid, user, amount, at = (row.get(k) for k in ("transfer_id", "user", "amount", "created_at"))
+    if not isinstance(tid, str) or not isinstance(user, str) or not whole(amount):
+        raise InvalidInput("bad_report", f"A transfer of the report is malformed: {row!r}.")
+    if not isinstance(at, int | float) or isinstance(at, bool):
+        raise InvalidInput("bad_report", f"A transfer of the report has no time: {row!r}.")
+    return Entry(tid, user, amount, float(at))
+
+
 def platform_entries(report: Any) -> list[Entry]:
     """The platform's report ``{"transfers": [{transfer_id, user, amount, created_at}]}``
     read strictly; ``bad_report`` naming what is wrong."""
     rows = report.get("transfers") if isinstance(report, Mapping) else None
     if not isinstance(rows, list):
         raise InvalidInput("bad_report", "The platform's report has no 'transfers' list.")
-    out = []
-    for row in rows:
-        if not isinstance(row, Mapping):
-            raise InvalidInput("bad_report", "Each transfer in the report is an object.")
-        tid, user, amount, at = (
-            row.get(k) for k in ("transfer_id", "user", "amount", "created_at")
-        )
-        if not isinstance(tid, str) or not isinstance(user, str) or not whole(amount):
-            raise InvalidInput("bad_report", f"A transfer of the report is malformed: {row!r}.")
-        if not isinstance(at, int | float) or isinstance(at, bool):
-            raise InvalidInput("bad_report", f"A transfer of the report has no time: {row!r}.")
-        out.append(Entry(tid, user, amount, float(at)))
-    return out
+    return [_entry(row) for row in rows]
+
+
+def _kind(g: Entry | None, p: Entry | None) -> str | None:
+    """What is wrong with one id on the two sides, or None when they agree."""
+    if g is None:
+        return "missing_in_game"
+    if p is None:
+        return "missing_at_platform"
+    if g.user != p.user:
+        return "user_differs"
+    if g.amount != p.amount:
+        return "amount_differs"
+    return None
 
 
 def differences(
@@ -100,15 +112,10 @@ def differences(
     found = []
     for tid in sorted(set(ours) | set(theirs)):
         g, p = ours.get(tid), theirs.get(tid)
-        stamped = g.at if g is not None else p.at if p is not None else 0.0
-        if not start <= stamped < end:
-            continue
-        if g is None:
-            found.append(Difference(tid, "missing_in_game", g, p))
-        elif p is None:
-            found.append(Difference(tid, "missing_at_platform", g, p))
-        elif g.user != p.user:
-            found.append(Difference(tid, "user_differs", g, p))
-        elif g.amount != p.amount:
-            found.append(Difference(tid, "amount_differs", g, p))
+        # Stamped by the game when it has it, else by the platform.
+        side = g if g is not None else p
+        stamped = side.at if side is not None else 0.0
+        kind = _kind(g, p)
+        if kind is not None and start <= stamped < end:
+            found.append(Difference(tid, kind, g, p))
     return found
