@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable
 
 import sqlalchemy as sa
 
@@ -20,6 +21,7 @@ from baccarat.store.rounds import (
     load_rounds,
     load_shoe,
     load_shoes,
+    table_round_page,
     user_net,
     user_round_ids,
     user_round_page,
@@ -133,6 +135,34 @@ class Archive:
         with reading(self.engine) as conn:
             records = load_rounds(conn, user_round_page(conn, user_id, limit, before))
             return records, load_shoes(conn, {r.shoe_id for r in records})
+
+    def table_rounds(
+        self,
+        table_id: str,
+        since: float,
+        until: float,
+        limit: int = 50,
+        before: tuple[float, str] | None = None,
+    ) -> list[RoundRecord]:
+        """One page of a table's rounds whose betting closed in [since, until), newest first.
+
+        ``before`` is the (``escrowed_at``, ``round_id``) of the previous page's last round.
+        """
+        if not whole(limit) or limit <= 0:
+            raise InvalidInput("bad_limit", f"A limit is a whole number above 0, not {limit!r}.")
+        with reading(self.engine) as conn:
+            ids = table_round_page(conn, table_id, since, until, limit, before)
+            return load_rounds(conn, ids)
+
+    def round_places(self, round_ids: Iterable[str]) -> dict[str, tuple[str, int]]:
+        """Each known round of ``round_ids`` with its table and its number in its shoe."""
+        ids = sorted(set(round_ids))
+        if not ids:
+            return {}
+        r = s.rounds.c
+        with reading(self.engine) as conn:
+            rows = conn.execute(sa.select(r.id, r.table_id, r.round_no).where(r.id.in_(ids)))
+            return {row.id: (row.table_id, row.round_no) for row in rows}
 
     def user_net(self, user_id: int, since: float) -> tuple[int, int, int]:
         """(net coins, commission, rounds) of a user's rounds settled since ``since``."""

@@ -102,6 +102,25 @@ def user_round_page(
     return list(conn.scalars(q))
 
 
+def table_round_page(
+    conn: sa.Connection,
+    table_id: str,
+    since: float,
+    until: float,
+    limit: int,
+    before: tuple[float, str] | None,
+) -> list[str]:
+    """One page of the ids of ``table_id``'s rounds whose betting closed in [since, until),
+    newest first; ``before`` is the (escrow time, round id) of the previous page's last."""
+    r = s.rounds.c
+    q = sa.select(r.id).where(r.table_id == table_id, r.escrowed_at >= since, r.escrowed_at < until)
+    if before is not None:
+        at, rid = before
+        q = q.where(sa.or_(r.escrowed_at < at, sa.and_(r.escrowed_at == at, r.id < rid)))
+    q = q.order_by(r.escrowed_at.desc(), r.id.desc()).limit(limit)
+    return list(conn.scalars(q))
+
+
 def user_net(conn: sa.Connection, user_id: int, since: float) -> tuple[int, int, int]:
     """(net coins, commission, rounds) of ``user_id``'s rounds settled at or after ``since``."""
     row = conn.execute(

@@ -10,14 +10,15 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Mapping
 from typing import Any
 
 from aiohttp import web
 
-from baccarat.errors import BaccaratError
+from baccarat.errors import BaccaratError, InvalidInput
 from baccarat.protocol.codec import dumps_bytes
 from baccarat.server.app import Server
-from baccarat.server.http import auth, console_auth, console_risk
+from baccarat.server.http import auth, console_auth, console_names, console_risk, console_rounds
 from baccarat.server.http.console_actions import (
     approve_grant,
     ban,
@@ -46,7 +47,8 @@ from baccarat.server.http.console_request import (
 )
 from baccarat.server.http.keys import SERVER
 from baccarat.server.http.limits import RateLimiter
-from baccarat.server.http.mybets import a_store_id, round_entry
+from baccarat.server.http.mybets import round_entry
+from baccarat.store import Store
 from baccarat.store.audit import IN_PLAY_SECONDS
 from baccarat.store.operators import LogEntry
 from baccarat.store.powers import Party, can_act
@@ -120,6 +122,7 @@ async def user_page(request: web.Request) -> web.Response:
     except BaccaratError as exc:
         return refused(exc)
     ledger = await asyncio.to_thread(store.user_ledger, uid)
+    ledger = await asyncio.to_thread(console_names.ledger_json, store, ledger)
     records, shoes = await asyncio.to_thread(store.user_rounds, uid, 20)
     log = await asyncio.to_thread(store.operator_log, target=user_wallet(uid), limit=50)
     sessions, last_login = await asyncio.to_thread(store.sessions_of, uid)
@@ -145,6 +148,7 @@ async def user_page(request: web.Request) -> web.Response:
             "ledger": ledger,
             "rounds": [round_entry(r, shoes.get(r.shoe_id), uid) for r in records],
             "log": [e.json() for e in log],
+            "names": await _target_names(store, log),
         }
     )
 
@@ -157,48 +161,42 @@ async def _seat_json(server: Server, table_id: str, seat: int) -> dict[str, Any]
     return {"table_id": table_id, "seat": seat, "here": here, "url": url}
 
 
-async def round_record(request: web.Request) -> web.Response:
-    """GET /api/admin/rounds/{round_id}: the round's full record and its shoe."""
-    rid = request.match_info["round_id"]
-    if not a_store_id(rid):
-        return auth.fail(404, "unknown_round", "There is no such round.")
-    store = store_of(request)
-    try:
-        record = await asyncio.to_thread(store.get_round, rid)
-        shoe = await asyncio.to_thread(store.get_shoe, record.shoe_id)
-    except BaccaratError as exc:
-        return refused(exc)
-    return web.json_response(
-        {
-            "round": record.to_dict(),
-            "shoe": {
-                "shoe_id": shoe.shoe_id,
-                "commitment": shoe.commitment,
-                "seed": shoe.seed,
-                "ended_at": shoe.ended_at,
-            },
-        }
-    )
+def _log_filter(q: Mapping[str, str], key: str) -> str | None:
+    """One filter of the log (None when absent), or ``bad_query``."""
+    text = q.get(key, "")
+    if len(text) > 128 or not text.isprintable():
+        raise InvalidInput("bad_query", f"'{key}' is at most 128 printable characters.")
+    return text or None
+
+
+def _log_query(q: Mapping[str, str]) -> dict[str, Any]:
+    """The log's filters and cursor from the query, or ``bad_query`` / ``bad_cursor``."""
+    before = q.get("before")
+    if before is not None and not (before.isascii() and before.isdigit() and len(before) < 12):
+        raise InvalidInput("bad_cursor", "'before' is an entry's id.")
+    return {
+        **{key: _log_filter(q, key) for key in ("action", "actor", "target")},
+        "before_id": int(before) if before else None,
+    }
 
 
 async def operator_log(request: web.Request) -> web.Response:
-    """GET /api/admin/log?action=&actor=&target=&before=: the log, newest first."""
-    q = request.query
-    for key in ("action", "actor", "target"):
-        text = q.get(key, "")
-        if len(text) > 128 or not text.isprintable():
-            return auth.fail(400, "bad_query", f"'{key}' is at most 128 printable characters.")
-    before = q.get("before")
-    if before is not None and not (before.isascii() and before.isdigit() and len(before) < 12):
-        return auth.fail(400, "bad_cursor", "'before' is an entry's id.")
-    entries: list[LogEntry] = await asyncio.to_thread(
-        store_of(request).operator_log,
-        action=q.get("action") or None,
-        actor=q.get("actor") or None,
-        target=q.get("target") or None,
-        before_id=int(before) if before else None,
+    """GET /api/admin/log?action=&actor=&target=&before=: the log, newest first, with the
+    display names of the users it names as targets."""
+    try:
+        query = _log_query(request.query)
+    except InvalidInput as exc:
+        return refused(exc)
+    store = store_of(request)
+    entries: list[LogEntry] = await asyncio.to_thread(lambda: store.operator_log(**query))
+    return web.json_response(
+        {"log": [e.json() for e in entries], "names": await _target_names(store, entries)}
     )
-    return web.json_response({"log": [e.json() for e in entries]})
+
+
+async def _target_names(store: Store, entries: list[LogEntry]) -> dict[str, str]:
+    """The display names of the users the entries name as targets (``user:22``)."""
+    return await asyncio.to_thread(console_names.target_names, store, [e.target for e in entries])
 
 
 async def voids(request: web.Request) -> web.Response:
@@ -241,7 +239,8 @@ def add_routes(router: web.UrlDispatcher) -> None:
     router.add_get("/api/admin/tables/{table_id}", operator_only(table_page))
     router.add_get("/api/admin/users", operator_only(users))
     router.add_get("/api/admin/users/{user_id}", operator_only(user_page))
-    router.add_get("/api/admin/rounds/{round_id}", operator_only(round_record))
+    router.add_get("/api/admin/rooms", operator_only(console_names.rooms))
+    console_rounds.add_routes(router)
     router.add_get("/api/admin/log", operator_only(operator_log))
     router.add_post("/api/admin/audit", operator_only(audit, actions=actions))
     router.add_get("/api/admin/voids", operator_only(voids))
