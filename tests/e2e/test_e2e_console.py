@@ -189,15 +189,15 @@ def test_an_operator_enrols_grants_mutes_bans_and_reads_the_log(
         assert re.search(r"Audit clean: [\d,]+ rounds \([\d,]+ in play\), [\d,]+ voided",
                          op.inner_text(".cs-audit"))  # fmt: skip
         save_screenshot(op, "console-audit-desktop-en")
-        op.fill(".cs-search input[name=round]", "no-such-round")
-        op.click(".cs-search button[type=submit]")
+        op.fill("[data-form='round_id'] input[name=round]", "no-such-round")
+        op.click("[data-form='round_id'] button[type=submit]")
         op.wait_for_selector(".cs-error:text('No such round')")
         # A round's full record: cards in order, bets by user and area, each net.
         rid = a_settled_round(server, operator, player)
-        op.fill(".cs-search input[name=round]", rid)
-        op.click(".cs-search button[type=submit]")
+        op.fill("[data-form='round_id'] input[name=round]", rid)
+        op.click("[data-form='round_id'] button[type=submit]")
         op.wait_for_selector(
-            f".cs-round[data-round='{rid}'] [data-field='cards']:text('9H 2C KD 5S')"
+            f".cs-round[data-round='{rid}'] [data-field='cards'] [data-hand='player']:text('9H KD')"
         )
         row = op.locator(f"[data-list='bets'] tr[data-user-id='{user_id}']").inner_text()
         assert "200" in row and "+198" in row  # 200 on Player won 200, less 1%

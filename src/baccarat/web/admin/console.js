@@ -1,14 +1,18 @@
 // The operator console: log in with a password and an authenticator code, then the live
-// tables, users and their actions, round records, the audit and the operator log.
+// tables, users and their actions, rounds by table and time, shoes, round records, the
+// audit, the risk view and the operator log.
 
 import { h, mount } from "../js/dom.js";
 import { api } from "../js/net.js";
 import { getLang, setLang, t, refusal } from "./words.js";
-import { tablesView, usersView, userView, roundView, logView, grantsView } from "./views.js";
+import { tablesView, usersView, userView, logView, grantsView } from "./views.js";
 import { riskView } from "./risk.js";
+import { roundView } from "./rounds.js";
+import { shoesView } from "./shoes.js";
+import { loadNames } from "./names.js";
 
 const root = document.getElementById("console");
-const TABS = ["tables", "users", "grants", "records", "risk", "log"];
+const TABS = ["tables", "users", "grants", "records", "shoes", "risk", "log"];
 const state = { operator: null, refresh: 0 };
 
 function topbar() {
@@ -79,14 +83,16 @@ async function show() {
     mount(root, topbar(), loginForm(null));
     return;
   }
-  const [, tab = "tables", arg] = location.hash.split("/");
+  const [, tab = "tables", arg, arg2] = location.hash.split("/");
   const body = h("main", { class: "cs-main", "data-view": tab });
   mount(root, topbar(), body);
   const ctx = { operator: state.operator, refresh: (fn, ms) => { state.refresh = setInterval(fn, ms); }, show };
   try {
+    await loadNames();
     if (tab === "users" && arg) await userView(body, Number(arg), ctx);
     else if (tab === "users") await usersView(body, ctx);
     else if (tab === "records") await roundView(body, arg ? decodeURIComponent(arg) : "", ctx);
+    else if (tab === "shoes") await shoesView(body, arg ? decodeURIComponent(arg) : "", arg2 ? decodeURIComponent(arg2) : "");
     else if (tab === "log") await logView(body, ctx);
     else if (tab === "grants") await grantsView(body, ctx);
     else if (tab === "risk") await riskView(body, ctx);

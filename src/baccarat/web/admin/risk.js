@@ -4,6 +4,7 @@
 import { h, mount, fmt, signed } from "../js/dom.js";
 import { api } from "../js/net.js";
 import { t, refusal, when } from "./words.js";
+import { tableName } from "./names.js";
 
 const DAYS = [1, 7, 30, 90];
 
@@ -50,7 +51,7 @@ function evidence(p) {
     grid(heads, p.evidence.map((e) => h("tr", { "data-round": e.round_id },
       h("td", null, when(e.at)),
       h("td", null, h("a", { href: `#/records/${encodeURIComponent(e.round_id)}` }, e.round_id)),
-      h("td", null, e.table_id),
+      h("td", null, tableName(e.table_id)),
       h("td", { class: "num" }, position(e.a_position, p.pattern)),
       h("td", { class: "num" }, position(e.b_position, p.pattern)),
       p.pattern === "dumping" ? h("td", { class: "num" }, signed(e.flow)) : null)), { "data-list": "evidence" }));

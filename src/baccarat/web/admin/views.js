@@ -3,19 +3,9 @@
 
 import { h, mount, fmt, signed } from "../js/dom.js";
 import { api } from "../js/net.js";
-import { getLang, t, refusal, when } from "./words.js";
-
-const AREAS = ["player", "banker", "tie", "player_pair", "banker_pair"];
-
-function grid(heads, rows, attrs = {}) {
-  return h("table", { class: "cs-grid", ...attrs },
-    h("thead", null, h("tr", null, heads.map((x) => h("th", null, x)))),
-    h("tbody", null, rows.length ? rows : h("tr", null, h("td", { colspan: heads.length, class: "muted" }, t("empty")))));
-}
-
-function tableName(line) {
-  return line.names?.[getLang() === "en" ? "en" : "zh-TW"] ?? line.name ?? line.table_id;
-}
+import { t, refusal, when } from "./words.js";
+import { grid } from "./grid.js";
+import { memo, roomName, roundName, tableName, target } from "./names.js";
 
 /**
  * Where the console API of a table's node answers: "" for this node, the node's path when
@@ -52,7 +42,7 @@ export async function tablesView(body, ctx) {
     const closed = Boolean(line.suspended);
     mount(watch);
     mount(panel, h("section", { class: "cs-table panel", "data-table": line.table_id, "data-node": line.here ? "here" : line.node_id },
-      h("h2", null, tableName(line), " ", h("small", { class: "muted" }, line.table_id)),
+      h("h2", null, tableName(line.table_id, line), " ", h("small", { class: "muted" }, line.table_id)),
       closed ? h("p", { class: "pill cs-muted", "data-field": "suspended" }, `${t("closed")}: ${line.suspended}`) : null,
       base === null ? h("p", { class: "muted" }, t("elsewhere", { node: line.node_id ?? "?" }), " ",
         /^https?:\/\//.test(line.url ?? "") ? h("a", { href: `${line.url.replace(/\/+$/, "")}/admin/`, "data-action": "node_console" }, t("node_console")) : null) : [
@@ -65,8 +55,8 @@ export async function tablesView(body, ctx) {
   const draw = async () => {
     const { tables } = await api("/api/admin/tables");
     const rows = tables.map((line) => h("tr", { "data-table": line.table_id, class: line.suspended ? "cs-closed" : null },
-      h("td", null, h("button", { class: "btn-link", "data-action": "choose", onclick: () => choose(line) }, tableName(line))),
-      h("td", null, line.room_id),
+      h("td", null, h("button", { class: "btn-link", "data-action": "choose", onclick: () => choose(line) }, tableName(line.table_id, line))),
+      h("td", null, roomName(line.room_id)),
       h("td", { "data-phase": line.phase }, line.suspended ? t("closed") : t(`phase_${line.phase}`)),
       h("td", { class: "num" }, line.shoe_round),
       h("td", null, line.seats?.[0]?.name ?? "—"),
@@ -223,7 +213,7 @@ export async function userView(body, userId, ctx) {
         h("dt", null, t("level")), h("dd", { "data-field": "level" }, u.level),
         h("dt", null, t("role")), h("dd", { "data-field": "role" }, t(u.role)),
         h("dt", null, t("status")), h("dd", { "data-field": "status" }, statusOf(u)),
-        h("dt", null, t("seat")), h("dd", { "data-field": "seat" }, got.seat ? `${got.seat.table_id} #${got.seat.seat}` : "—"),
+        h("dt", null, t("seat")), h("dd", { "data-field": "seat" }, got.seat ? `${tableName(got.seat.table_id)} #${got.seat.seat}` : "—"),
         h("dt", null, t("online")), h("dd", null, got.online ? t("online") : t("offline")),
         h("dt", null, t("sessions")), h("dd", null, got.sessions),
         h("dt", null, t("last_seen")), h("dd", { "data-field": "last_login" }, when(got.last_login)),
@@ -232,15 +222,15 @@ export async function userView(body, userId, ctx) {
     h("section", { class: "cs-actions" }, actions),
     h("h3", null, t("ledger")),
     grid([t("time"), t("kind"), t("memo"), t("coins")], got.ledger.map((e) => h("tr", null,
-      h("td", null, when(e.at)), h("td", null, t(`kind_${e.kind}`)), h("td", null, e.memo), h("td", { class: "num" }, signed(e.amount)))), { "data-list": "ledger" }),
+      h("td", null, when(e.at)), h("td", null, t(`kind_${e.kind}`)), h("td", null, memo(e)), h("td", { class: "num" }, signed(e.amount)))), { "data-list": "ledger" }),
     h("h3", null, t("rounds")),
-    grid([t("time"), t("round"), t("table"), t("status"), t("net")], got.rounds.map((r) => h("tr", null,
+    grid([t("time"), t("round"), t("status"), t("net")], got.rounds.map((r) => h("tr", null,
       h("td", null, when(r.time)),
-      h("td", null, h("a", { href: `#/records/${encodeURIComponent(r.round_id)}` }, r.round_id)),
-      h("td", null, r.table_id), h("td", null, t(`status_${r.status}`)),
+      h("td", null, h("a", { href: `#/records/${encodeURIComponent(r.round_id)}`, title: r.round_id }, roundName(r.table_id, r.round_no))),
+      h("td", null, t(`status_${r.status}`)),
       h("td", { class: "num" }, r.net === null ? "—" : signed(r.net)))), { "data-list": "rounds" }),
     h("h3", null, t("log")),
-    logGrid(got.log));
+    logGrid(got.log, got.names));
 }
 
 // Stand the user up, asking the node that runs their table; a node at another address is
@@ -260,83 +250,13 @@ function shown(v) {
     `${k}: ${k.endsWith("_until") && typeof x === "number" ? when(x) : typeof x === "number" ? fmt(x) : JSON.stringify(x)}`).join(", ");
 }
 
-function target(text) {
-  const user = /^user:(\d+)$/.exec(text);
-  return user ? h("a", { href: `#/users/${user[1]}` }, text) : text;
-}
-
-function logGrid(entries) {
+function logGrid(entries, names) {
   const show = shown;
   return grid([t("time"), t("actor"), t("action"), t("target"), t("reason"), t("before"), t("after")],
     entries.map((e) => h("tr", { "data-action": e.action },
-      h("td", null, when(e.at)), h("td", null, e.actor), h("td", { "data-code": e.action }, t(`do_${e.action}`)), h("td", null, target(e.target)),
+      h("td", null, when(e.at)), h("td", null, e.actor), h("td", { "data-code": e.action }, t(`do_${e.action}`)), h("td", null, target(e.target, names)),
       h("td", null, e.reason), h("td", { class: "cs-json" }, show(e.before)), h("td", { class: "cs-json" }, show(e.after)))),
     { "data-list": "log" });
-}
-
-/** A round's full record, and the audit run from the page. */
-export async function roundView(body, roundId) {
-  const id = h("input", { name: "round", placeholder: t("round_id"), value: roundId });
-  const out = h("div");
-  const look = h("form", { class: "cs-search" }, id, h("button", { class: "btn btn-gold", type: "submit" }, t("open_round")));
-  look.addEventListener("submit", (e) => { e.preventDefault(); location.hash = `#/records/${encodeURIComponent(id.value.trim())}`; });
-  const report = h("div", { class: "cs-audit" });
-  const run = h("button", { class: "btn btn-ghost", "data-action": "audit", onclick: async () => {
-    run.disabled = true;
-    try {
-      const got = await api("/api/admin/audit", {});
-      mount(report,
-        h("p", { class: got.ok ? "cs-ok" : "cs-error", "data-ok": String(got.ok) },
-          got.ok ? t("audit_ok", { rounds: fmt(got.rounds), in_play: fmt(got.in_play), voided: fmt(got.voided) }) : t("audit_bad", { n: got.problems.length })),
-        got.problems.length ? h("ul", null, got.problems.map((p) => h("li", null, p))) : null);
-    } catch (err) {
-      mount(report, h("p", { class: "cs-error" }, refusal(err)));
-    } finally {
-      run.disabled = false;
-    }
-  } }, t("run_audit"));
-  const days = h("select", { name: "days" }, [1, 7, 30, 365].map((n) => h("option", { value: n, selected: n === 7 }, t("days", { n }))));
-  const voided = h("div");
-  const count = async () => {
-    const got = await api(`/api/admin/voids?days=${days.value}`);
-    mount(voided, grid([t("void_reason"), t("count")], Object.entries(got.voids).map(([why, n]) =>
-      h("tr", { "data-reason": why }, h("td", null, t(`void_${why}`)), h("td", { class: "num" }, fmt(n)))), { "data-list": "voids" }));
-  };
-  days.addEventListener("change", () => count().catch((err) => mount(voided, h("p", { class: "cs-error" }, refusal(err)))));
-  mount(body, look, out, h("h3", null, t("audit")), run, report, h("h3", null, t("voids")), days, voided);
-  await count();
-  if (!roundId) return;
-  try {
-    const got = await api(`/api/admin/rounds/${encodeURIComponent(roundId)}`);
-    mount(out, roundRecord(got.round, got.shoe));
-  } catch (err) {
-    mount(out, h("p", { class: "cs-error", role: "alert" }, refusal(err)));
-  }
-}
-
-function roundRecord(r, shoe) {
-  const byUser = {};
-  for (const b of r.bets) {
-    const slip = (byUser[b.user_id] ??= {});
-    slip[b.area] = (slip[b.area] ?? 0) + b.coins;
-  }
-  const users = [...new Set([String(r.dealer_id), ...Object.keys(byUser), ...Object.keys(r.deltas ?? {})])];
-  return h("section", { class: "cs-round panel", "data-round": r.round_id },
-    h("h2", null, `${r.table_id} · ${t("round")} ${r.round_no}`, " ", h("small", { class: "muted" }, r.round_id)),
-    h("dl", { class: "cs-facts" },
-      h("dt", null, t("status")), h("dd", { "data-field": "status" }, t(`status_${r.status}`)),
-      r.void_reason ? [h("dt", null, t("void_reason")), h("dd", { "data-field": "void_reason" }, r.void_reason)] : null,
-      h("dt", null, t("cards")), h("dd", { "data-field": "cards" }, (r.cards ?? []).join(" ") || "—"),
-      h("dt", null, t("winner")), h("dd", null, r.outcome ? t(`area_${r.outcome.winner}`) : "—"),
-      h("dt", null, t("house")), h("dd", null, r.house === null ? "—" : signed(r.house)),
-      h("dt", null, t("commitment")), h("dd", null, h("code", null, shoe.commitment)),
-      h("dt", null, t("seed")), h("dd", null, shoe.seed ? h("code", null, shoe.seed) : h("span", { class: "muted" }, t("not_revealed")))),
-    grid([t("name"), ...AREAS.map((a) => t(`area_${a}`)), t("net"), t("commission")],
-      users.map((uid) => h("tr", { "data-user-id": uid },
-        h("td", null, h("a", { href: `#/users/${uid}` }, uid === String(r.dealer_id) ? `#${uid} (${t("dealer")})` : `#${uid}`)),
-        AREAS.map((a) => h("td", { class: "num" }, byUser[uid]?.[a] ? fmt(byUser[uid][a]) : "")),
-        h("td", { class: "num" }, r.deltas?.[uid] === undefined ? "—" : signed(r.deltas[uid])),
-        h("td", { class: "num" }, r.commission?.[uid] ? fmt(r.commission[uid]) : ""))), { "data-list": "bets" }));
 }
 
 /** The operator log, filtered by action and actor. */
@@ -350,8 +270,8 @@ export async function logView(body) {
   const form = h("form", { class: "cs-search" }, action, actor, h("button", { class: "btn btn-gold", type: "submit" }, t("find")));
   const load = async () => {
     const q = new URLSearchParams({ action: action.value, actor: actor.value.trim() });
-    const { log } = await api(`/api/admin/log?${q}`);
-    mount(out, logGrid(log));
+    const { log, names } = await api(`/api/admin/log?${q}`);
+    mount(out, logGrid(log, names));
   };
   form.addEventListener("submit", (e) => { e.preventDefault(); load().catch((err) => mount(out, h("p", { class: "cs-error" }, refusal(err)))); });
   mount(body, form, out);
