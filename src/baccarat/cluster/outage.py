@@ -35,6 +35,19 @@ def part_down(exc: BaseException) -> str | None:
     return None
 
 
+def log_failure(
+    log: logging.Logger, what: str, exc: BaseException, extra: dict[str, object] | None = None
+) -> None:
+    """Log a failure: one line when an outage is the cause (its task or caller retries), a
+    traceback when it is anything else."""
+    part = part_down(exc)
+    if part is None:
+        log.error(what, exc_info=exc, extra=extra)
+    else:
+        why = f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"[:300]
+        log.warning(f"{what}: the {part} is unreachable", extra={**(extra or {}), "error": why})
+
+
 class Outage:
     """One background task's view of the parts it leans on."""
 

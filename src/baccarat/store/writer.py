@@ -35,6 +35,9 @@ from baccarat.store.records import Applied
 
 log = logging.getLogger(__name__)
 
+_UNREACHABLE = (sa.exc.OperationalError, sa.exc.InterfaceError)
+"""What a database that does not answer raises (a connection refused or lost)."""
+
 MAX_BATCH = 512
 RETRIES = 5
 GATHER = 0.04
@@ -62,6 +65,8 @@ class Writer:
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
         self._closed = False
+        self._unreachable = False
+        """The last batch failed for a database that does not answer (said once)."""
         self.commits = 0
         """How many transactions the writer committed (to observe batching)."""
         self.writes = 0
@@ -131,10 +136,23 @@ class Writer:
         try:
             self._commit(batch)
         except Exception as err:  # the thread must outlive any one batch
-            log.exception("store writer failed a batch")
+            if isinstance(err, _UNREACHABLE):
+                # The database does not answer: its callers retry each write; one line says so.
+                if not self._unreachable:
+                    log.warning(
+                        "store writer: the database does not answer",
+                        extra={"error": str(err).splitlines()[0]},
+                    )
+                self._unreachable = True
+            else:
+                log.exception("store writer failed a batch")
             for _, fut in batch:
                 if not fut.done():
                     fut.set_exception(err)
+            return
+        if self._unreachable:
+            log.warning("store writer: the database answers again")
+            self._unreachable = False
 
     def _gather_plan(self, now: float) -> tuple[float, float]:
         """Until when to wait for more operations before committing a batch begun now, and

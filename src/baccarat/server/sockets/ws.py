@@ -17,7 +17,7 @@ from typing import Protocol, TypeVar, cast
 
 from aiohttp import WSMsgType, web
 
-from baccarat.cluster.outage import part_down
+from baccarat.cluster.outage import log_failure, part_down
 from baccarat.errors import BaccaratError, InternalError, InvalidInput, RuleViolation
 from baccarat.protocol.codec import dumps
 from baccarat.protocol.ids import UserId
@@ -255,8 +255,8 @@ class Dispatcher:
         """The answer to a command for a table this node does not run."""
         try:
             url = await self.server.lobby.elsewhere(table_id)
-        except Exception:
-            log.warning("table not looked up", exc_info=True, extra={"table_id": table_id})
+        except Exception as exc:
+            log_failure(log, "table not looked up", exc, {"table_id": table_id})
             url = None
         if url:
             return RuleViolation(

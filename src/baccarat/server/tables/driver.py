@@ -23,6 +23,7 @@ import logging
 from asyncio import FIRST_COMPLETED
 from collections.abc import Awaitable, Callable
 
+from baccarat.cluster.outage import log_failure
 from baccarat.errors import BaccaratError, InternalError, RuleViolation
 from baccarat.protocol.lobby import LobbyLine
 from baccarat.server.keyfile import Keys
@@ -169,8 +170,8 @@ class TableDriver:
         # A bug in one step must not stop the table for good.
         try:
             await self._step(job)
-        except Exception:
-            log.exception("table step failed", extra={"table_id": self.table_id})
+        except Exception as exc:
+            log_failure(log, "table step failed", exc, {"table_id": self.table_id})
             if job is not None and not job.done.done():
                 job.done.set_exception(InternalError())
 
@@ -215,8 +216,8 @@ class TableDriver:
                 events.extend(job.run(now))
         except BaccaratError as exc:
             return events, answers, exc
-        except Exception:
-            log.exception("table job failed", extra={"table_id": self.table_id})
+        except Exception as exc:
+            log_failure(log, "table job failed", exc, {"table_id": self.table_id})
             return events, answers, InternalError()
         return events, answers, None
 
@@ -242,10 +243,10 @@ class TableDriver:
         if events:
             try:
                 events = await self.ledger.record(events)
-            except Exception:
+            except Exception as exc:
                 # Only a table that is stopping gets here (the ledger retries a database that
                 # does not answer): announce nothing the ledger has not accepted.
-                log.exception("persisting failed", extra={"table_id": self.table_id})
+                log_failure(log, "persisting failed", exc, {"table_id": self.table_id})
                 events = []
         # A step's events, the ``me`` they change and its acks reach each client in one write.
         with self.hub.corked(self.table_id):

@@ -19,6 +19,7 @@ from typing import Any
 from baccarat.cluster import Directory, LobbyChange
 from baccarat.cluster.follow import follow_lobby
 from baccarat.cluster.keeper import DEFAULT_TTL, Keeper
+from baccarat.cluster.outage import log_failure
 from baccarat.cluster.placement import Pins
 from baccarat.protocol.lobby import LineJson
 from baccarat.server.sockets.hub import Hub
@@ -194,8 +195,8 @@ class Node:
                         self.ttl,
                         rank=self.rank_of(table_id),
                     )
-                except Exception:
-                    log.exception("lobby line not published", extra={"table_id": table_id})
+                except Exception as exc:
+                    log_failure(log, "lobby line not published", exc, {"table_id": table_id})
                     if table_id in pending:
                         # Published with the next change or refresh, whichever comes.
                         self.outbox.put_back(summary)

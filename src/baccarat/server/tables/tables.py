@@ -14,6 +14,7 @@ from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
 from baccarat.cluster.keeper import Keeper
+from baccarat.cluster.outage import log_failure
 from baccarat.errors import RuleViolation
 from baccarat.protocol.lobby import LineJson
 from baccarat.server.config import RoomsConfig, table_config
@@ -97,8 +98,8 @@ class Tables:
         driver = self.start_table(table_id, taken.epoch, suspended=taken.suspended, prepare=give)
         try:
             await self.seating.restore(driver, taken.seats)
-        except Exception:
-            log.exception("seats not restored", extra={"table_id": table_id})
+        except Exception as exc:
+            log_failure(log, "seats not restored", exc, {"table_id": table_id})
         return taken.epoch
 
     async def regained(self, table_id: str) -> bool:
