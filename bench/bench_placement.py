@@ -13,32 +13,13 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
+import sys
 from collections import Counter
+from pathlib import Path
 
-from baccarat.cluster.placement import balance
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "cluster"))
 
-
-def settle(tables: list[str], nodes: list[str], holders: dict[str, str]) -> dict[str, str]:
-    """Run the nodes' decisions until nothing changes; the leases at the end."""
-    holders = {t: n for t, n in holders.items() if n in nodes}
-    waiting: set[str] = set()
-    for _ in range(100):
-        decisions = {n: balance(n, tables, nodes, holders) for n in nodes}
-        before = dict(holders)
-        for d in decisions.values():
-            for t in d.shed:
-                holders.pop(t, None)
-        for n, d in decisions.items():
-            for t in d.take:
-                holders.setdefault(t, n)
-        for n, d in decisions.items():
-            for t in d.later:
-                if t in waiting:  # still free a step after it was first seen: the grace ran out
-                    holders.setdefault(t, n)
-        waiting = {t for t in tables if t not in holders}
-        if holders == before and not waiting:
-            return holders
-    raise AssertionError("the placement did not settle")
+from placing import settle
 
 
 def spread(holders: dict[str, str], nodes: list[str]) -> tuple[int, int]:

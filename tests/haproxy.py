@@ -6,13 +6,12 @@ from __future__ import annotations
 
 import contextlib
 import shutil
-import socket
 import subprocess
-import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+from serving import listening
 
 ROOT = Path(__file__).resolve().parents[1]
 SHIPPED = ROOT / "deploy" / "haproxy" / "haproxy.cfg"
@@ -56,27 +55,6 @@ def configure(folder: Path, swaps: dict[str, str]) -> Path:
     return path
 
 
-@contextlib.contextmanager
-def running(config: Path, port: int) -> Iterator[None]:
+def running(config: Path, port: int) -> contextlib.AbstractContextManager[None]:
     """HAProxy in the foreground until the block ends, once it listens on ``port``."""
-    proc = subprocess.Popen(
-        [HAPROXY, "-db", "-f", str(config)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
-    )
-    try:
-        for _ in range(200):
-            assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
-            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.2):
-                break
-            time.sleep(0.05)
-        else:
-            raise AssertionError("HAProxy does not listen")
-        yield
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-        if proc.stderr is not None:
-            proc.stderr.close()
+    return listening([HAPROXY, "-db", "-f", str(config)], port, "HAProxy")

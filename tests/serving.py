@@ -21,7 +21,7 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -181,3 +181,28 @@ def run_serve(*args: str) -> subprocess.CompletedProcess[str]:
         text=True,
         timeout=READY_LIMIT,
     )
+
+
+@contextlib.contextmanager
+def listening(argv: list[str], port: int, what: str) -> Iterator[None]:
+    """Run ``argv`` in the foreground until the block ends, once it listens on ``port`` (a
+    proxy such as nginx or HAProxy); its standard error says why when it ends before."""
+    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        for _ in range(200):
+            assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
+            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.2):
+                break
+            time.sleep(0.05)
+        else:
+            raise AssertionError(f"{what} does not listen")
+        yield
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        if proc.stderr is not None:
+            proc.stderr.close()

@@ -17,10 +17,8 @@ import asyncio
 import contextlib
 import re
 import shutil
-import socket
 import subprocess
-import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import aiohttp
@@ -30,7 +28,7 @@ from aiohttp.test_utils import TestServer
 from baccarat.server import Server, create_app
 from baccarat.server.config import parse_rooms
 from baccarat.store import open_store
-from serving import free_port
+from serving import free_port, listening
 
 ROOT = Path(__file__).resolve().parents[2]
 SITES = ROOT / "deploy" / "nginx"
@@ -147,30 +145,9 @@ async def _node(tmp_path: Path) -> AsyncIterator[tuple[int, str]]:
         store.close()
 
 
-@contextlib.contextmanager
-def _running(main: Path, port: int) -> Iterator[None]:
+def _running(main: Path, port: int) -> contextlib.AbstractContextManager[None]:
     """nginx in the foreground until the block ends, once it listens on ``port``."""
-    proc = subprocess.Popen(
-        _nginx(main, "-g", "daemon off;"), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
-    )
-    try:
-        for _ in range(200):
-            assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
-            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.2):
-                break
-            time.sleep(0.05)
-        else:
-            raise AssertionError("nginx does not listen")
-        yield
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-        if proc.stderr is not None:
-            proc.stderr.close()
+    return listening(_nginx(main, "-g", "daemon off;"), port, "nginx")
 
 
 async def _hello(http: aiohttp.ClientSession, url: str, token: str, origin: str) -> str:
