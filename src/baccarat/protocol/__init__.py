@@ -3,6 +3,7 @@
 - :mod:`.codec`: strict, bounded JSON in; compact, always-encodable JSON out.
 - :mod:`.parse`: a client's frame read straight into a typed command (a table's command
   dataclass, or one of :mod:`.requests` for what the server itself does).
+- :mod:`.encode`: its inverse, a typed command as a client's frame (the Python client's).
 - :mod:`.values`: the one JSON form of every event, view value and lobby line.
 - :mod:`.messages`: the server's envelopes (``hello``, ``ack``, ``error``, ``snapshot``,
   ``event``).
