@@ -4,6 +4,7 @@ being dealt (to deal on or to end), and the log's heads, entries and proofs."""
 from __future__ import annotations
 
 import time
+from typing import Any
 
 import sqlalchemy as sa
 
@@ -38,7 +39,7 @@ class Commitments:
             rows = conn.execute(q.order_by(s.shoes.c.started_at, s.shoes.c.id))
             return [shoe_from_row(row) for row in rows]
 
-    def shoe_outcomes(self, shoe_id: str) -> list[dict[str, object]]:
+    def shoe_outcomes(self, shoe_id: str) -> list[dict[str, Any]]:
         """The outcome of each settled round of a shoe, in round order (its roads' marks)."""
         r = s.rounds.c
         q = (

@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from baccarat.cards import parse_cards
 from baccarat.roads.marks import RoundMark
@@ -47,10 +48,10 @@ class Opened:
     history: list[RoundMark]
 
 
-def mark_of(outcome: dict[str, object]) -> RoundMark:
-    """A settled round's road mark from its recorded outcome."""
-    hands = {h: parse_cards(list(outcome[h]["cards"])) for h in ("player", "banker")}  # type: ignore[index]
-    return RoundMark.from_outcome(Outcome(tuple(hands["player"]), tuple(hands["banker"])))
+def mark_of(outcome: Mapping[str, Any]) -> RoundMark:
+    """A settled round's road mark from its recorded outcome (``protocol.values.outcome``)."""
+    player, banker = (parse_cards(list(outcome[h]["cards"])) for h in ("player", "banker"))
+    return RoundMark.from_outcome(Outcome(tuple(player), tuple(banker)))
 
 
 def _open(store: Store, keys: Keys | None, shoe: ShoeRecord) -> bytes | None:
