@@ -1,12 +1,14 @@
 """Where things are drawn, from bounding boxes, on a desktop (1440x900) and a phone (390x844).
 
 A dealer and a bettor of this module play among bots at a table nobody else sits at, each on
-a desktop and a phone. At a result: no badge covers a seat's name, badges never meet, the
-dealer's badge stays inside the table, the phone's result banner leaves areas in view, and a
-language switch brings the badges back without playing their sounds again. At any time: the
-phone dealer's controls, exposure and 催促 are on the first screen, no control leaves the
-screen, a refusal shows one toast that covers no seat, 等待下一局 stays on one line, and the
-countdown ring never shows 0 beside 請下注. And Chinese text is drawn with real glyphs, not
+a desktop and a phone. At a result: no badge covers a seat's name or coins or sits in an
+area, badges never meet, the dealer's badge stays inside the table, the result banner covers
+no area's name and no card, and a language switch brings the badges back without playing
+their sounds again. While betting: the phone bettor's first screen holds the Big Road's strip
+and the bet row, and the dealer's chat line shows on the felt, not under the top bar. At any
+time: the phone dealer's controls, exposure and 催促 are on the first screen, no control leaves
+the screen, a refusal shows one toast that covers no seat, 等待下一局 stays on one line, and
+the countdown ring never shows 0 beside 請下注. And Chinese text is drawn with real glyphs, not
 the empty boxes of a missing font.
 """
 
@@ -113,6 +115,8 @@ BOXES = """() => {
     phase: document.querySelector('.table-screen')?.dataset.phase,
     badges: all('.float-net'),
     names: all('.seat-name'),
+    coins: all('.seat .coins'),
+    cards: all('.hands-row .card:not(.slot)'),
     labels: all('.area-name, .area-pay, .dq-streak'),
     seats: all('.seat'),
     areas: all('.area'),
@@ -146,6 +150,10 @@ class Layout:
     ring: list[list[str]] = field(default_factory=list)
     squeeze: dict[str, Any] = field(default_factory=dict)
     """The phone dealer's squeeze card and bar while a card is peeled."""
+    betting_screen: dict[str, Any] = field(default_factory=dict)
+    """The bettor's phone while betting is open, by language."""
+    bubbles: dict[str, Any] = field(default_factory=dict)
+    """The dealer's chat bubble on the bettor's pages, with the top bar and the felt."""
 
 
 SQUEEZE_AND_BAR = """() => {
@@ -156,6 +164,24 @@ SQUEEZE_AND_BAR = """() => {
   return { card: box('.squeeze:not([hidden]) .sq-card'), bar: box('.dealer-bar'),
            hands: box('.hands-row'), height: innerHeight,
            phase: document.querySelector('.table-screen')?.dataset.phase };
+}"""
+
+
+FIRST_SCREEN = """() => {
+  const bottom = (sel) => document.querySelector(sel)?.getBoundingClientRect().bottom ?? null;
+  return { strip: bottom('.road-strip .big-road'), stake: bottom('.tray-stake'),
+           chips: bottom('.tray-chips'), height: innerHeight, scroll: scrollY,
+           stakeText: document.querySelector('.tray-stake')?.textContent ?? null };
+}"""
+
+DEALER_BUBBLE = """async () => {
+  // The dealer's line over their seat, read once its entrance has ended.
+  const el = document.querySelector('.chat-bubble[data-seat="0"]');
+  await Promise.all(el.getAnimations().map((a) => a.finished));
+  const box = (e) => { const r = e.getBoundingClientRect();
+    return { left: r.left, top: r.top, right: r.right, bottom: r.bottom }; };
+  return { bubble: box(el), bar: box(document.querySelector('.topbar')),
+           felt: box(document.querySelector('.felt')) };
 }"""
 
 
@@ -285,6 +311,23 @@ def layout(server: Server, browser: Any) -> Iterator[Layout]:
             if len(seen.results) == len(pages):
                 break
         assert len(seen.results) == len(pages), f"results missed: {missed}"
+        # Betting held open: the bettor's phone's first screen in both languages, and a line
+        # the dealer says, on the bettor's pages.
+        held_at_next_betting(server, table)
+        try:
+            bp = pages["bettor phone"]
+            bp.wait_for_selector(".table-screen[data-phase='betting'] .tray")
+            for lang in ("zh-TW", "en"):
+                seen.betting_screen[lang] = bp.evaluate(FIRST_SCREEN)
+                bp.click("[data-action='lang']")
+            save_screenshot(bp, "layout-betting-bettor-phone")
+            dealer.evaluate("() => window.baccaratApp.session.send('say', { text: '開牌囉' })")
+            for name in ("bettor desktop", "bettor phone"):
+                pages[name].wait_for_selector(".chat-bubble[data-seat='0']")
+                seen.bubbles[name] = pages[name].evaluate(DEALER_BUBBLE)
+                save_screenshot(pages[name], "layout-bubble-" + name.replace(" ", "-"))
+        finally:
+            hold(server, table, None)
         # The phone dealer's first screen.
         dp = pages["dealer phone"]
         seen.first_screen = dp.evaluate(
@@ -425,6 +468,48 @@ CARD_AT_REST = """() => new Promise((done) => {
 
 def _pairs(items: list[Any]) -> list[tuple[Any, Any]]:
     return [(a, b) for i, a in enumerate(items) for b in items[i + 1 :]]
+
+
+@pytest.mark.parametrize(
+    "page", ["dealer desktop", "bettor desktop", "dealer phone", "bettor phone"]
+)
+def test_result_badges_cover_no_coins_and_sit_in_no_area(layout: Layout, page: str) -> None:
+    seen = layout.results[page]
+    badges = seen["badges"]
+    assert badges and seen["coins"]
+    # A seat's coins stay readable, and a badge in an area would read as that area's result.
+    assert [(b["seat"], c["seat"]) for b in badges for c in seen["coins"] if overlap(b, c)] == []
+    assert [(b["seat"], a["area"]) for b in badges for a in seen["areas"] if overlap(b, a)] == []
+
+
+@pytest.mark.parametrize(
+    "page", ["dealer desktop", "bettor desktop", "dealer phone", "bettor phone"]
+)
+def test_the_result_banner_covers_no_area_name_and_no_card(layout: Layout, page: str) -> None:
+    seen = layout.results[page]
+    banner = seen["banner"]
+    assert banner is not None and seen["cards"]
+    assert [n["text"] for n in seen["labels"] if overlap(banner, n)] == []
+    assert [c for c in seen["cards"] if overlap(banner, c)] == []
+
+
+def test_the_dealers_chat_bubble_shows_below_the_top_bar(layout: Layout) -> None:
+    assert len(layout.bubbles) == 2
+    for name, seen in layout.bubbles.items():
+        bubble = seen["bubble"]
+        # On the felt, in view: not under the top bar, not cut by the felt's edge.
+        assert bubble["top"] >= seen["bar"]["bottom"], name
+        assert bubble["top"] >= seen["felt"]["top"], name
+
+
+def test_the_phone_bettor_keeps_the_big_road_and_the_bet_row_on_the_first_screen(
+    layout: Layout,
+) -> None:
+    assert set(layout.betting_screen) == {"zh-TW", "en"}
+    for lang, seen in layout.betting_screen.items():
+        assert seen["scroll"] == 0, lang
+        for part in ("strip", "chips", "stake"):
+            assert seen[part] is not None and seen[part] <= seen["height"], (lang, part, seen)
 
 
 def test_the_phone_result_banner_leaves_areas_in_view(layout: Layout) -> None:

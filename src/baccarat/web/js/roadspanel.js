@@ -7,6 +7,7 @@ import { drawBeadPlate, drawBigRoad, drawDerived, miniMark } from "./roadsview.j
 import { goodRoads, shoeStats } from "./patterns.js";
 
 const DERIVED = ["big_eye_boy", "small_road", "cockroach_pig"];
+const STRIP_CELL = 10; // px: one cell of the phone's Big Road strip
 
 function columnsFor(width) {
   // As many columns as fit the panel's width at the CSS heights (big road 108 px, derived 56 px).
@@ -22,6 +23,8 @@ function columnsFor(width) {
 export class RoadsPanel {
   constructor() {
     this.el = h("section", { class: "roads-panel" });
+    // The Big Road again, as a strip a phone keeps on its first screen beside the chips.
+    this.strip = h("div", { class: "road-box road-strip" });
     this.history = [];
     this.shoe = {};
     this.lastShoe = null;
@@ -107,6 +110,8 @@ export class RoadsPanel {
         t("this_shoe"))
         : h("button", { class: "btn btn-small", "data-action": "last-shoe", disabled: !hasLast,
           title: hasLast ? "" : t("no_last_shoe"), onclick: () => this.showShoe("last") }, t("last_shoe")));
+    mount(this.strip, h("div", { class: "road-title" }, t("big_road")),
+      drawBigRoad(r.big_road, Math.max(12, Math.floor((window.innerWidth - 16) / STRIP_CELL)), pv.big_road));
     mount(this.el,
       h("div", { class: "road-box bead-box" }, h("div", { class: "road-title" }, last ? `${t("last_shoe")} · ${t("bead_plate")}` : t("bead_plate")),
         drawBeadPlate(r.bead_plate)),

@@ -64,12 +64,14 @@ export class TableScreen {
     this.handB = h("div", { class: "hand-slot slot-banker" });
     this.mainRing = ring("main-ring");
     this.phaseText = h("div", { class: "phase-text" });
-    this.center = h("div", { class: "center" }, this.mainRing.el, this.phaseText);
+    // The result is shown over the ring, between the hands: the cards, the areas' names and
+    // everyone's chips stay in view.
+    this.resultEl = h("div", { class: "result-banner", hidden: true });
+    this.center = h("div", { class: "center" }, this.mainRing.el, this.phaseText, this.resultEl);
     this.handsRow = h("div", { class: "hands-row" }, this.shoeEl, this.handP, this.center, this.handB);
     this.areasRow = h("div", { class: "areas" });
     this.seatsRow = h("div", { class: "seats" });
     this.queueEl = h("div", { class: "dealer-queue" });
-    this.resultEl = h("div", { class: "result-banner", hidden: true });
     this.noticeEl = h("div", { class: "notice", hidden: true });
     this.urgeEl = h("div", { class: "urge-banner", hidden: true, role: "alert" }, t("urged"));
     this.squeeze = new SqueezeView({
@@ -84,7 +86,7 @@ export class TableScreen {
     this.controls = h("div", { class: "controls" });
     this.roads = new RoadsPanel();
     this.el = h("div", { class: "screen table-screen" }, this.topbar,
-      h("div", { class: "stage" }, this.felt, this.bookSlot), this.controls, this.roads.el, this.chatPanel.el,
+      h("div", { class: "stage" }, this.felt, this.bookSlot), this.roads.strip, this.controls, this.roads.el, this.chatPanel.el,
       this.fairPanel.el);
     this.squeeze.attach(this.el);
   }
@@ -225,8 +227,6 @@ export class TableScreen {
       left: left ? left[a] : undefined,
     })));
     this.areasRow.classList.toggle("open", canBet(view));
-    // The result is shown over the areas: nobody bets then, and the cards stay in view.
-    this.areasRow.append(this.resultEl);
   }
 
   drawControls(view) {
@@ -435,21 +435,31 @@ export class TableScreen {
     }
   }
 
+  /** A box on the felt, from its padding box (where the badges are placed), or null. */
+  feltBox(el) {
+    const q = el?.getBoundingClientRect();
+    if (!q?.width) return null;
+    const f = this.felt.getBoundingClientRect();
+    const left = q.left - f.left - this.felt.clientLeft;
+    const top = q.top - f.top - this.felt.clientTop;
+    return { left, top, right: left + q.width, bottom: top + q.height };
+  }
+
+  /** Whether a badge of size `b` at (x, y) stays inside the felt and off every box in `avoid`. */
+  clearSpot(x, y, b, avoid) {
+    const inside = x >= 4 && x + b.width <= this.felt.clientWidth - 4 && y >= 4 &&
+      y + b.height <= this.felt.clientHeight - 4;
+    return inside && avoid.every((a) => x + b.width <= a.left || x >= a.right || y + b.height <= a.top || y >= a.bottom);
+  }
+
   /** Where the dealer's badge goes: beside the dealer's seat (right, else left), else above or
    * below it, else in the seat's own right end (a phone's narrow table: its middle, else its
    * foot), else beside the queue's line, wherever it stays inside the felt and off that line and
-   * the dealer's name. */
+   * the dealer's name and coins. */
   dealerBadgeSpot(x0, y0, r, b) {
-    const f = this.felt.getBoundingClientRect();
-    const local = (el) => {
-      const q = el?.getBoundingClientRect();
-      if (!q?.width) return null;
-      const left = q.left - f.left - this.felt.clientLeft;
-      const top = q.top - f.top - this.felt.clientTop;
-      return { left, top, right: left + q.width, bottom: top + q.height };
-    };
-    const strip = local(this.queueEl);
-    const avoid = [strip, local(this.el.querySelector('.seat[data-seat="0"] .seat-name'))].filter(Boolean);
+    const strip = this.feltBox(this.queueEl);
+    const own = this.el.querySelectorAll('.seat[data-seat="0"] .seat-name, .seat[data-seat="0"] .coins');
+    const avoid = [strip, ...[...own].map((el) => this.feltBox(el))].filter(Boolean);
     const midY = y0 + r.height / 2 - b.height / 2;
     const midX = x0 + r.width / 2 - b.width / 2;
     const spots = [[x0 + r.width + 8, midY], [x0 - 8 - b.width, midY], [midX, y0 - b.height - 4],
@@ -460,54 +470,57 @@ export class TableScreen {
       const y = (strip.top + strip.bottom) / 2 - b.height / 2;
       spots.push([strip.right + 8, y], [strip.left - 8 - b.width, y]);
     }
-    for (const [x, y] of spots) {
-      const inside = x >= 4 && x + b.width <= this.felt.clientWidth - 4 && y >= 4 &&
-        y + b.height <= this.felt.clientHeight - 4;
-      const clear = avoid.every((a) => x + b.width <= a.left || x >= a.right || y + b.height <= a.top || y >= a.bottom);
-      if (inside && clear) return [x, y];
-    }
-    return null;
+    return spots.find(([x, y]) => this.clearSpot(x, y, b, avoid)) ?? null;
+  }
+
+  /** Where a bettor's badge goes: on the seat's side facing the table's middle where it meets
+   * no area (a badge in an area reads as that area's result); else in the seat's foot, over the
+   * end of its bets, small and without the commission, below its name and coins; else on the far
+   * side of the seat; else facing the middle whatever it meets. */
+  bettorBadgeSpot(el, box) {
+    const s = this.feltBox(box);
+    const avoid = [...this.areasRow.querySelectorAll(".area"), ...box.querySelectorAll(".seat-name, .coins")]
+      .map((a) => this.feltBox(a)).filter(Boolean);
+    const inward = (s.top + s.bottom) / 2 > this.felt.clientHeight / 2;
+    const size = (inSeat) => {
+      el.classList.toggle("in-seat", inSeat);
+      return { width: el.offsetWidth, height: el.offsetHeight };
+    };
+    const x = (b) => (s.left + s.right) / 2 - b.width / 2;
+    let b = size(false);
+    const toward = inward ? s.top - b.height - 4 : s.bottom + 4;
+    if (this.clearSpot(x(b), toward, b, avoid)) return [x(b), toward];
+    // In the seat: at its right end, leaving the first of its bets (on the left) in view.
+    b = size(true);
+    const end = Math.max(s.left + 2, s.right - b.width - 6);
+    if (this.clearSpot(end, s.bottom - b.height - 2, b, avoid)) return [end, s.bottom - b.height - 2];
+    b = size(false);
+    const away = inward ? s.bottom + 4 : s.top - b.height - 4;
+    return this.clearSpot(x(b), away, b, avoid) ? [x(b), away] : [x(b), toward];
   }
 
   /** Put each badge by its seat again: seats move when the screen is drawn again (a seat
    * that gains a line moves its row). */
   layoutBadges() {
-    const f = this.felt.getBoundingClientRect();
-    const labels = [...this.areasRow.querySelectorAll(".area-name, .area-pay")].map((el) => {
-      const l = el.getBoundingClientRect();
-      const left = l.left - f.left - this.felt.clientLeft;
-      const top = l.top - f.top - this.felt.clientTop;
-      return { left, top, right: left + l.width, bottom: top + l.height };
-    });
     for (const el of this.felt.querySelectorAll(".float-net")) {
       const seat = Number(el.dataset.seat);
       const box = this.el.querySelector(`.seat[data-seat="${seat}"]`);
       if (!box) continue;
       const r = box.getBoundingClientRect();
       if (seat !== 0) el.style.maxWidth = `${r.width}px`;
-      // The badge's own size, not its box in the middle of its entrance (it scales up).
-      const b = { width: el.offsetWidth, height: el.offsetHeight };
-      // Positions are from the felt's padding box, inside its border.
-      const x0 = r.left - f.left - this.felt.clientLeft;
-      const y0 = r.top - f.top - this.felt.clientTop;
-      let x = x0 + r.width / 2 - b.width / 2;
+      let x;
       let y;
-      const spot = seat === 0 ? this.dealerBadgeSpot(x0, y0, r, b) : null;
-      if (spot) {
-        [x, y] = spot;
-      } else if (y0 + r.height / 2 > this.felt.clientHeight / 2) {
-        y = y0 - b.height - 4;
+      if (seat === 0) {
+        // The badge's own size, not its box in the middle of its entrance (it scales up).
+        const b = { width: el.offsetWidth, height: el.offsetHeight };
+        const s = this.feltBox(box);
+        [x, y] = this.dealerBadgeSpot(s.left, s.top, r, b) ?? [s.left + r.width / 2 - b.width / 2, s.bottom + 4];
+        // (over the seat's own lines it is opaque, so they do not show through)
+        el.classList.toggle("in-seat", x >= s.left && x + b.width <= s.right && y >= s.top && y + b.height <= s.bottom);
       } else {
-        y = y0 + r.height + 4;
+        [x, y] = this.bettorBadgeSpot(el, box);
       }
-      // Where that would cover an area's name or odds (the dealer's screen, a phone), the badge
-      // sits in the foot of the seat itself, over its coins and bets, below its name.
-      if (!spot && labels.some((l) => x < l.right && x + b.width > l.left && y < l.bottom && y + b.height > l.top)) {
-        y = y0 + r.height - b.height - 2;
-      }
-      // (over the seat's own lines it is opaque, so they do not show through)
-      el.classList.toggle("in-seat", x >= x0 && x + b.width <= x0 + r.width && y >= y0 && y + b.height <= y0 + r.height);
-      el.style.left = `${Math.max(4, Math.min(this.felt.clientWidth - b.width - 4, x))}px`;
+      el.style.left = `${Math.max(4, Math.min(this.felt.clientWidth - el.offsetWidth - 4, x))}px`;
       el.style.top = `${Math.max(4, y)}px`;
     }
   }
@@ -575,16 +588,28 @@ export class TableScreen {
     const r = box.getBoundingClientRect();
     const f = this.felt.getBoundingClientRect();
     const text = msg.text && msg.text.length > 40 ? `${msg.text.slice(0, 39)}…` : msg.text;
-    // Over the seat, or under it while the seat's result badge shows there (never over it).
-    const below = Boolean(this.felt.querySelector(`.float-net[data-seat="${msg.seat}"]`));
-    const el = h("div", { class: `chat-bubble${below ? " below" : ""}`, translate: "no", "data-seat": msg.seat,
-      style: { top: `${(below ? r.bottom : r.top) - f.top - this.felt.clientTop}px` } },
-    msg.emote ? emoteSVG(msg.emote) : text);
+    const el = h("div", { class: "chat-bubble", translate: "no", "data-seat": msg.seat },
+      msg.emote ? emoteSVG(msg.emote) : text);
     this.felt.append(el);
-    // Centred on the seat, but kept inside the felt (a seat by the screen's edge).
-    const half = el.offsetWidth / 2;
-    const x = r.left - f.left - this.felt.clientLeft + r.width / 2;
-    el.style.left = `${Math.max(half + 4, Math.min(this.felt.clientWidth - half - 4, x))}px`;
+    // Over the seat; where the felt has no room above it (the dealer's, on a bettor's screen:
+    // the top bar, not the bubble, would show there), beside it, else under it; under it too
+    // while the seat's result badge shows (never over the badge).
+    const x0 = r.left - f.left - this.felt.clientLeft;
+    const y0 = r.top - f.top - this.felt.clientTop;
+    const badge = Boolean(this.felt.querySelector(`.float-net[data-seat="${msg.seat}"]`));
+    const above = !badge && y0 >= el.offsetHeight + 4;
+    const beside = !badge && !above && x0 + r.width + 8 + el.offsetWidth <= this.felt.clientWidth - 4;
+    el.classList.toggle("below", !above && !beside);
+    el.classList.toggle("beside", beside);
+    if (beside) {
+      el.style.top = `${y0 + r.height / 2}px`;
+      el.style.left = `${x0 + r.width + 8}px`;
+    } else {
+      el.style.top = `${above ? y0 : y0 + r.height}px`;
+      // Centred on the seat, but kept inside the felt (a seat by the screen's edge).
+      const half = el.offsetWidth / 2;
+      el.style.left = `${Math.max(half + 4, Math.min(this.felt.clientWidth - half - 4, x0 + r.width / 2))}px`;
+    }
     setTimeout(() => el.remove(), 4000);
   }
 
