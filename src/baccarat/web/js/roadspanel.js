@@ -87,6 +87,17 @@ export class RoadsPanel {
       row("longest", t("longest_runs"), `${t("banker")} ${st.longest_banker} / ${t("player")} ${st.longest_player}`));
   }
 
+  /** The phone's strip, drawn only on a phone and only when its road changed: the panel is
+   * drawn again on every event of the table. */
+  drawStrip(bigRoad, preview, history) {
+    const cols = Math.max(12, Math.floor((window.innerWidth - 16) / STRIP_CELL));
+    const key = matchMedia("(max-width: 600px)").matches &&
+      [this.which, this.shoe?.commitment, history.length, this.preview?.winner, cols, t("big_road")].join("|");
+    if (key === this.stripKey) return;
+    this.stripKey = key;
+    mount(this.strip, key ? [h("div", { class: "road-title" }, t("big_road")), drawBigRoad(bigRoad, cols, preview)] : null);
+  }
+
   draw() {
     const last = this.which === "last" && this.lastShoe?.history ? this.lastShoe : null;
     const history = last ? last.history : this.history;
@@ -110,8 +121,7 @@ export class RoadsPanel {
         t("this_shoe"))
         : h("button", { class: "btn btn-small", "data-action": "last-shoe", disabled: !hasLast,
           title: hasLast ? "" : t("no_last_shoe"), onclick: () => this.showShoe("last") }, t("last_shoe")));
-    mount(this.strip, h("div", { class: "road-title" }, t("big_road")),
-      drawBigRoad(r.big_road, Math.max(12, Math.floor((window.innerWidth - 16) / STRIP_CELL)), pv.big_road));
+    this.drawStrip(r.big_road, pv.big_road, history);
     mount(this.el,
       h("div", { class: "road-box bead-box" }, h("div", { class: "road-title" }, last ? `${t("last_shoe")} · ${t("bead_plate")}` : t("bead_plate")),
         drawBeadPlate(r.bead_plate)),
