@@ -58,8 +58,8 @@ def _peel(client: Client, tasks: set[asyncio.Task[None]]) -> None:
     async def open_card(hand: str) -> None:
         with contextlib.suppress(CommandError):
             for progress in (0.3, 0.6):
-                await client.command("squeeze", hand=hand, progress=progress, corner="br")
-            await client.command("open", hand=hand)
+                await client.squeeze(hand, progress, "br")
+            await client.open(hand)
 
     def on_message(msg: dict[str, Any]) -> None:
         if (
@@ -130,9 +130,9 @@ async def run(rounds: int) -> list[tuple[str, float, float, float, float, float]
     for name, client in clients.items():
         client.on_message = recorder(stamps[name], client.on_message)
     await clients["sam"].watch("t1")
-    await clients["dealer"].command("sit", table_id="t1", seat=0)
+    await clients["dealer"].sit("t1", 0)
     for seat, b in enumerate(bettors, start=1):
-        await b.command("sit", table_id="t1", seat=seat)
+        await b.sit("t1", seat)
     plans = [("player", 5), ("banker", 3), ("tie", 1)]
     counts: dict[str, list[float]] = {}
     for played in range(rounds + 1):
@@ -142,8 +142,8 @@ async def run(rounds: int) -> list[tuple[str, float, float, float, float, float]
         for b in bettors:
             await b.wait_for(lambda m: m.get("event") == "betting_opened", 60)
         for b, (area, chip) in zip(bettors, plans, strict=True):
-            await b.command("bet", area=area, chip=chip)
-            await b.command("bet", area=area, chip=1)
+            await b.bet(area, chip)
+            await b.bet(area, 1)
         for b in bettors:
             await b.wait_for(lambda m: m.get("event") == "round_settled", 60)
     await asyncio.sleep(0.3)

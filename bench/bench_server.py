@@ -117,8 +117,8 @@ async def run(args: argparse.Namespace) -> dict[str, float]:
             base = found.group(0) if found and "open:" in line else ""
         dealer = await Client.connect(base, tokens[0])
         bettor = await Client.connect(base, tokens[1])
-        await dealer.command("sit", table_id="bench-1", seat=0)
-        await bettor.command("sit", table_id="bench-1", seat=1)
+        await dealer.sit("bench-1", 0)
+        await bettor.sit("bench-1", 1)
         view = await bettor.resync()
         assert view["phase"] == "betting", view["phase"]
         rss_idle = _rss_mb(proc.pid)
@@ -146,9 +146,9 @@ async def run(args: argparse.Namespace) -> dict[str, float]:
             for i in range(args.commands):
                 sent.append(time.perf_counter())
                 if i % 2 == 0:
-                    await bettor.command("bet", area="player", chip=1)
+                    await bettor.bet("player", 1)
                 else:
-                    await bettor.command("clear")
+                    await bettor.clear()
             await asyncio.gather(*tasks)
             rss_peak = _rss_mb(proc.pid)
         latencies = sorted(got[k] - sent[k] for got in marks for k in range(len(got)))

@@ -1,14 +1,17 @@
 """An asyncio client of the protocol (docs/protocol.md), on aiohttp's WebSocket client.
 
-    token = await login("http://127.0.0.1:8000", "alice", "secret")
+    token = await baccarat.api.login("http://127.0.0.1:8000", "alice", "secret")
     async with await Client.connect("http://127.0.0.1:8000", token) as client:
         await client.watch("standard-1")
-        await client.command("sit", table_id="standard-1", seat=3)
+        await client.sit("standard-1", 3)
         async for message in client:
             ...
 
-``command`` sends a command and returns its ``ack`` or raises ``CommandError`` with the
-server's code, message and details. The client keeps the watched table's ``view`` up to date
+``send`` sends a typed command (a table's command dataclass, or one of
+``baccarat.protocol.requests``), written by ``baccarat.protocol.encode``, and returns its
+``ack`` or raises ``CommandError`` with the server's code, message and details; each command
+has its method (``sit``, ``bet``, ``open``...). What the server sends is typed by
+``baccarat.protocol.frames``. The client keeps the watched table's ``view`` up to date
 from events alone (``baccarat.table.reducer``): a snapshot only when it watches or sits, when
 asked with ``resync``, or after a gap in ``seq``. It keeps the lobby's tables up to date too.
 """
@@ -22,26 +25,60 @@ import itertools
 import json
 from collections.abc import AsyncIterator, Callable
 from types import TracebackType
-from typing import Any
+from typing import cast
 
 import aiohttp
 
+from baccarat.bets import Area
 from baccarat.errors import BaccaratError
-from baccarat.table.reducer import apply
+from baccarat.protocol.encode import encode
+from baccarat.protocol.frames import (
+    Ack,
+    Event,
+    Hello,
+    LobbyTable,
+    Refusal,
+    Room,
+    ServerMessage,
+    Snapshot,
+)
+from baccarat.protocol.ids import TableId
+from baccarat.protocol.requests import (
+    Leave,
+    LobbySubscribe,
+    LobbyUnsubscribe,
+    Ping,
+    QueueUp,
+    Request,
+    Resync,
+    TakeSeat,
+    Watch,
+)
+from baccarat.rules import Hand
+from baccarat.table.commands import (
+    ClearBets,
+    Command,
+    Double,
+    Emote,
+    LeaveQueue,
+    OpenCard,
+    PlaceChip,
+    Rebet,
+    Say,
+    SetAutoOpen,
+    SqueezeProgress,
+    StandUp,
+    Undo,
+    Urge,
+)
+from baccarat.table.reducer import View, apply
+from baccarat.table.squeeze import Corner
 
 PROTOCOL_VERSION = 1
 
 
 class CommandError(BaccaratError):
     """The server refused a command (``code`` and ``message`` are the server's)."""
-
-
-class HttpError(BaccaratError):
-    """An HTTP call of the API failed (``status`` is the HTTP status)."""
-
-    def __init__(self, status: int, code: str, message: str) -> None:
-        super().__init__(code, message, status=status)
-        self.status = status
 
 
 def ws_url(base_url: str) -> str:
@@ -54,81 +91,8 @@ def ws_url(base_url: str) -> str:
     return base if base.endswith("/ws") else base + "/ws"
 
 
-HTTP_TIMEOUT = aiohttp.ClientTimeout(total=10.0)
-"""How long one API call may take: a node that stopped answering is given up on soon."""
 CONNECT_TIMEOUT = 10.0
 """How long opening a socket (up to the server's hello) may take."""
-
-
-async def _answer(resp: aiohttp.ClientResponse) -> dict[str, Any]:
-    """The JSON object of an API answer, or HttpError: an error status, or anything that is
-    not a JSON object (a proxy's HTML error page for a dead node) is a failed call."""
-    try:
-        data = json.loads(await resp.text())
-    except (ValueError, UnicodeDecodeError):
-        data = None
-    if not isinstance(data, dict):
-        raise HttpError(
-            resp.status, f"http_{resp.status}", f"The server answered {resp.status}, not JSON."
-        )
-    if resp.status >= 400:
-        err = data.get("error", {})
-        if not isinstance(err, dict):
-            err = {}
-        raise HttpError(resp.status, err.get("code", "http_error"), err.get("message", ""))
-    return data
-
-
-async def _post(base_url: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
-    async with (
-        aiohttp.ClientSession(timeout=HTTP_TIMEOUT) as session,
-        session.post(base_url.rstrip("/") + path, json=body) as resp,
-    ):
-        return await _answer(resp)
-
-
-async def _get(base_url: str, path: str, token: str, query: dict[str, str]) -> dict[str, Any]:
-    headers = {"Authorization": f"Bearer {token}"}
-    async with (
-        aiohttp.ClientSession(timeout=HTTP_TIMEOUT) as session,
-        session.get(base_url.rstrip("/") + path, params=query, headers=headers) as resp,
-    ):
-        return await _answer(resp)
-
-
-async def lobby(base_url: str, token: str) -> dict[str, Any]:
-    """The lobby without a socket (``GET /api/lobby``): rooms and every table's line."""
-    return await _get(base_url, "/api/lobby", token, {})
-
-
-async def my_rounds(
-    base_url: str, token: str, *, limit: int = 20, before: str | None = None
-) -> dict[str, Any]:
-    """One page of the logged-in user's rounds, newest first: ``{"rounds", "next"}``.
-
-    Pass the page's ``next`` as ``before`` for the following page (None after the last).
-    """
-    query = {"limit": str(limit)}
-    if before is not None:
-        query["before"] = before
-    return await _get(base_url, "/api/my/rounds", token, query)
-
-
-async def my_net(base_url: str, token: str, since: float) -> dict[str, Any]:
-    """The user's net coins, commission and rounds settled since ``since`` (epoch seconds)."""
-    return await _get(base_url, "/api/my/net", token, {"since": repr(float(since))})
-
-
-async def login(base_url: str, username: str, password: str) -> str:
-    """Log in over HTTP; return the session token (for ``Client.connect``)."""
-    data = await _post(base_url, "/api/login", {"username": username, "password": password})
-    return str(data["token"])
-
-
-async def register(base_url: str, username: str, password: str) -> str:
-    """Create an account over HTTP; return its session token."""
-    data = await _post(base_url, "/api/register", {"username": username, "password": password})
-    return str(data["token"])
 
 
 class Client:
@@ -138,17 +102,17 @@ class Client:
         self._session = session
         self._ws = ws
         self._ids = itertools.count(1)
-        self._pending: dict[int, asyncio.Future[dict[str, Any]]] = {}
-        self._inbox: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
-        self.hello: dict[str, Any] = {}
-        self.frames: list[dict[str, Any]] = []
+        self._pending: dict[int, asyncio.Future[Ack | Refusal]] = {}
+        self._inbox: asyncio.Queue[ServerMessage | None] = asyncio.Queue()
+        self.hello: Hello = cast(Hello, {})
+        self.frames: list[ServerMessage] = []
         """Every message received, in order (kept when ``record`` is true)."""
         self.record = False
         self.table_id: str | None = None
-        self.view: dict[str, Any] | None = None
+        self.view: View | None = None
         self.seq = 0
-        self.lobby_tables: dict[str, dict[str, Any]] = {}
-        self.rooms: list[dict[str, Any]] = []
+        self.lobby_tables: dict[str, LobbyTable] = {}
+        self.rooms: list[Room] = []
         self.close_code: int | None = None
         self._resyncing = False
         self.snapshots = 0
@@ -156,7 +120,7 @@ class Client:
         self.resyncs = 0
         """Snapshots asked for because of a gap in ``seq``."""
         self._reader: asyncio.Task[None] | None = None
-        self.on_message: Callable[[dict[str, Any]], None] | None = None
+        self.on_message: Callable[[ServerMessage], None] | None = None
 
     @classmethod
     async def connect(
@@ -193,12 +157,12 @@ class Client:
         except TimeoutError:
             await client.close()
             raise
-        if first is None or first.get("type") != "hello":
+        if first is None or first["type"] != "hello":
             await client.close()
             raise CommandError("no_hello", "The server did not say hello.")
-        if first.get("v") != PROTOCOL_VERSION:
+        if first["v"] != PROTOCOL_VERSION:
             await client.close()
-            raise CommandError("bad_version", f"The server speaks protocol v{first.get('v')}.")
+            raise CommandError("bad_version", f"The server speaks protocol v{first['v']}.")
         client.hello = first
         return client
 
@@ -235,13 +199,13 @@ class Client:
         """Send a raw text frame (for tests of malformed input)."""
         await self._ws.send_str(text)
 
-    async def command(self, kind: str, **fields: Any) -> dict[str, Any]:
+    async def send(self, command: Command | Request) -> Ack:
         """Send one command; return its ack, or raise ``CommandError``."""
         msg_id = next(self._ids)
-        fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        fut: asyncio.Future[Ack | Refusal] = asyncio.get_running_loop().create_future()
         self._pending[msg_id] = fut
         try:
-            await self._ws.send_str(json.dumps({"type": kind, "id": msg_id, **fields}))
+            await self._ws.send_str(encode(command, msg_id))
             answer = await fut
         finally:
             self._pending.pop(msg_id, None)
@@ -252,56 +216,102 @@ class Client:
             raise err
         return answer
 
-    async def rebet(self) -> dict[str, Any]:
+    async def ping(self) -> Ack:
+        """Ask the server's clock (the ack's ``server_time``)."""
+        return await self.send(Ping())
+
+    async def lobby_subscribe(
+        self, room: str | None = None, page: int = 0, road: str | None = None
+    ) -> Ack:
+        """Ask for a page of the lobby now (a ``lobby`` message) and its changes after."""
+        return await self.send(LobbySubscribe(room, page, road))
+
+    async def lobby_unsubscribe(self) -> Ack:
+        """Stop the lobby's changes."""
+        return await self.send(LobbyUnsubscribe())
+
+    async def leave(self) -> Ack:
+        """Stop watching the table (a seat is kept)."""
+        return await self.send(Leave())
+
+    async def sit(self, table_id: str, seat: int) -> Ack:
+        """Take ``seat`` (0 the dealer's) of a table; its snapshot follows the ack."""
+        return await self.send(TakeSeat(TableId(table_id), seat))
+
+    async def stand(self) -> Ack:
+        """Leave one's seat."""
+        return await self.send(StandUp(self.user_id))
+
+    async def bet(self, area: Area, chip: int) -> Ack:
+        """Place one chip on an area."""
+        return await self.send(PlaceChip(self.user_id, area, chip))
+
+    async def clear(self) -> Ack:
+        """Take back all of one's bets while betting is open."""
+        return await self.send(ClearBets(self.user_id))
+
+    async def rebet(self) -> Ack:
         """Place last round's bets again, whole or refused whole (``CommandError``)."""
-        return await self.command("rebet")
+        return await self.send(Rebet(self.user_id))
 
-    async def double(self) -> dict[str, Any]:
+    async def double(self) -> Ack:
         """Double every bet on one's slip, whole or refused whole."""
-        return await self.command("double")
+        return await self.send(Double(self.user_id))
 
-    async def undo(self) -> dict[str, Any]:
+    async def undo(self) -> Ack:
         """Take back one's last chip, or one's last rebet or double."""
-        return await self.command("undo")
+        return await self.send(Undo(self.user_id))
 
-    async def join_queue(self) -> dict[str, Any]:
+    async def urge(self) -> Ack:
+        """As the dealer, remind every bettor who has not bet yet."""
+        return await self.send(Urge(self.user_id))
+
+    async def squeeze(self, hand: Hand, progress: float, corner: Corner) -> Ack:
+        """Peel the face-down card of ``hand`` one controls to ``progress`` (0 to 1)."""
+        return await self.send(SqueezeProgress(self.user_id, hand, progress, corner))
+
+    async def open(self, hand: Hand) -> Ack:
+        """Turn over the face-down card of ``hand`` one controls."""
+        return await self.send(OpenCard(self.user_id, hand))
+
+    async def join_queue(self) -> Ack:
         """Line up for the dealer seat of the table one sits at or watches (上莊排隊)."""
-        return await self.command("queue.join")
+        return await self.send(QueueUp())
 
-    async def leave_queue(self) -> dict[str, Any]:
+    async def leave_queue(self) -> Ack:
         """Leave the dealer queue."""
-        return await self.command("queue.leave")
+        return await self.send(LeaveQueue(self.user_id))
 
-    async def set_auto_open(self, on: bool) -> dict[str, Any]:
+    async def set_auto_open(self, on: bool) -> Ack:
         """Remember whether to open the cards one controls at once (自動開牌) instead of squeezing."""
-        return await self.command("prefs", auto_open=on)
+        return await self.send(SetAutoOpen(self.user_id, on))
 
-    async def say(self, text: str) -> dict[str, Any]:
+    async def say(self, text: str) -> Ack:
         """Send a chat message to the table one sits at."""
-        return await self.command("say", text=text)
+        return await self.send(Say(self.user_id, text))
 
-    async def emote(self, name: str) -> dict[str, Any]:
+    async def emote(self, name: str) -> Ack:
         """Send an emote (``clap``, ``laugh``, ...) to the table one sits at."""
-        return await self.command("emote", emote=name)
+        return await self.send(Emote(self.user_id, name))
 
-    async def watch(self, table_id: str) -> dict[str, Any]:
+    async def watch(self, table_id: str) -> View:
         """Watch a table; return its first snapshot's view (a refusal keeps the current one)."""
         before = self.view
         self.view = None
         try:
-            await self.command("table.watch", table_id=table_id)
+            await self.send(Watch(TableId(table_id)))
         except CommandError:
             self.view = before
             raise
         return await self.wait_view()
 
-    async def resync(self) -> dict[str, Any]:
+    async def resync(self) -> View:
         """Ask for a fresh snapshot of the watched table; return its view."""
         self.view = None
-        await self.command("resync")
+        await self.send(Resync())
         return await self.wait_view()
 
-    async def wait_view(self) -> dict[str, Any]:
+    async def wait_view(self) -> View:
         """Wait until a snapshot has arrived."""
         while self.view is None:
             if self.closed:
@@ -311,26 +321,26 @@ class Client:
 
     # -- receiving --------------------------------------------------------------------
 
-    def __aiter__(self) -> AsyncIterator[dict[str, Any]]:
+    def __aiter__(self) -> AsyncIterator[ServerMessage]:
         return self._messages()
 
-    async def _messages(self) -> AsyncIterator[dict[str, Any]]:
+    async def _messages(self) -> AsyncIterator[ServerMessage]:
         while True:
             msg = await self._inbox.get()
             if msg is None:
                 return
             yield msg
 
-    async def next_message(self, timeout: float | None = None) -> dict[str, Any] | None:
+    async def next_message(self, timeout: float | None = None) -> ServerMessage | None:
         """The next message that is not an answer, or None once the socket closed."""
         return await asyncio.wait_for(self._inbox.get(), timeout)
 
     async def wait_for(
-        self, predicate: Callable[[dict[str, Any]], bool], timeout: float = 30.0
-    ) -> dict[str, Any]:
+        self, predicate: Callable[[ServerMessage], bool], timeout: float = 30.0
+    ) -> ServerMessage:
         """Read messages until one matches ``predicate``; return it."""
 
-        async def scan() -> dict[str, Any]:
+        async def scan() -> ServerMessage:
             async for msg in self:
                 if predicate(msg):
                     return msg
@@ -343,14 +353,10 @@ class Client:
             async for raw in self._ws:
                 if raw.type != aiohttp.WSMsgType.TEXT:
                     continue
-                msg = json.loads(raw.data)
+                msg = cast(ServerMessage, json.loads(raw.data))
                 if self.record:
                     self.frames.append(msg)
-                kind = msg.get("type")
-                if kind in ("ack", "error") and msg.get("id") in self._pending:
-                    fut = self._pending[msg["id"]]
-                    if not fut.done():
-                        fut.set_result(msg)
+                if self._answers(msg):
                     continue
                 self._track(msg)
                 if self.on_message is not None:
@@ -358,28 +364,44 @@ class Client:
                 self._inbox.put_nowait(msg)
         finally:
             self.close_code = self._ws.close_code
+            closed: Refusal = {
+                "type": "error",
+                "id": None,
+                "code": "closed",
+                "message": "The connection closed.",
+            }
             for fut in self._pending.values():
                 if not fut.done():
-                    fut.set_result(
-                        {"type": "error", "code": "closed", "message": "The connection closed."}
-                    )
+                    fut.set_result(closed)
             self._inbox.put_nowait(None)
 
-    def _track(self, msg: dict[str, Any]) -> None:
-        kind = msg.get("type")
-        if kind == "snapshot":
+    def _answers(self, msg: ServerMessage) -> bool:
+        """Whether ``msg`` answers a command this client waits on (it is handed to it)."""
+        if msg["type"] not in ("ack", "error"):
+            return False
+        answer = msg
+        msg_id = answer["id"]
+        fut = self._pending.get(msg_id) if isinstance(msg_id, int) else None
+        if fut is None:
+            return False
+        if not fut.done():
+            fut.set_result(answer)
+        return True
+
+    def _track(self, msg: ServerMessage) -> None:
+        if msg["type"] == "snapshot":
             self._take_snapshot(msg)
-        elif kind == "event" and msg.get("table_id") == self.table_id:
+        elif msg["type"] == "event" and msg["table_id"] == self.table_id:
             self._follow_event(msg)
-        elif kind == "lobby":
+        elif msg["type"] == "lobby":
             self.rooms = msg["rooms"]
             self.lobby_tables = {t["table_id"]: t for t in msg["tables"]}
-        elif kind == "lobby.update":
+        elif msg["type"] == "lobby.update":
             # Each entry carries a table's id and the fields of its line that changed.
             for change in msg["tables"]:
                 self.lobby_tables.setdefault(change["table_id"], {}).update(change)
 
-    def _take_snapshot(self, msg: dict[str, Any]) -> None:
+    def _take_snapshot(self, msg: Snapshot) -> None:
         # One watched table per connection: a snapshot names it (``sit`` watches too).
         self.table_id = msg["table_id"]
         # A copy: the view changes with later events, the recorded frame must not.
@@ -388,7 +410,7 @@ class Client:
         self._resyncing = False
         self.snapshots += 1
 
-    def _follow_event(self, msg: dict[str, Any]) -> None:
+    def _follow_event(self, msg: Event) -> None:
         # A private event repeats the seq of the public one before it: only public ones count.
         if not msg.get("private") and not self._next_in_sequence(int(msg["seq"])):
             return
@@ -414,4 +436,4 @@ class Client:
 
     async def _ask_resync(self) -> None:
         with contextlib.suppress(Exception):
-            await self._ws.send_str(json.dumps({"type": "resync", "id": "gap"}))
+            await self._ws.send_str(encode(Resync(), "gap"))

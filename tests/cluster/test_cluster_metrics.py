@@ -119,10 +119,10 @@ async def _mid_squeeze(store: Store, base: str) -> tuple[Client, Client, str, st
         user = store.create_user(name, "password1", level=50, coins=coins)
         clients.append(await Client.connect(base, store.create_session(user.user_id), record=True))
     dealer, bettor = clients
-    await dealer.command("sit", table_id="t1", seat=0)
-    await bettor.command("sit", table_id="t1", seat=1)
+    await dealer.sit("t1", 0)
+    await bettor.sit("t1", 1)
     await bettor.wait_for(_event("betting_opened"))
-    await bettor.command("bet", area="banker", chip=5)
+    await bettor.bet("banker", 5)
     started = await bettor.wait_for(_event("squeeze_started"))
     return dealer, bettor, started["data"]["round_id"], started["data"]["hand"]
 
@@ -278,7 +278,7 @@ async def test_ledger_writes_retried_while_the_database_does_not_answer_are_coun
 
 async def _open_all(bettor: Client, round_id: str, hand: str) -> dict[str, Any]:
     """Open the face-down cards the bettor controls until the round settles."""
-    await bettor.command("open", hand=hand)
+    await bettor.open(hand)
     while True:
         msg = await bettor.wait_for(
             lambda m: (
@@ -287,4 +287,4 @@ async def _open_all(bettor: Client, round_id: str, hand: str) -> dict[str, Any]:
         )
         if msg["event"] == "round_settled" and msg["data"]["round_id"] == round_id:
             return msg
-        await bettor.command("open", hand=msg["data"]["hand"])
+        await bettor.open(msg["data"]["hand"])

@@ -94,28 +94,28 @@ async def test_a_bettor_whose_coins_are_in_play_on_one_node_cannot_sit_on_anothe
         yara_a = await Client.connect(a, tokens["yara"])
         yara_b = await Client.connect(b, tokens["yara"])
         clients += [dealer, zoe, yara_a, yara_b]
-        await zoe.command("sit", table_id="t1", seat=1)
-        await yara_a.command("sit", table_id="t1", seat=2)
-        await dealer.command("sit", table_id="t1", seat=0)
+        await zoe.sit("t1", 1)
+        await yara_a.sit("t1", 2)
+        await dealer.sit("t1", 0)
         await yara_a.wait_for(_event("betting_opened"))
         for _ in range(5):
-            await zoe.command("bet", area="player", chip=10)  # Zoe controls both hands
-        await yara_a.command("bet", area="player", chip=10)
+            await zoe.bet("player", 10)  # Zoe controls both hands
+        await yara_a.bet("player", 10)
         await yara_a.wait_for(_event("betting_closed"))
-        await yara_a.command("stand")  # her 1,000 stay in play at t1
+        await yara_a.stand()  # her 1,000 stay in play at t1
         with pytest.raises(CommandError) as refused:
-            await yara_b.command("sit", table_id="t2", seat=1)
+            await yara_b.sit("t2", 1)
         assert refused.value.code == "already_seated_elsewhere"
         await zoe.wait_for(_event("squeeze_started", "player"))
-        await zoe.command("open", hand="player")
+        await zoe.open("player")
         await zoe.wait_for(_event("squeeze_started", "banker"))
-        await zoe.command("open", hand="banker")
+        await zoe.open("banker")
         await zoe.wait_for(_event("round_settled"))
         # Once the round has landed in the ledger, node A gives the claim back.
         async with asyncio.timeout(30):
             while await directory.seat_of(yara_b.user_id) is not None:
                 await asyncio.sleep(0.01)
-        await yara_b.command("sit", table_id="t2", seat=1)
+        await yara_b.sit("t2", 1)
         seated = _server(servers[1]).drivers["t2"].table.occupant(yara_b.user_id)
         assert seated is not None
         assert seated.coins == store.balance(yara_b.user_id) == 100_990

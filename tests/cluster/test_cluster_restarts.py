@@ -76,10 +76,10 @@ async def _betting(store: Store, base: str) -> tuple[Client, Client]:
         user = store.create_user(name, "password1", level=50, coins=coins)
         clients.append(await Client.connect(base, store.create_session(user.user_id), record=True))
     dealer, bettor = clients
-    await dealer.command("sit", table_id="t1", seat=0)
-    await bettor.command("sit", table_id="t1", seat=1)
+    await dealer.sit("t1", 0)
+    await bettor.sit("t1", 1)
     await bettor.wait_for(_event("betting_opened"))
-    await bettor.command("bet", area="banker", chip=5)
+    await bettor.bet("banker", 5)
     return dealer, bettor
 
 
@@ -106,7 +106,7 @@ def _events(client: Client, kind: str, round_id: str) -> list[dict[str, Any]]:
 
 async def _open_all(bettor: Client, round_id: str, hand: str) -> dict[str, Any]:
     """Open the face-down cards the bettor controls until the round settles."""
-    await bettor.command("open", hand=hand)
+    await bettor.open(hand)
     while True:
         msg = await bettor.wait_for(
             lambda m: (
@@ -115,7 +115,7 @@ async def _open_all(bettor: Client, round_id: str, hand: str) -> dict[str, Any]:
         )
         if msg["event"] == "round_settled" and msg["data"]["round_id"] == round_id:
             return msg
-        await bettor.command("open", hand=msg["data"]["hand"])
+        await bettor.open(msg["data"]["hand"])
 
 
 async def _redis_restart_keeps_the_table(tmp_path: Path, redis: OwnRedis) -> None:

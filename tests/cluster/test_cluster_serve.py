@@ -21,6 +21,7 @@ import pytest
 from redis import Redis
 
 from baccarat.client import Client, CommandError
+from baccarat.protocol.requests import Watch
 from baccarat.store import open_store
 from pgschema import private_schema
 from serving import Serve, free_port, health, run_serve, start_serve, wait_until
@@ -111,21 +112,21 @@ async def test_two_nodes_run_each_table_once_and_keep_one_seat_per_user(tmp_path
         alice_b = await Client.connect(b, tokens["alice"])
         bob_b = await Client.connect(b, tokens["bob"])
         try:
-            await alice_a.command("sit", table_id=on_a, seat=1)
+            await alice_a.sit(on_a, 1)
             with pytest.raises(CommandError) as refused:
-                await alice_b.command("sit", table_id="t3", seat=1)
+                await alice_b.sit("t3", 1)
             assert refused.value.code == "already_seated_elsewhere"
             with pytest.raises(CommandError) as elsewhere:
-                await alice_b.command("table.watch", table_id=on_a)
+                await alice_b.send(Watch(on_a))
             assert elsewhere.value.code == "table_elsewhere"
             assert elsewhere.value.details == {"url": a}
-            await bob_b.command("sit", table_id="t3", seat=1)
+            await bob_b.sit("t3", 1)
 
             # Standing up on A frees the user for B.
-            await alice_a.command("stand")
+            await alice_a.stand()
             for _ in range(100):
                 try:
-                    await alice_b.command("sit", table_id="t3", seat=2)
+                    await alice_b.sit("t3", 2)
                     break
                 except CommandError as exc:
                     assert exc.code == "already_seated_elsewhere"

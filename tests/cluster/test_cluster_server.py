@@ -12,6 +12,7 @@ from aiohttp.test_utils import TestServer
 
 from baccarat.client import Client, CommandError
 from baccarat.cluster import LocalDirectory, SeatClaim
+from baccarat.protocol.requests import TakeSeat, Watch
 from baccarat.server import Server, create_app
 from baccarat.server.config import parse_rooms
 from baccarat.server.http.routes import SERVER
@@ -73,12 +74,12 @@ async def test_servers_sharing_a_directory_split_tables_and_keep_one_seat_per_us
         alice_a = await Client.connect(a, tokens["alice"])
         alice_b = await Client.connect(b, tokens["alice"])
         clients += [alice_a, alice_b]
-        await alice_a.command("sit", table_id="t1", seat=1)
+        await alice_a.sit("t1", 1)
         with pytest.raises(CommandError) as refused:
-            await alice_b.command("sit", table_id="t3", seat=1)
+            await alice_b.sit("t3", 1)
         assert refused.value.code == "already_seated_elsewhere"
         with pytest.raises(CommandError) as elsewhere:
-            await alice_b.command("table.watch", table_id="t2")
+            await alice_b.send(Watch("t2"))
         assert elsewhere.value.code == "table_elsewhere"
         assert elsewhere.value.details == {"url": a}
 
@@ -95,8 +96,8 @@ async def test_servers_sharing_a_directory_split_tables_and_keep_one_seat_per_us
             await asyncio.sleep(0.01)
         assert await directory.seat_of(alice_a.user_id) == SeatClaim("t1", 1)
         assert _server(servers[1]).seating.seats.at[alice_b.user_id] == ("t1", 1)
-        await alice_b.command("stand")
-        await alice_b.command("sit", table_id="t3", seat=1)
+        await alice_b.stand()
+        await alice_b.sit("t3", 1)
         lobby = await _server(servers[1]).lobby.message()
         assert {t["table_id"]: t["url"] for t in lobby["tables"]} == {"t1": b, "t2": b, "t3": b}
     finally:
@@ -188,17 +189,17 @@ async def test_a_listed_table_no_node_runs_yet_is_opening_not_unknown(tmp_path: 
     client = await Client.connect(base, token)
     try:
         assert set(server.drivers) == {"t2"}
-        for command, fields in (("table.watch", {}), ("sit", {"seat": 1})):
+        for command in (Watch("t1"), TakeSeat("t1", 1)):
             with pytest.raises(CommandError) as opening:
-                await client.command(command, table_id="t1", **fields)
+                await client.send(command)
             assert opening.value.code == "table_opening", command
         with pytest.raises(CommandError) as unknown:
-            await client.command("table.watch", table_id="t9")
+            await client.send(Watch("t9"))
         assert unknown.value.code == "unknown_table"
         # The dead node's address, were it known, is still an answer.
         await directory.register("A", "http://a.example:8000", 60.0)
         with pytest.raises(CommandError) as elsewhere:
-            await client.command("table.watch", table_id="t1")
+            await client.send(Watch("t1"))
         assert elsewhere.value.code == "table_elsewhere"
         # Once the lease runs out, this node takes the table and the same command succeeds.
         assert await directory.release("t1", "A", lease)
@@ -206,7 +207,7 @@ async def test_a_listed_table_no_node_runs_yet_is_opening_not_unknown(tmp_path: 
             if "t1" in server.drivers:
                 break
             await asyncio.sleep(0.01)
-        await client.command("table.watch", table_id="t1")
+        await client.send(Watch("t1"))
         # A table this node has leased but not yet started is not elsewhere (at its own
         # address): the page would only reconnect here.
         assert await directory.acquire("t3", "B", 60.0) is not None

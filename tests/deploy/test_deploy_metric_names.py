@@ -131,17 +131,17 @@ async def _play(base: str, dealer_token: str, alice_token: str) -> None:
 async def _round(dealer: Client, alice: Client) -> None:
     """A refused bet, then a round bet on and played to its settlement."""
     with pytest.raises(CommandError):
-        await alice.command("bet", area="banker", chip=5)  # not seated yet
-    await dealer.command("sit", table_id="t1", seat=0)
-    await alice.command("sit", table_id="t1", seat=1)
+        await alice.bet("banker", 5)  # not seated yet
+    await dealer.sit("t1", 0)
+    await alice.sit("t1", 1)
     await alice.wait_for(_event("betting_opened"))
-    await alice.command("bet", area="banker", chip=5)
+    await alice.bet("banker", 5)
     while True:
         msg = await alice.wait_for(lambda m: m.get("event") in ("squeeze_started", "round_settled"))
         if msg["event"] == "round_settled":
             return
         with contextlib.suppress(CommandError):  # the dealer's card, or opened by its timer
-            await alice.command("open", hand=msg["data"]["hand"])
+            await alice.open(msg["data"]["hand"])
 
 
 @pytest.fixture(scope="module")

@@ -81,10 +81,10 @@ class Dealer:
     async def _run(self, stack: Stack, session: str) -> None:
         dealer = await Client.connect(stack.game, session)
         try:
-            await dealer.command("sit", table_id="t1", seat=0)
+            await dealer.sit("t1", 0)
             self._seated.set()
             await asyncio.to_thread(self._leave.wait, 300)
-            await dealer.command("stand")
+            await dealer.stand()
         finally:
             await dealer.close()
 

@@ -56,12 +56,12 @@ def test_a_withdrawal_cannot_take_coins_in_play(stack: Stack) -> None:
         dealer = await Client.connect(stack.game, dealer_session)
         bettor = await Client.connect(stack.game, bettor_session)
         try:
-            await dealer.command("sit", table_id="t1", seat=0)
+            await dealer.sit("t1", 0)
             _hook(stack, {"hold": "betting"})
-            await bettor.command("sit", table_id="t1", seat=1)
+            await bettor.sit("t1", 1)
             await asyncio.to_thread(wait_until, lambda: _phase(stack) == "betting", "betting")
-            await bettor.command("bet", area="player", chip=10)
-            await bettor.command("bet", area="player", chip=10)
+            await bettor.bet("player", 10)
+            await bettor.bet("player", 10)
             # The bettor's 2,000 on the table and the dealer's cover of it stay.
             out = await asyncio.to_thread(stack.transfer, _id(), "u1001", -(bettor_coins - 1_000))
             assert (out.status, out.body["error"]["code"]) == (409, "coins_below_stake")
@@ -72,12 +72,12 @@ def test_a_withdrawal_cannot_take_coins_in_play(stack: Stack) -> None:
             assert done["status"] == "done", done
             # ... and the table knows: a chip beyond what is left is refused.
             with pytest.raises(CommandError) as refused:
-                await bettor.command("bet", area="tie", chip=1)
+                await bettor.bet("tie", 1)
             assert refused.value.code == "insufficient_coins"
             _hook(stack, {"hold": None})
             await bettor.wait_for(lambda m: m.get("event") == "round_settled", 60)
-            await dealer.command("stand")
-            await bettor.command("stand")
+            await dealer.stand()
+            await bettor.stand()
         finally:
             await dealer.close()
             await bettor.close()

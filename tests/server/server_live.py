@@ -99,10 +99,8 @@ def auto_open(client: Client, squeeze_steps: int = 0) -> None:
     async def open_card(hand: str) -> None:
         with contextlib.suppress(CommandError):
             for i in range(1, squeeze_steps + 1):
-                await client.command(
-                    "squeeze", hand=hand, progress=i / (squeeze_steps + 1), corner="br"
-                )
-            await client.command("open", hand=hand)
+                await client.squeeze(hand, i / (squeeze_steps + 1), "br")
+            await client.open(hand)
 
     def on_message(msg: dict[str, Any]) -> None:
         if (

@@ -11,8 +11,8 @@ from collections.abc import AsyncIterator
 import pytest
 from aiohttp import web
 
+from baccarat.api import HttpError, lobby, login
 from baccarat.bots import Bot, BotPlan
-from baccarat.client import HttpError, lobby, login
 
 BAD_GATEWAY = "<html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>"
 

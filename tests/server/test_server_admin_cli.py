@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from baccarat.client import Client
+from baccarat.protocol.requests import Watch
 from baccarat.store import open_store
 from serving import start_serve
 
@@ -76,7 +77,7 @@ def test_a_cli_ban_closes_the_live_socket_within_a_second(tmp_path: Path) -> Non
         async def scene() -> float:
             client = await Client.connect(served.url, token)
             try:
-                await client.command("table.watch", table_id="t1")
+                await client.send(Watch("t1"))
                 done = await asyncio.to_thread(admin, db, "ban", "cheat", "--reason", "sold coins")
                 finished = time.monotonic()
                 assert done.returncode == 0, done.stderr
@@ -119,11 +120,11 @@ def test_a_cli_grant_the_dealers_book_needs_is_refused_mid_round(tmp_path: Path)
             bettor = await Client.connect(served.url, ids["bettor"][1])
             try:
                 hook(served.url, {"hold": "squeeze"})
-                await bettor.command("sit", table_id="t1", seat=1)
-                await dealer.command("sit", table_id="t1", seat=0)
+                await bettor.sit("t1", 1)
+                await dealer.sit("t1", 0)
                 await bettor.wait_for(is_event("betting_opened"), 20)
                 for _ in range(5):
-                    await bettor.command("bet", area="player", chip=10)  # 5,000 on the book
+                    await bettor.bet("player", 10)  # 5,000 on the book
                 hook(served.url, {"skip": True})
                 await bettor.wait_for(is_event("squeeze_started"), 20)
                 assert hook(served.url, {"hold": "squeeze"})["phase"] == "squeeze"

@@ -10,7 +10,8 @@ import pytest
 from http_from import login_from, post
 from server_live import ROOMS, Live, live_test
 
-from baccarat.client import Client, HttpError, login, register, ws_url
+from baccarat.api import HttpError, login, register
+from baccarat.client import Client, ws_url
 
 
 @live_test()

@@ -126,7 +126,7 @@ async def _round_with_bets_of(live: Live, names: set[str]) -> bool:
 @live_test()
 async def test_the_bots_command_runs_each_bot_in_its_own_process(live: Live) -> None:
     dealer = await live.client("dealer", 1_000_000)
-    await dealer.command("sit", table_id="t2", seat=0)
+    await dealer.sit("t2", 0)
     proc = await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",

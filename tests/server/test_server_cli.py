@@ -13,7 +13,8 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-from baccarat.client import Client, login
+from baccarat.api import login
+from baccarat.client import Client
 from baccarat.store import BetRecord, open_store
 from serving import health, run_serve, start_serve, wait_until
 
@@ -141,23 +142,21 @@ async def _deal_and_bet(
     squeezed = 0
     try:
         # A table nobody plays at in the demo.
-        await dealer.command("sit", table_id="standard-3", seat=0)
-        await bettor.command("sit", table_id="standard-3", seat=1)
+        await dealer.sit("standard-3", 0)
+        await bettor.sit("standard-3", 1)
         while len(settled) < ROUNDS:
             msg = await bettor.wait_for(
                 lambda m: m.get("event") in ("betting_opened", "squeeze_started", "round_settled")
             )
             data = msg["data"]
             if msg["event"] == "betting_opened":
-                await bettor.command("bet", area="banker", chip=5)
-                await bettor.command("bet", area="tie", chip=1)
+                await bettor.bet("banker", 5)
+                await bettor.bet("tie", 1)
             elif msg["event"] == "squeeze_started" and data["controller_user_id"] == bettor.user_id:
                 # The bettor controls every face-down card: peel each a little, then open it.
                 for progress in PEEL:
-                    await bettor.command(
-                        "squeeze", hand=data["hand"], progress=progress, corner="br"
-                    )
-                await bettor.command("open", hand=data["hand"])
+                    await bettor.squeeze(data["hand"], progress, "br")
+                await bettor.open(data["hand"])
                 squeezed += 1
             elif msg["event"] == "round_settled" and data["bets"]:
                 settled.append(data)

@@ -21,14 +21,14 @@ async def test_a_reconnect_mid_round_finds_the_seat_bets_and_round(live: Live) -
     bob = await live.client("bob")
     alice_user, token = await live.user("alice")
     alice = await Client.connect(live.base, token)
-    await dealer.command("sit", table_id="t1", seat=0)
-    await bob.command("sit", table_id="t1", seat=2)
-    await alice.command("sit", table_id="t1", seat=1)
+    await dealer.sit("t1", 0)
+    await bob.sit("t1", 2)
+    await alice.sit("t1", 1)
     auto_open(bob)
     opened = await bob.wait_for(is_event("betting_opened"), 10)
     round_id = opened["data"]["round_id"]
-    await alice.command("bet", area="player", chip=5)
-    await bob.command("bet", area="banker", chip=2)
+    await alice.bet("player", 5)
+    await bob.bet("banker", 2)
     await alice.close()
     gone = await dealer.wait_for(is_event("disconnected"), 10)
     assert gone["data"]["user_id"] == alice_user.user_id
@@ -58,8 +58,8 @@ async def test_a_reconnect_mid_round_finds_the_seat_bets_and_round(live: Live) -
 async def test_after_the_grace_the_seat_is_freed(live: Live) -> None:
     dealer = await live.client("dealer", 1_000_000)
     alice = await live.client("alice")
-    await dealer.command("sit", table_id="t1", seat=0)
-    await alice.command("sit", table_id="t1", seat=4)
+    await dealer.sit("t1", 0)
+    await alice.sit("t1", 4)
     await alice.close()
     freed = await dealer.wait_for(
         lambda m: is_event("seat_freed")(m) and m["data"]["reason"] == "disconnected", 20
@@ -104,8 +104,8 @@ async def test_a_client_that_stops_reading_is_dropped_and_the_table_plays_on(liv
     dealer = await live.client("dealer", 1_000_000, record=True)
     alice = await live.client("alice", record=True)
     auto_open(alice)
-    await dealer.command("sit", table_id="t1", seat=0)
-    await alice.command("sit", table_id="t1", seat=1)
+    await dealer.sit("t1", 0)
+    await alice.sit("t1", 1)
     stuck_user, token = await live.user("stuck")
     _, writer = await _stuck_socket(live.base, token)
     writer.write(_frame({"type": "table.watch", "id": 0, "table_id": "t1"}))
@@ -117,7 +117,7 @@ async def test_a_client_that_stops_reading_is_dropped_and_the_table_plays_on(liv
     rounds = 0
     while rounds < 3 or live.server.hub.online(stuck_user.user_id):
         await alice.wait_for(is_event("betting_opened"), 30)
-        await alice.command("bet", area="player", chip=1)
+        await alice.bet("player", 1)
         await alice.wait_for(is_event("round_settled"), 30)
         rounds += 1
     assert not live.server.hub.online(stuck_user.user_id)
@@ -138,7 +138,7 @@ async def test_a_client_sending_too_fast_is_refused_with_rate_limited(live: Live
     codes = []
     for _ in range(15):
         try:
-            await alice.command("ping")
+            await alice.ping()
             codes.append("ack")
         except CommandError as exc:
             codes.append(exc.code)
@@ -153,12 +153,12 @@ async def test_a_planned_stop_finishes_the_round_in_play_and_voids_nothing(live:
     dealer = await live.client("dealer", 1_000_000)
     alice = await live.client("alice", 100_000)
     bob = await live.client("bob", 100_000)
-    await dealer.command("sit", table_id="t1", seat=0)
-    await alice.command("sit", table_id="t1", seat=1)
+    await dealer.sit("t1", 0)
+    await alice.sit("t1", 1)
     await bob.watch("t1")
     bob.record = True
     await alice.wait_for(is_event("betting_opened"), 10)
-    await alice.command("bet", area="banker", chip=10)
+    await alice.bet("banker", 10)
     # Alice holds the Banker card unopened (a long squeeze): the round is in escrow.
     await alice.wait_for(is_event("squeeze_started"), 10)
     assert live.store.balance(alice.user_id) == 100_000 - 1_000

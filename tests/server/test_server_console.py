@@ -14,6 +14,7 @@ import pytest
 from server_live import Live, auto_open, is_event, live_test
 
 from baccarat.client import Client, CommandError
+from baccarat.protocol.requests import Watch
 from baccarat.store import epochs
 from baccarat.store.operators import Actor
 
@@ -59,8 +60,8 @@ async def betting_at_t1(live: Live) -> tuple[Client, Client]:
     auto_open(bettor)
     live.server.drivers["t1"].hold.at("betting")
     # The dealer sits last, so the bettor sees the first betting open.
-    await bettor.command("sit", table_id="t1", seat=1)
-    await dealer.command("sit", table_id="t1", seat=0)
+    await bettor.sit("t1", 1)
+    await dealer.sit("t1", 0)
     await bettor.wait_for(is_event("betting_opened"), 20)
     return dealer, bettor
 
@@ -155,8 +156,8 @@ async def test_a_grant_reaches_the_table_the_ledger_and_the_log(live: Live) -> N
     try:
         dealer = await live.client("dealer", 1_000_000)
         bettor = await live.client("bettor", 10_000)
-        await dealer.command("sit", table_id="t1", seat=0)
-        await bettor.command("sit", table_id="t1", seat=1)
+        await dealer.sit("t1", 0)
+        await bettor.sit("t1", 1)
         url = f"{live.base}/api/admin/users/{bettor.user_id}/grant"
         status, body = await call(http, "POST", url, {"coins": 2_500, "reason": "goodwill"})
         assert (status, body["user"]["coins"]) == (200, 12_500)
@@ -237,10 +238,10 @@ async def test_a_ban_closes_the_socket_and_the_login_says_why(live: Live) -> Non
         url = f"{live.base}/api/admin/users/{user.user_id}"
         status, body = await call(http, "POST", f"{url}/mute", {"seconds": 600, "reason": "spam"})
         assert status == 200 and body["user"]["muted_until"] is not None
-        await client.command("table.watch", table_id="t1")
-        await client.command("sit", table_id="t1", seat=3)
+        await client.send(Watch("t1"))
+        await client.sit("t1", 3)
         try:
-            await client.command("say", text="buy coins at example.com")
+            await client.say("buy coins at example.com")
             raise AssertionError("a muted user chatted")
         except CommandError as exc:
             assert exc.code == "muted"
@@ -291,7 +292,7 @@ async def test_a_table_closed_after_its_round_plays_it_out_and_reopens(live: Liv
     http = await console(live)
     try:
         dealer, bettor = await betting_at_t1(live)
-        await bettor.command("bet", area="player", chip=5)
+        await bettor.bet("player", 5)
         url = f"{live.base}/api/admin/tables/t1"
         # Watched from the console: the table as a spectator sees it, and the dealer's book.
         status, body = await call(http, "GET", url)
@@ -313,7 +314,7 @@ async def test_a_table_closed_after_its_round_plays_it_out_and_reopens(live: Liv
             await bettor.wait_for(is_event("betting_opened"), 2.0)
         newcomer = await live.client("newcomer")
         try:
-            await newcomer.command("sit", table_id="t1", seat=2)
+            await newcomer.sit("t1", 2)
             raise AssertionError("a newcomer sat at a closed table")
         except CommandError as exc:
             assert exc.code == "table_suspended"
@@ -349,7 +350,7 @@ async def test_a_notice_reaches_a_tables_players_or_everyone_and_is_logged(live:
     http = await console(live)
     try:
         at_table = await live.client("seated")
-        await at_table.command("sit", table_id="t1", seat=1)
+        await at_table.sit("t1", 1)
         in_lobby = await live.client("browsing")
         url = f"{live.base}/api/admin/notices"
         text = {"zh-TW": "十點維護", "en": "Maintenance at ten"}
@@ -387,8 +388,8 @@ async def test_a_played_rounds_record_has_its_cards_bets_and_settlement(live: Li
     http = await console(live)
     try:
         dealer, bettor = await betting_at_t1(live)
-        await bettor.command("bet", area="banker", chip=3)
-        await bettor.command("bet", area="tie", chip=1)
+        await bettor.bet("banker", 3)
+        await bettor.bet("tie", 1)
         release(live)
         settled = await bettor.wait_for(is_event("round_settled"), 30)
         await asyncio.sleep(0.3)
@@ -434,7 +435,7 @@ async def test_taking_back_the_coins_a_bettor_has_on_the_table_is_refused(live: 
     http = await console(live)
     try:
         dealer, bettor = await betting_at_t1(live)
-        await bettor.command("bet", area="player", chip=5)  # 500 coins on the table
+        await bettor.bet("player", 5)  # 500 coins on the table
         release(live)
         url = f"{live.base}/api/admin/users/{bettor.user_id}/grant"
         status, body = await call(http, "POST", url, {"coins": -49_800, "reason": "x"})

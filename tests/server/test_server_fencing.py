@@ -12,10 +12,10 @@ async def _late_settlement_is_refused(live: Live) -> None:
     dealer = await live.client("dealer", 1_000_000)
     bettor = await live.client("alice", 100_000)
     start = {c.user_id: live.store.balance(c.user_id) for c in (dealer, bettor)}
-    await dealer.command("sit", table_id="t1", seat=0)
-    await bettor.command("sit", table_id="t1", seat=1)
+    await dealer.sit("t1", 0)
+    await bettor.sit("t1", 1)
     await bettor.wait_for(is_event("betting_opened"))
-    await bettor.command("bet", area="banker", chip=5)
+    await bettor.bet("banker", 5)
     started = await bettor.wait_for(is_event("squeeze_started"))
     round_id = started["data"]["round_id"]
     assert live.store.get_round(round_id).status == "escrowed"
@@ -26,7 +26,7 @@ async def _late_settlement_is_refused(live: Live) -> None:
     assert taken.voided == [round_id]
 
     auto_open(bettor)
-    await bettor.command("open", hand=started["data"]["hand"])
+    await bettor.open(started["data"]["hand"])
     voided = await bettor.wait_for(is_event("round_voided"))
     assert voided["data"]["round_id"] == round_id
     assert live.server.drivers["t1"].ledger.fenced

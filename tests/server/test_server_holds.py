@@ -26,9 +26,9 @@ async def test_a_table_held_in_its_result_waits_there_until_let_go(live: Live) -
     auto_open(bettor)
     status, state = await _post(live, "t1", {"hold": "result"})
     assert status == 200 and state["held"] is False
-    await dealer.command("sit", table_id="t1", seat=0)
-    await bettor.command("sit", table_id="t1", seat=1)  # betting opens with this seat
-    await bettor.command("bet", area="player", chip=1)
+    await dealer.sit("t1", 0)
+    await bettor.sit("t1", 1)  # betting opens with this seat
+    await bettor.bet("player", 1)
     await bettor.wait_for(is_event("round_settled"), timeout=30)
     _, state = await _post(live, "t1", {"hold": "result"})
     assert state["phase"] == "result" and state["held"] is True
@@ -61,11 +61,11 @@ async def test_a_held_betting_keeps_its_time_when_the_step_that_opened_it_was_sl
     driver.hold.at("betting")
     dealer = await live.client("dealer", 1_000_000)
     bettor = await live.client("bettor", 100_000, record=True)
-    await bettor.command("sit", table_id="t1", seat=1)
-    await dealer.command("sit", table_id="t1", seat=0)  # betting opens with this seat
+    await bettor.sit("t1", 1)
+    await dealer.sit("t1", 0)  # betting opens with this seat
     await bettor.wait_for(is_event("betting_opened"), timeout=10)
     await asyncio.sleep(0.2)
-    await bettor.command("bet", area="player", chip=1)
+    await bettor.bet("player", 1)
     driver.hold.at(None)
     await bettor.wait_for(is_event("betting_closed"), timeout=10)
     await dealer.close()
@@ -80,9 +80,9 @@ LONG_BETTING = {**ROOMS, "timers": {**ROOMS["timers"], "betting": 600.0}}
 async def test_a_skip_ends_the_phase_in_play_at_once(live: Live) -> None:
     dealer = await live.client("dealer", 1_000_000)
     bettor = await live.client("bettor", 100_000, record=True)
-    await dealer.command("sit", table_id="t1", seat=0)
-    await bettor.command("sit", table_id="t1", seat=1)  # betting opens with this seat
-    await bettor.command("bet", area="player", chip=1)
+    await dealer.sit("t1", 0)
+    await bettor.sit("t1", 1)  # betting opens with this seat
+    await bettor.bet("player", 1)
     status, state = await _post(live, "t1", {"skip": True})
     assert status == 200 and state["held"] is False
     # The minute of betting is over at once: the round goes on to its cards.

@@ -209,15 +209,15 @@ async def test_a_client_too_slow_for_its_queue_is_closed_with_4000(live: Live) -
 async def test_integral_floats_are_integers_as_in_the_schema(live: Live) -> None:
     dealer = await live.client("dealer", 1_000_000)
     alice = await live.client("alice")
-    await dealer.command("sit", table_id="t1", seat=0.0)
-    await alice.command("sit", table_id="t1", seat=1.0)
+    await dealer.sit("t1", 0.0)
+    await alice.sit("t1", 1.0)
     await alice.wait_for(lambda m: m.get("event") == "betting_opened", 30)
     await alice.send_text(json.dumps({"type": "bet", "id": 70.0, "area": "player", "chip": 5.0}))
     placed = await alice.wait_for(lambda m: m.get("event") == "chip_placed", 30)
     assert placed["data"]["chip"] == 5
     assert isinstance(placed["data"]["chip"], int)
     with pytest.raises(CommandError) as err:
-        await alice.command("bet", area="player", chip=5.5)
+        await alice.bet("player", 5.5)
     assert err.value.code == "bad_message"
     await dealer.close()
     await alice.close()
@@ -229,8 +229,8 @@ async def test_a_command_sent_twice_with_one_id_runs_once_and_gets_the_first_ans
 ) -> None:
     dealer = await live.client("dealer", 1_000_000)
     alice = await live.client("alice")
-    await dealer.command("sit", table_id="t1", seat=0)
-    await alice.command("sit", table_id="t1", seat=1)
+    await dealer.sit("t1", 0)
+    await alice.sit("t1", 1)
     await alice.wait_for(lambda m: m.get("event") == "betting_opened", 30)
     bet = json.dumps({"type": "bet", "id": "dup-1", "area": "player", "chip": 2})
     # Alice's second socket: the same id there is its own command (ids are per socket).

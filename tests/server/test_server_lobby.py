@@ -10,6 +10,7 @@ import pytest
 from server_live import ROOMS, Live, live_test
 
 from baccarat.client import Client, CommandError
+from baccarat.protocol.requests import Watch
 from baccarat.server.tables.lobby import PAGE_SIZE, TICK
 
 A_TABLES = [f"a{i}" for i in range(1, 31)]
@@ -30,7 +31,7 @@ def _lobby_frames(client: Client, start: int) -> list[dict[str, Any]]:
 
 async def _page(client: Client, **view: Any) -> dict[str, Any]:
     seen = len(client.frames)
-    await client.command("lobby.subscribe", **view)
+    await client.lobby_subscribe(**view)
     for _ in range(200):
         pages = [f for f in client.frames[seen:] if f.get("type") == "lobby"]
         if pages:
@@ -65,10 +66,10 @@ async def test_changes_come_as_deltas_of_the_subscribers_page_at_most_once_a_tic
     bob = await live.client("bob")
     carol = await live.client("carol")
     start = len(sam.frames)
-    await bob.command("sit", table_id="a1", seat=2)  # not on sam's page
-    await alice.command("sit", table_id="b2", seat=5)
+    await bob.sit("a1", 2)  # not on sam's page
+    await alice.sit("b2", 5)
     for table_id in ("b3", "b4", "b3", "b4", "b3"):  # five watcher changes in a burst
-        await carol.command("table.watch", table_id=table_id)
+        await carol.send(Watch(table_id))
     await asyncio.sleep(3.2 * TICK)
     updates = _lobby_frames(sam, start)
     assert updates and all(f["type"] == "lobby.update" for f in updates)
@@ -90,11 +91,11 @@ async def test_changes_come_as_deltas_of_the_subscribers_page_at_most_once_a_tic
 async def test_a_client_that_left_the_lobby_gets_no_lobby_traffic(live: Live) -> None:
     sam = await live.client("sam", record=True)
     await _page(sam)
-    await sam.command("lobby.unsubscribe")
-    await sam.command("table.watch", table_id="a1")
+    await sam.lobby_unsubscribe()
+    await sam.send(Watch("a1"))
     start = len(sam.frames)
     alice = await live.client("alice")
-    await alice.command("sit", table_id="a1", seat=1)
+    await alice.sit("a1", 1)
     await asyncio.sleep(2.5 * TICK)
     assert len(sam.frames) > start  # the table's events did come
     assert _lobby_frames(sam, start) == []
@@ -106,10 +107,10 @@ async def test_a_client_that_left_the_lobby_gets_no_lobby_traffic(live: Live) ->
 async def test_a_page_of_an_unknown_room_or_a_bad_page_is_refused(live: Live) -> None:
     sam = await live.client("sam")
     with pytest.raises(CommandError) as err:
-        await sam.command("lobby.subscribe", room="nope")
+        await sam.lobby_subscribe(room="nope")
     assert err.value.code == "unknown_room"
     with pytest.raises(CommandError) as err:
-        await sam.command("lobby.subscribe", page=-1)
+        await sam.lobby_subscribe(page=-1)
     assert err.value.code == "bad_message"
     await sam.close()
     async with aiohttp.ClientSession() as http:
@@ -195,7 +196,7 @@ async def test_an_unknown_good_road_is_refused(live: Live) -> None:
     await _heard(live, "x1", "a", ["double_jump"])
     sam = await live.client("sam")
     with pytest.raises(CommandError) as err:
-        await sam.command("lobby.subscribe", road="dragon")
+        await sam.lobby_subscribe(road="dragon")
     assert err.value.code == "bad_message" and "long_banker" in err.value.message
     await sam.close()
     async with aiohttp.ClientSession() as http:
@@ -256,7 +257,7 @@ async def test_a_server_alone_publishes_its_lines_only_when_they_change(live: Li
     await asyncio.sleep(TICK * 1.5)
     assert 1 <= counted.waits <= 3
     client = await live.client("lines")
-    await client.command("sit", table_id="t1", seat=1)
+    await client.sit("t1", 1)
 
     def published() -> dict[str, Any]:
         return dict(node.directory._lines["t1"].summary)  # type: ignore[attr-defined]
@@ -276,8 +277,8 @@ async def test_a_tables_line_carries_the_commitment_of_its_running_shoe(live: Li
     bettor = await live.client("bet", record=True)
     before = await _page(bettor)
     assert {t["table_id"]: t["commitment"] for t in before["tables"]} == {"t1": None, "t2": None}
-    await dealer.command("sit", table_id="t1", seat=0)
-    await bettor.command("sit", table_id="t1", seat=1)
+    await dealer.sit("t1", 0)
+    await bettor.sit("t1", 1)
     # The shoe the table shows its players is the one the lobby names.
     for _ in range(200):
         snaps = [f for f in bettor.frames if f.get("type") == "snapshot" and f["view"]["shoe"]]

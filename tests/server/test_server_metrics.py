@@ -50,10 +50,10 @@ async def test_logins_and_registrations_refused_by_a_limit_are_counted_by_settin
 async def test_a_tables_timed_steps_are_measured_from_when_they_fell_due(live: Live) -> None:
     dealer = await live.client("dealer", 1_000_000)
     bettor = await live.client("alice")
-    await dealer.command("sit", table_id="t1", seat=0)
-    await bettor.command("sit", table_id="t1", seat=1)
+    await dealer.sit("t1", 0)
+    await bettor.sit("t1", 1)
     await bettor.wait_for(is_event("betting_opened"))
-    await bettor.command("bet", area="banker", chip=5)
+    await bettor.bet("banker", 5)
     # Betting closes when its timer falls due: a timed step, whose events every screen waits.
     await bettor.wait_for(is_event("betting_closed"))
     scraped = await scrape(live.server)

@@ -79,7 +79,7 @@ async def bet(client: Client, area: str, chips: int) -> None:
     """Place ``chips`` chips on ``area``, ten at a time."""
     while chips > 0:
         chip = min(10, chips)
-        await client.command("bet", area=area, chip=chip)
+        await client.bet(area, chip)
         chips -= chip
 
 
@@ -102,21 +102,21 @@ async def test_a_leaving_dealer_cannot_sit_again_on_the_balance_before_settlemen
     dealer_id, a, b = await two_sockets(live, "xavier", 39_000)
     yara = await live.client("yara", 100_000)
     # Bettors sit first: the dealer's sit opens the round, and every bettor sees it open.
-    await yara.command("sit", table_id="t1", seat=1)
-    await a.command("sit", table_id="t1", seat=0)
+    await yara.sit("t1", 1)
+    await a.sit("t1", 0)
     await yara.wait_for(is_event("betting_opened"))
     await bet(yara, "player", 50)
     await yara.wait_for(is_event("betting_closed"))
-    await a.command("stand")  # the dealer keeps the seat until the round settles
+    await a.stand()  # the dealer keeps the seat until the round settles
     driver = live.server.drivers["t1"]
     with ledger_held(live):
         await yara.wait_for(squeezing("player"))
-        await yara.command("open", hand="player")
+        await yara.open("player")
         await yara.wait_for(squeezing("banker"))
-        opening = asyncio.create_task(yara.command("open", hand="banker"))
+        opening = asyncio.create_task(yara.open("banker"))
         # The table has settled (the dealer lost 5,000) and waits for the ledger's write.
         await until(lambda: driver.table.round is not None and driver.table.round.settled)
-        sitting = asyncio.create_task(b.command("sit", table_id="t1", seat=0))
+        sitting = asyncio.create_task(b.sit("t1", 0))
         await until(lambda: len(driver.queue) > 0)
     await opening
     with pytest.raises(CommandError) as refused:
@@ -125,7 +125,7 @@ async def test_a_leaving_dealer_cannot_sit_again_on_the_balance_before_settlemen
     assert refused.value.code == "round_in_play"
     await until(lambda: driver.table.round is None or not driver.table.round.settled)
     with pytest.raises(CommandError) as refused:
-        await b.command("sit", table_id="t1", seat=0)
+        await b.sit("t1", 0)
     # 34,000 after the loss: below the dealer floor of 35,000.
     assert refused.value.code == "coins_below_floor"
     assert live.store.balance(dealer_id) == 34_000
@@ -143,9 +143,9 @@ async def test_a_bettor_who_stands_after_the_close_and_sits_again_keeps_the_ledg
     dealer = await live.client("dealer", 1_000_000)
     zoe = await live.client("zoe", 100_000)
     uid, a, b = await two_sockets(live, "yara", 100_000)
-    await zoe.command("sit", table_id="t1", seat=1)
-    await a.command("sit", table_id="t1", seat=2)
-    await dealer.command("sit", table_id="t1", seat=0)
+    await zoe.sit("t1", 1)
+    await a.sit("t1", 2)
+    await dealer.sit("t1", 0)
     await a.wait_for(is_event("betting_opened"))
     await bet(a, "player", 50)
     await bet(zoe, "player", 1)  # Zoe squeezes once Yara has left
@@ -153,9 +153,9 @@ async def test_a_bettor_who_stands_after_the_close_and_sits_again_keeps_the_ledg
     with ledger_held(live):
         # Betting closes while the ledger is held: the escrow write waits.
         await until(lambda: driver.table.round is not None and driver.table.round.closed)
-        standing = asyncio.create_task(a.command("stand"))
+        standing = asyncio.create_task(a.stand())
         await until(lambda: len(driver.queue) > 0)
-        sitting = asyncio.create_task(b.command("sit", table_id="t1", seat=3))
+        sitting = asyncio.create_task(b.sit("t1", 3))
         await until(lambda: len(driver.queue) > 1)
     await standing
     await sitting
@@ -163,9 +163,9 @@ async def test_a_bettor_who_stands_after_the_close_and_sits_again_keeps_the_ledg
     assert table_coins(live, "t1")[uid] == live.store.balance(uid) == 95_000
     # The round settles: the table and the ledger both pay the stake back with the win.
     await zoe.wait_for(squeezing("player"))
-    await zoe.command("open", hand="player")
+    await zoe.open("player")
     await zoe.wait_for(squeezing("banker"))
-    await zoe.command("open", hand="banker")
+    await zoe.open("banker")
     await zoe.wait_for(is_event("round_settled"))
     assert table_coins(live, "t1")[uid] == live.store.balance(uid) == 104_950
     coins = table_coins(live, "t1")
@@ -180,26 +180,26 @@ async def test_coins_in_play_at_one_table_cannot_be_seated_at_another(live: Live
     dealer = await live.client("dealer", 1_000_000)
     zoe = await live.client("zoe", 100_000)
     uid, a, b = await two_sockets(live, "yara", 100_000)
-    await zoe.command("sit", table_id="t1", seat=1)
-    await a.command("sit", table_id="t1", seat=2)
-    await dealer.command("sit", table_id="t1", seat=0)
+    await zoe.sit("t1", 1)
+    await a.sit("t1", 2)
+    await dealer.sit("t1", 0)
     await a.wait_for(is_event("betting_opened"))
     await bet(zoe, "player", 50)  # the larger stake: Zoe controls both hands
     await bet(a, "player", 10)
     await a.wait_for(is_event("betting_closed"))
-    await a.command("stand")  # the bets stay in play
+    await a.stand()  # the bets stay in play
     with pytest.raises(CommandError) as refused:
-        await b.command("sit", table_id="t2", seat=1)
+        await b.sit("t2", 1)
     assert refused.value.code == "coins_in_play"
     assert refused.value.details == {"table_id": "t1"}
     assert uid not in table_coins(live, "t2")
     # Once the round at t1 settles in the ledger, t2 seats the user on the settled balance.
     await zoe.wait_for(squeezing("player"))
-    await zoe.command("open", hand="player")
+    await zoe.open("player")
     await zoe.wait_for(squeezing("banker"))
-    await zoe.command("open", hand="banker")
+    await zoe.open("banker")
     await zoe.wait_for(is_event("round_settled"))
-    await b.command("sit", table_id="t2", seat=1)
+    await b.sit("t2", 1)
     assert table_coins(live, "t2")[uid] == live.store.balance(uid) == 100_990
     for c in (dealer, zoe, a, b):
         await c.close()
@@ -212,8 +212,8 @@ async def test_a_payout_the_ledger_refuses_is_announced_as_a_void_never_as_a_set
     _deal_first(live, "t1", PLAYER_NATURAL)
     dealer = await live.client("xavier", 40_000, record=True)
     yara = await live.client("yara", 100_000, record=True)
-    await yara.command("sit", table_id="t1", seat=1)
-    await dealer.command("sit", table_id="t1", seat=0)
+    await yara.sit("t1", 1)
+    await dealer.sit("t1", 0)
     await yara.wait_for(is_event("betting_opened"))
     await bet(yara, "player", 50)
     closed = await yara.wait_for(is_event("betting_closed"))
@@ -221,12 +221,12 @@ async def test_a_payout_the_ledger_refuses_is_announced_as_a_void_never_as_a_set
     # An operator takes the dealer's coins while the round is dealt: the table cannot know.
     await asyncio.to_thread(live.store.grant, "xavier", -38_000, "taken back")
     await yara.wait_for(squeezing("player"))
-    await yara.command("open", hand="player")
+    await yara.open("player")
     await yara.wait_for(squeezing("banker"))
-    await yara.command("open", hand="banker")
+    await yara.open("banker")
     voided = await yara.wait_for(is_event("round_voided"))
     assert voided["data"]["round_id"] == round_id
-    await yara.command("ping")  # every event of that step has arrived
+    await yara.ping()  # every event of that step has arrived
     settled = [
         f
         for c in (dealer, yara)
@@ -261,8 +261,8 @@ async def test_stakes_the_ledger_refuses_void_the_round_and_the_audit_reports_it
     alice_user, token = await live.user("alice", 10_000)
     alice = await Client.connect(live.base, token)
     auto_open(alice)
-    await alice.command("sit", table_id="t1", seat=1)
-    await dealer.command("sit", table_id="t1", seat=0)
+    await alice.sit("t1", 1)
+    await dealer.sit("t1", 0)
     opened = await alice.wait_for(is_event("betting_opened"))
     round_id = opened["data"]["round_id"]
     await bet(alice, "player", 20)
@@ -299,17 +299,17 @@ async def test_an_outside_grant_reaches_the_table_when_the_next_round_opens(live
     _deal_first(live, "t1", PLAYER_NATURAL)
     dealer = await live.client("dealer", 1_000_000, record=True)
     yara = await live.client("yara", 100_000)
-    await yara.command("sit", table_id="t1", seat=1)
-    await dealer.command("sit", table_id="t1", seat=0)
+    await yara.sit("t1", 1)
+    await dealer.sit("t1", 0)
     await yara.wait_for(is_event("betting_opened"))
     await bet(yara, "player", 1)
     await yara.wait_for(squeezing("player"))
     # The operator grants coins mid-round; the table knows nothing of it yet.
     await asyncio.to_thread(live.store.grant, "yara", 25_000, "a prize")
     assert table_coins(live, "t1")[yara.user_id] == 100_000 - 100
-    await yara.command("open", hand="player")
+    await yara.open("player")
     await yara.wait_for(squeezing("banker"))
-    await yara.command("open", hand="banker")
+    await yara.open("banker")
     await yara.wait_for(is_event("round_settled"))
     # The next round opens with the ledger's balance, announced to every screen.
     await yara.wait_for(is_event("betting_opened"))

@@ -149,9 +149,9 @@ async def play(live: Live, scripts: tuple[list[Any], ...], stalls: list[tuple[in
         await spectator.watch(table_id)
         spectators.append(spectator)
     # A table with a round from the start; the scripts move everyone from there.
-    await sockets[1][0].command("sit", table_id="t1", seat=1)
-    await sockets[0][0].command("sit", table_id="t1", seat=0)
-    await sockets[2][0].command("sit", table_id="t2", seat=1)
+    await sockets[1][0].sit("t1", 1)
+    await sockets[0][0].sit("t1", 0)
+    await sockets[2][0].sit("t2", 1)
 
     mismatches: list[tuple[str, dict[int, tuple[int, int]]]] = []
     checks: list[asyncio.Task[None]] = []
@@ -202,16 +202,9 @@ async def play(live: Live, scripts: tuple[list[Any], ...], stalls: list[tuple[in
             await asyncio.sleep(0.01 + wait_ms / 1000)
             client = sockets[user][socket]
             kind, *args = action
-            fields: dict[str, Any] = {}
-            if kind == "sit":
-                fields = {"table_id": args[0], "seat": args[1]}
-            elif kind == "bet":
-                fields = {"area": args[0], "chip": args[1]}
-            elif kind == "open":
-                fields = {"hand": args[0]}
             # Refusals are part of the game here; what matters is what the coins do.
             with contextlib.suppress(CommandError):
-                await client.command(kind, **fields)
+                await getattr(client, kind)(*args)
 
     time_up = asyncio.Event()
     asyncio.get_running_loop().call_later(PLAY_SECONDS, time_up.set)

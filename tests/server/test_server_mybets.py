@@ -9,7 +9,8 @@ import aiohttp
 import pytest
 from server_live import Live, auto_open, is_event, live_test
 
-from baccarat.client import Client, HttpError, my_net, my_rounds
+from baccarat.api import HttpError, my_net, my_rounds
+from baccarat.client import Client
 from baccarat.shoe import commitment
 
 
@@ -23,14 +24,14 @@ async def test_my_rounds_show_my_bets_cards_net_and_then_the_seed(live: Live) ->
     auto_open(alice)
     auto_open(bob)
     start = time.time() - 1
-    await dealer.command("sit", table_id="t1", seat=0)
-    await alice.command("sit", table_id="t1", seat=1)
-    await bob.command("sit", table_id="t1", seat=2)
+    await dealer.sit("t1", 0)
+    await alice.sit("t1", 1)
+    await bob.sit("t1", 2)
     for _ in range(3):
         await alice.wait_for(is_event("betting_opened"), 20)
-        await alice.command("bet", area="player", chip=5)
-        await alice.command("bet", area="tie", chip=1)
-        await bob.command("bet", area="banker", chip=3)
+        await alice.bet("player", 5)
+        await alice.bet("tie", 1)
+        await bob.bet("banker", 3)
         await alice.wait_for(is_event("round_settled"), 30)
     await asyncio.sleep(0.3)
     first = await my_rounds(live.base, alice_token, limit=2)
@@ -75,10 +76,10 @@ async def test_an_ended_shoe_shows_its_seed_and_the_verify_command(live: Live) -
     _, token = await live.user("alice")
     alice = await Client.connect(live.base, token)
     auto_open(alice)
-    await dealer.command("sit", table_id="t1", seat=0)
-    await alice.command("sit", table_id="t1", seat=1)
+    await dealer.sit("t1", 0)
+    await alice.sit("t1", 1)
     await alice.wait_for(is_event("betting_opened"), 20)
-    await alice.command("bet", area="banker", chip=1)
+    await alice.bet("banker", 1)
     await alice.wait_for(is_event("round_settled"), 30)
     # End the shoe as the table would, through the store.
     [entry] = (await my_rounds(live.base, token))["rounds"]

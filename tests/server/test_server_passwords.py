@@ -62,7 +62,7 @@ async def test_busy_password_threads_do_not_hold_up_sessions_sockets_or_seats(li
         client = await Client.connect(live.base, token)
         try:
             assert client.hello["user"]["name"] == "alice"
-            answer = await client.command("sit", table_id="t1", seat=0)
+            answer = await client.sit("t1", 0)
             assert answer["type"] == "ack"
         finally:
             await client.close()

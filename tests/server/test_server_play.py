@@ -22,8 +22,8 @@ async def _seat_table(live: Live) -> tuple[Client, list[Client], Client]:
     await spectator.watch("t1")
     # The dealer sits last, so every bettor sees the first betting open.
     for seat, b in enumerate(bettors, start=1):
-        await b.command("sit", table_id="t1", seat=seat)
-    await dealer.command("sit", table_id="t1", seat=0)
+        await b.sit("t1", seat)
+    await dealer.sit("t1", 0)
     return dealer, bettors, spectator
 
 
@@ -37,7 +37,7 @@ async def _play_rounds(live: Live, bettors: list[Client], rounds: int) -> list[d
         await asyncio.gather(*(b.wait_for(is_event("betting_opened")) for b in bettors))
         for b, plan in zip(bettors, plans, strict=True):
             for area, chip in plan:
-                await b.command("bet", area=area, chip=chip)
+                await b.bet(area, chip)
         hold.at(None)
         done = await asyncio.gather(*(b.wait_for(is_event("round_settled")) for b in bettors))
         assert len({m["data"]["round_id"] for m in done}) == 1
@@ -177,8 +177,8 @@ async def _alice_squeezes(live: Live) -> tuple[Client, list[Client], Client, str
     auto_open(bob)
     auto_open(carol)
     await asyncio.gather(*(b.wait_for(is_event("betting_opened")) for b in bettors))
-    await alice.command("bet", area="player", chip=10)
-    await carol.command("bet", area="banker", chip=1)
+    await alice.bet("player", 10)
+    await carol.bet("banker", 1)
     hold.at(None)
     started = await alice.wait_for(
         lambda m: (
@@ -196,11 +196,9 @@ async def test_squeeze_moves_are_answered_once_and_the_latest_wins(live: Live) -
     dealer, bettors, spectator, hand, round_id = await _alice_squeezes(live)
     alice = bettors[0]
     moves = [round(0.1 * i, 1) for i in range(1, 9)]
-    answers = await asyncio.gather(
-        *(alice.command("squeeze", hand=hand, progress=p, corner="tl") for p in moves)
-    )
+    answers = await asyncio.gather(*(alice.squeeze(hand, p, "tl") for p in moves))
     assert all(a["type"] == "ack" for a in answers)
-    await alice.command("open", hand=hand)
+    await alice.open(hand)
     opened = await spectator.wait_for(
         lambda m: (
             is_event("card_opened")(m)
@@ -255,14 +253,12 @@ def test_peel_moves_reach_the_screens_at_most_at_the_squeeze_rate(
         moves = [round(0.04 * i, 2) for i in range(1, 25)]
         sent = []
         for p in moves:
-            sent.append(
-                asyncio.ensure_future(alice.command("squeeze", hand=hand, progress=p, corner="tl"))
-            )
+            sent.append(asyncio.ensure_future(alice.squeeze(hand, p, "tl")))
             await asyncio.sleep(0.05)
         answers = await asyncio.gather(*sent)
         took = loop.time() - began
         driver._step = step  # type: ignore[method-assign]
-        await alice.command("open", hand=hand)
+        await alice.open(hand)
         await spectator.wait_for(
             lambda m: is_event("card_opened")(m) and m["data"]["round_id"] == round_id
         )
@@ -292,8 +288,8 @@ def test_peel_moves_reach_the_screens_at_most_at_the_squeeze_rate(
 async def test_a_round_nobody_bet_on_is_recorded_as_settled(live: Live) -> None:
     dealer = await live.client("dealer", 1_000_000)
     bettor = await live.client("idle", 100_000)
-    await dealer.command("sit", table_id="t1", seat=0)
-    await bettor.command("sit", table_id="t1", seat=1)
+    await dealer.sit("t1", 0)
+    await bettor.sit("t1", 1)
     settled = await dealer.wait_for(is_event("round_settled"))
     data = settled["data"]
     assert data["bets"] == []

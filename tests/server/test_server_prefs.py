@@ -15,12 +15,12 @@ async def test_auto_open_is_remembered_and_opens_the_controllers_cards_at_once(
     alice = await live.client("alice")
     await alice.set_auto_open(True)  # before sitting: kept in the database
     assert live.store.auto_open(alice.user_id) is True
-    await dealer.command("sit", table_id="t1", seat=0)
-    await alice.command("sit", table_id="t1", seat=1)
+    await dealer.sit("t1", 0)
+    await alice.sit("t1", 1)
     view = await alice.resync()
     assert view["me"]["auto_open"] is True
     await alice.wait_for(is_event("betting_opened"), 10)
-    await alice.command("bet", area="banker", chip=1)
+    await alice.bet("banker", 1)
     # Alice controls both hands and never opens a card herself: every card opens at once.
     seen: list[dict[str, Any]] = []
 
@@ -44,7 +44,7 @@ async def test_a_seated_users_preference_reaches_their_kept_view(live: Live) -> 
     # 自動開牌 has no event of its own: the table's answer is the private ``me`` it changes,
     # written before the ack, so a client that keeps its view from events sees it at once.
     alice = await live.client("alice")
-    await alice.command("sit", table_id="t1", seat=1)
+    await alice.sit("t1", 1)
     view = await alice.wait_view()
     assert view["me"]["auto_open"] is False
     for on in (True, False):

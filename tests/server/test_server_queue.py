@@ -16,8 +16,8 @@ async def test_a_watcher_in_line_takes_the_dealer_seat_when_the_dealer_leaves(li
     alice = await live.client("alice")
     carol = await live.client("carol", 1_000_000)
     auto_open(alice)
-    await dealer.command("sit", table_id="t1", seat=0)
-    await alice.command("sit", table_id="t1", seat=1)
+    await dealer.sit("t1", 0)
+    await alice.sit("t1", 1)
     with pytest.raises(CommandError) as err:
         await carol.join_queue()
     assert err.value.code == "not_watching"
@@ -30,8 +30,8 @@ async def test_a_watcher_in_line_takes_the_dealer_seat_when_the_dealer_leaves(li
     assert lines["t1"]["queue"] == 1
     # Someone else cannot jump the line to the free dealer seat later.
     await alice.wait_for(is_event("betting_opened"), 10)
-    await alice.command("bet", area="player", chip=1)
-    await dealer.command("stand")
+    await alice.bet("player", 1)
+    await dealer.stand()
     seated = await carol.wait_for(
         lambda m: is_event("seated")(m) and m["data"]["user_id"] == carol.user_id, 30
     )
@@ -49,13 +49,13 @@ async def test_a_watcher_in_line_takes_the_dealer_seat_when_the_dealer_leaves(li
 async def test_a_watcher_who_leaves_the_table_leaves_the_line(live: Live) -> None:
     dealer = await live.client("dealer", 1_000_000)
     carol = await live.client("carol", 1_000_000)
-    await dealer.command("sit", table_id="t1", seat=0)
+    await dealer.sit("t1", 0)
     await carol.watch("t1")
     await carol.join_queue()
     with pytest.raises(CommandError) as err:
         await carol.join_queue()
     assert err.value.code == "already_queued"
-    await carol.command("table.leave")
+    await carol.leave()
     left = await dealer.wait_for(
         lambda m: is_event("dealer_queue")(m) and m["data"]["change"] == "left", 10
     )

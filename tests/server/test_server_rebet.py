@@ -21,14 +21,14 @@ async def test_rebet_double_and_undo_over_the_socket(live: Live) -> None:
     hold = live.server.drivers["t1"].hold
     hold.at("betting")
     # The dealer sits last, so alice sees the first betting open.
-    await alice.command("sit", table_id="t1", seat=1)
-    await dealer.command("sit", table_id="t1", seat=0)
+    await alice.sit("t1", 1)
+    await dealer.sit("t1", 0)
     await alice.wait_for(is_event("betting_opened"), 10)
     with pytest.raises(CommandError) as err:
         await alice.rebet()
     assert err.value.code == "nothing_to_rebet"
-    await alice.command("bet", area="banker", chip=5)
-    await alice.command("bet", area="tie", chip=1)
+    await alice.bet("banker", 5)
+    await alice.bet("tie", 1)
     await alice.undo()
     changed = await alice.wait_for(is_event("bets_changed"), 10)
     assert changed["data"]["bets"] == {"banker": 5}

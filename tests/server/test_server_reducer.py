@@ -37,7 +37,7 @@ async def test_clients_keep_the_view_from_events_without_snapshots(live: Live) -
         b.on_message = None
     await bettors[0].wait_for(is_event("betting_opened"))
     for b, area in zip(bettors, ("player", "banker", "tie"), strict=True):
-        await b.command("bet", area=area, chip=2)
+        await b.bet(area, 2)
     await bettors[0].wait_for(is_event("squeeze_started"))
     await asyncio.sleep(0.2)
     assert [c.snapshots for c in clients] == joined, "a snapshot after joining"
@@ -45,7 +45,7 @@ async def test_clients_keep_the_view_from_events_without_snapshots(live: Live) -
     await _same_as_a_snapshot(clients)
     # Everyone stands up; the dealer leaves once the round is forced through.
     for c in [*bettors, dealer]:
-        await c.command("stand")
+        await c.stand()
     await bettors[0].wait_for(is_event("waiting"), 90)
     await asyncio.sleep(0.2)
     assert [c.snapshots for c in clients] == [n + 1 for n in joined]
@@ -66,7 +66,7 @@ async def test_the_dealer_adds_the_chips_to_the_book_and_is_sent_no_me_for_them(
     placer_from = len(bettors[0].frames)
     chips = (("player", 5), ("banker", 3), ("banker", 10), ("tie", 1))
     for b, (area, chip) in zip([*bettors, bettors[0]], chips, strict=True):
-        await b.command("bet", area=area, chip=chip)
+        await b.bet(area, chip)
     while sum(f.get("event") == "chip_placed" for f in dealer.frames[dealer_from:]) < 4:
         await dealer.wait_for(is_event("chip_placed"))
     got = [f["event"] for f in dealer.frames[dealer_from:] if f.get("type") == "event"]

@@ -9,6 +9,7 @@ import pytest
 from server_live import SLOW_SQUEEZE, Live, is_event, live_test
 
 from baccarat.client import Client, CommandError
+from baccarat.protocol.requests import Resync, Watch
 from schemas import SERVER
 
 VOLATILE = ("remaining_ms", "deadline", "me", "squeeze")
@@ -39,7 +40,7 @@ async def test_malformed_messages_are_answered_with_their_code(live: Live) -> No
     )
     assert forged["code"] == "bad_message"
     # The connection still works afterwards.
-    assert (await alice.command("ping"))["type"] == "ack"
+    assert (await alice.ping())["type"] == "ack"
     await alice.close()
 
 
@@ -47,25 +48,25 @@ async def test_malformed_messages_are_answered_with_their_code(live: Live) -> No
 async def test_a_command_out_of_phase_is_refused_and_nothing_changes(live: Live) -> None:
     dealer = await live.client("dealer", 1_000_000)
     alice = await live.client("alice")
-    await dealer.command("sit", table_id="t1", seat=0)
-    await alice.command("sit", table_id="t1", seat=1)
+    await dealer.sit("t1", 0)
+    await alice.sit("t1", 1)
     await alice.wait_for(is_event("betting_opened"), 10)
-    await alice.command("bet", area="player", chip=1)
+    await alice.bet("player", 1)
     # Alice controls the Player card and does not open it: the squeeze holds still.
     await alice.wait_for(is_event("squeeze_started"), 10)
     before = _stable(await dealer.resync())
     assert before["phase"] == "squeeze"
     with pytest.raises(CommandError) as err:
-        await alice.command("bet", area="player", chip=1)
+        await alice.bet("player", 1)
     assert err.value.code == "betting_closed"
     with pytest.raises(CommandError) as err:
-        await alice.command("clear")
+        await alice.clear()
     assert err.value.code == "betting_closed"
     with pytest.raises(CommandError) as err:
-        await dealer.command("bet", area="player", chip=1)
+        await dealer.bet("player", 1)
     assert err.value.code in ("betting_closed", "dealer_cannot_bet")
     with pytest.raises(CommandError) as err:
-        await dealer.command("open", hand="player")
+        await dealer.open("player")
     assert err.value.code == "not_controller"
     assert _stable(await dealer.resync()) == before
     await dealer.close()
@@ -77,21 +78,21 @@ async def test_nobody_can_act_on_a_seat_that_is_not_theirs(live: Live) -> None:
     dealer = await live.client("dealer", 1_000_000)
     alice = await live.client("alice")
     bob = await live.client("bob")
-    await dealer.command("sit", table_id="t1", seat=0)
-    await alice.command("sit", table_id="t1", seat=1)
+    await dealer.sit("t1", 0)
+    await alice.sit("t1", 1)
     view = await alice.resync()
     before = [None if o is None else o["user_id"] for o in view["seats"]]
     with pytest.raises(CommandError) as err:
-        await bob.command("sit", table_id="t1", seat=1)
+        await bob.sit("t1", 1)
     assert err.value.code == "seat_taken"
     with pytest.raises(CommandError) as err:
-        await bob.command("stand")
+        await bob.stand()
     assert err.value.code == "not_seated"
     with pytest.raises(CommandError) as err:
-        await bob.command("bet", area="banker", chip=1)
+        await bob.bet("banker", 1)
     assert err.value.code == "not_seated"
     with pytest.raises(CommandError) as err:
-        await alice.command("urge")
+        await alice.urge()
     assert err.value.code in ("not_dealer", "dealer_only")
     after = await alice.resync()
     assert [None if o is None else o["user_id"] for o in after["seats"]] == before
@@ -102,18 +103,18 @@ async def test_nobody_can_act_on_a_seat_that_is_not_theirs(live: Live) -> None:
 @live_test()
 async def test_one_seat_in_the_whole_system(live: Live) -> None:
     alice = await live.client("alice")
-    await alice.command("sit", table_id="t1", seat=3)
+    await alice.sit("t1", 3)
     with pytest.raises(CommandError) as err:
-        await alice.command("sit", table_id="t2", seat=3)
+        await alice.sit("t2", 3)
     assert err.value.code == "already_seated_elsewhere"
     spectator = await live.client("sam")
     view = await spectator.watch("t2")
     assert all(s is None for s in view["seats"])
     with pytest.raises(CommandError) as err:
-        await alice.command("table.watch", table_id="nowhere")
+        await alice.send(Watch("nowhere"))
     assert err.value.code == "unknown_table"
-    await alice.command("stand")
-    await alice.command("sit", table_id="t2", seat=3)
+    await alice.stand()
+    await alice.sit("t2", 3)
     await alice.close()
     await spectator.close()
 
@@ -121,13 +122,13 @@ async def test_one_seat_in_the_whole_system(live: Live) -> None:
 @live_test()
 async def test_the_lobby_lists_rooms_and_follows_the_tables(live: Live) -> None:
     watcher = await live.client("sam")
-    await watcher.command("lobby.subscribe")
+    await watcher.lobby_subscribe()
     lobby = await watcher.wait_for(lambda m: m.get("type") == "lobby", 10)
     assert [r["room_id"] for r in lobby["rooms"]] == ["standard"]
     assert lobby["rooms"][0]["chip_unit"] == 100
     assert {t["table_id"] for t in lobby["tables"]} == {"t1", "t2"}
     alice = await live.client("alice")
-    await alice.command("sit", table_id="t2", seat=5)
+    await alice.sit("t2", 5)
     update = await watcher.wait_for(
         lambda m: (
             m.get("type") == "lobby.update"
@@ -168,11 +169,11 @@ async def test_level_and_floor_refusals_carry_the_figures_a_screen_shows(live: L
     _, token = await live.user("novice", level=49)
     novice = await Client.connect(live.base, token, record=True)
     with pytest.raises(CommandError) as err:
-        await novice.command("sit", table_id="t1", seat=0)
+        await novice.sit("t1", 0)
     assert (err.value.code, err.value.details) == ("level_too_low", {"min_level": 50})
     poor = await live.client("poor", 20_000, record=True)
     with pytest.raises(CommandError) as err:
-        await poor.command("sit", table_id="t1", seat=0)
+        await poor.sit("t1", 0)
     assert err.value.code == "coins_below_floor"
     assert err.value.details == {"floor": 35_000, "coins": 20_000}
     for frame in [f for c in (novice, poor) for f in c.frames if f.get("type") == "error"]:
@@ -185,7 +186,7 @@ async def test_level_and_floor_refusals_carry_the_figures_a_screen_shows(live: L
 async def test_resync_without_a_table_is_refused(live: Live) -> None:
     alice = await live.client("alice")
     with pytest.raises(CommandError) as err:
-        await alice.command("resync")
+        await alice.send(Resync())
     assert err.value.code == "not_watching"
     await alice.close()
 
@@ -195,16 +196,16 @@ async def test_a_refusal_carries_the_details_of_the_rule_it_broke(live: Live) ->
     dealer = await live.client("dealer", 1_000_000, record=True)
     alice = await live.client("alice", record=True)
     bob = await live.client("bob", record=True)
-    await dealer.command("sit", table_id="t1", seat=0)
-    await alice.command("sit", table_id="t1", seat=1)
+    await dealer.sit("t1", 0)
+    await alice.sit("t1", 1)
     with pytest.raises(CommandError) as err:
-        await bob.command("sit", table_id="t1", seat=1)
+        await bob.sit("t1", 1)
     assert (err.value.code, err.value.details) == ("seat_taken", {"seat": 1})
     await alice.wait_for(is_event("betting_opened"), 10)
     for _ in range(5):
-        await alice.command("bet", area="tie", chip=2)
+        await alice.bet("tie", 2)
     with pytest.raises(CommandError) as err:
-        await alice.command("bet", area="tie", chip=1)
+        await alice.bet("tie", 1)
     assert err.value.code == "over_limit"
     assert err.value.details == {"area": "tie", "limit": 10}
     # A malformed message's id is its answer's id, not a detail; no rule means no details.
@@ -212,7 +213,7 @@ async def test_a_refusal_carries_the_details_of_the_rule_it_broke(live: Live) ->
     bad = await alice.wait_for(lambda m: m.get("type") == "error", 10)
     assert bad["id"] == "x1" and "details" not in bad
     with pytest.raises(CommandError) as err:
-        await bob.command("stand")
+        await bob.stand()
     assert err.value.details == {}
     errors = [f for c in (alice, bob) for f in c.frames if f.get("type") == "error"]
     assert len(errors) >= 4

@@ -223,16 +223,16 @@ async def test_a_played_shoes_cards_are_the_order_its_seed_gives(live: Live) -> 
     dealer = await live.client("dealer", 1_000_000)
     alice = await live.client("alice")
     auto_open(alice)
-    await dealer.command("sit", table_id="t1", seat=0)
-    await alice.command("sit", table_id="t1", seat=1)
+    await dealer.sit("t1", 0)
+    await alice.sit("t1", 1)
     for _ in range(2):
         await alice.wait_for(is_event("betting_opened"), 20)
-        await alice.command("bet", area="banker", chip=2)
+        await alice.bet("banker", 2)
         await alice.wait_for(is_event("round_settled"), 30)
     # Alice stops opening her cards: the next round holds in its squeeze (for a minute).
     alice.on_message = None
     await alice.wait_for(is_event("betting_opened"), 20)
-    await alice.command("bet", area="banker", chip=2)
+    await alice.bet("banker", 2)
     held = await alice.wait_for(is_event("squeeze_started"), 20)
     table = live.server.drivers["t1"].table
     assert table.shoe is not None and table.shoe.seed is not None

@@ -7,14 +7,16 @@ import contextlib
 import logging
 import random
 from collections.abc import Awaitable, Callable
-from typing import Any
 
 import aiohttp
 
+from baccarat.bets import Area
 from baccarat.bots.plan import BotPlan, choose_bet
 from baccarat.bots.route import Route
 from baccarat.client import Client, CommandError
 from baccarat.errors import BaccaratError
+from baccarat.protocol.frames import Seat, ServerMessage
+from baccarat.table.reducer import Data, View
 from baccarat.table.squeeze import Corner
 
 log = logging.getLogger("baccarat.bots")
@@ -40,7 +42,7 @@ PEELS: tuple[Corner, ...] = ("tl", "tr", "bl", "br", "l", "r")
 """Where a bot peels from: any corner or a long side."""
 
 
-def _free_seats(view: dict[str, Any]) -> list[int]:
+def _free_seats(view: View) -> list[int]:
     return [i for i, s in enumerate(view.get("seats", [])) if s is None]
 
 
@@ -123,7 +125,7 @@ class Bot:
         """Play on this connection until it drops; True if the bot's table runs elsewhere."""
         client = self.client
         assert client is not None
-        seat = client.hello.get("seat")
+        seat = client.hello["seat"]
         if seat is None and await self._table_moved():
             return True
         self.route.found()
@@ -145,7 +147,7 @@ class Bot:
         self.seat = None
         return False
 
-    async def _back_in_seat(self, client: Client, seat: dict[str, Any]) -> None:
+    async def _back_in_seat(self, client: Client, seat: Seat) -> None:
         self.table_id, self.seat = seat["table_id"], seat["seat"]
         log.info(
             "bot back in its seat",
@@ -173,9 +175,9 @@ class Bot:
     async def _pick_table(self, client: Client) -> str:
         if self.plan.table_id is not None:
             return self.plan.table_id
-        await client.command("lobby.subscribe")
-        await client.wait_for(lambda m: m.get("type") == "lobby", 10)
-        await client.command("lobby.unsubscribe")
+        await client.lobby_subscribe()
+        await client.wait_for(lambda m: m["type"] == "lobby", 10)
+        await client.lobby_unsubscribe()
         coins = int(client.hello["user"]["coins"])
         rooms = {r["room_id"]: r for r in client.rooms}
         tables = [
@@ -213,7 +215,7 @@ class Bot:
             return
         raise CommandError("no_seat", f"No seat free at {table_id}.")
 
-    def _seats_to_try(self, view: dict[str, Any], can_deal: bool) -> list[int]:
+    def _seats_to_try(self, view: View, can_deal: bool) -> list[int]:
         """The planned seat, then the dealer seat if free and the bot may deal, then the free
         bettor seats in random order."""
         seats = [self.plan.seat] if self.plan.seat is not None else []
@@ -230,20 +232,20 @@ class Bot:
             await client.join_queue()
             self.queued = True
 
-    async def _on(self, client: Client, msg: dict[str, Any]) -> None:
-        if msg.get("type") != "event":
+    async def _on(self, client: Client, msg: ServerMessage) -> None:
+        if msg["type"] != "event":
             return
         handler = _ON_EVENT.get(msg["event"])
         if handler is not None:
             await handler(self, client, msg["data"])
 
-    async def _on_betting_opened(self, client: Client, data: dict[str, Any]) -> None:
+    async def _on_betting_opened(self, client: Client, data: Data) -> None:
         if self.seat == 0:
             await self._urge_later(client, data)
         elif self.seat is not None:
             await self._bet(client, data)
 
-    async def _on_round_settled(self, client: Client, data: dict[str, Any]) -> None:
+    async def _on_round_settled(self, client: Client, data: Data) -> None:
         if self.seat is None:
             return
         won = int(data.get("settlement", {}).get("deltas", {}).get(str(client.user_id), 0))
@@ -256,11 +258,11 @@ class Bot:
                 await client.say(self.rng.choice(CHAT_WON if won > 0 else CHAT_LOST))
                 self.said += 1
 
-    async def _on_squeeze_started(self, client: Client, data: dict[str, Any]) -> None:
+    async def _on_squeeze_started(self, client: Client, data: Data) -> None:
         if data.get("controller_user_id") == client.user_id:
             await self._squeeze(client, data)
 
-    async def _on_seat_freed(self, client: Client, data: dict[str, Any]) -> None:
+    async def _on_seat_freed(self, client: Client, data: Data) -> None:
         if data.get("user_id") == client.user_id and data.get("reason") != "moved":
             # Freed, not moved to the dealer seat: the bot sits again.
             self.seat = None
@@ -269,11 +271,11 @@ class Bot:
         else:
             await self._maybe_deal(client, data)
 
-    async def _on_seated(self, client: Client, data: dict[str, Any]) -> None:
+    async def _on_seated(self, client: Client, data: Data) -> None:
         if data.get("user_id") == client.user_id:
             self.seat = data["seat"]
 
-    async def _maybe_deal(self, client: Client, data: dict[str, Any]) -> None:
+    async def _maybe_deal(self, client: Client, data: Data) -> None:
         """Take the dealer seat when the table needs a dealer and the bot may and can deal."""
         if not self.plan.may_deal or self.seat in (None, 0):
             return
@@ -284,9 +286,9 @@ class Bot:
         me = view.get("me", {})
         if view["seats"][0] is None and (me.get("coins") or 0) >= view["limits"]["dealer_floor"]:
             with contextlib.suppress(CommandError):
-                await client.command("sit", table_id=self.table_id, seat=0)
+                await _sit_to_deal(client, self.table_id)
 
-    async def _bet(self, client: Client, data: dict[str, Any]) -> None:
+    async def _bet(self, client: Client, data: Data) -> None:
         if data.get("round_id") is not None:
             if data["round_id"] == self.betting_round:
                 return
@@ -314,12 +316,12 @@ class Bot:
         self.rounds_bet += 1
         return True
 
-    async def _place(self, client: Client, bets: list[tuple[str, int]]) -> int:
+    async def _place(self, client: Client, bets: list[tuple[Area, int]]) -> int:
         """Place each chip; how many the table took."""
         placed = 0
         for area, chip in bets:
             try:
-                await client.command("bet", area=area, chip=chip)
+                await client.bet(area, chip)
                 placed += 1
             except CommandError as exc:
                 log.debug("bet refused: %s", exc.code)
@@ -340,15 +342,15 @@ class Bot:
             log.debug("double or undo refused: %s", exc.code)
         return placed
 
-    async def _urge_later(self, client: Client, data: dict[str, Any]) -> None:
+    async def _urge_later(self, client: Client, data: Data) -> None:
         if self.rng.random() >= self.plan.urge_chance:
             return
         window = float(data.get("remaining_ms", 1000)) / 1000
         await asyncio.sleep(window * 0.5)
         with contextlib.suppress(CommandError):
-            await client.command("urge")
+            await client.urge()
 
-    async def _squeeze(self, client: Client, data: dict[str, Any]) -> None:
+    async def _squeeze(self, client: Client, data: Data) -> None:
         hand = data["hand"]
         window = float(data.get("remaining_ms", 1000)) / 1000
         if self.rng.random() < self.plan.squeeze_chance:
@@ -356,16 +358,14 @@ class Bot:
             steps = self.rng.randint(2, 5)
             for i in range(1, steps + 1):
                 with contextlib.suppress(CommandError):
-                    await client.command(
-                        "squeeze", hand=hand, progress=round(i / (steps + 1), 3), corner=corner
-                    )
+                    await client.squeeze(hand, round(i / (steps + 1), 3), corner)
                 await asyncio.sleep(window * 0.4 / steps)
             self.squeezes += 1
         with contextlib.suppress(CommandError):
-            await client.command("open", hand=hand)
+            await client.open(hand)
 
 
-_EventHandler = Callable[[Bot, Client, dict[str, Any]], Awaitable[None]]
+_EventHandler = Callable[[Bot, Client, Data], Awaitable[None]]
 _ON_EVENT: dict[str, _EventHandler] = {
     "betting_opened": Bot._on_betting_opened,
     "round_settled": Bot._on_round_settled,
@@ -381,12 +381,20 @@ async def _sit(client: Client, table_id: str, seat: int) -> bool:
     """Sit at ``seat``; False if it is not to be had (taken, the bot sits already, or others
     wait in line for the dealer seat)."""
     try:
-        await client.command("sit", table_id=table_id, seat=seat)
+        await client.sit(table_id, seat)
     except CommandError as exc:
         if exc.code in ("seat_taken", "already_seated", "dealer_queue"):
             return False
         raise
     return True
+
+
+async def _sit_to_deal(client: Client, table_id: str | None) -> None:
+    """Take the dealer seat of ``table_id`` (a bot that has not picked one yet is refused
+    by the server alike: a ``sit`` without a table is a ``bad_message``)."""
+    if table_id is None:
+        raise CommandError("bad_message", "sit needs the field 'table_id'.")
+    await client.sit(table_id, 0)
 
 
 async def run_bots(bots: list[Bot], stop: asyncio.Event) -> None:

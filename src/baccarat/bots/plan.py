@@ -6,6 +6,8 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
+from baccarat.bets import Area
+
 STRATEGIES = ("flat", "streak", "random")
 
 
@@ -25,17 +27,21 @@ class BotPlan:
     """How often a bot says a word in the table's chat after a round."""
 
 
+HANDS: tuple[Area, ...] = ("player", "banker")
+SIDE_BETS: tuple[Area, ...] = ("tie", "player_pair", "banker_pair")
+
+
 def choose_bet(
     strategy: str, history: list[dict[str, Any]], rng: random.Random
-) -> list[tuple[str, int]]:
+) -> list[tuple[Area, int]]:
     """The chips to place this round as (area, chip) pairs, by strategy."""
     if strategy == "flat":
         return [("banker", 2)]
     if strategy == "streak":
         last = next((h["winner"] for h in reversed(history) if h.get("winner") != "tie"), None)
         return [(last or "banker", 3)]
-    area = rng.choice(("player", "banker"))
+    area = rng.choice(HANDS)
     bets = [(area, rng.choice((1, 2, 3, 5, 10)))]
     if rng.random() < 0.2:
-        bets.append((rng.choice(("tie", "player_pair", "banker_pair")), 1))
+        bets.append((rng.choice(SIDE_BETS), 1))
     return bets

@@ -9,12 +9,13 @@ from __future__ import annotations
 import asyncio
 import urllib.parse
 from collections.abc import Iterable
-from typing import Any
 
 import aiohttp
 
-from baccarat.client import CommandError, lobby
+from baccarat.api import lobby
+from baccarat.client import CommandError
 from baccarat.errors import BaccaratError
+from baccarat.protocol.frames import LobbyTable
 
 FOLLOW_LIMIT = 60.0
 """Seconds a bot that lost sight of its table keeps looking for it before sitting anew."""
@@ -93,7 +94,7 @@ class Route:
         return list(dict.fromkeys([*known, *(_root(u) for u in known)]))
 
     def _weigh(
-        self, table_id: str | None, bases: list[str], answers: list[list[dict[str, Any]] | None]
+        self, table_id: str | None, bases: list[str], answers: list[list[LobbyTable] | None]
     ) -> bool | None:
         """What the lobbies' answers mean: True to connect again, False to back off, None to
         ask again shortly."""
@@ -111,12 +112,12 @@ class Route:
         return None
 
     def _read_lobbies(
-        self, table_id: str | None, bases: list[str], answers: list[list[dict[str, Any]] | None]
-    ) -> tuple[dict[str, Any] | None, bool]:
+        self, table_id: str | None, bases: list[str], answers: list[list[LobbyTable] | None]
+    ) -> tuple[LobbyTable | None, bool]:
         """The table's line (another node's word over the bot's own node's), and whether its
         own node answered; every node named is remembered."""
         alive = False
-        line: dict[str, Any] | None = None
+        line: LobbyTable | None = None
         for base, tables in zip(bases, answers, strict=True):
             if tables is None:
                 continue
@@ -127,7 +128,7 @@ class Route:
                 line = mine
         return line, alive
 
-    async def _ask(self, base: str) -> list[dict[str, Any]] | None:
+    async def _ask(self, base: str) -> list[LobbyTable] | None:
         # One node's table lines, or None if it does not answer in time.
         try:
             async with asyncio.timeout(ASK_TIMEOUT):
@@ -137,7 +138,7 @@ class Route:
         return list(tables) if isinstance(tables, list) else None
 
 
-def _routed_line(tables: list[dict[str, Any]], table_id: str | None) -> dict[str, Any] | None:
+def _routed_line(tables: list[LobbyTable], table_id: str | None) -> LobbyTable | None:
     """The table's line in one lobby, if it names the node that runs the table."""
     mine = next((t for t in tables if t.get("table_id") == table_id), None)
     return mine if mine is not None and mine.get("url") else None

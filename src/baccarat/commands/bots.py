@@ -24,8 +24,8 @@ from types import FrameType
 
 import aiohttp
 
+from baccarat.api import HttpError, login, register
 from baccarat.bots import STRATEGIES, Bot, BotPlan, run_bots
-from baccarat.client import HttpError, login, register
 from baccarat.errors import BaccaratError
 from baccarat.logs import setup_logging
 

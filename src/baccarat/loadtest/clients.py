@@ -34,9 +34,24 @@ from typing import Any
 
 from picows import WSCloseCode, WSFrame, WSListener, WSMsgType, WSTransport, ws_connect
 
+from baccarat.bets import Area
 from baccarat.loadtest import MODELS
 from baccarat.loadtest.accounts import Crew, Member
 from baccarat.loadtest.stats import Tally
+from baccarat.protocol import codec
+from baccarat.protocol.encode import frame
+from baccarat.protocol.ids import TableId
+from baccarat.protocol.requests import (
+    LobbySubscribe,
+    LobbyUnsubscribe,
+    Request,
+    Resync,
+    TakeSeat,
+    Watch,
+)
+from baccarat.rules import Hand
+from baccarat.table.commands import Command, OpenCard, PlaceChip, SqueezeProgress
+from baccarat.table.squeeze import Corner
 
 USER_HEADER = "X-Load-User"
 """Tells the bare server (``raw``) who the client is; the real server ignores it."""
@@ -49,6 +64,8 @@ RESYNC_DEBOUNCE = 0.04
 SQUEEZE_RATE = 15.0
 """Moves a second of a controller's hand while it squeezes."""
 CHIPS = (1, 2, 3, 5)
+HANDS: tuple[Area, ...] = ("player", "banker")
+"""The areas a member bets on (one of them a round)."""
 PARSED = frozenset({"betting_opened", "chip_placed", "squeeze_started", "seat_freed"})
 
 _EVENT = b'{"type":"event"'
@@ -223,15 +240,13 @@ class Client(WSListener):
 
     # -- commands ----------------------------------------------------------------------
 
-    def command(self, kind: str, fields: str = "", *, wait: bool = False) -> asyncio.Future[None]:
-        """Send a command (``fields`` is its JSON members after the id, with a leading comma)."""
+    def command(self, command: Command | Request, *, wait: bool = False) -> asyncio.Future[None]:
+        """Send a command, written by the protocol's encoder."""
         self.next_id += 1
         done: asyncio.Future[None] | None = self.gen.loop.create_future() if wait else None
         self.pending[self.next_id] = (time.perf_counter(), done)
         if self.transport is not None and not self.closing:
-            self.transport.send(
-                WSMsgType.TEXT, f'{{"type":"{kind}","id":{self.next_id}{fields}}}'.encode()
-            )
+            self.transport.send(WSMsgType.TEXT, codec.dumps_bytes(frame(command, self.next_id)))
             if self.tally.measuring:
                 self.tally.sent += 1
         elif done is not None:
@@ -241,15 +256,14 @@ class Client(WSListener):
     async def take_place(self) -> None:
         """Subscribe to the lobby as the model does, then sit (or watch)."""
         if self.gen.browser:
-            await self.command("lobby.subscribe", wait=True)
+            await self.command(LobbySubscribe(), wait=True)
+        table_id = TableId(self.table_id)
         if self.member.seat is None:
-            await self.command("table.watch", f',"table_id":"{self.table_id}"', wait=True)
+            await self.command(Watch(table_id), wait=True)
         else:
-            await self.command(
-                "sit", f',"table_id":"{self.table_id}","seat":{self.member.seat}', wait=True
-            )
+            await self.command(TakeSeat(table_id, self.member.seat), wait=True)
         if self.gen.browser and BROWSER_UNSUBSCRIBES:
-            await self.command("lobby.unsubscribe", wait=True)
+            await self.command(LobbyUnsubscribe(), wait=True)
 
     def close(self) -> None:
         """Close the socket (a normal close, not counted as an error)."""
@@ -314,7 +328,7 @@ class Client(WSListener):
             self._betting_opened(data)
         elif kind == "squeeze_started":
             if data.get("controller_user_id") == self.user_id:
-                self._peel(str(data["hand"]), str(data.get("corner") or "br"))
+                self._peel(data["hand"], data.get("corner") or "br")
         elif kind == "seat_freed" and data.get("user_id") == self.user_id:
             self.tally.errors[f"seat_freed:{data.get('reason')}"] += 1
 
@@ -337,24 +351,24 @@ class Client(WSListener):
     def _plan_bets(self, window: float) -> None:
         rng = self.gen.rng
         self.slip = {}
-        area = rng.choice(("player", "banker"))
+        area = rng.choice(HANDS)
         if window < 1.0:
             return
         for _ in range(rng.randint(2, 4)):
             at = rng.uniform(0.3, window * 0.6)
             self.gen.loop.call_later(at, self._bet, area, rng.choice(CHIPS))
 
-    def _bet(self, area: str, chip: int) -> None:
+    def _bet(self, area: Area, chip: int) -> None:
         if self.closing:
             return
         chips = self.slip.get(area, 0) + chip
         self.slip[area] = chips
         self.bets.sent[(self.user_id, area, chips)] = time.perf_counter()
-        self.command("bet", f',"area":"{area}","chip":{chip}')
+        self.command(PlaceChip(self.user_id, area, chip))
 
-    def _peel(self, hand: str, corner: str) -> None:
+    def _peel(self, hand: Hand, corner: Corner) -> None:
         if self.gen.model == "auto-open":
-            self.command("open", f',"hand":"{hand}"')
+            self.command(OpenCard(self.user_id, hand))
             return
         moves = max(1, round(self.gen.rng.uniform(2.0, 4.0) * self.peel_rate))
         step = 1 / self.peel_rate
@@ -363,10 +377,10 @@ class Client(WSListener):
             if self.closing:
                 return
             if i >= moves:
-                self.command("open", f',"hand":"{hand}"')
+                self.command(OpenCard(self.user_id, hand))
                 return
             progress = round(0.95 * (i + 1) / moves, 3)
-            self.command("squeeze", f',"hand":"{hand}","progress":{progress},"corner":"{corner}"')
+            self.command(SqueezeProgress(self.user_id, hand, progress, corner))
             self.gen.loop.call_later(step, move, i + 1)
 
         self.gen.loop.call_later(step, move, 0)
@@ -390,4 +404,4 @@ class Client(WSListener):
     def _resync(self) -> None:
         self.resync_at = None
         if not self.closing:
-            self.command("resync")
+            self.command(Resync())
