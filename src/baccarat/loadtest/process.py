@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import platform
 import re
 import secrets
 import signal
@@ -11,6 +12,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 READY = re.compile(r"(?:open|listening):\s+(http://\S+?)/?$")
@@ -25,6 +27,24 @@ def pin(pid: int, core: int | None) -> None:
     """Keep ``pid`` on one core (no-op for None, or when the core is not ours)."""
     if core is not None and core in os.sched_getaffinity(0):
         os.sched_setaffinity(pid, {core})
+
+
+def machine() -> dict[str, Any]:
+    """The machine and its load when the run started."""
+    model = ""
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return {
+        "python": platform.python_version(),
+        "cpu": model,
+        "cores": os.cpu_count(),
+        "load_average": [round(x, 2) for x in os.getloadavg()],
+    }
 
 
 class ServerProcess:

@@ -12,26 +12,22 @@ a running server (its database named by ``db``), and each step adds tables to th
 from __future__ import annotations
 
 import asyncio
-import gc
 import json
 import os
-import platform
 import tempfile
-import time
 import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from baccarat.loadtest import P99_LIMIT_MS, scrape
+from baccarat.loadtest import P99_LIMIT_MS
 from baccarat.loadtest.accounts import Crew, make_crews
 from baccarat.loadtest.clients import Generator
-from baccarat.loadtest.process import ServerProcess, cores, pin
+from baccarat.loadtest.measure import CLIENTS_PER_TABLE, measure_step
+from baccarat.loadtest.process import ServerProcess, cores, machine, pin
 from baccarat.loadtest.stats import Tally
 from baccarat.store import open_store
-
-CLIENTS_PER_TABLE = 9
 
 
 @dataclass
@@ -92,104 +88,6 @@ def rooms_toml(table_ids: list[str], squeeze_rate: float = 10.0) -> str:
         '[[rooms]]\nid = "load"\nname = "Load"\nmin_level = 50\nchip_unit = 100\n'
         f"bettor_floor = 1000\ndealer_floor = 35000\ntables = [{ids}]\n"
     )
-
-
-def machine() -> dict[str, Any]:
-    """The machine and its load when the run started."""
-    model = ""
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return {
-        "python": platform.python_version(),
-        "cpu": model,
-        "cores": os.cpu_count(),
-        "load_average": [round(x, 2) for x in os.getloadavg()],
-    }
-
-
-async def measure_step(
-    gen: Generator,
-    crews: list[Crew],
-    server: ServerProcess | None,
-    opts: Options,
-    phase: Phase,
-) -> dict[str, Any]:
-    """Connect and seat ``crews``, let play settle, then measure for ``opts.duration``."""
-    tally = gen.tally
-    rss_before = server.rss_mb() if server is not None else None
-    phase.start("connect", len(crews) * CLIENTS_PER_TABLE)
-    connected_at = time.monotonic()
-    await gen.connect(crews, progress=phase.advance)
-    connect_s = time.monotonic() - connected_at
-    rss_idle = server.rss_mb() if server is not None else None
-    phase.start("seat", len(crews) * CLIENTS_PER_TABLE)
-    await gen.seat(
-        gen.clients[-len(crews) * CLIENTS_PER_TABLE :], spread=opts.ramp, progress=phase.advance
-    )
-    # The generator's own collector pauses would count as the server's latency: its clients
-    # are built now, so they are frozen out of the collector's walks, and it does not
-    # collect while it measures.
-    gc.collect()
-    gc.freeze()
-    phase.start("warm up", opts.warmup)
-    await _sleep_with(opts.warmup, phase)
-    load_avg = os.getloadavg()[0]
-    stalls0 = await scrape.read(gen.url, server.metrics_token) if server is not None else None
-    cpu0 = server.cpu_seconds() if server is not None else 0.0
-    own0 = time.process_time()
-    tally.measuring = True
-    started = time.perf_counter()
-    phase.start("measure", opts.duration)
-    gc.disable()
-    try:
-        await _sleep_with(opts.duration, phase)
-    finally:
-        gc.enable()
-    tally.measuring = False
-    elapsed = time.perf_counter() - started
-    cpu = (server.cpu_seconds() - cpu0) if server is not None else None
-    stalls1 = await scrape.read(gen.url, server.metrics_token) if server is not None else None
-    own = (time.process_time() - own0) / elapsed
-    clients = len(gen.clients)
-    report = tally.report()
-    deliveries = report["frames"]
-    figures: dict[str, Any] = {
-        **report,
-        "clients": clients,
-        "seconds": round(elapsed, 2),
-        "connect_seconds": round(connect_s, 2),
-        "deliveries_per_s": round(deliveries / elapsed),
-        "load_average": round(load_avg, 2),
-        "generator_cpu": round(own, 3),
-        "per_client_round": tally.per_client_round(clients),
-        "stalls": scrape.between(stalls0, stalls1),
-    }
-    if server is not None and cpu is not None:
-        figures["server_cpu"] = round(cpu / elapsed, 3)
-        figures["cpu_us_per_delivery"] = round(cpu / max(1, deliveries) * 1e6, 2)
-        figures["rss_mb"] = {
-            "start": rss_before,
-            "connected": rss_idle,
-            "playing": round(server.rss_mb(), 1),
-        }
-    figures["passed"] = (
-        report["delivery"]["n"] > 0
-        and report["delivery"]["p99_ms"] <= opts.p99_limit_ms
-        and not report["errors"]
-    )
-    return figures
-
-
-async def _sleep_with(seconds: float, phase: Phase) -> None:
-    end = time.monotonic() + seconds
-    while (left := end - time.monotonic()) > 0:
-        await asyncio.sleep(min(0.5, left))
-        phase.advance(min(0.5, left))
 
 
 async def _step_against(

@@ -56,6 +56,12 @@ def _value(value: object) -> Json:
             return settlement(value)
         case RoundMark():
             return mark(value)
+    return _compound(value)
+
+
+def _compound(value: object) -> Json:
+    """A record, array or mapping of an event's field as JSON, each value in its form."""
+    match value:
         case Bet() | SeatResult() | Queued():
             return {f.name: _value(getattr(value, f.name)) for f in fields(value)}
         case tuple() | list():

@@ -167,7 +167,26 @@ def drop_bets(t: Table, rnd: Round, occ: Occupant, reason: str) -> BetsCleared:
 
 def urge(t: Table, c: Urge, now: float) -> list[Event]:
     """The dealer reminds every bettor who has not bet yet; public and private events."""
-    occ = t.occupant(c.user_id)
+    occ, rnd = verify_urge(t, c.user_id, now)
+    deadline = t.deadline
+    assert deadline is not None, "betting is open, so it has a deadline"
+    t.last_urge_at = now
+    targets = [o for o in t.bettors() if not o.waiting_next_round and not rnd.slip(o.user_id)]
+    events: list[Event] = [
+        Urged(
+            round_id=rnd.round_id,
+            dealer=occ.user_id,
+            seats=tuple(o.seat for o in targets),
+            ready_at=now + t.config.urge_cooldown_seconds,
+        )
+    ]
+    events += [BettorUrged(o.user_id, rnd.round_id, occ.user_id, deadline) for o in targets]
+    return events
+
+
+def verify_urge(t: Table, user_id: int, now: float) -> tuple[Occupant, Round]:
+    """The dealer and the open round, or the rule an urge from ``user_id`` breaks now."""
+    occ = t.occupant(user_id)
     if occ is None or not occ.is_dealer:
         raise RuleViolation("not_dealer", "Only the dealer may urge the bettors.")
     rnd = t.round
@@ -183,17 +202,4 @@ def urge(t: Table, c: Urge, now: float) -> list[Event]:
             f"The urge button is cooling down for {math.ceil(left)} more seconds.",
             seconds_left=left,
         )
-    deadline = t.deadline
-    assert deadline is not None, "betting is open, so it has a deadline"
-    t.last_urge_at = now
-    targets = [o for o in t.bettors() if not o.waiting_next_round and not rnd.slip(o.user_id)]
-    events: list[Event] = [
-        Urged(
-            round_id=rnd.round_id,
-            dealer=occ.user_id,
-            seats=tuple(o.seat for o in targets),
-            ready_at=now + t.config.urge_cooldown_seconds,
-        )
-    ]
-    events += [BettorUrged(o.user_id, rnd.round_id, occ.user_id, deadline) for o in targets]
-    return events
+    return occ, rnd
