@@ -524,7 +524,9 @@ def test_good_roads_stats_and_the_last_shoe_on_the_table_and_the_lobby_filter(
     bettor.wait_for_selector(".table-screen[data-phase='betting'] .tray")
     assert place_chip(bettor, 1, "banker") == "ok"
     # The dealer leaves after this round: the table then waits, and nothing redraws the roads.
+    # (the table has it before the round goes on: a loaded machine must not deal a second)
     dealer.click(".dealer-bar .btn-stand")
+    bettor.wait_for_selector(".seat[data-seat='0'] .seat-leaving")
     open_every_squeeze(bettor, server, table)
     bettor.wait_for_selector(".table-screen[data-phase='waiting']", timeout=30_000)
     bettor.wait_for_selector(".roads-panel .cnt-all[data-rounds='1']")

@@ -232,7 +232,8 @@ def test_a_seated_user_follows_the_table_to_the_node_that_takes_it_over(
     # while no node runs t1 (B answers table_opening): it waits there for B to take it.
     # (on a thread of its own: Playwright's loop runs on this one)
     with ThreadPoolExecutor(1) as pool:
-        pool.submit(asyncio.run, _hold_lease(nodes, "t1", "A", 6.0)).result()
+        # (long enough for a loaded machine's page to give A up and reach B meanwhile)
+        pool.submit(asyncio.run, _hold_lease(nodes, "t1", "A", 10.0)).result()
     _on_table(page, nodes.b, "t1")
     page.wait_for_selector(".table-screen .seat.me[data-seat='2']", timeout=30_000)
     assert page.query_selector(".login-form") is None
