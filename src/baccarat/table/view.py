@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, Literal, NamedTuple, TypedDict
+from typing import Literal, NamedTuple, TypedDict
 
 from baccarat.bets import AREAS, CHIPS, Area, remaining_limits, stake_coins
 from baccarat.cards import Card
@@ -376,12 +376,3 @@ def table_view(table: Table, user_id: int | None, now: float) -> TableView:
         me=own["me"],
         book=own["book"],
     )
-
-
-def view(table: Table, user_id: int | None, now: float) -> dict[str, Any]:
-    """The JSON view (``baccarat.protocol.view.view``), for ``server/http/console.py``
-    only, which imports it from here. The import is in the call, because the table may not
-    import the wire; this goes once the console imports it from ``baccarat.protocol.view``."""
-    from baccarat.protocol.view import view as wire_view
-
-    return wire_view(table, user_id, now)

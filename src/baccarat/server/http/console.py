@@ -17,6 +17,7 @@ from aiohttp import web
 
 from baccarat.errors import BaccaratError, InvalidInput
 from baccarat.protocol.codec import dumps_bytes
+from baccarat.protocol.view import view
 from baccarat.server.app import Server
 from baccarat.server.http import auth, console_auth, console_names, console_risk, console_rounds
 from baccarat.server.http.console_actions import (
@@ -54,7 +55,6 @@ from baccarat.store.operators import LogEntry
 from baccarat.store.powers import Party, can_act
 from baccarat.store.records import user_wallet
 from baccarat.table.book import book
-from baccarat.table.view import view
 
 log = logging.getLogger("baccarat.console")
 
