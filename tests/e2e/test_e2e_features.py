@@ -502,12 +502,20 @@ def test_browser_good_roads_and_statistics_match_the_engine(
 def test_good_roads_stats_and_the_last_shoe_on_the_table_and_the_lobby_filter(
     server: Server, browser: Any, pages: list[Any]
 ) -> None:
-    table = "vip-2"
     dealer = open_page(browser, server, DESKTOP)
     bettor = open_page(browser, server, DESKTOP)
     pages += [dealer, bettor]
     log_in(dealer, create_account(server, "roaddealer"))
     log_in(bettor, create_account(server, "roadbettor"))
+    # A table nobody sits at whose shoe has dealt nothing yet (its roads start from this
+    # round): the first such in the lobby (earlier tests take their quiet tables from its end).
+    bettor.wait_for_selector(".table-card")
+    table = bettor.evaluate(
+        """() => (window.baccaratApp.lobby.page?.tables ?? [])
+             .filter((tb) => tb.seats.every((s) => !s) && !(tb.beads ?? []).length)
+             .map((tb) => tb.table_id)[0] ?? null"""
+    )
+    assert table, "no empty table with a fresh shoe is left for the roads' test"
     # The lobby's filter: "any good road" keeps only tables that show one.
     bettor.click(".road-filter [data-filter='any']")
     bettor.wait_for_selector(".road-filter [data-filter='any'].on")
