@@ -61,6 +61,7 @@ SEEN_AT_RESULT = """() => ({
   winner: document.querySelector('.result-banner').dataset.winner,
   glowing: [...document.querySelectorAll('.hand.win')].map((e) => e.dataset.hand),
   beads: [...document.querySelectorAll('.bead-plate .bead')].map((e) => e.dataset.winner),
+  history: (window.baccaratApp.table.view?.history ?? []).map((m) => m.winner),
 })"""
 
 
@@ -87,6 +88,8 @@ class Played:
     winners: list[str] = field(default_factory=list)
     glowing: list[list[str]] = field(default_factory=list)
     beads: list[list[str]] = field(default_factory=list)
+    history: list[list[str]] = field(default_factory=list)
+    """Each page's view of the shoe's results (earlier tests may have dealt at the table)."""
     coins: list[tuple[str, str]] = field(default_factory=list)
     stillness: list[dict[str, Any]] = field(default_factory=list)
 
@@ -183,6 +186,7 @@ def played(server: Server, browser: Any) -> Played:
             result.winners.append(seen["winner"])
             result.glowing.append(seen["glowing"])
             result.beads.append(seen["beads"])
+            result.history.append(seen["history"])
     finally:
         hold(server, TABLE, None)
     for page in (dealer, bettor):
@@ -249,8 +253,10 @@ def test_winning_hand_glows_in_its_colour(played: Played) -> None:
 
 
 def test_bead_plate_shows_the_round(played: Played) -> None:
+    # Each page's plate is its shoe's results, one bead a round, this round's last.
     winner = played.winners[0]
-    assert played.beads == [[winner], [winner]]
+    for beads, history in zip(played.beads, played.history, strict=True):
+        assert beads == history and beads[-1] == winner
 
 
 def test_dealer_screen_differs_from_the_bettor_screen(played: Played) -> None:
