@@ -451,9 +451,8 @@ class FaultRun:
             seated_again = True
         except AssertionError:
             seated_again = False
-            problems.append(
-                f"not seated again: { {t: before[t] - self.seated(t) for t in TABLES} }"
-            )
+            missing = {t: before[t] - self.seated(t) for t in TABLES}
+            problems.append(f"not seated again: {missing}; {self.why_unseated(missing)}")
         self.wait(lambda: self.rounds_settled(table) > settled, "a round settled after the fault")
         voided = self.voided_since(since - 1.0)
         lost = coins - self.coins()
@@ -481,6 +480,22 @@ class FaultRun:
             problems,
             followed if fault == "stop" else None,
         )
+
+    def why_unseated(self, missing: dict[str, set[int]]) -> str:
+        """What the nodes and the bots logged of the users not seated again."""
+        users = {u for m in missing.values() for u in m}
+        lines = []
+        for node in self.nodes:
+            for line in node.log.read_text(errors="replace").splitlines():
+                with contextlib.suppress(ValueError):
+                    rec = json.loads(line)
+                    if rec.get("msg") == "seat freed" and rec.get("user_id") in users:
+                        lines.append(f"{node.name}: {rec}")
+        for t, m in missing.items():
+            if m:
+                tail = (self.dir / f"{t}.bots.log").read_text(errors="replace").splitlines()
+                lines += [f"{t} bots: {line}" for line in tail[-8:]]
+        return " | ".join(lines) or "nothing logged"
 
     def loads(self) -> dict[str, int]:
         """How many tables each node runs, as the database's epochs say."""

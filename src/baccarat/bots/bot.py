@@ -266,8 +266,14 @@ class Bot:
         if data.get("user_id") == client.user_id and data.get("reason") != "moved":
             # Freed, not moved to the dealer seat: the bot sits again.
             self.seat = None
-            with contextlib.suppress(CommandError):
+            log.info("bot lost its seat", extra={"reason": data.get("reason")})
+            try:
                 await self._take_seat(client)
+            except CommandError as exc:
+                # No seat now (the database away, the table full): connect again later and
+                # try then, rather than watch the table from this connection for good.
+                log.info("bot not seated again: %s", exc.code)
+                await client.close()
         else:
             await self._maybe_deal(client, data)
 

@@ -42,9 +42,12 @@ from baccarat.server.tables.seatmap import SeatMap
 from baccarat.server.tables.squeezes import CLOCK_TICK, SqueezeMoves
 from baccarat.store import Store
 from baccarat.table import Command, Event, SqueezeProgress, Table
-from baccarat.table.events import DealerTurn
+from baccarat.table.events import DealerTurn, SeatFreed
 
 log = logging.getLogger("baccarat.server")
+
+_CHOSEN = ("stood_up", "moved")
+"""Why a seat is freed when its user asked for it (not logged)."""
 
 SQUEEZE_INTERVAL = 0.1
 """By default at most 10 squeeze moves per second per hand reach the table (and every
@@ -367,10 +370,15 @@ class TableDriver:
     # -- publishing -------------------------------------------------------------------
 
     def _publish(self, events: list[Event]) -> None:
-        if self.on_dealer_turn is not None:
-            for ev in events:
-                if isinstance(ev, DealerTurn):
-                    self.on_dealer_turn(ev.user_id)
+        for ev in events:
+            if isinstance(ev, DealerTurn) and self.on_dealer_turn is not None:
+                self.on_dealer_turn(ev.user_id)
+            elif isinstance(ev, SeatFreed) and ev.reason not in _CHOSEN:
+                # The table, not the user, freed the seat: what an operator asks after.
+                log.info(
+                    "seat freed",
+                    extra={"table_id": self.table_id, "user_id": ev.user_id, "reason": ev.reason},
+                )
         sent = self.out.publish(events, self.clock())
         # Counted once a step: the counter takes a lock each time.
         if sent:
