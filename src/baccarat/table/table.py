@@ -16,7 +16,18 @@ from baccarat.errors import InvalidInput, RuleViolation
 from baccarat.numbers import whole
 from baccarat.roads.marks import RoundMark
 from baccarat.shoe import Shoe
-from baccarat.table import betting, chat, dealing, occupants, queue, rebet, sitting
+from baccarat.table import (
+    betting,
+    betting_close,
+    chat,
+    dealing,
+    occupants,
+    queue,
+    rebet,
+    shoes,
+    sitting,
+    squeezing,
+)
 from baccarat.table.commands import (
     ClearBets,
     Command,
@@ -198,7 +209,7 @@ class Table:
     def resume_shoe(self, shoe_id: str, shoe: Shoe, history: list[RoundMark]) -> None:
         """Deal on shoe ``shoe_id`` from where it stopped (a table taken after a restart),
         its settled rounds' results in ``history``; before the table's first round."""
-        dealing.resume_shoe(self, shoe_id, shoe, history)
+        shoes.resume_shoe(self, shoe_id, shoe, history)
 
     def close(self, now: float) -> list[Event]:
         """Close the table for a planned handover (a stop, or the placement moving it). No
@@ -277,7 +288,7 @@ class Table:
             if not self.bettors():
                 events += dealing.cancel_round(self, "no_bettors", now)
         else:
-            events += dealing.controller_left(self, occ.user_id, now)
+            events += squeezing.controller_left(self, occ.user_id, now)
         if occ.is_dealer:
             events += queue.call_dealer(self, now)
         return events
@@ -327,7 +338,7 @@ class Table:
 
     def _phase_over(self, now: float) -> list[Event]:
         if self.phase == "betting":
-            return dealing.close_betting(self, now)
+            return betting_close.close_betting(self, now)
         if self.phase == "squeeze":
             return dealing.open_current(self, now, forced=True)
         if self.phase == "result":
@@ -352,8 +363,8 @@ HANDLERS: dict[type[Command], Handler] = {
     Double: rebet.double,
     Undo: rebet.undo,
     Urge: betting.urge,
-    SqueezeProgress: dealing.squeeze_progress,
-    OpenCard: dealing.open_card,
+    SqueezeProgress: squeezing.squeeze_progress,
+    OpenCard: squeezing.open_card,
     JoinQueue: queue.join,
     LeaveQueue: queue.leave,
     Say: chat.say,
