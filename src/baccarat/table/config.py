@@ -87,18 +87,10 @@ class TableConfig:
 
     def __post_init__(self) -> None:
         verify_chip_unit(self.chip_unit)
-        for name in ("bettor_floor", "dealer_floor", "min_level"):
-            value = getattr(self, name)
-            if not whole(value) or value < 0:
-                raise InvalidInput(
-                    "bad_config", f"{name} must be a whole number of at least 0, not {value!r}."
-                )
-        for name in ("idle_rounds_limit", "dealer_round_limit", "rounds_per_shoe"):
-            value = getattr(self, name)
-            if not whole(value) or value < 1:
-                raise InvalidInput(
-                    "bad_config", f"{name} must be a whole number of at least 1, not {value!r}."
-                )
+        _verify_counts(self, ("bettor_floor", "dealer_floor", "min_level"), least=0)
+        _verify_counts(
+            self, ("idle_rounds_limit", "dealer_round_limit", "rounds_per_shoe"), least=1
+        )
         # A round takes at most 6 cards, so fewer could run the shoe dry mid-round.
         if not whole(self.min_cards) or self.min_cards < MIN_CARDS_TO_DEAL:
             raise InvalidInput(
@@ -107,12 +99,7 @@ class TableConfig:
             )
         for name in TIMERS:
             value = getattr(self, name)
-            if (
-                isinstance(value, bool)
-                or not isinstance(value, int | float)
-                or not math.isfinite(value)
-                or value <= 0
-            ):
+            if not _positive(value):
                 raise InvalidInput(
                     "bad_config", f"{name} must be a positive number of seconds, not {value!r}."
                 )
@@ -135,11 +122,26 @@ class TableConfig:
 
     def scaled(self, speed: float) -> TableConfig:
         """The same table with every timer divided by ``speed`` (2 runs twice as fast)."""
-        if (
-            isinstance(speed, bool)
-            or not isinstance(speed, int | float)
-            or not math.isfinite(speed)
-            or speed <= 0
-        ):
+        if not _positive(speed):
             raise InvalidInput("bad_config", f"speed must be a positive number, not {speed!r}.")
         return dataclasses.replace(self, **{name: getattr(self, name) / speed for name in TIMERS})
+
+
+def _verify_counts(config: TableConfig, names: tuple[str, ...], least: int) -> None:
+    """Refuse a setting among ``names`` that is not a whole number of at least ``least``."""
+    for name in names:
+        value = getattr(config, name)
+        if not whole(value) or value < least:
+            raise InvalidInput(
+                "bad_config", f"{name} must be a whole number of at least {least}, not {value!r}."
+            )
+
+
+def _positive(value: object) -> bool:
+    """Whether ``value`` is a finite number above 0 (a bool is not a number here)."""
+    return (
+        not isinstance(value, bool)
+        and isinstance(value, int | float)
+        and math.isfinite(value)
+        and value > 0
+    )
