@@ -39,6 +39,7 @@ from baccarat.table import (
     Table,
     TableConfig,
     Undo,
+    Unstake,
     Urge,
     UserInfo,
 )
@@ -48,6 +49,7 @@ from baccarat.table.events import (
     RoundSettled,
     SeatFreed,
     SqueezeStarted,
+    StakesReturned,
     recipient,
 )
 from baccarat.table.squeeze import CORNERS
@@ -140,6 +142,9 @@ class Model:
                         self.wallets[bet.user_id] -= bet.coins
                     self.escrow[rid] = sum(bet.coins for bet in bets)
                     self.closed.append(rid)
+                case StakesReturned(round_id=rid, user_id=uid, coins=coins):
+                    self.wallets[uid] += coins
+                    self.escrow[rid] -= coins
                 case RoundSettled(round_id=rid, bets=bets, settlement=s):
                     self.settled[rid] += 1
                     for bet in bets:
@@ -323,6 +328,9 @@ def random_step(
         m.do(Disconnect(uid))
     elif kind < 0.73:
         m.do(Reconnect(uid))
+    elif kind < 0.745:
+        # The platform's wallet did not give a bettor's stakes at the close.
+        m.do(Unstake(rnd.round_id if rnd is not None else "none", uid))
     elif kind < 0.76:
         coins = rng.choice(grants)
         m.do(SetCoins(uid, coins))

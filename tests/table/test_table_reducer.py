@@ -42,6 +42,7 @@ from baccarat.table import (
     StandUp,
     TableConfig,
     Undo,
+    Unstake,
     Urge,
     UserInfo,
     rebet,
@@ -244,6 +245,12 @@ class TableReducer(RuleBasedStateMachine):
     def grant(self, uid: int, coins: int) -> None:
         if self.m.table.occupant(uid) is not None:
             self.command(SetCoins(uid, coins))
+
+    @rule(uid=st.sampled_from(USERS))
+    def not_debited(self, uid: int) -> None:
+        # The platform's wallet did not give a bettor's stakes at the close.
+        rnd = self.m.table.round
+        self.command(Unstake(rnd.round_id if rnd is not None else "none", uid))
 
     @rule(seconds=st.sampled_from(TIMES))
     def wait(self, seconds: float) -> None:

@@ -45,6 +45,7 @@ from baccarat.table.commands import (
     StandUp,
     Suspend,
     Undo,
+    Unstake,
     Urge,
 )
 from baccarat.table.config import DEALER_SEAT, ROOMS, SEATS, RoomDefaults, TableConfig, UserInfo
@@ -85,6 +86,7 @@ __all__ = [
     "TableConfig",
     "TableView",
     "Undo",
+    "Unstake",
     "Urge",
     "UserInfo",
     "table_view",

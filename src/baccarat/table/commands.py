@@ -151,6 +151,16 @@ class SetCoins:
 
 
 @dataclass(frozen=True, slots=True)
+class Unstake:
+    """The wallet that keeps a bettor's coins did not give the stakes of the round that just
+    closed: they go back and the round plays on without them. (Never read from a player's
+    frame.)"""
+
+    round_id: str
+    user_id: int
+
+
+@dataclass(frozen=True, slots=True)
 class Suspend:
     """An operator closes the table after the round in play: no round starts again and
     nobody new sits until :class:`Resume`. (Never read from a player's frame.)"""
@@ -182,6 +192,7 @@ Command = (
     | Disconnect
     | Reconnect
     | SetCoins
+    | Unstake
     | Suspend
     | Resume
 )

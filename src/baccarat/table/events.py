@@ -296,6 +296,20 @@ class BetsCleared:
 
 
 @dataclass(frozen=True, slots=True)
+class StakesReturned:
+    """After the close, a bettor's stakes came back before the deal settled anything: the
+    wallet that keeps their coins did not give them (``reason`` ``not_debited``). ``coins``
+    is what went back to them; the round plays on for the rest."""
+
+    kind: ClassVar[str] = "stakes_returned"
+    round_id: str
+    seat: int
+    user_id: int
+    coins: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
 class BetsChanged:
     """A rebet, double or undo (``action``) changed a bettor's slip as one.
 
@@ -501,6 +515,7 @@ PublicEvent = (
     | BettingOpened
     | ChipPlaced
     | BetsCleared
+    | StakesReturned
     | BetsChanged
     | Urged
     | RoundCancelled
@@ -538,6 +553,7 @@ EVENTS: tuple[type[PublicEvent] | type[PrivateEvent], ...] = (
     BettingOpened,
     ChipPlaced,
     BetsCleared,
+    StakesReturned,
     BetsChanged,
     Urged,
     RoundCancelled,

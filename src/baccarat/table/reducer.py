@@ -186,6 +186,11 @@ def _bets_cleared(view: View, data: Data) -> None:
     view["seats"][data["seat"]]["bets"] = {}
 
 
+def _stakes_returned(view: View, data: Data) -> None:
+    view["seats"][data["seat"]]["bets"] = {}
+    _coins(view, data["user_id"], data["coins"])
+
+
 def _round_cancelled(view: View, data: Data) -> None:
     _no_round(view)
 
@@ -318,6 +323,7 @@ _STEPS: dict[str, Callable[[View, Data], None]] = {
     "chip_placed": _chip_placed,
     "bets_changed": _bets_changed,
     "bets_cleared": _bets_cleared,
+    "stakes_returned": _stakes_returned,
     "urged": _nothing,
     "round_cancelled": _round_cancelled,
     "betting_closed": _betting_closed,

@@ -27,6 +27,7 @@ from baccarat.table import (
     shoes,
     sitting,
     squeezing,
+    unstake,
 )
 from baccarat.table.commands import (
     ClearBets,
@@ -49,6 +50,7 @@ from baccarat.table.commands import (
     StandUp,
     Suspend,
     Undo,
+    Unstake,
     Urge,
 )
 from baccarat.table.config import DEALER_SEAT, SEATS, TableConfig
@@ -373,6 +375,7 @@ HANDLERS: dict[type[Command], Handler] = {
     Disconnect: occupants.disconnect,
     Reconnect: occupants.reconnect,
     SetCoins: occupants.set_coins,
+    Unstake: unstake.unstake,
     Suspend: lambda t, c, now: t._suspend(c.reason),
     Resume: lambda t, c, now: t._resume(now),
 }

@@ -124,6 +124,10 @@ const STEPS = {
   bets_cleared(view, data) {
     view.seats[data.seat].bets = {};
   },
+  stakes_returned(view, data) {
+    view.seats[data.seat].bets = {};
+    addCoins(view, data.user_id, data.coins);
+  },
   round_cancelled(view) {
     noRound(view);
   },

@@ -676,6 +676,7 @@ export class TableScreen {
     }
     if (name === "chip_placed" && data.seat !== view.me.seat) play("chip");
     if (name === "round_voided") toast(t("round_voided"), "error");
+    if (name === "stakes_returned" && data.user_id === view.me.user_id) toast(t("stakes_returned"), "error");
     if (name === "shoe_started") remember(data.shoe_id, view.table_id, data.commitment);
     if (name === "shoe_ended") this.fairPanel.shoeEnded(data);
     if (name === "table_closing") toast(t("closing_notice"), "info", 8000);
