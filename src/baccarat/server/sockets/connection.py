@@ -198,16 +198,27 @@ class Connection:
         if self._corked is not None:
             self._corked.append(item)
             return
+        if not self._write_through(item):
+            self._enqueue(item)
+
+    def _write_through(self, item: str | bytes) -> bool:
+        """Write ``item`` straight to the transport if nothing of this client's waits; whether
+        that settled it (written, or the client dropped for a closing transport)."""
         transport = self._transport
-        if transport is not None and not self._busy and not self._queue:
-            if transport.is_closing():
-                self.drop(CLOSE_GOING_AWAY, "gone")
-                return
-            frame = item if isinstance(item, bytes) else _frame_or_none(item)
-            if frame is not None and not transport.get_write_buffer_size():
-                # Nothing of this client's is waiting: nothing to keep in order behind.
-                transport.write(frame)
-                return
+        if transport is None or self._busy or self._queue:
+            return False
+        if transport.is_closing():
+            self.drop(CLOSE_GOING_AWAY, "gone")
+            return True
+        frame = item if isinstance(item, bytes) else _frame_or_none(item)
+        if frame is None or transport.get_write_buffer_size():
+            return False
+        # Nothing of this client's is waiting: nothing to keep in order behind.
+        transport.write(frame)
+        return True
+
+    def _enqueue(self, item: str | bytes) -> None:
+        # For the writer task; a client too slow to keep up is dropped, not waited for.
         queue = self._backlog()
         if len(queue) >= self._limit:
             self.drop(CLOSE_TOO_SLOW, "too_slow")

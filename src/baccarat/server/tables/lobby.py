@@ -214,19 +214,7 @@ class Lobby:
                 continue
             old = self._sent.get(view)
             self._sent[view] = page
-            if old is None or _tables_of(old) != _tables_of(page):
-                text = dumps(page)
-                for conn in subs:
-                    conn.send(text)
-                sent += len(subs)
-                continue
-            deltas = [_delta(a, b) for a, b in zip(old["tables"], page["tables"], strict=True)]
-            changes = [d for d in deltas if d is not None]
-            if changes:
-                frame = encode({"type": "lobby.update", "tables": changes})
-                for conn in subs:
-                    conn.send_frame(frame)
-                sent += len(subs)
+            sent += _send_changes(subs, old, page)
         return sent
 
     def start(self) -> None:
@@ -252,6 +240,24 @@ class Lobby:
                 outage.passed()
             except Exception as exc:
                 outage.failed(exc)
+
+
+def _send_changes(subs: set[Connection], old: dict[str, Any] | None, page: dict[str, Any]) -> int:
+    """Send ``subs`` what changed since ``old``: the whole page if it holds other tables, else
+    each changed table's delta (or nothing). Return the frames sent."""
+    if old is None or _tables_of(old) != _tables_of(page):
+        text = dumps(page)
+        for conn in subs:
+            conn.send(text)
+        return len(subs)
+    deltas = [_delta(a, b) for a, b in zip(old["tables"], page["tables"], strict=True)]
+    changes = [d for d in deltas if d is not None]
+    if not changes:
+        return 0
+    frame = encode({"type": "lobby.update", "tables": changes})
+    for conn in subs:
+        conn.send_frame(frame)
+    return len(subs)
 
 
 def _tables_of(page: dict[str, Any]) -> tuple[int, list[object]]:
