@@ -54,26 +54,33 @@ def _pair_json(
 
 async def risk_view(request: web.Request) -> web.Response:
     """GET /api/admin/risk?days=N: the pairs by score over the last N days (1 to 90)."""
-    days = request.query.get("days", str(RISK_DAYS))
-    if not (days.isascii() and days.isdigit() and 1 <= int(days) <= 90):
+    days = _days(request.query.get("days", str(RISK_DAYS)))
+    if days is None:
         return auth.fail(400, "bad_days", "'days' is a whole number from 1 to 90.")
     store = store_of(request)
-    since = time.time() - int(days) * 86_400
+    since = time.time() - days * 86_400
     scores, addresses = await asyncio.to_thread(look, store, since)
     shown = [s for s in scores if s.flagged or s.score > 0][:PAIRS_SHOWN]
     names = await asyncio.to_thread(store.user_names, {u for s in shown for u in (s.a, s.b)})
     counts = risk.flagged(scores)
-    if int(days) == RISK_DAYS:
+    if days == RISK_DAYS:
         _report(request.app, counts)
     return web.json_response(
         {
-            "days": int(days),
+            "days": days,
             "since": since,
             "flagged": counts,
             "thresholds": thresholds(),
             "pairs": [_pair_json(s, names, addresses) for s in shown],
         }
     )
+
+
+def _days(text: str) -> int | None:
+    """The number of days ``text`` asks for, or None unless it is a whole number 1 to 90."""
+    if not (text.isascii() and text.isdigit() and 1 <= int(text) <= 90):
+        return None
+    return int(text)
 
 
 def thresholds() -> dict[str, float]:

@@ -91,18 +91,28 @@ async def lobby_page(request: web.Request) -> web.Response:
     room, page, road = query.get("room"), query.get("page"), query.get("road")
     if room is None and page is None and road is None:
         return web.json_response(await server.lobby.message())
-    if road is not None and road != "any" and road not in PATTERNS:
+    if not _known_road(road):
         return auth.fail(400, "bad_message", f"road is 'any' or one of {', '.join(PATTERNS)}.")
     try:
-        number = int(page or 0)
-        if number < 0:
-            raise ValueError(page)
-        view = server.lobby.check(View(room, number, road))
+        view = server.lobby.check(View(room, _page_number(page), road))
     except ValueError:
         return auth.fail(400, "bad_message", "page is a whole number >= 0.")
     except RuleViolation as exc:
         return auth.fail(404, exc.code, exc.message)
     return web.json_response(await server.lobby.message(view))
+
+
+def _known_road(road: str | None) -> bool:
+    """Whether ``road`` filters by a road the lobby knows ('any', or none, is no filter)."""
+    return road is None or road == "any" or road in PATTERNS
+
+
+def _page_number(page: str | None) -> int:
+    """The page asked for (the first if none); ``ValueError`` unless a whole number >= 0."""
+    number = int(page or 0)
+    if number < 0:
+        raise ValueError(page)
+    return number
 
 
 @web.middleware

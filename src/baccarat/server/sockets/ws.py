@@ -46,7 +46,7 @@ from baccarat.server.tables.lobby import Lobby, View
 from baccarat.server.tables.node import Node
 from baccarat.server.tables.seating import Seating
 from baccarat.server.tables.tables import Tables
-from baccarat.store import Store
+from baccarat.store import Store, User
 from baccarat.table import (
     ClearBets,
     Command,
@@ -114,6 +114,26 @@ async def websocket(server: Host, request: web.Request) -> web.StreamResponse:
         # The client left during its upgrade: nothing went wrong here.
         log.info("client left during its upgrade", extra={"user_id": user.user_id})
         return ws
+    conn = _connect(server, ws, request, user, token)
+    try:
+        await _read(server, conn, ws)
+    finally:
+        server.metrics.clients.dec()
+        server.lobby.unsubscribe(conn)
+        server.hub.remove(conn)
+        if conn.closed:
+            # Returning now would let aiohttp close with 1000 before the server's own code.
+            await conn.wait_closed()
+        else:
+            await conn.finish()
+    return ws
+
+
+def _connect(
+    server: Host, ws: web.WebSocketResponse, request: web.Request, user: User, token: str
+) -> Connection:
+    """The client's connection, counted and greeted with ``hello``; a user with a seat is
+    shown their table as it stands."""
     conn = Connection(
         ws,
         request,
@@ -134,30 +154,24 @@ async def websocket(server: Host, request: web.Request) -> web.StreamResponse:
         if first:
             server.tables.reconnected(user.user_id, seat.table_id)
         server.tables.rewatch(conn, seat.table_id)
-    try:
-        async for msg in ws:
-            conn.heard = True
-            if msg.type == WSMsgType.TEXT:
-                await server.dispatch(conn, msg.data)
-            elif msg.type == WSMsgType.PING:
-                conn.send_frame(pong_frame(msg.data))
-            elif msg.type == WSMsgType.BINARY:
-                server.dispatch.refuse(conn, InvalidInput("bad_message", "Send JSON text frames."))
-            if conn.closed:
-                break
-            # Frames already buffered are read without a pause: let the writer send the
-            # answers (and wait while half the queue is unsent) before the next one.
-            await conn.wait_for_room()
-    finally:
-        server.metrics.clients.dec()
-        server.lobby.unsubscribe(conn)
-        server.hub.remove(conn)
+    return conn
+
+
+async def _read(server: Host, conn: Connection, ws: web.WebSocketResponse) -> None:
+    """Read the client's frames until it leaves or is dropped; each text frame is a command."""
+    async for msg in ws:
+        conn.heard = True
+        if msg.type == WSMsgType.TEXT:
+            await server.dispatch(conn, msg.data)
+        elif msg.type == WSMsgType.PING:
+            conn.send_frame(pong_frame(msg.data))
+        elif msg.type == WSMsgType.BINARY:
+            server.dispatch.refuse(conn, InvalidInput("bad_message", "Send JSON text frames."))
         if conn.closed:
-            # Returning now would let aiohttp close with 1000 before the server's own code.
-            await conn.wait_closed()
-        else:
-            await conn.finish()
-    return ws
+            break
+        # Frames already buffered are read without a pause: let the writer send the
+        # answers (and wait while half the queue is unsent) before the next one.
+        await conn.wait_for_room()
 
 
 Handler = Callable[[Connection, "Command | Request", Reply], Awaitable[None]]
