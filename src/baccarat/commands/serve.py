@@ -20,7 +20,7 @@ from baccarat.cluster import RedisDirectory
 from baccarat.cluster.keeper import DEFAULT_TTL
 from baccarat.cluster.remote import DEFAULT_PREFIX
 from baccarat.commands import workers
-from baccarat.commands.demo import demo_layout, ensure_accounts, start_demo
+from baccarat.commands.demo import Demo, demo_layout, ensure_accounts, start_demo
 from baccarat.errors import BaccaratError
 from baccarat.logs import FORMATS, setup_logging
 from baccarat.platform import config as platform_config
@@ -163,18 +163,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Start the server; return 0 after a clean shutdown, 2 on a configuration error."""
     try:
-        config = _with_flags(load_rooms(args.rooms), args)
-        if not args.speed > 0:
-            raise BaccaratError("bad_config", f"--speed must be positive, not {args.speed}.")
-        config.table_configs(args.speed)
-        if not args.lease_ttl > 0:
-            raise BaccaratError(
-                "bad_config", f"--lease-ttl must be positive, not {args.lease_ttl}."
-            )
-        workers.check(args, config.server.metrics_listen)
-        args.platform_config = platform_config.load(args.platform) if args.platform else None
-        if args.redis and args.port == 0 and not args.public_url:
-            raise BaccaratError("bad_config", "--redis with --port 0 needs --public-url.")
+        config = _configure(args)
     except BaccaratError as exc:
         print(f"baccarat serve: {exc.message}", file=sys.stderr)
         return 2
@@ -198,6 +187,22 @@ def run(args: argparse.Namespace) -> int:
         return asyncio.run(_serve(args, config, store, url))
     finally:
         store.close()
+
+
+def _configure(args: argparse.Namespace) -> RoomsConfig:
+    """The rooms file with the command line's overrides, every setting checked (a
+    ``BaccaratError`` says what is wrong); the platform's file is read into ``args``."""
+    config = _with_flags(load_rooms(args.rooms), args)
+    if not args.speed > 0:
+        raise BaccaratError("bad_config", f"--speed must be positive, not {args.speed}.")
+    config.table_configs(args.speed)
+    if not args.lease_ttl > 0:
+        raise BaccaratError("bad_config", f"--lease-ttl must be positive, not {args.lease_ttl}.")
+    workers.check(args, config.server.metrics_listen)
+    args.platform_config = platform_config.load(args.platform) if args.platform else None
+    if args.redis and args.port == 0 and not args.public_url:
+        raise BaccaratError("bad_config", "--redis with --port 0 needs --public-url.")
+    return config
 
 
 def _keys(flag: str | None, db_url: str) -> tuple[Path, keyfile.Keys]:
@@ -242,21 +247,10 @@ async def _serve(args: argparse.Namespace, config: RoomsConfig, store: Store, ur
     if args.demo:
         accounts = await asyncio.to_thread(ensure_accounts, store, demo_layout(config))
     directory = RedisDirectory.from_url(args.redis, args.redis_prefix) if args.redis else None
-    if directory is not None:
-        try:
-            await directory.nodes()
-        except Exception as exc:
-            print(f"baccarat serve: Redis is not reachable at {args.redis}: {exc}", file=sys.stderr)
-            await directory.close()
-            return 2
-    # Alone, this server is the whole system: a round left in escrow at a table no longer
-    # in its rooms file will never be settled (the tables it runs void theirs when taken).
-    voided = await _void_unfinished(store) if directory is None else 0
-    if directory is None:
-        # ... and a shoe left at such a table will never be dealt on: its seed is revealed.
-        gone = set(config.table_room())
-        await asyncio.to_thread(shoes.close_gone_tables, store, args.loaded_keys, gone)
-    shown = "127.0.0.1" if args.host in ("0.0.0.0", "::", "") else args.host
+    if directory is not None and not await _reachable(directory, args.redis):
+        return 2
+    voided = await _tidy_alone(args, config, store) if directory is None else 0
+    shown = _shown_host(args.host)
     server = _server(args, config, store, directory, shown)
     server.metrics.rounds_voided.labels(VOID_CRASH).inc(voided)
     app = create_app(server, args.platform_config)
@@ -276,10 +270,7 @@ async def _serve(args: argparse.Namespace, config: RoomsConfig, store: Store, ur
     await stop.wait()
     log.info("shutting down")
     if demo is not None:
-        # The bots go first: after the listener closes they would only try to come back.
-        # A round in play finishes without them, its cards opened at once.
-        with contextlib.suppress(TimeoutError):
-            await demo.close()
+        await _stop_demo(demo)
     advert.cancel()
     await asyncio.to_thread(store.withdraw, server.node.node_id)
     await site.stop()
@@ -287,6 +278,41 @@ async def _serve(args: argparse.Namespace, config: RoomsConfig, store: Store, ur
     await _close(runner, metrics_runner, directory)
     log.info("stopped")
     return 0
+
+
+async def _reachable(directory: RedisDirectory, url: str) -> bool:
+    """Whether Redis answers; if not, say so and close the directory."""
+    try:
+        await directory.nodes()
+    except Exception as exc:
+        print(f"baccarat serve: Redis is not reachable at {url}: {exc}", file=sys.stderr)
+        await directory.close()
+        return False
+    return True
+
+
+async def _tidy_alone(args: argparse.Namespace, config: RoomsConfig, store: Store) -> int:
+    """What a server alone finishes before it starts; how many rounds it voided."""
+    # Alone, this server is the whole system: a round left in escrow at a table no longer
+    # in its rooms file will never be settled (the tables it runs void theirs when taken).
+    voided = await _void_unfinished(store)
+    # ... and a shoe left at such a table will never be dealt on: its seed is revealed.
+    gone = set(config.table_room())
+    await asyncio.to_thread(shoes.close_gone_tables, store, args.loaded_keys, gone)
+    return voided
+
+
+def _shown_host(host: str) -> str:
+    """The address to print for ``host``: one a browser on this machine can open."""
+    return "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
+
+
+async def _stop_demo(demo: Demo) -> None:
+    """Stop the demo's bots."""
+    # The bots go first: after the listener closes they would only try to come back.
+    # A round in play finishes without them, its cards opened at once.
+    with contextlib.suppress(TimeoutError):
+        await demo.close()
 
 
 async def _advertise(store: Store, node_id: str, base: str) -> None:

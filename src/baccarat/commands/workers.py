@@ -60,6 +60,12 @@ def check(args: argparse.Namespace, metrics_listen: str) -> None:
         raise BaccaratError(
             "bad_config", "--workers needs a database the workers share, not one in memory."
         )
+    _check_names(args)
+    _check_ports(args, metrics_listen)
+
+
+def _check_names(args: argparse.Namespace) -> None:
+    """Refuse a ``--public-url`` or ``--node-id`` that would give every worker the same."""
     for flag, value in (("--public-url", args.public_url), ("--node-id", args.node_id)):
         if value and NUMBER not in value:
             raise BaccaratError(
@@ -67,6 +73,10 @@ def check(args: argparse.Namespace, metrics_listen: str) -> None:
                 f"With --workers, {flag} names each worker: put {NUMBER} where its number "
                 f"goes (such as https://cards.example.com/node/{NUMBER}).",
             )
+
+
+def _check_ports(args: argparse.Namespace, metrics_listen: str) -> None:
+    """Refuse ports that run past the last one, or a metrics port picked at random."""
     if args.port + args.workers - 1 > 65535:
         raise BaccaratError("bad_config", "--port + --workers runs past port 65535.")
     if metrics_listen:
@@ -97,72 +107,105 @@ def worker_args(args: argparse.Namespace, n: int, metrics_listen: str) -> argpar
 
 def run(args: argparse.Namespace, metrics_listen: str, serve: Serve) -> int:
     """Run the workers until a stop; 0 when each stopped cleanly, 2 if one refused to start."""
-    spawn = multiprocessing.get_context("spawn")
-    # A plain flag: a signal handler that took a lock (``threading.Event.set``) could find it
-    # held by the very thread it interrupted.
-    stopping: list[int] = []
-
-    def on_signal(signum: int, frame: FrameType | None) -> None:
-        stopping.append(signum)
-
-    def wait(seconds: float) -> bool:
-        """Sleep up to ``seconds``; whether a stop was asked for."""
-        end = time.monotonic() + seconds
-        while not stopping and time.monotonic() < end:
-            time.sleep(0.1)
-        return bool(stopping)
-
+    team = _Workers(args, metrics_listen, serve)
     for sig in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(sig, on_signal)
+        signal.signal(sig, team.on_signal)
     print(
         f"workers:  {args.workers} nodes on ports {args.port}-{args.port + args.workers - 1}",
         flush=True,
     )
+    team.start_all()
+    return team.stop(team.watch())
 
-    def start(n: int) -> BaseProcess:
-        proc = spawn.Process(
-            target=_worker, args=(serve, worker_args(args, n, metrics_listen)), name=f"worker-{n}"
+
+class _Workers:
+    """The worker processes: started, started again when one dies, and stopped."""
+
+    def __init__(self, args: argparse.Namespace, metrics_listen: str, serve: Serve) -> None:
+        self.args = args
+        self.metrics_listen = metrics_listen
+        self.serve = serve
+        self.spawn = multiprocessing.get_context("spawn")
+        # A plain flag: a signal handler that took a lock (``threading.Event.set``) could find
+        # it held by the very thread it interrupted.
+        self.stopping: list[int] = []
+        self.procs: dict[int, BaseProcess] = {}
+        self.started: dict[int, float] = {}
+        self.pauses: dict[int, float] = {}
+
+    def on_signal(self, signum: int, frame: FrameType | None) -> None:
+        """Ask for a stop (SIGTERM, SIGINT)."""
+        self.stopping.append(signum)
+
+    def wait(self, seconds: float) -> bool:
+        """Sleep up to ``seconds``; whether a stop was asked for."""
+        end = time.monotonic() + seconds
+        while not self.stopping and time.monotonic() < end:
+            time.sleep(0.1)
+        return bool(self.stopping)
+
+    def start(self, n: int) -> BaseProcess:
+        """Start worker ``n`` in a process of its own."""
+        proc = self.spawn.Process(
+            target=_worker,
+            args=(self.serve, worker_args(self.args, n, self.metrics_listen)),
+            name=f"worker-{n}",
         )
         proc.start()
         return proc
 
-    procs = {n: start(n) for n in range(args.workers)}
-    started = dict.fromkeys(procs, time.monotonic())
-    pauses = dict.fromkeys(procs, 1.0)
-    status = 0
-    while not wait(0.5):
-        for n, proc in procs.items():
+    def start_all(self) -> None:
+        """Start every worker."""
+        self.procs = {n: self.start(n) for n in range(self.args.workers)}
+        self.started = dict.fromkeys(self.procs, time.monotonic())
+        self.pauses = dict.fromkeys(self.procs, 1.0)
+
+    def watch(self) -> int:
+        """Start again each worker that dies, until a stop; 2 if one refused to start."""
+        while not self.wait(0.5):
+            for n, proc in self.procs.items():
+                if proc.is_alive():
+                    continue
+                if proc.exitcode == 2:
+                    # A configuration the worker refuses (its own message is above): it would
+                    # refuse again, so the system stops.
+                    log.error("worker refused to start", extra={"worker": n})
+                    self.stopping.append(0)
+                    return 2
+                if not self.restart(n, proc):
+                    break
+        return 0
+
+    def restart(self, n: int, dead: BaseProcess) -> bool:
+        """Start worker ``n`` again after a pause that doubles while it keeps dying; False if
+        a stop came during the pause."""
+        if time.monotonic() - self.started[n] > STEADY:
+            self.pauses[n] = 1.0
+        log.warning(
+            "worker died; starting it again",
+            extra={"worker": n, "exitcode": dead.exitcode, "after_s": self.pauses[n]},
+        )
+        if self.wait(self.pauses[n]):
+            return False
+        self.pauses[n] = min(self.pauses[n] * 2, RESTART_MAX)
+        self.procs[n] = self.start(n)
+        self.started[n] = time.monotonic()
+        return True
+
+    def stop(self, status: int) -> int:
+        """Stop every worker, killing one still running after :data:`STOP_GRACE`; ``status``,
+        or 1 if a worker did not stop cleanly."""
+        for proc in self.procs.values():
+            if proc.is_alive() and proc.pid is not None:
+                proc.terminate()
+        for proc in self.procs.values():
+            proc.join(STOP_GRACE)
             if proc.is_alive():
-                continue
-            if proc.exitcode == 2:
-                # A configuration the worker refuses (its own message is above): it would
-                # refuse again, so the system stops.
-                log.error("worker refused to start", extra={"worker": n})
-                status = 2
-                stopping.append(0)
-                break
-            if time.monotonic() - started[n] > STEADY:
-                pauses[n] = 1.0
-            log.warning(
-                "worker died; starting it again",
-                extra={"worker": n, "exitcode": proc.exitcode, "after_s": pauses[n]},
-            )
-            if wait(pauses[n]):
-                break
-            pauses[n] = min(pauses[n] * 2, RESTART_MAX)
-            procs[n] = start(n)
-            started[n] = time.monotonic()
-    for proc in procs.values():
-        if proc.is_alive() and proc.pid is not None:
-            proc.terminate()
-    for proc in procs.values():
-        proc.join(STOP_GRACE)
-        if proc.is_alive():
-            proc.kill()
-            proc.join()
-        if status == 0 and proc.exitcode not in (0, -signal.SIGTERM):
-            status = 1
-    return status
+                proc.kill()
+                proc.join()
+            if status == 0 and proc.exitcode not in (0, -signal.SIGTERM):
+                status = 1
+        return status
 
 
 def _worker(serve: Serve, args: argparse.Namespace) -> None:
