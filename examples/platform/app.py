@@ -8,6 +8,9 @@ launch tokens with a key of its own (published at ``/.well-known/jwks.json``), a
 coins into and out of the game's wallet through the game's transfer API. At its first start
 it writes ``game.toml`` in its data directory: the file ``baccarat serve --platform`` reads.
 
+With ``--wallet seamless`` it keeps the coins itself and the game asks its wallet for each
+round's stakes (``seamless.py``); the lobby then has no coins to move.
+
 Pages: ``/`` (the lobby: sign in as a user, open the game, move coins), ``/play`` (a signed
 token, then the game). For the game: ``/api/transfers?from=&to=`` (signed: the report
 ``baccarat reconcile`` compares). For a sandbox (tests, a demo) on this machine only:
@@ -31,6 +34,7 @@ from typing import Any
 from urllib.parse import quote, urlencode
 
 import aiohttp
+import seamless
 from aiohttp import web
 from joserfc import jwt
 from joserfc.jwk import ECKey, KeySet
@@ -88,9 +92,12 @@ WORDS = {
 class Platform:
     """The users, their coins, the transfers, the signing keys and the shared secret."""
 
-    def __init__(self, data: Path, base: str, game: str) -> None:
+    def __init__(self, data: Path, base: str, game: str, wallet: str = "transfer") -> None:
         data.mkdir(parents=True, exist_ok=True)
         self.data, self.base, self.game = data, base, game.rstrip("/")
+        self.mode = wallet
+        """``transfer``: coins move into the game's wallet and back; ``seamless``: the game
+        asks this platform's wallet for every round's coins."""
         self.db = sqlite3.connect(data / "platform.db", isolation_level=None)
         self.db.row_factory = sqlite3.Row
         self.db.executescript(
@@ -105,6 +112,7 @@ class Platform:
             )
         self.secret = self._secret()
         self.keys = self._keys()
+        self.wallet = seamless.Wallet(self.db, self.secret)
         self._write_game_file()
 
     def _secret(self) -> str:
@@ -135,10 +143,11 @@ class Platform:
         return KeySet(self.keys).as_dict(private=False)
 
     def _write_game_file(self) -> None:
+        url = f"{self.base}/api/wallet" if self.mode == "seamless" else f"{self.base}/api"
         (self.data / "game.toml").write_text(
             f'issuer = "{self.base}"\naudience = "{AUDIENCE}"\n'
-            f'jwks_url = "{self.base}/.well-known/jwks.json"\nwallet = "transfer"\n'
-            f'wallet_url = "{self.base}/api"\nsecret_file = "secret.txt"\n'
+            f'jwks_url = "{self.base}/.well-known/jwks.json"\nwallet = "{self.mode}"\n'
+            f'wallet_url = "{url}"\nsecret_file = "secret.txt"\n'
         )
 
     def user(self, uid: str) -> sqlite3.Row | None:
@@ -325,6 +334,8 @@ async def lobby(request: web.Request) -> web.Response:
             for r in rows
         )
         return _page(lang, items)
+    if p.mode == "seamless":
+        return _page(lang, _seamless_lobby(user, w))
     await resend_pending(p)
     user = _signed_in(request)
     assert user is not None
@@ -335,11 +346,7 @@ async def lobby(request: web.Request) -> web.Response:
         game = f"{answer['balance']:,}" if status == 200 else w["never"]
     except (aiohttp.ClientError, TimeoutError):
         game = "?"
-    play = (
-        f'<a class="play" id="play" href="/play">{w["play"]}</a>'
-        if user["level"] >= 50
-        else f'<span class="muted">{w["low"]}</span>'
-    )
+    play = _play_button(user, w)
     history = "".join(
         f"<tr><td>{r['amount']:+,}</td><td>{w[r['status']]}</td><td class=muted>{r['error'] or ''}</td></tr>"
         for r in p.db.execute(
@@ -360,6 +367,24 @@ async def lobby(request: web.Request) -> web.Response:
         f'<div class="card"><table id="transfers">{history}</table></div>'
     )
     return _page(lang, body)
+
+
+def _play_button(user: sqlite3.Row, w: dict[str, str]) -> str:
+    if user["level"] >= 50:
+        return f'<a class="play" id="play" href="/play">{w["play"]}</a>'
+    return f'<span class="muted">{w["low"]}</span>'
+
+
+def _seamless_lobby(user: sqlite3.Row, w: dict[str, str]) -> str:
+    """With the seamless wallet the platform's coins are the only balance: the game asks for
+    each round's stakes and pays the results back."""
+    return (
+        f'<div class="card row"><div><div class="big" id="name">{html.escape(user["name"])}</div>'
+        f'<div>{w["level"]} <b id="level">{user["level"]}</b></div></div>'
+        f'<form method="post" action="/signout"><button>{w["signout"]}</button></form></div>'
+        f'<div class="card row"><div>{w["coins"]}<div class="big" id="coins">{user["coins"]:,}</div>'
+        f'</div></div><div class="card row">{_play_button(user, w)}</div>'
+    )
 
 
 async def signin(request: web.Request) -> web.Response:
@@ -454,7 +479,8 @@ async def admin_users(request: web.Request) -> web.Response:
         )
     users = [dict(r) for r in p.db.execute("SELECT * FROM users ORDER BY id")]
     transfers = [dict(r) for r in p.db.execute("SELECT * FROM transfers ORDER BY created_at")]
-    return web.json_response({"users": users, "transfers": transfers})
+    wallet = p.wallet.transactions()
+    return web.json_response({"users": users, "transfers": transfers, "wallet": wallet})
 
 
 async def admin_token(request: web.Request) -> web.Response:
@@ -496,6 +522,7 @@ def make_app(p: Platform) -> web.Application:
     app.router.add_post("/admin/token", admin_token)
     app.router.add_post("/admin/transfer", admin_transfer)
     app.router.add_post("/admin/rotate", admin_rotate)
+    seamless.add_routes(app, p.wallet)
     return app
 
 
@@ -507,9 +534,15 @@ def main() -> None:
     parser.add_argument(
         "--data", default="platform-data", help="its SQLite file, keys and game.toml"
     )
+    parser.add_argument(
+        "--wallet",
+        choices=("transfer", "seamless"),
+        default="transfer",
+        help="move coins into the game's wallet (transfer), or keep them here (seamless)",
+    )
     args = parser.parse_args()
     base = f"http://{args.host}:{args.port}"
-    platform = Platform(Path(args.data), base, args.game)
+    platform = Platform(Path(args.data), base, args.game, args.wallet)
     print(f"game file: {Path(args.data).resolve() / 'game.toml'}", flush=True)
     print(f"  (baccarat serve --platform {Path(args.data) / 'game.toml'})", flush=True)
     print(f"open:     {base}/", flush=True)

@@ -177,8 +177,11 @@ def baccarat(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 @contextlib.contextmanager
-def running_stack(tmp: Path, *serve_args: str) -> Any:
-    """Start the platform, then the game reading the file the platform wrote."""
+def running_stack(
+    tmp: Path, *serve_args: str, wallet: str = "transfer", game_file: str = ""
+) -> Any:
+    """Start the platform (with its ``wallet`` mode), then the game reading the file the
+    platform wrote (with ``game_file``'s lines added)."""
     game_port, platform_port = free_port(), free_port()
     game = f"http://127.0.0.1:{game_port}"
     data = tmp / "platform"
@@ -193,6 +196,8 @@ def running_stack(tmp: Path, *serve_args: str) -> Any:
             str(platform_port),
             "--data",
             str(data),
+            "--wallet",
+            wallet,
         ],
         stdout=log,
         stderr=subprocess.STDOUT,
@@ -200,6 +205,9 @@ def running_stack(tmp: Path, *serve_args: str) -> Any:
     platform = f"http://127.0.0.1:{platform_port}"
     try:
         wait_until(lambda: http("GET", platform + "/admin/users").status == 200, "the platform")
+        if game_file:
+            with (data / "game.toml").open("a") as f:
+                f.write(game_file)
         rooms = tmp / "rooms.toml"
         rooms.write_text(ROOMS)
         db = f"sqlite:///{tmp / 'game.db'}"

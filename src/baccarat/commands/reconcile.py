@@ -23,8 +23,16 @@ from baccarat.errors import BaccaratError
 from baccarat.platform import config as platform_config
 from baccarat.platform import signing
 from baccarat.platform.config import PlatformConfig
-from baccarat.platform.report import MARGIN, Entry, differences, platform_entries
+from baccarat.platform.report import (
+    MARGIN,
+    Entry,
+    differences,
+    net_entries,
+    platform_entries,
+    platform_transactions,
+)
 from baccarat.store import Store
+from baccarat.store.wallet import CLOSED, CREDIT, DEBIT, DONE, WalletCall
 
 HELP = "compare the game's transfers with the platform's report of a period"
 
@@ -63,7 +71,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 async def _fetch(config: PlatformConfig, start: float, end: float) -> Any:
     if config.wallet_url is None:
         raise BaccaratError("bad_config", "The platform file names no wallet_url to ask.")
-    url = f"{config.wallet_url}/transfers?{urlencode({'from': start, 'to': end})}"
+    listing = "transactions" if config.wallet == "seamless" else "transfers"
+    url = f"{config.wallet_url}/{listing}?{urlencode({'from': start, 'to': end})}"
     parts = urlsplit(url)
     path_qs = parts.path + (f"?{parts.query}" if parts.query else "")
     headers = signing.sign(config.secret, time.time(), "GET", path_qs)
@@ -86,22 +95,44 @@ def _report(args: argparse.Namespace, config: PlatformConfig, start: float, end:
         raise BaccaratError("report_unavailable", f"The platform's report: {exc}") from None
 
 
+def _changes(calls: list[WalletCall]) -> list[tuple[str, str, int, float]]:
+    """Each call's change to the user's coins at the platform, as the game sees it: a debit
+    the platform took, a credit the game owes, and the rollback of a debit the game gave
+    back (the rollback of a debit it gave up on undoes nothing the game counts)."""
+    states = {c.call_id: c.state for c in calls}
+    out = []
+    for c in calls:
+        if c.kind == DEBIT:
+            change = -c.amount if c.state in (DONE, CLOSED) else 0
+        elif c.kind == CREDIT:
+            change = c.amount
+        else:
+            change = c.amount if states.get(c.refers_to or "") == CLOSED else 0
+        out.append((c.round_id, c.platform_user, change, c.created_at))
+    return out
+
+
 def run(args: argparse.Namespace) -> int:
     """Compare, print every difference."""
     end = args.end if args.end is not None else time.time()
     start = args.start if args.start is not None else end - 24 * 3600
     try:
         config = platform_config.load(args.platform)
-        theirs = platform_entries(_report(args, config, start, end))
+        report = _report(args, config, start, end)
+        seamless = config.wallet == "seamless"
+        theirs = platform_transactions(report) if seamless else platform_entries(report)
     except BaccaratError as exc:
         print(f"error [{exc.code}]: {exc.message}", file=sys.stderr)
         return 2
 
     def compare(store: Store) -> int:
-        ours = [
-            Entry(t.transfer_id, t.platform_user, t.amount, t.created_at)
-            for t in store.transfers_between(start - MARGIN, end + MARGIN)
-        ]
+        if seamless:
+            ours = net_entries(_changes(store.wallet_calls_between(start - MARGIN, end + MARGIN)))
+        else:
+            ours = [
+                Entry(t.transfer_id, t.platform_user, t.amount, t.created_at)
+                for t in store.transfers_between(start - MARGIN, end + MARGIN)
+            ]
         found = differences(ours, theirs, start, end)
         if args.json:
             print(json.dumps({"differences": [d.json() for d in found]}))

@@ -13,9 +13,6 @@ WALLETS = ("ledger", "transfer", "seamless")
 """``ledger``: the game's own wallet (coins granted by its operators); ``transfer``: the
 platform moves coins in and out; ``seamless``: the platform keeps the balance."""
 
-BUILT = ("ledger", "transfer")
-"""The wallet modes this version carries out."""
-
 
 @dataclass(frozen=True, slots=True)
 class PlatformConfig:
@@ -34,6 +31,8 @@ class PlatformConfig:
     wallet_url: str | None = None
     """Where the platform answers the game (its transfer report, and in ``seamless``
     mode its wallet)."""
+    wallet_timeout: float = 5.0
+    """Seconds the seamless wallet waits for the platform's answer to one call."""
     leeway: int = 30
     """Seconds of clock difference a token's times and a call's timestamp may have."""
     max_token_age: int = 300
@@ -78,9 +77,14 @@ def parse(data: dict[str, Any], base: Path) -> PlatformConfig:
     wallet = data.get("wallet", "ledger")
     if wallet not in WALLETS:
         raise _bad(f"'wallet' is one of {', '.join(WALLETS)}, not {wallet!r}.")
-    if wallet not in BUILT:
-        raise _bad(f"the {wallet} wallet is not carried out by this version.")
-    wallet_url = _text(data, "wallet_url", required=False)
+    wallet_url = _text(data, "wallet_url", required=wallet == "seamless")
+    timeout = data.get("wallet_timeout", 5.0)
+    if (
+        isinstance(timeout, bool)
+        or not isinstance(timeout, int | float)
+        or not 0.1 <= timeout <= 60
+    ):
+        raise _bad("'wallet_timeout' is a number of seconds from 0.1 to 60.")
     jwks_url, public_key = _public_key(data, base)
     leeway = data.get("leeway", 30)
     if not isinstance(leeway, int) or not 0 <= leeway <= 300:
@@ -93,6 +97,7 @@ def parse(data: dict[str, Any], base: Path) -> PlatformConfig:
         public_key=public_key,
         wallet=wallet,
         wallet_url=wallet_url.rstrip("/") if wallet_url else None,
+        wallet_timeout=float(timeout),
         leeway=leeway,
     )
 

@@ -1,5 +1,11 @@
-"""Reconciliation: the game's record of transfers beside the platform's report of a period,
-and every difference between them (``baccarat reconcile``).
+"""Reconciliation: the game's record of transfers (or of seamless wallet calls) beside the
+platform's report of a period, and every difference between them (``baccarat reconcile``).
+
+With the seamless wallet, what is compared is each round's net change to each user's coins
+at the platform (debits, credits and rollbacks summed, ``<round id>:<user>``): a debit the
+game gave up on and its rollback net to nothing on both sides whether or not the platform took
+the debit, and a credit the game owes and the platform has not taken yet shows as a
+difference until it has.
 
 Pure: the two lists come in, the differences go out. Each side's clock stamps its own
 records, so both lists are read with ``MARGIN`` seconds either side of the period, and a
@@ -119,3 +125,42 @@ def differences(
         if kind is not None and start <= stamped < end:
             found.append(Difference(tid, kind, g, p))
     return found
+
+
+def platform_transactions(report: Any) -> list[Entry]:
+    """The platform's seamless report ``{"transactions": [{transaction_id, round_id, user,
+    amount, created_at}]}`` (``amount``: the change to the user's coins), netted by round
+    and user; ``bad_report`` naming what is wrong."""
+    rows = report.get("transactions") if isinstance(report, Mapping) else None
+    if not isinstance(rows, list):
+        raise InvalidInput("bad_report", "The platform's report has no 'transactions' list.")
+    nets: dict[str, Entry] = {}
+    for row in rows:
+        e = _entry(
+            {**row, "transfer_id": row.get("transaction_id")} if isinstance(row, Mapping) else row
+        )
+        round_id = row.get("round_id")
+        if not isinstance(round_id, str):
+            raise InvalidInput("bad_report", f"A transaction of the report has no round: {row!r}.")
+        key = f"{round_id}:{e.user}"
+        seen = nets.get(key)
+        nets[key] = (
+            Entry(key, e.user, e.amount, e.at)
+            if seen is None
+            else Entry(key, e.user, seen.amount + e.amount, min(seen.at, e.at))
+        )
+    return [e for e in nets.values() if e.amount]
+
+
+def net_entries(changes: Iterable[tuple[str, str, int, float]]) -> list[Entry]:
+    """The game's side: ``(round_id, user, change, at)`` netted by round and user."""
+    nets: dict[str, Entry] = {}
+    for round_id, user, change, at in changes:
+        key = f"{round_id}:{user}"
+        seen = nets.get(key)
+        nets[key] = (
+            Entry(key, user, change, at)
+            if seen is None
+            else Entry(key, user, seen.amount + change, min(seen.at, at))
+        )
+    return [e for e in nets.values() if e.amount]

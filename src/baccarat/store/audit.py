@@ -16,7 +16,7 @@ from baccarat.protocol import values
 from baccarat.rules import HANDS, Outcome, deal
 from baccarat.settlement import Settlement, settle
 from baccarat.store import schema as s
-from baccarat.store.ops import EXPECTED_VOIDS, VOID_ESCROW_REFUSED
+from baccarat.store.ops import EXPECTED_VOIDS, VOID_ESCROW_REFUSED, VOID_WALLET
 from baccarat.store.platform import transfer_problems
 from baccarat.store.records import (
     HOUSE,
@@ -27,6 +27,7 @@ from baccarat.store.records import (
     user_wallet,
 )
 from baccarat.store.rounds import load_rounds
+from baccarat.store.wallet import wallet_problems
 
 CHUNK = 500
 MAX_PROBLEMS = 1000
@@ -40,6 +41,7 @@ def _ledger_problems(conn: sa.Connection) -> Iterator[str]:
     yield from _wallet_problems(_posted_balances(conn), _stored_balances(conn))
     yield from _unlogged_grants(conn)
     yield from transfer_problems(conn)
+    yield from wallet_problems(conn)
 
 
 def _unlogged_grants(conn: sa.Connection) -> Iterator[str]:
@@ -252,8 +254,9 @@ def _needed_steps(r: RoundRecord) -> list[str]:
     if r.status == "settled":
         return ["escrow", "settle"]
     if r.status == "voided":
-        # A round whose stakes the ledger refused holds no escrow to return.
-        return ["void"] if r.void_reason == VOID_ESCROW_REFUSED else ["escrow", "void"]
+        # A round whose stakes the ledger or the platform's wallet refused holds no escrow.
+        unescrowed = r.void_reason in (VOID_ESCROW_REFUSED, VOID_WALLET)
+        return ["void"] if unescrowed else ["escrow", "void"]
     return []
 
 

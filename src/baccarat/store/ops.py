@@ -65,7 +65,10 @@ VOID_SETTLEMENT_REFUSED = "settlement_refused"
 """The ledger refused the round's payout: the table disagreed with it."""
 VOID_ESCROW_REFUSED = "escrow_refused"
 """The ledger refused the round's stakes: the table disagreed with it."""
-EXPECTED_VOIDS = frozenset({VOID_CRASH, VOID_SHUTDOWN, "unrecorded"})
+VOID_WALLET = "wallet"
+"""The platform's wallet (a seamless wallet) did not give the dealer's cover, or stakes the
+book leaned on: no stake was taken."""
+EXPECTED_VOIDS = frozenset({VOID_CRASH, VOID_SHUTDOWN, VOID_WALLET, "unrecorded"})
 """Reasons that are no fault of the server (``unrecorded``: voided before reasons were kept);
 the audit reports any other as a problem."""
 

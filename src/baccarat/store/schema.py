@@ -280,6 +280,39 @@ platform_transfers = sa.Table(
 """Every transfer the platform made (positive: coins in, negative: out), by the platform's
 id, with the balance it left; its ledger transaction is ``transfer:<transfer_id>``."""
 
+wallet_calls = sa.Table(
+    "wallet_calls",
+    metadata,
+    sa.Column("call_id", sa.String(96), primary_key=True),
+    sa.Column("kind", sa.String(8), nullable=False),
+    sa.Column("round_id", sa.String(64), nullable=False),
+    sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id"), nullable=False),
+    sa.Column("platform_user", sa.String(128), nullable=False),
+    sa.Column("amount", sa.BigInteger, nullable=False),
+    sa.Column("refers_to", sa.String(96), nullable=True),
+    sa.Column("state", sa.String(8), nullable=False),
+    sa.Column("attempts", sa.Integer, nullable=False),
+    sa.Column("created_at", sa.Float, nullable=False),
+    sa.Column("answered_at", sa.Float, nullable=True),
+    sa.Index("wallet_calls_by_round", "round_id"),
+    sa.Index("wallet_calls_by_state", "state"),
+)
+"""The seamless wallet's calls to the platform (``debit``, ``credit``, ``rollback``), by the
+game's id, each ``pending`` until the platform answers: ``done``, or ``failed`` (a debit the
+platform did not take). The coins a call moves are the ledger transaction ``wallet:<id>``."""
+
+wallet_answers = sa.Table(
+    "wallet_answers",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("call_id", sa.String(96), sa.ForeignKey("wallet_calls.call_id"), nullable=False),
+    sa.Column("at", sa.Float, nullable=False),
+    sa.Column("status", sa.Integer, nullable=False),
+    sa.Column("answer", sa.Text, nullable=False),
+    sa.Index("wallet_answers_by_call", "call_id"),
+)
+"""Every attempt of a wallet call and what came back (``status`` 0: no answer in time)."""
+
 login_addresses = sa.Table(
     "login_addresses",
     metadata,

@@ -31,6 +31,7 @@ from baccarat.store.risks import Risks
 from baccarat.store.tables import Tables
 from baccarat.store.url import default_db_url, driver_url
 from baccarat.store.users import Users
+from baccarat.store.wallet import WalletCalls
 from baccarat.store.writer import Writer
 
 
@@ -44,6 +45,7 @@ class Store(
     Approvals,
     Endpoints,
     PlatformAccounts,
+    WalletCalls,
     Risks,
 ):
     """Accounts, sessions, the ledger, shoes and rounds, in one database."""

@@ -35,6 +35,7 @@ import logging
 from collections.abc import Callable
 from typing import TypeVar
 
+from baccarat.cluster.outage import log_failure
 from baccarat.errors import BaccaratError, Conflict
 from baccarat.protocol import values
 from baccarat.server.keyfile import Keys
@@ -42,11 +43,14 @@ from baccarat.server.metrics import Metrics
 from baccarat.server.tables import facts
 from baccarat.server.tables.inflight import CoinsInFlight
 from baccarat.server.tables.retry import until_written
+from baccarat.server.tables.wallet import Wallet
 from baccarat.store import (
     VOID_ESCROW_REFUSED,
     VOID_SETTLEMENT_REFUSED,
     VOID_SHUTDOWN,
+    VOID_WALLET,
     Applied,
+    BetRecord,
     Escrow,
     Settle,
     Store,
@@ -54,7 +58,7 @@ from baccarat.store import (
     Void,
 )
 from baccarat.store.ops import Op
-from baccarat.table import SetCoins, Table
+from baccarat.table import SetCoins, Table, Unstake
 from baccarat.table.events import (
     BettingClosed,
     BettingOpened,
@@ -91,8 +95,11 @@ class TableLedger:
         inflight: CoinsInFlight | None = None,
         clock: Callable[[], float] | None = None,
         keys: Keys | None = None,
+        wallet: Wallet | None = None,
     ) -> None:
         self.table = table
+        self.wallet = wallet
+        """The platform's wallet, for the users it keeps (None: the ledger keeps everyone's)."""
         self.keys = keys
         """Seal each new shoe's seed, and sign the commitment log's head (None: neither)."""
         self.table_id = table_id
@@ -172,8 +179,10 @@ class TableLedger:
         if not any(isinstance(ev, _WRITTEN) for ev in events):
             return events  # nothing to write (a chip, a card): no lock, no wait
         out: list[Event] = []
+        todo = list(events)
         async with self._lock:
-            for ev in events:
+            while todo:
+                ev = todo.pop(0)
                 if isinstance(ev, RoundSettled):
                     # Announced only once the ledger has accepted it (or replaced by a void).
                     out.extend(await self._settle(ev))
@@ -194,7 +203,11 @@ class TableLedger:
                     case ShoeEnded(shoe_id=shoe_id, seed=str() as seed):
                         await self._call("shoe end", self.store.record_shoe_end, shoe_id, seed)
                     case BettingClosed():
-                        out.extend(await self._escrow(ev))
+                        now, later = await self._escrow(ev)
+                        out.extend(now)
+                        # Stakes the wallet did not give went back after the whole close
+                        # (its deal and squeeze): what that changed comes after it.
+                        todo.extend(later)
                     case BettingOpened():
                         out.extend(await self._reload_coins(changed_only=True))
         return out
@@ -238,7 +251,9 @@ class TableLedger:
         except Exception as exc:
             log.warning("seats not recorded", extra={"table_id": self.table_id, "error": str(exc)})
 
-    async def _escrow(self, ev: BettingClosed) -> list[Event]:
+    async def _escrow(self, ev: BettingClosed) -> tuple[list[Event], list[Event]]:
+        """Take the round's stakes: the events to announce with the close, and the events of
+        stakes the wallet did not give, to announce after the rest of the close."""
         round_id = ev.round_id
         bets = facts.bet_records(ev)
         if self.draining and bets:
@@ -246,7 +261,17 @@ class TableLedger:
             # cards it shows are never dealt again when the shoe is dealt on.
             self.voided.add(round_id)
             await self._record_refused(ev, VOID_SHUTDOWN)
-            return [RoundVoided(round_id, "The server is shutting down; no stake was taken.")]
+            return [RoundVoided(round_id, "The server is shutting down; no stake was taken.")], []
+        # Before the stakes are taken: from now on these balances are the round's until it
+        # lands.
+        self.inflight.hold(self.table_id, round_id, {ev.dealer, *(b.user_id for b in bets)})
+        returned: list[Event] = []
+        if self.wallet is not None:
+            taken = await self._take_from_wallet(ev, bets, self.wallet)
+            if taken is None:
+                self.inflight.land(round_id)
+                return await self._wallet_refused(ev), []
+            bets, returned = taken
         op = Escrow(
             round_id,
             self.table_id,
@@ -257,8 +282,6 @@ class TableLedger:
             self.epoch,
             ev.first_card,
         )
-        # Before the write: from now on these balances are the round's until it lands.
-        self.inflight.hold(self.table_id, round_id, {ev.dealer, *(b.user_id for b in bets)})
         try:
             await self._write(op)
         except Exception as exc:
@@ -274,13 +297,72 @@ class TableLedger:
             )
             if not expected:
                 await self._record_refused(ev)
+            await self._give_back(round_id)
             self.voided.add(round_id)
             self.metrics.rounds_voided.labels(self._void_reason(VOID_ESCROW_REFUSED)).inc()
-            return [
-                RoundVoided(round_id, "The stakes could not be taken; this round settles nothing.")
-            ]
+            void = "The stakes could not be taken; this round settles nothing."
+            return [RoundVoided(round_id, void)], []
         self.open_round = round_id
-        return []
+        return [], returned
+
+    async def _take_from_wallet(
+        self, ev: BettingClosed, bets: tuple[BetRecord, ...], wallet: Wallet
+    ) -> tuple[tuple[BetRecord, ...], list[Event]] | None:
+        """Debit the stakes, then the dealer's cover of what stays, from the platform's wallet:
+        the bets to escrow and the events of stakes returned, or None to call the round off
+        (the cover not given, or stakes the book leaned on)."""
+        stakes: dict[int, int] = {}
+        for b in bets:
+            stakes[b.user_id] = stakes.get(b.user_id, 0) + b.coins
+        # The table's time stands still while the platform answers: nobody's squeeze runs.
+        self._standing_still(True)
+        try:
+            refused = await wallet.take(ev.round_id, stakes) if stakes else set()
+            returned: list[Event] = []
+            for uid in sorted(refused):
+                try:
+                    returned += self.table.handle(Unstake(ev.round_id, uid), self.clock())
+                except BaccaratError:
+                    return None  # the book leaned on these stakes
+            rnd = self.table.round
+            cover = rnd.liability(self.table.config.chip_unit) if rnd is not None else 0
+            if cover and await wallet.take(ev.round_id, {ev.dealer: cover}):
+                return None
+        finally:
+            self._standing_still(False)
+        return tuple(b for b in bets if b.user_id not in refused), returned
+
+    async def _wallet_refused(self, ev: BettingClosed) -> list[Event]:
+        """The platform's wallet did not give what the round needs: it settles nothing."""
+        log.info(
+            "round called off: the wallet did not give its stakes",
+            extra={"table_id": self.table_id, "round_id": ev.round_id},
+        )
+        await self._record_refused(ev, VOID_WALLET)
+        await self._give_back(ev.round_id)
+        self.voided.add(ev.round_id)
+        self.metrics.rounds_voided.labels(VOID_WALLET).inc()
+        return [
+            RoundVoided(
+                ev.round_id, "The platform's wallet did not give the stakes; no coin moved."
+            )
+        ]
+
+    def _standing_still(self, on: bool) -> None:
+        changed = on != self.paused
+        self.paused = on
+        if changed and self.on_paused is not None:
+            self.on_paused()
+
+    async def _give_back(self, round_id: str) -> None:
+        """What the platform's wallet gave for a round that landed goes back to it."""
+        if self.wallet is None:
+            return
+        try:
+            await self.wallet.give_back(round_id)
+        except Exception as exc:
+            # Recorded later by the wallet's own sweep, which finds the round landed.
+            log_failure(log, "wallet give-back deferred", exc, {"round_id": round_id})
 
     async def _record_refused(self, ev: BettingClosed, reason: str = VOID_ESCROW_REFUSED) -> None:
         """Keep the round whose stakes were refused in the store, voided, for the audit."""
@@ -330,6 +412,7 @@ class TableLedger:
             finally:
                 self.inflight.land(round_id)
         self.inflight.land(round_id)
+        await self._give_back(round_id)
         self.metrics.rounds.labels(self.table_id).inc()
         return [ev]
 
@@ -350,6 +433,7 @@ class TableLedger:
             extra={"table_id": self.table_id, "round_id": round_id},
         )
         await self._write(Void(round_id, self.epoch, VOID_SETTLEMENT_REFUSED))
+        await self._give_back(round_id)
         self.metrics.rounds_voided.labels(VOID_SETTLEMENT_REFUSED).inc()
         return [
             RoundVoided(round_id, "The round could not be paid out; every stake was returned."),
@@ -362,6 +446,9 @@ class TableLedger:
         events: list[Event] = []
         seated = facts.seated(self.table)
         ledger = await self._call("balances", self.store.balances, list(seated))
+        if self.wallet is not None:
+            # The platform's balance, for the users it keeps and could tell now.
+            ledger.update(await self.wallet.balances(list(seated)))
         for user_id, coins in sorted(ledger.items()):
             occ = self.table.occupant(user_id)
             if changed_only and occ is not None and occ.coins == coins:
@@ -397,6 +484,7 @@ class TableLedger:
             )
             return
         self.inflight.land(round_id)
+        await self._give_back(round_id)
         self.metrics.rounds_voided.labels(VOID_SHUTDOWN).inc()
         log.info(f"round voided at {why}", extra={"table_id": self.table_id, "round_id": round_id})
 

@@ -25,6 +25,7 @@ from baccarat.server.tables.claims import SeatClaims
 from baccarat.server.tables.driver import TableDriver
 from baccarat.server.tables.inflight import CoinsInFlight
 from baccarat.server.tables.seatmap import SeatMap
+from baccarat.server.tables.wallet import Wallet
 from baccarat.store import Store
 from baccarat.table import DEALER_SEAT, Disconnect, Event, LeaveQueue, Sit, UserInfo
 
@@ -43,6 +44,8 @@ class Seating:
         """Who sits where on this node (the tables record it; the one-seat rule reads it)."""
         self.store = store
         self.inflight = inflight
+        self.wallet: Wallet | None = None
+        """The platform's wallet, for the users it keeps (None: the ledger keeps everyone's)."""
 
     async def sit(
         self,
@@ -117,6 +120,18 @@ class Seating:
                 )
                 await self.claims.release(user_id, table_id)
 
+    async def _coins(self, user_id: int, ledger: int) -> int:
+        """The balance to seat the user with: the platform's, for a user it keeps."""
+        if self.wallet is None or not await self.wallet.keeps(user_id):
+            return ledger
+        found = await self.wallet.balances([user_id])
+        if user_id not in found:
+            raise RuleViolation(
+                "wallet_unavailable",
+                "The platform's wallet did not tell your balance; try again in a moment.",
+            )
+        return found[user_id]
+
     def _sit_job(
         self, driver: TableDriver, user_id: int, seat: int, *, away: bool = False
     ) -> tuple[Callable[[], Awaitable[None]], Callable[[float], list[Event]]]:
@@ -130,7 +145,8 @@ class Seating:
             self.inflight.verify_free(user_id, table_id)
             user = await asyncio.to_thread(self.store.get_user, user_id)
             auto = await asyncio.to_thread(self.store.auto_open, user_id)
-            loaded.append(UserInfo(user_id, user.display_name, user.level, user.coins, auto))
+            coins = await self._coins(user_id, user.coins)
+            loaded.append(UserInfo(user_id, user.display_name, user.level, coins, auto))
 
         def run(now: float) -> list[Event]:
             events = driver.table.handle(Sit(user_id, loaded[0], seat), now)

@@ -143,6 +143,7 @@ class Tables:
             squeeze_interval=1 / self.squeeze_rate,
             keys=self.keys,
         )
+        driver.ledger.wallet = self.seating.wallet
         driver.on_dealer_turn = lambda uid: self.spawn(self.seating.dealer_turn(driver, uid))
         self.drivers[table_id] = driver
         driver.start()
