@@ -138,8 +138,10 @@ def _round(stack: Stack, faults: dict[str, Any] | None, chips: int = 10) -> dict
 def test_a_round_debits_the_stakes_and_pays_the_result_back(stack: Stack) -> None:
     seen = _round(stack, None)
     assert "round_settled" in seen
-    dealer_id, bettor_id = _ids(stack)
+    _, bettor_id = _ids(stack)
     assert _delta(seen, bettor_id) != 0
+    # The game shows the platform's balance: its own wallet is empty between rounds.
+    assert stack.me(stack.session(BETTOR))["coins"] == stack.platform_coins(BETTOR)
     kinds = sorted(
         (t["kind"], t["user"], t["status"])
         for t in stack.admin("/admin/users")["wallet"]

@@ -11,7 +11,7 @@ pool (``baccarat.server.http.passwords``).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from aiohttp import web
@@ -251,7 +251,7 @@ async def me(request: web.Request) -> web.Response:
     found = await current_user(request)
     if found is None:
         return fail(401, "not_authenticated", "Log in first.")
-    return web.json_response({"user": user_json(found[0])})
+    return web.json_response({"user": user_json(await request.app[SHOWN](found[0]))})
 
 
 def origin_allowed(request: web.Request, extra: tuple[str, ...]) -> bool:
@@ -274,3 +274,5 @@ ORIGINS = web.AppKey("origins", tuple[str, ...])
 LIMITS = web.AppKey("limits", AuthLimits)
 PASSWORDS = web.AppKey("passwords", PasswordPool)
 ON_LOGOUT: web.AppKey[Callable[[str], None]] = web.AppKey("on_logout")
+SHOWN: web.AppKey[Callable[[User], Awaitable[User]]] = web.AppKey("shown")
+"""The user with the balance to show them (the platform's, with a seamless wallet)."""

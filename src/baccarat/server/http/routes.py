@@ -151,6 +151,7 @@ def create_app(server: Server, platform: PlatformConfig | None = None) -> web.Ap
     app[auth.LIMITS] = server.limits
     app[auth.PASSWORDS] = server.passwords
     app[auth.ON_LOGOUT] = server.hub.logged_out
+    app[auth.SHOWN] = server.seating.shown
     app[shoes.TABLES] = frozenset(server.config.table_room())
     app[commitlog.KEYS] = server.keys
 

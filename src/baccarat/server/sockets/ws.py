@@ -114,7 +114,7 @@ async def websocket(server: Host, request: web.Request) -> web.StreamResponse:
         # The client left during its upgrade: nothing went wrong here.
         log.info("client left during its upgrade", extra={"user_id": user.user_id})
         return ws
-    conn = _connect(server, ws, request, user, token)
+    conn = _connect(server, ws, request, await server.seating.shown(user), token)
     try:
         await _read(server, conn, ws)
     finally:

@@ -17,6 +17,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 
 from baccarat.errors import BaccaratError, RuleViolation
 from baccarat.server.sockets.hub import Hub
@@ -26,7 +27,7 @@ from baccarat.server.tables.driver import TableDriver
 from baccarat.server.tables.inflight import CoinsInFlight
 from baccarat.server.tables.seatmap import SeatMap
 from baccarat.server.tables.wallet import Wallet
-from baccarat.store import Store
+from baccarat.store import Store, User
 from baccarat.table import DEALER_SEAT, Disconnect, Event, LeaveQueue, Sit, UserInfo
 
 log = logging.getLogger("baccarat.server")
@@ -119,6 +120,14 @@ class Seating:
                     extra={"table_id": table_id, "user_id": user_id, "code": exc.code},
                 )
                 await self.claims.release(user_id, table_id)
+
+    async def shown(self, user: User) -> User:
+        """The user with the balance to show them: the platform's, for a user it keeps (the
+        game's wallet holds their coins only during a round), when it answers in time."""
+        if self.wallet is None or not await self.wallet.keeps(user.user_id):
+            return user
+        found = await self.wallet.balances([user.user_id])
+        return replace(user, coins=found.get(user.user_id, user.coins))
 
     async def _coins(self, user_id: int, ledger: int) -> int:
         """The balance to seat the user with: the platform's, for a user it keeps."""
