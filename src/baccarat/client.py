@@ -93,6 +93,8 @@ def ws_url(base_url: str) -> str:
 
 CONNECT_TIMEOUT = 10.0
 """How long opening a socket (up to the server's hello) may take."""
+ANSWER_TIMEOUT = 30.0
+"""How long a command waits for the server's answer before it gives up (``no_answer``)."""
 
 
 class Client:
@@ -121,6 +123,8 @@ class Client:
         """Snapshots asked for because of a gap in ``seq``."""
         self._reader: asyncio.Task[None] | None = None
         self.on_message: Callable[[ServerMessage], None] | None = None
+        self.answer_timeout = ANSWER_TIMEOUT
+        """Seconds a command (and a watched table's first snapshot) may wait."""
 
     @classmethod
     async def connect(
@@ -206,7 +210,12 @@ class Client:
         self._pending[msg_id] = fut
         try:
             await self._ws.send_str(encode(command, msg_id))
-            answer = await fut
+            async with asyncio.timeout(self.answer_timeout):
+                answer = await fut
+        except TimeoutError:
+            raise CommandError(
+                "no_answer", f"The server did not answer within {self.answer_timeout:g} s."
+            ) from None
         finally:
             self._pending.pop(msg_id, None)
         if answer["type"] == "error":
@@ -313,9 +322,12 @@ class Client:
 
     async def wait_view(self) -> View:
         """Wait until a snapshot has arrived."""
+        deadline = asyncio.get_running_loop().time() + self.answer_timeout
         while self.view is None:
             if self.closed:
                 raise CommandError("closed", "The connection closed.")
+            if asyncio.get_running_loop().time() > deadline:
+                raise CommandError("no_answer", "No snapshot of the table came.")
             await asyncio.sleep(0.005)
         return self.view
 

@@ -1,6 +1,7 @@
 """The API client against answers that are not the server's: a proxy's HTML page for a dead
 node, a body that is not JSON. Each is a failed call (an ``HttpError``), never a crash, and a
-bot looking for its table goes on to the next node."""
+bot looking for its table goes on to the next node. A command a node never answers gives up
+(``no_answer``) rather than wait for good."""
 
 from __future__ import annotations
 
@@ -13,6 +14,8 @@ from aiohttp import web
 
 from baccarat.api import HttpError, lobby, login
 from baccarat.bots import Bot, BotPlan
+from baccarat.client import Client, CommandError
+from baccarat.protocol.messages import hello
 
 BAD_GATEWAY = "<html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>"
 
@@ -70,3 +73,45 @@ async def test_a_bot_looking_for_its_table_passes_over_a_dead_node(proxy: str) -
     # served): nothing raised, and the bot backs off and tries again at the same address.
     assert await asyncio.wait_for(bot.route.follow("t1"), 30) is False
     assert bot.route.url == f"{proxy}/node/a"
+
+
+@pytest.fixture
+async def silent_node() -> AsyncIterator[str]:
+    """A node that says hello on its socket, then never answers a command."""
+
+    async def socket(request: web.Request) -> web.WebSocketResponse:
+        ws = web.WebSocketResponse()
+        await ws.prepare(request)
+        user = {"id": 1, "name": "u", "display_name": "u", "level": 60, "coins": 0}
+        await ws.send_json(hello(user, 0.0, None, 10.0))
+        async for _ in ws:
+            pass  # read every command, answer none
+        return ws
+
+    app = web.Application()
+    app.router.add_get("/ws", socket)
+    runner = web.AppRunner(app)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    try:
+        yield f"http://127.0.0.1:{runner.addresses[0][1]}"
+    finally:
+        await runner.cleanup()
+
+
+async def test_a_command_the_server_never_answers_gives_up_with_no_answer(
+    silent_node: str,
+) -> None:
+    client = await Client.connect(silent_node, "token")
+    client.answer_timeout = 0.3
+    try:
+        with pytest.raises(CommandError) as sit:
+            await client.sit("t1", 1)
+        assert sit.value.code == "no_answer"
+        with pytest.raises(CommandError) as watch:
+            await client.watch("t1")
+        assert watch.value.code == "no_answer"
+        assert not client.closed  # the socket itself is fine: the caller decides
+    finally:
+        await client.close()

@@ -23,6 +23,8 @@ log = logging.getLogger("baccarat.bots")
 
 CONNECT_TIMEOUT = 3.0
 """Seconds a bot waits for a node to open its socket and say hello."""
+ANSWER_TIMEOUT = 8.0
+"""Seconds a bot's command waits for its answer (a person would have reloaded by then)."""
 HEARTBEAT = 2.0
 """A bot's socket pings every this many seconds and gives its node half as long again to
 answer: a node that stopped answering is left within about 3 s."""
@@ -81,6 +83,9 @@ class Bot:
                 self.client = await Client.connect(
                     self.route.url, self.token, heartbeat=HEARTBEAT, timeout=CONNECT_TIMEOUT
                 )
+                # A command left unanswered (its table stopped under it) ends the connection
+                # soon, so that the bot connects again and finds its seat.
+                self.client.answer_timeout = ANSWER_TIMEOUT
             except (TimeoutError, OSError, aiohttp.ClientError, BaccaratError) as exc:
                 log.info("bot cannot connect: %s", exc)
                 if self.table_id is not None and not stop.is_set():
