@@ -18,10 +18,12 @@ import signal
 import socket
 import subprocess
 import tempfile
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from redis import Redis
 
 from serving import free_port, wait_until
 
@@ -141,3 +143,27 @@ def own_postgres() -> Iterator[OwnPostgres]:
         yield pg
     finally:
         pg.close()
+
+
+REDIS_URL = os.environ.get("BACCARAT_TEST_REDIS", "redis://127.0.0.1:6379/0")
+"""The shared Redis the cluster tests use (each under a prefix of its own)."""
+
+
+@contextlib.contextmanager
+def redis_prefix() -> Iterator[str]:
+    """A key prefix of the test's own in the shared Redis, its keys deleted on exit (the
+    test is skipped when Redis is not reachable)."""
+    client = Redis.from_url(REDIS_URL, socket_connect_timeout=1.0)
+    try:
+        client.ping()
+    except Exception:
+        client.close()
+        pytest.skip(f"Redis is not reachable at {REDIS_URL} (set BACCARAT_TEST_REDIS)")
+    prefix = f"test:{uuid.uuid4().hex}:"
+    try:
+        yield prefix
+    finally:
+        keys = list(client.scan_iter(match=f"{prefix}*"))
+        if keys:
+            client.delete(*keys)
+        client.close()

@@ -12,10 +12,10 @@ from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 from faultkit import Relay
-from test_cluster_serve import REDIS_URL, _redis_prefix
 
 from baccarat.store import open_store
 from pgschema import private_schema
+from services import REDIS_URL, redis_prefix
 from serving import free_port, start_serve, wait_until
 
 ROUTES = ("/api/lobby", "/api/me", "/ws", "/api/shoes?table=standard-1", "/api/log/head")
@@ -43,7 +43,7 @@ def _status(base: str, path: str, token: str) -> tuple[int, dict[str, str], dict
 def test_the_database_or_redis_down_answers_503_with_retry_after(tmp_path: Path) -> None:
     with ExitStack() as stack:
         db = stack.enter_context(private_schema("out"))
-        prefix = stack.enter_context(_redis_prefix())
+        prefix = stack.enter_context(redis_prefix())
         store = open_store(db)
         user = store.create_user("alice", "password1", level=50, coins=100_000)
         token = store.create_session(user.user_id)

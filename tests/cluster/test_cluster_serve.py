@@ -9,24 +9,20 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import urllib.request
-import uuid
-from collections.abc import Iterator
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
 import pytest
-from redis import Redis
 
 from baccarat.client import Client, CommandError
 from baccarat.protocol.requests import Watch
 from baccarat.store import open_store
 from pgschema import private_schema
+from services import REDIS_URL, redis_prefix
 from serving import Serve, free_port, health, run_serve, start_serve, wait_until
 
-REDIS_URL = os.environ.get("BACCARAT_TEST_REDIS", "redis://127.0.0.1:6379/0")
 SPEED = 10.0
 
 
@@ -42,24 +38,6 @@ def _rooms(path: Path, tables: list[str]) -> Path:
 def _get(url: str) -> Any:
     with urllib.request.urlopen(url, timeout=5) as resp:
         return json.load(resp)
-
-
-@contextmanager
-def _redis_prefix() -> Iterator[str]:
-    client = Redis.from_url(REDIS_URL, socket_connect_timeout=1.0)
-    try:
-        client.ping()
-    except Exception:
-        client.close()
-        pytest.skip(f"Redis is not reachable at {REDIS_URL} (set BACCARAT_TEST_REDIS)")
-    prefix = f"test:{uuid.uuid4().hex}:"
-    try:
-        yield prefix
-    finally:
-        keys = list(client.scan_iter(match=f"{prefix}*"))
-        if keys:
-            client.delete(*keys)
-        client.close()
 
 
 def _node(db: str, rooms: Path, prefix: str, name: str) -> Serve:
@@ -79,7 +57,7 @@ def _lobby_urls(base: str) -> dict[str, str]:
 async def test_two_nodes_run_each_table_once_and_keep_one_seat_per_user(tmp_path: Path) -> None:
     with ExitStack() as stack:
         db = stack.enter_context(private_schema("cl"))
-        prefix = stack.enter_context(_redis_prefix())
+        prefix = stack.enter_context(redis_prefix())
         store = open_store(db)  # creates the schema before either node starts
         tokens = {}
         for name in ("alice", "bob"):

@@ -10,10 +10,9 @@ import time
 from contextlib import ExitStack
 from pathlib import Path
 
-from test_cluster_serve import REDIS_URL, _redis_prefix
-
 from baccarat.store import open_store
 from pgschema import private_schema
+from services import REDIS_URL, redis_prefix
 from serving import Serve, free_port, health, start_serve, wait_until
 
 TTL = "3"
@@ -36,7 +35,7 @@ def _tables(node: Serve) -> int:
 def test_a_joining_and_a_returning_node_each_take_their_share(tmp_path: Path) -> None:
     with ExitStack() as stack:
         db = stack.enter_context(private_schema("spread"))
-        prefix = stack.enter_context(_redis_prefix())
+        prefix = stack.enter_context(redis_prefix())
         keys = ("--keys", str(tmp_path / "keys"))
         a = stack.enter_context(_node(db, prefix, "A", "--demo", *keys, log=tmp_path / "a.log"))
         wait_until(lambda: _tables(a) == 8, "the first node to run every table")

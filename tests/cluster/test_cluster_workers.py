@@ -15,8 +15,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_cluster_serve import _redis_prefix, _rooms
+from test_cluster_serve import _rooms
 
+from services import redis_prefix
 from serving import READY_LIMIT, health, run_serve, start_serve, wait_until
 
 
@@ -72,7 +73,7 @@ def _serving(pid: int, port: int) -> int | None:
 def test_two_workers_make_one_system_come_back_when_killed_and_stop_cleanly(
     tmp_path: Path,
 ) -> None:
-    with _redis_prefix() as prefix:
+    with redis_prefix() as prefix:
         port = _two_free_ports()
         a, b = f"http://127.0.0.1:{port}", f"http://127.0.0.1:{port + 1}"
         tables = ["t1", "t2", "t3", "t4"]

@@ -177,34 +177,36 @@ def baccarat(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 @contextlib.contextmanager
+def running_platform(tmp: Path, game: str, wallet: str = "transfer") -> Any:
+    """The reference platform for the game at ``game``: its URL, data folder and process."""
+    data = tmp / "platform"
+    port = free_port()
+    log = (tmp / "platform.log").open("wb")
+    proc = subprocess.Popen(
+        [sys.executable, str(APP), "--game", game, "--port", str(port), "--data", str(data),
+         "--wallet", wallet],
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )  # fmt: skip
+    platform = f"http://127.0.0.1:{port}"
+    try:
+        wait_until(lambda: http("GET", platform + "/admin/users").status == 200, "the platform")
+        yield platform, data, proc
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+        log.close()
+
+
+@contextlib.contextmanager
 def running_stack(
     tmp: Path, *serve_args: str, wallet: str = "transfer", game_file: str = ""
 ) -> Any:
     """Start the platform (with its ``wallet`` mode), then the game reading the file the
     platform wrote (with ``game_file``'s lines added)."""
-    game_port, platform_port = free_port(), free_port()
+    game_port = free_port()
     game = f"http://127.0.0.1:{game_port}"
-    data = tmp / "platform"
-    log = (tmp / "platform.log").open("wb")
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            str(APP),
-            "--game",
-            game,
-            "--port",
-            str(platform_port),
-            "--data",
-            str(data),
-            "--wallet",
-            wallet,
-        ],
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    platform = f"http://127.0.0.1:{platform_port}"
-    try:
-        wait_until(lambda: http("GET", platform + "/admin/users").status == 200, "the platform")
+    with running_platform(tmp, game, wallet) as (platform, data, proc):
         if game_file:
             with (data / "game.toml").open("a") as f:
                 f.write(game_file)
@@ -216,7 +218,3 @@ def running_stack(
             *serve_args, port=game_port, log=tmp / "serve.log",
         ) as served:  # fmt: skip
             yield Stack(platform, game, db, data, proc, served)
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
-        log.close()

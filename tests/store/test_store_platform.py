@@ -9,7 +9,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from baccarat.errors import Conflict, RuleViolation
-from baccarat.store import Store
+from baccarat.store import BetRecord, Store
 from baccarat.store.platform import Launched
 
 
@@ -43,3 +43,20 @@ def test_a_transfer_id_moves_coins_once_even_when_sent_together(store: Store) ->
     totals = store.total_coins()
     assert (totals["platform"], totals["total"]) == (-3_000, 0)
     assert store.audit().ok, store.audit().problems
+
+
+def test_a_withdrawal_never_takes_coins_a_round_in_escrow_holds(store: Store) -> None:
+    uid = _launch(store, "j1")
+    dealer = store.create_user("dealer", "pw", coins=50_000)
+    store.transfer("t1", "u1001", 5_000)
+    store.record_shoe_start("s1", "t1", "0" * 64)
+    bets = [BetRecord(uid, "player", 10, 1_000, time.time())]
+    store.escrow_round("r1", "t1", "s1", 1, dealer.user_id, bets)
+    # Whichever node runs the table: the database knows the round holds the stake.
+    with pytest.raises(RuleViolation) as err:
+        store.transfer("t2", "u1001", -1)
+    assert (err.value.code, err.value.details["table_id"]) == ("coins_in_play", "t1")
+    store.transfer("t3", "u1001", 1_000)  # coins may always come in
+    store.void_round("r1")
+    store.transfer("t2", "u1001", -6_000)
+    assert store.balance(uid) == 0

@@ -213,9 +213,31 @@ def _linked_user(conn: sa.Connection, platform_user: str) -> int:
     return int(row.user_id)
 
 
+def _in_escrow(conn: sa.Connection, user_id: int) -> str | None:
+    """A table whose round in escrow holds the user's stakes or deals against them, at any
+    node; None if there is none."""
+    r = s.rounds
+    betting = sa.select(s.bets.c.round_id).where(s.bets.c.user_id == user_id)
+    return conn.scalar(
+        sa.select(r.c.table_id)
+        .where(r.c.status == "escrowed")
+        .where(sa.or_(r.c.dealer_id == user_id, r.c.id.in_(betting)))
+        .limit(1)
+    )
+
+
 def _move(conn: sa.Connection, transfer_id: str, platform_user: str, amount: int) -> Transfer:
-    """Write the transfer, its ledger transaction and both balances."""
+    """Write the transfer, its ledger transaction and both balances; a withdrawal never
+    takes coins a round in escrow holds (``coins_in_play``)."""
     uid = _linked_user(conn, platform_user)
+    table = _in_escrow(conn, uid) if amount < 0 else None
+    if table is not None:
+        raise RuleViolation(
+            "coins_in_play",
+            f"The user's coins are in a round still being settled at table {table!r}; "
+            "try again once it has settled.",
+            table_id=table,
+        )
     moved = conn.execute(
         sa.update(s.users)
         .where(s.users.c.id == uid, s.users.c.coins + amount >= 0)
