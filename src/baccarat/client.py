@@ -9,8 +9,8 @@
 
 ``send`` sends a typed command (a table's command dataclass, or one of
 ``baccarat.protocol.requests``), written by ``baccarat.protocol.encode``, and returns its
-``ack`` or raises ``CommandError`` with the server's code, message and details; each command
-has its method (``sit``, ``bet``, ``open``...). What the server sends is typed by
+``ack`` or raises ``CommandError`` with the server's code, message and details (``no_answer``
+after ``answer_timeout`` seconds); each command has its method (``sit``, ``bet``, ...). What the server sends is typed by
 ``baccarat.protocol.frames``. The client keeps the watched table's ``view`` up to date
 from events alone (``baccarat.table.reducer``): a snapshot only when it watches or sits, when
 asked with ``resync``, or after a gap in ``seq``. It keeps the lobby's tables up to date too.
@@ -94,7 +94,7 @@ def ws_url(base_url: str) -> str:
 CONNECT_TIMEOUT = 10.0
 """How long opening a socket (up to the server's hello) may take."""
 ANSWER_TIMEOUT = 30.0
-"""How long a command waits for the server's answer before it gives up (``no_answer``)."""
+"""How long a command may wait for the server's answer (then ``no_answer``)."""
 
 
 class Client:
@@ -123,8 +123,7 @@ class Client:
         """Snapshots asked for because of a gap in ``seq``."""
         self._reader: asyncio.Task[None] | None = None
         self.on_message: Callable[[ServerMessage], None] | None = None
-        self.answer_timeout = ANSWER_TIMEOUT
-        """Seconds a command (and a watched table's first snapshot) may wait."""
+        self.answer_timeout = ANSWER_TIMEOUT  # a command's, and a watched table's snapshot
 
     @classmethod
     async def connect(
@@ -213,9 +212,7 @@ class Client:
             async with asyncio.timeout(self.answer_timeout):
                 answer = await fut
         except TimeoutError:
-            raise CommandError(
-                "no_answer", f"The server did not answer within {self.answer_timeout:g} s."
-            ) from None
+            raise CommandError("no_answer", "The server did not answer in time.") from None
         finally:
             self._pending.pop(msg_id, None)
         if answer["type"] == "error":
@@ -322,11 +319,12 @@ class Client:
 
     async def wait_view(self) -> View:
         """Wait until a snapshot has arrived."""
-        deadline = asyncio.get_running_loop().time() + self.answer_timeout
+        clock = asyncio.get_running_loop().time
+        deadline = clock() + self.answer_timeout
         while self.view is None:
             if self.closed:
                 raise CommandError("closed", "The connection closed.")
-            if asyncio.get_running_loop().time() > deadline:
+            if clock() > deadline:
                 raise CommandError("no_answer", "No snapshot of the table came.")
             await asyncio.sleep(0.005)
         return self.view

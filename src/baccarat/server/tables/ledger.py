@@ -23,6 +23,9 @@ is done (``baccarat.server.tables.retry``): the table's task waits on it, so the
 announces nothing the ledger has not accepted. Writes run one at a time, so the epoch never
 changes under a write in flight (``renew_epoch``).
 
+With a platform that keeps its players' coins (``wallet``), their stakes are debited from it
+just before the escrow (``stakes``) and what the round left goes back just after it lands.
+
 Every void is counted by its reason (``baccarat_rounds_voided``): the store's reason when this
 node writes the void, ``taken_over`` when another node's takeover voided the round, and
 ``abandoned`` when the table stopped before the database took its stakes.
@@ -36,11 +39,11 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from baccarat.cluster.outage import log_failure
-from baccarat.errors import BaccaratError, Conflict
+from baccarat.errors import Conflict
 from baccarat.protocol import values
 from baccarat.server.keyfile import Keys
 from baccarat.server.metrics import Metrics
-from baccarat.server.tables import facts
+from baccarat.server.tables import balances, facts, stakes
 from baccarat.server.tables.inflight import CoinsInFlight
 from baccarat.server.tables.retry import until_written
 from baccarat.server.tables.wallet import Wallet
@@ -51,14 +54,12 @@ from baccarat.store import (
     VOID_WALLET,
     Applied,
     BetRecord,
-    Escrow,
     Settle,
     Store,
-    Unescrowed,
     Void,
 )
 from baccarat.store.ops import Op
-from baccarat.table import SetCoins, Table, Unstake
+from baccarat.table import Table
 from baccarat.table.events import (
     BettingClosed,
     BettingOpened,
@@ -146,10 +147,10 @@ class TableLedger:
         A round left in escrow stays there until the next node to take the table voids it."""
         self.given_up = True
 
-    def _waiting(self, on: bool) -> None:
-        if on and not self.paused:
+    def _waiting(self, on: bool, *, quiet: bool = False) -> None:
+        if on and not self.paused and not quiet:
             log.warning("table paused: waiting for the database", extra={"table_id": self.table_id})
-        elif not on and self.paused:
+        elif not on and self.paused and not quiet:
             log.warning("table resumed", extra={"table_id": self.table_id})
         changed = on != self.paused
         self.paused = on
@@ -272,16 +273,7 @@ class TableLedger:
                 self.inflight.land(round_id)
                 return await self._wallet_refused(ev), []
             bets, returned = taken
-        op = Escrow(
-            round_id,
-            self.table_id,
-            ev.shoe_id,
-            ev.round_no,
-            ev.dealer,
-            bets,
-            self.epoch,
-            ev.first_card,
-        )
+        op = facts.escrow_op(ev, self.table_id, bets, self.epoch)
         try:
             await self._write(op)
         except Exception as exc:
@@ -308,29 +300,13 @@ class TableLedger:
     async def _take_from_wallet(
         self, ev: BettingClosed, bets: tuple[BetRecord, ...], wallet: Wallet
     ) -> tuple[tuple[BetRecord, ...], list[Event]] | None:
-        """Debit the stakes, then the dealer's cover of what stays, from the platform's wallet:
-        the bets to escrow and the events of stakes returned, or None to call the round off
-        (the cover not given, or stakes the book leaned on)."""
-        stakes: dict[int, int] = {}
-        for b in bets:
-            stakes[b.user_id] = stakes.get(b.user_id, 0) + b.coins
-        # The table's time stands still while the platform answers: nobody's squeeze runs.
-        self._standing_still(True)
+        """The round's stakes from the platform's wallet (``stakes.take``), the table's time
+        standing still meanwhile: nobody's squeeze runs while the platform answers."""
+        self._waiting(True, quiet=True)
         try:
-            refused = await wallet.take(ev.round_id, stakes) if stakes else set()
-            returned: list[Event] = []
-            for uid in sorted(refused):
-                try:
-                    returned += self.table.handle(Unstake(ev.round_id, uid), self.clock())
-                except BaccaratError:
-                    return None  # the book leaned on these stakes
-            rnd = self.table.round
-            cover = rnd.liability(self.table.config.chip_unit) if rnd is not None else 0
-            if cover and await wallet.take(ev.round_id, {ev.dealer: cover}):
-                return None
+            return await stakes.take(self.table, ev, bets, wallet, self.clock)
         finally:
-            self._standing_still(False)
-        return tuple(b for b in bets if b.user_id not in refused), returned
+            self._waiting(False, quiet=True)
 
     async def _wallet_refused(self, ev: BettingClosed) -> list[Event]:
         """The platform's wallet did not give what the round needs: it settles nothing."""
@@ -348,12 +324,6 @@ class TableLedger:
             )
         ]
 
-    def _standing_still(self, on: bool) -> None:
-        changed = on != self.paused
-        self.paused = on
-        if changed and self.on_paused is not None:
-            self.on_paused()
-
     async def _give_back(self, round_id: str) -> None:
         """What the platform's wallet gave for a round that landed goes back to it."""
         if self.wallet is None:
@@ -366,16 +336,7 @@ class TableLedger:
 
     async def _record_refused(self, ev: BettingClosed, reason: str = VOID_ESCROW_REFUSED) -> None:
         """Keep the round whose stakes were refused in the store, voided, for the audit."""
-        op = Unescrowed(
-            ev.round_id,
-            self.table_id,
-            ev.shoe_id,
-            ev.round_no,
-            ev.dealer,
-            self.epoch,
-            reason,
-            ev.first_card,
-        )
+        op = facts.unescrowed_op(ev, self.table_id, self.epoch, reason)
         try:
             await asyncio.wrap_future(self.store.submit(op))
         except Exception as exc:
@@ -441,28 +402,14 @@ class TableLedger:
         ]
 
     async def _reload_coins(self, *, changed_only: bool = False) -> list[Event]:
-        """Set the seated users' coins to the ledger's (after a voided round the table's are
-        wrong; when betting opens, an outside change may have moved them)."""
-        events: list[Event] = []
-        seated = facts.seated(self.table)
-        ledger = await self._call("balances", self.store.balances, list(seated))
+        """Set the seated users' coins to the wallet's: the ledger's, or the platform's for
+        the users it keeps (after a voided round the table's are wrong; when betting opens,
+        an outside change may have moved them)."""
+        seated = list(facts.seated(self.table))
+        found = await self._call("balances", self.store.balances, seated)
         if self.wallet is not None:
-            # The platform's balance, for the users it keeps and could tell now.
-            ledger.update(await self.wallet.balances(list(seated)))
-        for user_id, coins in sorted(ledger.items()):
-            occ = self.table.occupant(user_id)
-            if changed_only and occ is not None and occ.coins == coins:
-                continue
-            if changed_only:
-                log.info(
-                    "coins changed outside the table",
-                    extra={"table_id": self.table_id, "user_id": user_id, "coins": coins},
-                )
-            try:
-                events.extend(self.table.handle(SetCoins(user_id, coins), self.clock()))
-            except BaccaratError as exc:
-                log.warning("coins not reloaded", extra={"user_id": user_id, "code": exc.code})
-        return events
+            found.update(await self.wallet.balances(seated))
+        return balances.set_coins(self.table, self.table_id, found, self.clock(), changed_only)
 
     async def void_open(self, why: str) -> None:
         """Return the stakes of the round in escrow, if any."""
