@@ -1,5 +1,7 @@
-"""Imports flow one way (docs/architecture.md): the engine imports neither the table nor the
-wire, the table does not import the wire, and no pure layer imports an I/O one."""
+"""The house rules a reader relies on: imports flow one way (docs/architecture.md: the engine
+imports neither the table nor the wire, the table does not import the wire, and no pure layer
+imports an I/O one), every function is radon grade B or better, and no module of logic runs
+over 450 lines (CONTRIBUTING)."""
 
 from __future__ import annotations
 
@@ -60,3 +62,34 @@ def test_the_check_reads_an_import_inside_a_function(tmp_path: Path) -> None:
     module = tmp_path / "hidden.py"
     module.write_text("def f() -> None:\n    from baccarat.protocol.view import view\n")
     assert "baccarat.protocol.view" in _imports(module)
+
+
+DECLARATIONS = {"table/events.py", "store/schema.py"}
+"""Modules of declarations (the event dataclasses, the schema), which may run longer."""
+MAX_LINES = 450
+
+
+def _modules() -> list[Path]:
+    return [p for p in sorted(SRC.rglob("*.py")) if "migrations" not in p.parts]
+
+
+def test_every_function_is_radon_grade_b_or_better() -> None:
+    from radon.complexity import cc_rank, cc_visit
+
+    graded = [
+        f"{path.relative_to(SRC)}: {block.fullname} {cc_rank(block.complexity)} ({block.complexity})"
+        for path in _modules()
+        for block in cc_visit(path.read_text())
+        if cc_rank(block.complexity) not in ("A", "B")
+    ]
+    assert graded == [], "split these (CONTRIBUTING, 'Simple functions'):\n" + "\n".join(graded)
+
+
+def test_no_module_of_logic_is_over_450_lines() -> None:
+    long = [
+        f"{path.relative_to(SRC)}: {n} lines"
+        for path in _modules()
+        if (n := len(path.read_text().splitlines())) > MAX_LINES
+        and str(path.relative_to(SRC)) not in DECLARATIONS
+    ]
+    assert long == [], "split these (CONTRIBUTING, 'Small'):\n" + "\n".join(long)
