@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
 from baccarat.cluster.outage import log_failure
@@ -53,7 +53,6 @@ from baccarat.store import (
     VOID_SHUTDOWN,
     VOID_WALLET,
     Applied,
-    BetRecord,
     Settle,
     Store,
     Void,
@@ -268,7 +267,8 @@ class TableLedger:
         self.inflight.hold(self.table_id, round_id, {ev.dealer, *(b.user_id for b in bets)})
         returned: list[Event] = []
         if self.wallet is not None:
-            taken = await self._take_from_wallet(ev, bets, self.wallet)
+            took = stakes.take(self.table, ev, bets, self.wallet, self.clock)
+            taken = await self._standing_still(took)
             if taken is None:
                 self.inflight.land(round_id)
                 return await self._wallet_refused(ev), []
@@ -297,14 +297,12 @@ class TableLedger:
         self.open_round = round_id
         return [], returned
 
-    async def _take_from_wallet(
-        self, ev: BettingClosed, bets: tuple[BetRecord, ...], wallet: Wallet
-    ) -> tuple[tuple[BetRecord, ...], list[Event]] | None:
-        """The round's stakes from the platform's wallet (``stakes.take``), the table's time
-        standing still meanwhile: nobody's squeeze runs while the platform answers."""
+    async def _standing_still(self, call: Awaitable[T]) -> T:
+        """A call to the platform's wallet, the table's time standing still meanwhile: no
+        countdown (a betting's, a squeeze's) runs while the platform answers."""
         self._waiting(True, quiet=True)
         try:
-            return await stakes.take(self.table, ev, bets, wallet, self.clock)
+            return await call
         finally:
             self._waiting(False, quiet=True)
 
@@ -408,7 +406,7 @@ class TableLedger:
         seated = list(facts.seated(self.table))
         found = await self._call("balances", self.store.balances, seated)
         if self.wallet is not None:
-            found.update(await self.wallet.balances(seated))
+            found.update(await self._standing_still(self.wallet.balances(seated)))
         return balances.set_coins(self.table, self.table_id, found, self.clock(), changed_only)
 
     async def void_open(self, why: str) -> None:
