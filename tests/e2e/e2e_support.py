@@ -7,8 +7,9 @@ import json
 import os
 import subprocess
 import tempfile
+import time
 import urllib.request
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +30,9 @@ CHROMIUM_ARGS = [
 ]
 SPEED = 2.0
 """Every timer divided by this: betting 7.5 s, squeeze 5 s, result 2.5 s."""
+BOTS_BETTING = 3.0
+"""Seconds into a betting by which the bots have bet: each bets within the first 30% of the
+window it is told of (2.25 s at ``SPEED``), and its chips land a moment later."""
 PASSWORD = "e2e-password"
 START_COINS = 1_000_000
 USERS = ("alice", "bob", "carol", "dave", "erin")
@@ -317,19 +321,40 @@ EVERY_BETTOR_BET = """() => { const v = window.baccaratApp.table.view;
   return bettors.length > 0 && bettors.every((o) => Object.values(o.bets ?? {}).some((n) => n > 0)); }"""
 
 
+@dataclass
+class BetsIn:
+    """Whether the betting a table is in has all its bets: every bettor's, or, once the bots'
+    part of the window is over (``BOTS_BETTING``), all there will be. A bot may place nothing
+    in a round (one that took back its only chip), and its betting need not be waited out."""
+
+    page: Any
+    """A page at the table, whose view says who has bet."""
+    seen: dict[int, float] = field(default_factory=dict)
+    """When this betting (by its round's number) was first seen open."""
+
+    def __call__(self, state: dict[str, Any]) -> bool:
+        """Whether the betting of ``state`` (``table_state``) has its bets in."""
+        if state["phase"] != "betting":
+            self.seen.clear()
+            return False
+        first = self.seen.setdefault(state["round_no"], time.monotonic())
+        if time.monotonic() - first >= BOTS_BETTING:
+            return True
+        return bool(self.page.evaluate(EVERY_BETTOR_BET))
+
+
 def hurry_rounds(server: Server, table_id: str, page: Any, beads: int) -> None:
     """Let the bots play until ``page``'s bead plate holds ``beads`` rounds, without waiting
-    out the clocks: a betting ends once every bettor has bet, a squeeze and a result at once
-    (nobody reads them: the rounds only fill the roads)."""
+    out the clocks: a betting ends once its bets are in (``BetsIn``), a squeeze and a result
+    at once (nobody reads them: the rounds only fill the roads)."""
+    bets_in = BetsIn(page)
 
     def played() -> bool:
         shown = page.evaluate("() => document.querySelectorAll('.bead-plate .bead').length")
         if shown >= beads:
             return True
-        phase = table_state(server, table_id)["phase"]
-        if phase in ("squeeze", "result") or (
-            phase == "betting" and page.evaluate(EVERY_BETTOR_BET)
-        ):
+        state = table_state(server, table_id)
+        if state["phase"] in ("squeeze", "result") or bets_in(state):
             skip(server, table_id)
         return False
 

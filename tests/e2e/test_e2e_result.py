@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 from e2e_support import (
-    EVERY_BETTOR_BET,
     PHONE,
+    BetsIn,
     Server,
     create_account,
     leave_empty,
@@ -66,12 +66,13 @@ def test_the_banner_shows_on_every_round_at_4x_cpu_throttling(server: Server, br
         )
         page.context.new_cdp_session(page).send("Emulation.setCPUThrottlingRate", {"rate": 4})
         page.evaluate(RECORD)
+        bets_in = BetsIn(page)
 
         def played() -> bool:
             if page.evaluate(PLAYED):
                 return True
-            # Only a betting whose bets are all in is ended early: squeezes and results run.
-            if table_state(server, table)["phase"] == "betting" and page.evaluate(EVERY_BETTOR_BET):
+            # Only a betting whose bets are in is ended early: squeezes and results run.
+            if bets_in(table_state(server, table)):
                 skip(server, table)
             return False
 
