@@ -100,6 +100,7 @@ def leave_empty(*pages: Any) -> None:
     for page in pages:
         with contextlib.suppress(PlaywrightError):
             if page.locator(".table-screen .seat.me").count():
+                page.keyboard.press("Escape")  # a panel left open (公平性) covers the button
                 page.click(".table-screen .btn-stand", timeout=5_000)
                 page.wait_for_selector(".table-screen:not(:has(.seat.me))", timeout=5_000)
 
