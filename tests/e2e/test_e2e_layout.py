@@ -186,11 +186,11 @@ DEALER_BUBBLE = """async () => {
 
 
 def start_bots(server: Server, table: str) -> subprocess.Popen[bytes]:
-    """Five bots betting at the table (they never deal)."""
+    """Five bots betting at the table (they never deal), in one process of their own."""
     return subprocess.Popen(
         [sys.executable, "-m", "baccarat", "bots", "--url", server.url, "--count", "5",
          "--no-deal", "--table", table, "--strategy", "mixed", "--seed", "11",
-         "--prefix", "lybot", "--password", "bot-password"],
+         "--processes", "1", "--prefix", "lybot", "--password", "bot-password"],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )  # fmt: skip
@@ -353,6 +353,10 @@ def layout(server: Server, browser: Any) -> Iterator[Layout]:
                   const bar = document.querySelector('.topbar').getBoundingClientRect();
                   return { count: toasts.length, covered, top: t.top, barBottom: bar.bottom }; }"""
             )
+        # The desktops have shown all they are read for: closed, they draw none of the rounds
+        # to come (the dealer and the bettor stay at the table on their phones).
+        for name in ("dealer desktop", "bettor desktop"):
+            pages.pop(name).context.close()
         # The dealer's phone in a squeeze: the table and its bots stand still while the page
         # places the card. This round's betting runs its clock out, and the bettor's phone
         # watches its ring (the rounds around it end their betting at once).
