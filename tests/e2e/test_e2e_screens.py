@@ -190,7 +190,7 @@ def in_english(page: Any, then: Callable[[], Any]) -> None:
 
 
 def start_bots(server: Server) -> subprocess.Popen[bytes]:
-    """Three bots betting at the table (they never deal)."""
+    """Three bots betting at the table (they never deal), in one process of their own."""
     return subprocess.Popen(
         [
             sys.executable,
@@ -208,6 +208,8 @@ def start_bots(server: Server) -> subprocess.Popen[bytes]:
             "mixed",
             "--seed",
             "7",
+            "--processes",
+            "1",
             "--prefix",
             "e2ebot",
             "--password",
@@ -331,12 +333,15 @@ def scene(server: Server, browser: Any, request: pytest.FixtureRequest) -> Scene
         save_screenshot(page, name)
         overflow[name] = no_horizontal_overflow(page)
         in_english(page, lambda page=page, name=name: save_screenshot(page, f"{name}-en"))
+    # Pages read for the last time are closed: they would draw every round still to come.
+    lobby_desktop.context.close()
     dealer_phone = open_page(browser, server, PHONE, phone=True)
     bettor_phone = open_page(browser, server, PHONE, phone=True)
     log_in(dealer_phone, "carol")
     log_in(bettor_phone, "dave")
     for page in (dealer_phone, bettor_phone):
         page.wait_for_selector(".table-screen .seat.me")
+    bettor.context.close()  # (dave is at the table on his phone now)
     # Next round, on the phone, a finger drags a chip onto 莊 (once the last round's card,
     # opened a moment ago by the fast-forward, has flown to its hand).
     next_betting(server)
