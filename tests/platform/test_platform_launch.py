@@ -19,6 +19,9 @@ def test_a_good_launch_signs_the_player_in_at_the_platforms_level(stack: Stack) 
     session = stack.session("u1001")
     me = stack.me(session)
     assert (me["level"], me["display_name"], me["coins"]) == (60, "美美 Mei", 0)
+    # Kept as a login's address is, for the risk view.
+    with open_store(stack.db) as store:
+        assert store.login_addresses([me["id"]]) == {me["id"]: frozenset({"127.0.0.1"})}
 
 
 def test_a_launch_naming_a_table_goes_to_it(stack: Stack) -> None:

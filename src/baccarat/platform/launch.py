@@ -57,6 +57,8 @@ async def launch(request: web.Request) -> web.Response:
     if user.banned:
         return auth.banned(user.banned)
     session = await asyncio.to_thread(store.create_session, user.user_id)
+    # Kept as a login's are: the risk view weighs two accounts from one address.
+    await asyncio.to_thread(store.note_login_address, user.user_id, auth.client_address(request))
     table = checked.table if checked.table in request.app[shoes.TABLES] else None
     # ``entered`` tells the page a session cookie was just set (as after a node's ticket).
     target = "/?entered=1" + ("" if table is None else f"#/table/{quote(table, safe='')}")

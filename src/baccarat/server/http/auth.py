@@ -144,7 +144,8 @@ def _limited(wait: float, message: str) -> web.Response:
     )
 
 
-def _address(request: web.Request) -> str:
+def client_address(request: web.Request) -> str:
+    """The address a request came from (behind a trusted proxy, the one it names)."""
     return proxy.client_address(request)
 
 
@@ -171,7 +172,7 @@ async def register(request: web.Request) -> web.Response:
     try:
         username, password, display = _registration(await _body(request))
         # Only well-formed requests count: a typo costs nobody one of the few registrations.
-        wait = request.app[LIMITS].register(_address(request))
+        wait = request.app[LIMITS].register(client_address(request))
         if wait:
             return _limited(wait, "Too many new accounts from here.")
         user = await request.app[PASSWORDS].run(
@@ -184,7 +185,7 @@ async def register(request: web.Request) -> web.Response:
             )
         )
         token = await asyncio.to_thread(store.create_session, user.user_id)
-        await asyncio.to_thread(store.note_login_address, user.user_id, _address(request))
+        await asyncio.to_thread(store.note_login_address, user.user_id, client_address(request))
     except PasswordsBusy as exc:
         return _busy(exc)
     except BaccaratError as exc:
@@ -203,7 +204,7 @@ async def login(request: web.Request) -> web.Response:
     except BaccaratError as exc:
         return _error(exc)
     limits = request.app[LIMITS]
-    address = _address(request)
+    address = client_address(request)
     wait = limits.login_address(address)
     if wait:
         return _limited(wait, "Too many logins from here.")

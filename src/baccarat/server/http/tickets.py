@@ -46,6 +46,7 @@ async def enter(request: web.Request) -> web.Response:
         # Used, expired or made up: the page shows its login screen.
         raise web.HTTPSeeOther("/")
     token = await asyncio.to_thread(store.create_session, user_id)
+    await asyncio.to_thread(store.note_login_address, user_id, auth.client_address(request))
     resp = web.HTTPSeeOther(target)
     auth.set_session_cookie(resp, request, token)
     raise resp
