@@ -1,16 +1,19 @@
 // The table screen: the bettor's view (seats 1-7 and spectators) and the dealer's view, drawn
-// from the table's one view (store.js) through selectors.js.
+// from the table's one view (store.js) through selectors.js. The bar of controls (controls.js),
+// the result's banner and badges (result.js, badges.js) and the squeeze (squeeze.js) are drawn
+// by their own modules.
 
-import { h, mount, fmt, signed, pulse, reducedMotion } from "./dom.js";
+import { h, mount, fmt, pulse, reducedMotion } from "./dom.js";
 import { t, errorText, named } from "./i18n.js";
-import { chipSVG } from "./chips.js";
 import {
-  AREAS, names, role, occupant, seatOf, waitingForNextRound, cards, winner, squeeze, myBets, myStake, hasBets,
-  lastBets, canBet, limitsLeft, deadline, urgeReadyAt, phaseSeconds, secondsLeft, dealerStreak,
+  AREAS, names, role, occupant, seatOf, waitingForNextRound, cards, winner, squeeze, myBets, canBet, limitsLeft,
+  deadline, urgeReadyAt, phaseSeconds, secondsLeft, dealerStreak,
 } from "./selectors.js";
-import { seatBox, areaBox, handBox, bookPanel, ring, exposureCells } from "./parts.js";
+import { seatBox, areaBox, handBox, bookPanel, ring } from "./parts.js";
 import { SqueezeView } from "./squeeze.js";
-import { draggable, flyChip } from "./chipdrag.js";
+import { TableControls } from "./controls.js";
+import { ResultBanner } from "./result.js";
+import { ResultBadges } from "./badges.js";
 import { RoadsPanel } from "./roadspanel.js";
 import { play } from "./sound.js";
 import { totalsLine } from "./history.js";
@@ -20,8 +23,6 @@ import { remember } from "./seen.js";
 import { toast, toolbar } from "./shell.js";
 
 const BET_EARLY_MS = 300; // the betting countdown ends this much before the server closes
-const BADGE_MS = 4200; // how long a result's badges stay
-const REVEAL_BEAT_MS = 1700; // the longest a result waits for an opened card (its whole beat)
 // The view's timers leave out the urge's cooldown: the ring counts it against the rooms' default.
 const URGE_COOLDOWN_S = 10;
 
@@ -34,12 +35,11 @@ export class TableScreen {
    * that what was already shown (cards dealt, a result's badges and sounds) is not replayed. */
   constructor(table, before = null) {
     this.table = table;
-    this.chip = Number(localStorage.getItem("baccarat.chip")) || 1;
     // The view last drawn: what changed since (a card dealt, coins won) is animated.
     this.view = before?.view ?? null;
     this.coinShown = before?.coinShown ?? new Map();
-    this.floated = before?.floated ?? null;
-    this.badges = before?.badges ?? null; // the result's badges: {round, until, list}
+    this.result = new ResultBanner(this, before?.result);
+    this.badges = new ResultBadges(this);
     this.urgedUntil = 0;
     // The fairness panel goes on from screen to screen (a language switch): its checks stay.
     this.fairPanel = before?.fairPanel ?? new FairnessPanel();
@@ -64,10 +64,7 @@ export class TableScreen {
     this.handB = h("div", { class: "hand-slot slot-banker" });
     this.mainRing = ring("main-ring");
     this.phaseText = h("div", { class: "phase-text" });
-    // The result is shown over the ring, between the hands: the cards, the areas' names and
-    // everyone's chips stay in view.
-    this.resultEl = h("div", { class: "result-banner", hidden: true });
-    this.center = h("div", { class: "center" }, this.mainRing.el, this.phaseText, this.resultEl);
+    this.center = h("div", { class: "center" }, this.mainRing.el, this.phaseText, this.result.el);
     this.handsRow = h("div", { class: "hands-row" }, this.shoeEl, this.handP, this.center, this.handB);
     this.areasRow = h("div", { class: "areas" });
     this.seatsRow = h("div", { class: "seats" });
@@ -83,10 +80,10 @@ export class TableScreen {
       h("div", { class: "felt-inner" }, this.dealerRail, this.queueEl, this.handsRow, this.areasRow, this.seatsRow),
       this.noticeEl, this.urgeEl, this.squeeze.el);
     this.bookSlot = h("div", { class: "book-slot" });
-    this.controls = h("div", { class: "controls" });
+    this.controls = new TableControls(this);
     this.roads = new RoadsPanel();
     this.el = h("div", { class: "screen table-screen" }, this.topbar,
-      h("div", { class: "stage" }, this.felt, this.bookSlot), this.roads.strip, this.controls, this.roads.el, this.chatPanel.el,
+      h("div", { class: "stage" }, this.felt, this.bookSlot), this.roads.strip, this.controls.el, this.roads.el, this.chatPanel.el,
       this.fairPanel.el);
     this.squeeze.attach(this.el);
   }
@@ -94,7 +91,7 @@ export class TableScreen {
   /** Stop the animation loop (leaving the screen). */
   destroy() {
     clearInterval(this.timer);
-    this.badgeWatch?.disconnect();
+    this.badges.destroy();
     this.squeeze.destroy();
   }
 
@@ -114,17 +111,14 @@ export class TableScreen {
     this.chatPanel.update(view);
     this.drawHands(view, prev);
     this.drawAreas(view);
-    this.drawControls(view);
+    this.controls.draw(view);
     this.drawSqueeze(view);
-    this.drawResult(view);
+    this.result.draw(view);
     this.drawNotice(view);
     mount(this.bookSlot, viewer === "dealer" ? bookPanel(view) : null);
     this.roads.update(view.history, view.shoe, view.last_shoe);
     if (view.phase !== "betting") this.urgeEl.hidden = true;
-    // A result's badges go with the result (a fast table's next round comes sooner).
-    if (view.phase !== "result") for (const el of this.felt.querySelectorAll(".float-net")) el.remove();
-    // A redraw that moved a seat without resizing a row (a seat taken, a name changed).
-    else if (this.felt.querySelector(".float-net")) this.layoutBadges();
+    this.badges.update(view);
   }
 
   drawTop(view) {
@@ -222,112 +216,11 @@ export class TableScreen {
     const bettor = role(view) === "bettor";
     const left = bettor ? limitsLeft(view) : null;
     mount(this.areasRow, AREAS.map((a) => areaBox(view, a, {
-      onTap: (area) => this.tapArea(area),
+      onTap: (area) => this.controls.bet(area),
       mySlip: myBets(view),
       left: left ? left[a] : undefined,
     })));
     this.areasRow.classList.toggle("open", canBet(view));
-  }
-
-  drawControls(view) {
-    const viewer = role(view);
-    if (viewer === "dealer") {
-      this.urgeRing = ring("urge-ring");
-      const urgeBtn = h("button", { class: "btn btn-urge", "data-action": "urge", onclick: () => this.urge() },
-        this.urgeRing.el, h("span", null, t("urge")));
-      mount(this.controls, h("div", { class: "dealer-bar" },
-        exposureCells(view),
-        h("div", { class: "db-info" }, h("b", null, t("dealer")),
-          h("span", null, `${t("dealer_floor", { n: fmt(view.limits.dealer_floor ?? 0) })}`)),
-        urgeBtn,
-        h("button", { class: "btn btn-stand", onclick: () => this.table.stand() }, t("stand"))));
-      return;
-    }
-    this.urgeRing = null;
-    if (viewer !== "bettor") {
-      mount(this.controls, h("div", { class: "spectator-bar" }, h("span", null, t("watching")),
-        h("span", { class: "hint" }, t("tap_chip"))));
-      return;
-    }
-    const unit = view.chip_unit;
-    const chips = view.chips.map((c) => {
-      const btn = h("button", {
-        class: `tray-chip${c === this.chip ? " chosen" : ""}`, "data-chip": c, "aria-pressed": c === this.chip,
-        onclick: () => {
-          this.choose(c);
-          play("chip");
-        },
-      }, chipSVG(c), h("span", { class: "chip-coins" }, fmt(c * unit)));
-      // Dropping a chip on an area bets it (and makes it the chosen chip).
-      draggable(btn, c, (area, x, y) => {
-        this.choose(c);
-        this.tapArea(area, { x, y });
-      });
-      return btn;
-    });
-    const left = limitsLeft(view) ?? {};
-    mount(this.controls, h("div", { class: "tray" },
-      h("div", { class: "tray-chips" }, chips),
-      h("div", { class: "tray-side" },
-        h("div", { class: "tray-stake" }, h("span", null, t("bet_total")), h("b", null, fmt(myStake(view)))),
-        h("div", { class: "tray-left" }, h("span", null, t("limits_left")),
-          ...AREAS.map((a) => h("span", { class: `lim lim-${a}` }, `${t(a)} ${fmt((left[a] ?? 0) * unit)}`)))),
-      h("div", { class: "tray-buttons" },
-        this.autoOpenToggle(view),
-        ...this.slipButtons(view),
-        h("button", { class: "btn btn-stand", onclick: () => this.table.stand() }, t("stand"))),
-    ));
-  }
-
-  /**
-   * 重複 / 加倍 / 撤銷 / 清除: each one command the server takes whole or refuses whole. A button
-   * is greyed out when it could not do anything; any other refusal is said in words.
-   */
-  slipButtons(view) {
-    const open = view.phase === "betting";
-    const has = hasBets(view);
-    const last = lastBets(view);
-    const button = (action, enabled, title) => h("button", {
-      class: `btn btn-${action}`, "data-action": action, disabled: !(open && enabled), title,
-      onclick: () => this.slipAction(action),
-    }, t(action));
-    const unit = view.chip_unit;
-    const lastText = last ? AREAS.filter((a) => last[a]).map((a) => `${t(a)} ${fmt(last[a] * unit)}`).join(" · ") : "";
-    return [
-      button("rebet", !has && last, lastText),
-      button("double", has),
-      button("undo", has),
-      button("clear", has),
-    ];
-  }
-
-  /** 自動開牌: the cards this user controls open at once; remembered for the account. The view's
-   * `me` says whether it is on: the server sends it again once the table took the change. */
-  autoOpenToggle(view) {
-    const on = Boolean(view.me.auto_open);
-    const box = h("input", { type: "checkbox", "data-action": "auto-open", checked: on,
-      onchange: () => {
-        const want = box.checked;
-        this.table.send("prefs", { auto_open: want }).catch((err) => {
-          box.checked = !want;
-          this.refuse(err);
-        });
-      } });
-    return h("label", { class: `auto-open${on ? " on" : ""}`, title: t("auto_open_hint") }, box, t("auto_open"));
-  }
-
-  slipAction(action) {
-    this.table.send(action).then(() => {
-      if (action !== "undo" && action !== "clear") play("chip");
-    }, (err) => this.refuse(err));
-  }
-
-  /** Make `chip` the chip a tap on an area bets (remembered across visits). */
-  choose(chip) {
-    if (chip === this.chip) return;
-    this.chip = chip;
-    localStorage.setItem("baccarat.chip", String(chip));
-    this.drawControls(this.view);
   }
 
   drawSqueeze(view) {
@@ -338,191 +231,6 @@ export class TableScreen {
     }
     const mine = sq.controller === view.me.user_id;
     this.squeeze.show(sq, { mine, code: sq.card, handLabel: t(sq.hand), seat: seatOf(view, sq.controller) });
-  }
-
-  drawResult(view) {
-    const res = view.result;
-    if (view.phase !== "result" || !res?.outcome) {
-      this.resultEl.hidden = true;
-      return;
-    }
-    if (this.floated !== res.round_id && this.squeeze.reveals.size) {
-      // The last card is still turning over and flying to its hand: the result follows it,
-      // so nothing covers the banner and the badges.
-      this.resultEl.hidden = true;
-      if (this.resultWait !== res.round_id) {
-        this.resultWait = res.round_id;
-        this.squeeze.afterReveals(() => {
-          if (this.view?.phase === "result" && this.view.result?.round_id === res.round_id) this.drawResult(this.view);
-        });
-        // The reveal yields to the result, never the other way: past its whole beat (or a
-        // third of the phase, if sooner) the card is in its hand at once, however long a
-        // starved device's flight would still take, and the banner shows.
-        const third = typeof view.remaining_ms === "number" ? view.remaining_ms / 3 : 0;
-        setTimeout(() => {
-          if (this.view?.result?.round_id === res.round_id) this.squeeze.landReveals();
-        }, Math.min(REVEAL_BEAT_MS, third));
-      }
-      return;
-    }
-    const o = res.outcome;
-    const pp = o.player?.points ?? o.player_points;
-    const bp = o.banker?.points ?? o.banker_points;
-    const winner = o.winner;
-    const myDelta = res.settlement?.deltas?.[String(view.me.user_id)];
-    const myFee = res.settlement?.commission?.[String(view.me.user_id)] ?? 0;
-    mount(this.resultEl,
-      h("div", { class: `rb-title rb-${winner}` },
-        winner === "tie" ? t("result_tie") : t("result_win", { hand: t(winner) })),
-      h("div", { class: "rb-score" },
-        h("span", { class: "rb-p" }, `${t("player")} ${pp}`), " : ", h("span", { class: "rb-b" }, `${bp} ${t("banker")}`)),
-      (o.player?.pair || o.banker?.pair) ? h("div", { class: "rb-pairs" },
-        o.player?.pair ? h("span", { class: "pill pill-player_pair" }, t("player_pair")) : null,
-        o.banker?.pair ? h("span", { class: "pill pill-banker_pair" }, t("banker_pair")) : null) : null,
-      myDelta !== undefined ? h("div", { class: `rb-net ${myDelta > 0 ? "up" : myDelta < 0 ? "down" : ""}` },
-        `${t("net")} ${signed(myDelta)}`, myFee ? h("small", null, ` (${t("commission", { n: fmt(myFee) })})`) : null) : null,
-    );
-    this.resultEl.hidden = false;
-    this.resultEl.dataset.winner = winner;
-    this.resultEl.dataset.round = res.round_id;
-    if (this.floated === res.round_id) {
-      // Drawn again (a language switch): the badges come back where they were, quietly.
-      if (this.badges?.round === res.round_id && performance.now() < this.badges.until &&
-          !this.felt.querySelector(".float-net")) this.placeBadges(this.badges, true);
-      return;
-    }
-    this.floated = res.round_id;
-    pulse(this.resultEl, "pop");
-    if (myDelta > 0) play("win");
-    else if (myDelta < 0) play("lose");
-    // A badge for each seat whose coins changed: a push (a tie's Player and Banker bets)
-    // or a seat without bets shows nothing rather than a 0.
-    const list = [];
-    for (const [uid, delta] of Object.entries(res.settlement?.deltas ?? {})) {
-      const seat = seatOf(view, uid);
-      if (seat < 0 || !delta) continue;
-      list.push({ seat, delta, fee: res.settlement?.commission?.[uid] ?? 0 });
-    }
-    this.badges = { round: res.round_id, until: performance.now() + BADGE_MS, list };
-    this.placeBadges(this.badges, false);
-  }
-
-  /**
-   * Each seat's net as a badge beside its seat, on the side facing the table's middle (above a
-   * bettor on the bettor's screen, below on the dealer's; beside the dealer seat), never over
-   * a name, and at most as wide as the seat so that neighbours' badges never meet.
-   */
-  placeBadges(badges, still) {
-    const left = badges.until - performance.now();
-    for (const { seat, delta, fee } of badges.list) {
-      // Badges live on the felt, not in the seat, so a redraw of the seats keeps them.
-      const el = h("div", { class: `float-net ${delta > 0 ? "up" : "down"}${still ? " still" : ""}`, "data-seat": seat },
-        h("b", null, signed(delta)), fee ? h("small", null, t("commission_short", { n: fmt(fee) })) : null);
-      this.felt.append(el);
-      setTimeout(() => el.remove(), Math.max(0, left));
-    }
-    this.layoutBadges();
-    // The badges follow their seats while they show: the table's rows move when the roads,
-    // the hands or a seat change size. Watched, not measured every frame: a loop of frames
-    // kept a software-drawn page busy for the whole result.
-    if (!this.badgeWatch) {
-      this.badgeWatch = new ResizeObserver(() => {
-        if (this.felt.querySelector(".float-net")) this.layoutBadges();
-      });
-      for (const el of [this.felt, this.dealerRail, this.queueEl, this.handsRow, this.areasRow, this.seatsRow]) {
-        this.badgeWatch.observe(el);
-      }
-    }
-  }
-
-  /** A box on the felt, from its padding box (where the badges are placed), or null. */
-  feltBox(el) {
-    const q = el?.getBoundingClientRect();
-    if (!q?.width) return null;
-    const f = this.felt.getBoundingClientRect();
-    const left = q.left - f.left - this.felt.clientLeft;
-    const top = q.top - f.top - this.felt.clientTop;
-    return { left, top, right: left + q.width, bottom: top + q.height };
-  }
-
-  /** Whether a badge of size `b` at (x, y) stays inside the felt and off every box in `avoid`. */
-  clearSpot(x, y, b, avoid) {
-    const inside = x >= 4 && x + b.width <= this.felt.clientWidth - 4 && y >= 4 &&
-      y + b.height <= this.felt.clientHeight - 4;
-    return inside && avoid.every((a) => x + b.width <= a.left || x >= a.right || y + b.height <= a.top || y >= a.bottom);
-  }
-
-  /** Where the dealer's badge goes: beside the dealer's seat (right, else left), else above or
-   * below it, else in the seat's own right end (a phone's narrow table: its middle, else its
-   * foot), else beside the queue's line, wherever it stays inside the felt and off that line and
-   * the dealer's name and coins. */
-  dealerBadgeSpot(x0, y0, r, b) {
-    const strip = this.feltBox(this.queueEl);
-    const own = this.el.querySelectorAll('.seat[data-seat="0"] .seat-name, .seat[data-seat="0"] .coins');
-    const avoid = [strip, ...[...own].map((el) => this.feltBox(el))].filter(Boolean);
-    const midY = y0 + r.height / 2 - b.height / 2;
-    const midX = x0 + r.width / 2 - b.width / 2;
-    const spots = [[x0 + r.width + 8, midY], [x0 - 8 - b.width, midY], [midX, y0 - b.height - 4],
-      [midX, y0 + r.height + 4], [x0 + r.width - b.width - 6, midY],
-      [x0 + r.width - b.width - 6, y0 + r.height - b.height - 4]];
-    if (strip) {
-      // Beside the queue's line, on the row between the hands and the seat.
-      const y = (strip.top + strip.bottom) / 2 - b.height / 2;
-      spots.push([strip.right + 8, y], [strip.left - 8 - b.width, y]);
-    }
-    return spots.find(([x, y]) => this.clearSpot(x, y, b, avoid)) ?? null;
-  }
-
-  /** Where a bettor's badge goes: on the seat's side facing the table's middle where it meets
-   * no area (a badge in an area reads as that area's result); else in the seat's foot, over the
-   * end of its bets, small and without the commission, below its name and coins; else on the far
-   * side of the seat; else facing the middle whatever it meets. */
-  bettorBadgeSpot(el, box) {
-    const s = this.feltBox(box);
-    const avoid = [...this.areasRow.querySelectorAll(".area"), ...box.querySelectorAll(".seat-name, .coins")]
-      .map((a) => this.feltBox(a)).filter(Boolean);
-    const inward = (s.top + s.bottom) / 2 > this.felt.clientHeight / 2;
-    const size = (inSeat) => {
-      el.classList.toggle("in-seat", inSeat);
-      return { width: el.offsetWidth, height: el.offsetHeight };
-    };
-    const x = (b) => (s.left + s.right) / 2 - b.width / 2;
-    let b = size(false);
-    const toward = inward ? s.top - b.height - 4 : s.bottom + 4;
-    if (this.clearSpot(x(b), toward, b, avoid)) return [x(b), toward];
-    // In the seat: at its right end, leaving the first of its bets (on the left) in view.
-    b = size(true);
-    const end = Math.max(s.left + 2, s.right - b.width - 6);
-    if (this.clearSpot(end, s.bottom - b.height - 2, b, avoid)) return [end, s.bottom - b.height - 2];
-    b = size(false);
-    const away = inward ? s.bottom + 4 : s.top - b.height - 4;
-    return this.clearSpot(x(b), away, b, avoid) ? [x(b), away] : [x(b), toward];
-  }
-
-  /** Put each badge by its seat again: seats move when the screen is drawn again (a seat
-   * that gains a line moves its row). */
-  layoutBadges() {
-    for (const el of this.felt.querySelectorAll(".float-net")) {
-      const seat = Number(el.dataset.seat);
-      const box = this.el.querySelector(`.seat[data-seat="${seat}"]`);
-      if (!box) continue;
-      const r = box.getBoundingClientRect();
-      if (seat !== 0) el.style.maxWidth = `${r.width}px`;
-      let x;
-      let y;
-      if (seat === 0) {
-        // The badge's own size, not its box in the middle of its entrance (it scales up).
-        const b = { width: el.offsetWidth, height: el.offsetHeight };
-        const s = this.feltBox(box);
-        [x, y] = this.dealerBadgeSpot(s.left, s.top, r, b) ?? [s.left + r.width / 2 - b.width / 2, s.bottom + 4];
-        // (over the seat's own lines it is opaque, so they do not show through)
-        el.classList.toggle("in-seat", x >= s.left && x + b.width <= s.right && y >= s.top && y + b.height <= s.bottom);
-      } else {
-        [x, y] = this.bettorBadgeSpot(el, box);
-      }
-      el.style.left = `${Math.max(4, Math.min(this.felt.clientWidth - el.offsetWidth - 4, x))}px`;
-      el.style.top = `${Math.max(4, y)}px`;
-    }
   }
 
   drawNotice(view) {
@@ -570,9 +278,10 @@ export class TableScreen {
     if (this.phaseText.textContent !== label) this.phaseText.textContent = label;
     if (this.center.dataset.phase !== view.phase) this.center.dataset.phase = view.phase;
     if (squeeze(view)) this.squeeze.tick(left, total);
-    if (this.urgeRing) {
+    const urgeRing = this.controls.urgeRing;
+    if (urgeRing) {
       const cd = secondsLeft(urgeReadyAt(view, at));
-      this.urgeRing.set(cd && cd > 0 ? cd : null, URGE_COOLDOWN_S);
+      urgeRing.set(cd && cd > 0 ? cd : null, URGE_COOLDOWN_S);
     }
     if (this.urgedUntil && performance.now() > this.urgedUntil) {
       this.urgedUntil = 0;
@@ -596,7 +305,7 @@ export class TableScreen {
     // while the seat's result badge shows (never over the badge).
     const x0 = r.left - f.left - this.felt.clientLeft;
     const y0 = r.top - f.top - this.felt.clientTop;
-    const badge = Boolean(this.felt.querySelector(`.float-net[data-seat="${msg.seat}"]`));
+    const badge = this.badges.shownAt(msg.seat);
     const above = !badge && y0 >= el.offsetHeight + 4;
     const beside = !badge && !above && x0 + r.width + 8 + el.offsetWidth <= this.felt.clientWidth - 4;
     el.classList.toggle("below", !above && !beside);
@@ -611,31 +320,6 @@ export class TableScreen {
       el.style.left = `${Math.max(half + 4, Math.min(this.felt.clientWidth - half - 4, x0 + r.width / 2))}px`;
     }
     setTimeout(() => el.remove(), 4000);
-  }
-
-  /** Bet the chosen chip on `area`; `from` is where a dragged chip was let go. */
-  tapArea(area, from) {
-    const viewer = role(this.view);
-    if (viewer !== "bettor") {
-      this.refuse({ code: viewer === "dealer" ? "dealer_cannot_bet" : "not_seated", message: "" }, area);
-      return;
-    }
-    const chip = this.chip;
-    this.table.send("bet", { area, chip }).then(() => {
-      play("chip");
-      this.urgeEl.hidden = true;
-      // The accepted chip flies to the area: from the drop point, or from the tray.
-      let at = from;
-      if (!at) {
-        const r = this.controls.querySelector(`.tray-chip[data-chip="${chip}"] svg`)?.getBoundingClientRect();
-        at = r ? { x: r.left + r.width / 2, y: r.top + r.height / 2 } : null;
-      }
-      if (at) flyChip(chip, at.x, at.y, this.areasRow.querySelector(`[data-area="${area}"]`));
-    }, (err) => this.refuse(err, area));
-  }
-
-  urge() {
-    this.table.send("urge").then(() => toast(t("urge_sent")), (err) => this.refuse(err));
   }
 
   /** Show a refusal: the area shakes and the reason is said in the user's language. */

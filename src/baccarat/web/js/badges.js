@@ -1,0 +1,155 @@
+// The result's badges: each seat's net floated on the felt beside its seat, on the side facing
+// the table's middle, off every name, coin count and area, and following the seats while the
+// result shows.
+
+import { h, fmt, signed } from "./dom.js";
+import { t } from "./i18n.js";
+
+/** The badges of one table screen (`screen`: its felt and rows, read as they are drawn). */
+export class ResultBadges {
+  constructor(screen) {
+    this.screen = screen;
+    this.watch = null; // what follows the rows while badges show (a ResizeObserver)
+  }
+
+  get felt() {
+    return this.screen.felt;
+  }
+
+  /** Stop following the rows (leaving the screen). */
+  destroy() {
+    this.watch?.disconnect();
+  }
+
+  /** After each redraw. */
+  update(view) {
+    // A result's badges go with the result (a fast table's next round comes sooner).
+    if (view.phase !== "result") for (const el of this.felt.querySelectorAll(".float-net")) el.remove();
+    // A redraw that moved a seat without resizing a row (a seat taken, a name changed).
+    else if (this.felt.querySelector(".float-net")) this.layout();
+  }
+
+  /** Whether a badge shows by `seat`. */
+  shownAt(seat) {
+    return Boolean(this.felt.querySelector(`.float-net[data-seat="${seat}"]`));
+  }
+
+  /**
+   * Each seat's net as a badge beside its seat, on the side facing the table's middle (above a
+   * bettor on the bettor's screen, below on the dealer's; beside the dealer seat), never over
+   * a name, and at most as wide as the seat so that neighbours' badges never meet.
+   */
+  place(badges, still) {
+    const left = badges.until - performance.now();
+    for (const { seat, delta, fee } of badges.list) {
+      // Badges live on the felt, not in the seat, so a redraw of the seats keeps them.
+      const el = h("div", { class: `float-net ${delta > 0 ? "up" : "down"}${still ? " still" : ""}`, "data-seat": seat },
+        h("b", null, signed(delta)), fee ? h("small", null, t("commission_short", { n: fmt(fee) })) : null);
+      this.felt.append(el);
+      setTimeout(() => el.remove(), Math.max(0, left));
+    }
+    this.layout();
+    // The badges follow their seats while they show: the table's rows move when the roads,
+    // the hands or a seat change size. Watched, not measured every frame: a loop of frames
+    // kept a software-drawn page busy for the whole result.
+    if (!this.watch) {
+      this.watch = new ResizeObserver(() => {
+        if (this.felt.querySelector(".float-net")) this.layout();
+      });
+      const s = this.screen;
+      for (const el of [s.felt, s.dealerRail, s.queueEl, s.handsRow, s.areasRow, s.seatsRow]) {
+        this.watch.observe(el);
+      }
+    }
+  }
+
+  /** A box on the felt, from its padding box (where the badges are placed), or null. */
+  feltBox(el) {
+    const q = el?.getBoundingClientRect();
+    if (!q?.width) return null;
+    const f = this.felt.getBoundingClientRect();
+    const left = q.left - f.left - this.felt.clientLeft;
+    const top = q.top - f.top - this.felt.clientTop;
+    return { left, top, right: left + q.width, bottom: top + q.height };
+  }
+
+  /** Whether a badge of size `b` at (x, y) stays inside the felt and off every box in `avoid`. */
+  clearSpot(x, y, b, avoid) {
+    const inside = x >= 4 && x + b.width <= this.felt.clientWidth - 4 && y >= 4 &&
+      y + b.height <= this.felt.clientHeight - 4;
+    return inside && avoid.every((a) => x + b.width <= a.left || x >= a.right || y + b.height <= a.top || y >= a.bottom);
+  }
+
+  /** Where the dealer's badge goes: beside the dealer's seat (right, else left), else above or
+   * below it, else in the seat's own right end (a phone's narrow table: its middle, else its
+   * foot), else beside the queue's line, wherever it stays inside the felt and off that line and
+   * the dealer's name and coins. */
+  dealerSpot(x0, y0, r, b) {
+    const strip = this.feltBox(this.screen.queueEl);
+    const own = this.screen.el.querySelectorAll('.seat[data-seat="0"] .seat-name, .seat[data-seat="0"] .coins');
+    const avoid = [strip, ...[...own].map((el) => this.feltBox(el))].filter(Boolean);
+    const midY = y0 + r.height / 2 - b.height / 2;
+    const midX = x0 + r.width / 2 - b.width / 2;
+    const spots = [[x0 + r.width + 8, midY], [x0 - 8 - b.width, midY], [midX, y0 - b.height - 4],
+      [midX, y0 + r.height + 4], [x0 + r.width - b.width - 6, midY],
+      [x0 + r.width - b.width - 6, y0 + r.height - b.height - 4]];
+    if (strip) {
+      // Beside the queue's line, on the row between the hands and the seat.
+      const y = (strip.top + strip.bottom) / 2 - b.height / 2;
+      spots.push([strip.right + 8, y], [strip.left - 8 - b.width, y]);
+    }
+    return spots.find(([x, y]) => this.clearSpot(x, y, b, avoid)) ?? null;
+  }
+
+  /** Where a bettor's badge goes: on the seat's side facing the table's middle where it meets
+   * no area (a badge in an area reads as that area's result); else in the seat's foot, over the
+   * end of its bets, small and without the commission, below its name and coins; else on the far
+   * side of the seat; else facing the middle whatever it meets. */
+  bettorSpot(el, box) {
+    const s = this.feltBox(box);
+    const avoid = [...this.screen.areasRow.querySelectorAll(".area"), ...box.querySelectorAll(".seat-name, .coins")]
+      .map((a) => this.feltBox(a)).filter(Boolean);
+    const inward = (s.top + s.bottom) / 2 > this.felt.clientHeight / 2;
+    const size = (inSeat) => {
+      el.classList.toggle("in-seat", inSeat);
+      return { width: el.offsetWidth, height: el.offsetHeight };
+    };
+    const x = (b) => (s.left + s.right) / 2 - b.width / 2;
+    let b = size(false);
+    const toward = inward ? s.top - b.height - 4 : s.bottom + 4;
+    if (this.clearSpot(x(b), toward, b, avoid)) return [x(b), toward];
+    // In the seat: at its right end, leaving the first of its bets (on the left) in view.
+    b = size(true);
+    const end = Math.max(s.left + 2, s.right - b.width - 6);
+    if (this.clearSpot(end, s.bottom - b.height - 2, b, avoid)) return [end, s.bottom - b.height - 2];
+    b = size(false);
+    const away = inward ? s.bottom + 4 : s.top - b.height - 4;
+    return this.clearSpot(x(b), away, b, avoid) ? [x(b), away] : [x(b), toward];
+  }
+
+  /** Put each badge by its seat again: seats move when the screen is drawn again (a seat
+   * that gains a line moves its row). */
+  layout() {
+    for (const el of this.felt.querySelectorAll(".float-net")) {
+      const seat = Number(el.dataset.seat);
+      const box = this.screen.el.querySelector(`.seat[data-seat="${seat}"]`);
+      if (!box) continue;
+      const r = box.getBoundingClientRect();
+      if (seat !== 0) el.style.maxWidth = `${r.width}px`;
+      let x;
+      let y;
+      if (seat === 0) {
+        // The badge's own size, not its box in the middle of its entrance (it scales up).
+        const b = { width: el.offsetWidth, height: el.offsetHeight };
+        const s = this.feltBox(box);
+        [x, y] = this.dealerSpot(s.left, s.top, r, b) ?? [s.left + r.width / 2 - b.width / 2, s.bottom + 4];
+        // (over the seat's own lines it is opaque, so they do not show through)
+        el.classList.toggle("in-seat", x >= s.left && x + b.width <= s.right && y >= s.top && y + b.height <= s.bottom);
+      } else {
+        [x, y] = this.bettorSpot(el, box);
+      }
+      el.style.left = `${Math.max(4, Math.min(this.felt.clientWidth - el.offsetWidth - 4, x))}px`;
+      el.style.top = `${Math.max(4, y)}px`;
+    }
+  }
+}
