@@ -4,32 +4,24 @@
 // and goes to the server ten times a second. Every other screen at the table draws the same
 // curl from those moves with the real face under it, easing between two moves. The hands stay
 // in view above the card, the caption and the 開牌 button keep off the controller's seat, and
-// the one countdown of the squeeze runs beside the card.
+// the one countdown of the squeeze runs beside the card. Where the card goes is
+// squeezelayout.js, the controller's finger squeezedrag.js, and the curl drawn over the face
+// peel.js.
 
 import { h, reducedMotion } from "./dom.js";
 import { t } from "./i18n.js";
 import { cardFace, cardBack, cardBlank } from "./cards.js";
 import { ring } from "./parts.js";
-import {
-  PeelCanvas, frame, curlRadius, depthFor, progressFor, depthForTravel, tipTravel, zoneAt, isZone,
-} from "./peel.js";
+import { PeelCanvas } from "./peel.js";
+import { isZone } from "./fold.js";
+import { squeezeSpot, place } from "./squeezelayout.js";
+import { bindDrag } from "./squeezedrag.js";
 import { Reveal, asideRect } from "./reveal.js";
 
 const RATE = 10; // peel moves a second the server passes on, until its hello says otherwise
 const EASE_MS = 100; // an onlooker eases over the time between two moves: at least this,
 const EASE_MAX_MS = 400; // at most this (a server may pass on fewer moves a second)
 const SPRING_MS = 240; // a card let go falls back flat
-const OPEN_AT = 0.95; // let go this far and the card opens
-// A flick opens it too: let go while the finger still pulls this fast (px/ms over the last
-// FLICK_MS), once the card is at least FLICK_FROM peeled (a slip of the finger is no flick).
-const FLICK_SPEED = 0.5;
-const FLICK_MS = 100;
-const FLICK_FROM = 0.2;
-const TAP_MS = 350;
-const MAX_CARD_H = 600;
-const GAP = 14;
-/** A short, wide window (a phone on its side): the card stands beside its hand, full height. */
-const SHORT = "(orientation: landscape) and (max-height: 500px)";
 
 /** The large squeeze card, for its controller (draggable) or an onlooker (driven by moves). */
 export class SqueezeView {
@@ -67,7 +59,7 @@ export class SqueezeView {
     this.scrolled = null; // {from, to}: where the page was before the squeeze scrolled it
     this.reveals = new Set();
     this.waiting = []; // what waits for the reveals to end (the result's banner)
-    this.bindDrag();
+    bindDrag(this);
     this.relayout = () => this.visible() && this.layout();
     addEventListener("resize", this.relayout);
     addEventListener("scroll", this.relayout, { passive: true });
@@ -251,11 +243,6 @@ export class SqueezeView {
 
   // ---- layout -------------------------------------------------------------------------------
 
-  /**
-   * Place the card and its panel in the largest free part of the window below (or above) the
-   * hands, centred on the table, the panel beside or under the card and off the controller's
-   * seat.
-   */
   // Scroll the page for the squeeze, remembering where it was: the page goes back there once
   // the squeezes and their reveals are over (unless its user scrolled it meanwhile).
   scrollBy(dy) {
@@ -272,95 +259,16 @@ export class SqueezeView {
     if (s && !s.user) scrollTo(0, s.from);
   }
 
+  /**
+   * Place the card and its panel in the largest free part of the window below (or above) the
+   * hands, centred on the table, the panel beside or under the card and off the controller's
+   * seat (squeezelayout.js).
+   */
   layout() {
     const host = this.host;
     if (!host) return;
-    const vw = innerWidth;
-    const vh = innerHeight;
-    const hands = host.querySelector(".hands-row")?.getBoundingClientRect();
-    if (!hands) return;
-    const bar = host.querySelector(".topbar")?.getBoundingClientRect();
-    const under = (bar?.bottom ?? 0) + 4;
-    if (hands.top < under - 4 || hands.bottom > vh) {
-      // The page was scrolled away from the hands (a phone): bring them back into view, under
-      // the top bar (the scroll lays the squeeze out again, if the page could scroll).
-      if (this.scrollBy(hands.top - under)) return;
-    }
-    const seatEl = this.seat > 0 ? host.querySelector(`.seat[data-seat="${this.seat}"]`) : null;
-    const seat = seatEl?.getBoundingClientRect() ?? null;
-    // On a phone the dealer's bar (the exposure and 催促, under the felt) stays in sight: the
-    // card goes above or below it, never over it. (On a desktop the exposure is in the book.)
-    const shows = host.querySelector(".db-exposure")?.getBoundingClientRect().height;
-    const keep = shows ? host.querySelector(".dealer-bar")?.getBoundingClientRect() : null;
-    const below = { top: hands.bottom + 6, bottom: vh - 8 };
-    const split = keep?.height && keep.bottom > below.top && keep.top < below.bottom
-      ? [{ top: below.top, bottom: keep.top - 6 }, { top: keep.bottom + 6, bottom: below.bottom }]
-      : [below];
-    // (Over the bar only as a last resort, when no scroll makes room elsewhere.)
-    const regions = [
-      ...split,
-      { top: (bar?.bottom ?? 0) + 8, bottom: hands.top - 6 },
-      ...(split.length > 1 ? [{ ...below, covers: true }] : []),
-    ].filter((r) => r.bottom - r.top > 120);
-    const cx = hands.left + hands.width / 2;
-    this.panel.classList.remove("side", "below");
-    const size = {};
-    for (const mode of ["side", "below"]) {
-      this.panel.classList.toggle("side", mode === "side");
-      this.panel.classList.toggle("below", mode === "below");
-      size[mode] = [this.panel.offsetWidth, this.panel.offsetHeight];
-    }
-    const options = [];
-    for (const reg of regions) {
-      const rh = reg.bottom - reg.top;
-      const [sw, sh] = size.side;
-      const [bw, bh] = size.below;
-      const sideH = Math.min(rh, (vw - 2 * (sw + GAP) - 24) * 1.4, MAX_CARD_H);
-      const belowH = Math.min(rh - bh - GAP, (vw - 24) * 1.4, MAX_CARD_H);
-      for (const [mode, ch, where] of [["side", sideH, "right"], ["side", sideH, "left"], ["below", belowH, "under"]]) {
-        if (ch < 150) continue;
-        const cw = Math.round(ch / 1.4);
-        const card = { left: Math.round(cx - cw / 2), top: Math.round(reg.top + (rh - (mode === "below" ? ch + bh + GAP : ch)) / 2), w: cw, h: Math.round(ch) };
-        card.left = Math.max(12, Math.min(vw - 12 - cw, card.left));
-        let panel;
-        if (mode === "side") {
-          const px = where === "right" ? card.left + cw + GAP : card.left - GAP - sw;
-          panel = { left: px, top: card.top + card.h - sh, w: sw, h: sh };
-        } else {
-          panel = { left: Math.round(cx - bw / 2), top: card.top + card.h + GAP, w: bw, h: bh };
-        }
-        const clash = seat && overlaps(panel, seat);
-        options.push({ mode, card, panel, covers: reg.covers, score: card.h - (clash ? 10000 : 0) - (reg.covers ? 20000 : 0) });
-      }
-    }
-    const own = host.querySelector(`.hand[data-hand="${this.sq?.hand}"]`)?.getBoundingClientRect();
-    if (own && matchMedia(SHORT).matches) {
-      // Beside the squeezed hand, as tall as the window allows, the panel beyond the card.
-      const top = under + 4;
-      const rh = vh - 6 - top;
-      const [sw, sh] = size.side;
-      for (const where of ["right", "left"]) {
-        const room = where === "right" ? [own.right + GAP, vw - 8] : [8, own.left - GAP];
-        const ch = Math.min(rh, (room[1] - room[0] - sw - GAP) * 1.4, MAX_CARD_H);
-        if (ch < 150) continue;
-        const cw = Math.round(ch / 1.4);
-        const card = { left: Math.round(where === "right" ? room[0] : room[1] - cw), top: Math.round(top + (rh - ch) / 2), w: cw, h: Math.round(ch) };
-        const px = where === "right" ? card.left + cw + GAP : card.left - GAP - sw;
-        for (const py of [card.top + card.h - sh, card.top]) {
-          const panel = { left: px, top: py, w: sw, h: sh };
-          const clash = seat && overlaps(panel, seat);
-          options.push({ mode: "side", card, panel, score: card.h - (clash ? 10000 : 0) });
-        }
-      }
-    }
-    if (!options.some((o) => !o.covers) && hands.top - under > 1 && this.scrollBy(hands.top - under)) {
-      // No room but over the dealer's bar, or a short window (a phone on its side): the hands
-      // go up under the top bar, for room below (the scroll lays the squeeze out again).
-      return;
-    }
-    if (!options.length) return;
-    options.sort((a, b) => b.score - a.score);
-    const best = options[0];
+    const best = squeezeSpot(host, this.panel, { seat: this.seat, hand: this.sq?.hand, scrollBy: (dy) => this.scrollBy(dy) });
+    if (!best) return;
     this.panel.classList.toggle("side", best.mode === "side");
     this.panel.classList.toggle("below", best.mode === "below");
     place(this.card, best.card);
@@ -417,60 +325,7 @@ export class SqueezeView {
     if (more) this.paint();
   }
 
-  // ---- the controller's finger --------------------------------------------------------------
-
-  bindDrag() {
-    this.card.addEventListener("pointerdown", (ev) => {
-      if (!this.mine || !this.sq) return;
-      const r = this.card.getBoundingClientRect();
-      const zone = zoneAt(ev.clientX - r.left, ev.clientY - r.top, r.width, r.height);
-      if (zone !== this.zone) this.shown = 0;
-      this.zone = zone;
-      this.spring = null;
-      const f = frame(zone, r.width, r.height);
-      const radius = curlRadius(r.width);
-      const travel = tipTravel(depthFor(this.shown, f), radius);
-      const at = performance.now();
-      this.drag = { x: ev.clientX, y: ev.clientY, at, moved: false, f, radius, travel,
-        trail: [[at, travel]] };
-      this.card.setPointerCapture?.(ev.pointerId);
-      this.card.classList.add("held");
-      ev.preventDefault();
-    });
-    this.card.addEventListener("pointermove", (ev) => {
-      const d = this.drag;
-      if (!d) return;
-      const dx = ev.clientX - d.x;
-      const dy = ev.clientY - d.y;
-      if (!d.moved && Math.hypot(dx, dy) < 6) return;
-      d.moved = true;
-      // Only the pull toward the card's middle counts: the fold keeps its direction.
-      const travel = d.travel - (dx * d.f.n[0] + dy * d.f.n[1]);
-      const now = performance.now();
-      d.trail.push([now, travel]);
-      while (d.trail.length > 2 && now - d.trail[1][0] > FLICK_MS) d.trail.shift();
-      const p = progressFor(depthForTravel(travel, d.radius), d.f);
-      this.shown = Math.round(p * 1000) / 1000;
-      this.paint();
-      this.queueSend();
-    });
-    const end = () => {
-      const d = this.drag;
-      if (!d) return;
-      this.drag = null;
-      this.card.classList.remove("held");
-      // A quick tap without a drag opens the card at once, like the 開牌 button.
-      const tap = !d.moved && performance.now() - d.at < TAP_MS;
-      if (tap || this.shown >= OPEN_AT || (this.shown >= FLICK_FROM && flickSpeed(d.trail) >= FLICK_SPEED)) {
-        this.open();
-      } else if (this.shown > 0) {
-        this.spring = { from: this.shown, at: performance.now() };
-        this.paint();
-      }
-    };
-    this.card.addEventListener("pointerup", end);
-    this.card.addEventListener("pointercancel", end);
-  }
+  // ---- the moves sent -----------------------------------------------------------------------
 
   queueSend() {
     const wait = this.lastSent + 1000 / (this.rate?.() || RATE) - performance.now();
@@ -493,29 +348,6 @@ export class SqueezeView {
     // The gap counts from when the move went out, so that a busy page never sends the next
     // one sooner than the rate allows.
     this.lastSent = performance.now();
-  }
-}
-
-/** How fast (px/ms) the finger pulled over the drag's latest samples [[time, travel], ...]. */
-export function flickSpeed(trail) {
-  if (trail.length < 2) return 0;
-  const [t0, s0] = trail[0];
-  const [t1, s1] = trail[trail.length - 1];
-  // A finger that stopped before letting go is no flick: the last sample must be recent.
-  if (performance.now() - t1 > FLICK_MS) return 0;
-  return t1 > t0 ? (s1 - s0) / (t1 - t0) : 0;
-}
-
-function overlaps(a, b) {
-  return a.left < b.right && a.left + a.w > b.left && a.top < b.bottom && a.top + a.h > b.top;
-}
-
-function place(el, box) {
-  el.style.left = `${box.left}px`;
-  el.style.top = `${box.top}px`;
-  if (el.classList.contains("sq-card")) {
-    el.style.width = `${box.w}px`;
-    el.style.height = `${box.h}px`;
   }
 }
 
