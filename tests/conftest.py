@@ -33,6 +33,13 @@ bots; nodes started, stopped, frozen and killed; nginx): they run beside the oth
 tests, in the other worker."""
 
 
+BROWSER_ELSEWHERE = (
+    "tests/platform/test_platform_browser.py",
+    "tests/platform/test_platform_seamless_browser.py",
+)
+"""Browser modules outside ``tests/e2e``: they join the browser unit, never beside it."""
+
+
 EARLY = (
     "tests/e2e",
     "tests/cluster/test_cluster_faults.py",
@@ -47,13 +54,13 @@ core idle for a minute and more."""
 
 
 class BrowserTestsTogether(LoadScopeScheduling):
-    """``--dist loadscope`` with the whole of ``tests/e2e`` as one scope (but ``ALONE``), and
-    the ``EARLY`` units handed out before the rest."""
+    """``--dist loadscope`` with the whole of ``tests/e2e`` (and ``BROWSER_ELSEWHERE``) as
+    one scope (but ``ALONE``), and the ``EARLY`` units handed out before the rest."""
 
     def _split_scope(self, nodeid: str) -> str:
         if nodeid.startswith(ALONE):
             return nodeid.split("::")[0]
-        if nodeid.startswith("tests/e2e/"):
+        if nodeid.startswith(("tests/e2e/", *BROWSER_ELSEWHERE)):
             return "tests/e2e"
         return super()._split_scope(nodeid)
 

@@ -431,14 +431,7 @@ async def jwks(request: web.Request) -> web.Response:
 async def report(request: web.Request) -> web.Response:
     """GET /api/transfers?from=T&to=T, signed by the game: the transfers done in the period."""
     p = request.app[PLATFORM]
-    stamp = request.headers.get("X-Platform-Timestamp", "")
-    given = request.headers.get("X-Platform-Signature", "")
-    good = signature(p.secret, stamp, "GET", request.path_qs, b"")
-    if (
-        not stamp.isdigit()
-        or not hmac.compare_digest(good, given)
-        or abs(time.time() - int(stamp)) > 300
-    ):
+    if not p.wallet.signed(request, b""):
         return web.json_response(
             {"error": {"code": "bad_signature", "message": "Not signed."}}, status=401
         )

@@ -12,7 +12,7 @@ import pytest
 from platform_browser import Dealer, coins, hook, page_of, round_result, shot
 from platform_support import Stack, running_stack
 
-from e2e.e2e_support import CHROMIUM, CHROMIUM_ARGS, DESKTOP, PHONE, place_chip, sit
+from e2e.e2e_support import DESKTOP, PHONE, place_chip, sit
 from serving import wait_until
 
 pytestmark = pytest.mark.browser
@@ -20,21 +20,9 @@ pytestmark = pytest.mark.browser
 
 @pytest.fixture(scope="module")
 def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
-    if not CHROMIUM.exists():
-        pytest.skip("Debian's chromium is not installed at /usr/bin/chromium")
     tmp = tmp_path_factory.mktemp("seamless-browser")
     with running_stack(tmp, "--test-hooks", wallet="seamless") as running:
         yield running
-
-
-@pytest.fixture(scope="module")
-def browser(stack: Stack) -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
 
 
 def test_a_player_bets_the_platforms_own_coins_and_sees_them_move_by_the_result(

@@ -25,7 +25,7 @@ from typing import Any
 import aiohttp
 from aiohttp import web
 
-from baccarat.errors import BaccaratError, Conflict, InvalidInput, NotFound, RuleViolation
+from baccarat.errors import BaccaratError, Conflict, InvalidInput, NotFound
 from baccarat.platform import signing
 from baccarat.platform.config import PlatformConfig
 from baccarat.protocol import codec
@@ -34,7 +34,12 @@ from baccarat.server.http import auth
 from baccarat.server.http.console_request import seat_here
 from baccarat.server.http.keys import SERVER
 from baccarat.store import Store
-from baccarat.store.platform import Transfer, verify_platform_id, verify_transfer
+from baccarat.store.platform import (
+    Transfer,
+    coins_in_play,
+    verify_platform_id,
+    verify_transfer,
+)
 from baccarat.table import SetCoins
 
 log = logging.getLogger("baccarat.platform")
@@ -90,12 +95,7 @@ async def _hold_back(server: Server, user_id: int, coins: int, amount: int) -> N
     """Before a withdrawal: refuse coins in play, and lower the table's idea of the balance."""
     table = server.inflight.elsewhere(user_id, "")
     if table is not None:
-        raise RuleViolation(
-            "coins_in_play",
-            f"The user's coins are in a round still being settled at table {table!r}; "
-            "try again once it has settled.",
-            table_id=table,
-        )
+        raise coins_in_play(table)
     if coins + amount >= 0:
         await _tell(server, user_id, coins + amount)
 

@@ -213,6 +213,16 @@ def _linked_user(conn: sa.Connection, platform_user: str) -> int:
     return int(row.user_id)
 
 
+def coins_in_play(table: str) -> RuleViolation:
+    """A withdrawal refused: a round still being settled at ``table`` holds the coins."""
+    return RuleViolation(
+        "coins_in_play",
+        f"The user's coins are in a round still being settled at table {table!r}; "
+        "try again once it has settled.",
+        table_id=table,
+    )
+
+
 def _in_escrow(conn: sa.Connection, user_id: int) -> str | None:
     """A table whose round in escrow holds the user's stakes or deals against them, at any
     node; None if there is none."""
@@ -232,12 +242,7 @@ def _move(conn: sa.Connection, transfer_id: str, platform_user: str, amount: int
     uid = _linked_user(conn, platform_user)
     table = _in_escrow(conn, uid) if amount < 0 else None
     if table is not None:
-        raise RuleViolation(
-            "coins_in_play",
-            f"The user's coins are in a round still being settled at table {table!r}; "
-            "try again once it has settled.",
-            table_id=table,
-        )
+        raise coins_in_play(table)
     moved = conn.execute(
         sa.update(s.users)
         .where(s.users.c.id == uid, s.users.c.coins + amount >= 0)
@@ -397,6 +402,7 @@ __all__ = [
     "Launched",
     "PlatformAccounts",
     "Transfer",
+    "coins_in_play",
     "transfer_problems",
     "verify_platform_id",
     "verify_transfer",
