@@ -198,7 +198,7 @@ def test_a_real_shoes_place_in_the_log_is_verified_in_the_page(
         row = _line(page, _row(logged.shoe_id))
         before = _line(page, _row(older.shoe_id))
     finally:
-        page.unroute(PROOF)
+        page.unroute_all(behavior="wait")
     live = page.evaluate("() => window.baccaratApp.table.view.shoe")
     proofs = {p["entry"]["shoe_id"]: p for p in given}
     # What the page was given is a real proof: Python's own checks agree with the page's.
@@ -337,7 +337,7 @@ def test_a_proof_or_head_that_was_changed_is_reported_red(
             _reopen(page)
             got = _line(page, CURRENT)
         finally:
-            page.unroute(PROOF)
+            page.unroute_all(behavior="wait")
         live = page.evaluate("() => window.baccaratApp.table.view.shoe")
         proof = _get(server, f"/api/log/proof?shoe={live['id']}")
         failed = {"path": ["path"], "root": ["path", "signature"], "signature": ["signature"]}
@@ -384,8 +384,7 @@ def test_a_logged_commitment_that_is_not_the_one_the_page_saw_is_reported_red(
             current = _line(page, CURRENT)
             row = _line(page, _row(live["id"]))
         finally:
-            page.unroute(PROOF)
-            page.unroute(LISTING)
+            page.unroute_all(behavior="wait")
         record = page.evaluate(
             "(id) => import('/js/seen.js').then((m) => m.recall(id))", live["id"]
         )
@@ -469,7 +468,7 @@ def test_pictures_of_the_panel_with_the_log_line(server: Server, watching: Watch
         try:
             _screens(page, f"fairness-log-{size}-{second}-failed")
         finally:
-            page.unroute(PROOF)
+            page.unroute_all(behavior="wait")
         assert (
             page.evaluate("(s) => document.querySelector(s).dataset.log", f"{CURRENT} .fp-log")
             == "failed"
