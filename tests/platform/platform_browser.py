@@ -14,7 +14,8 @@ from platform_support import Stack, http
 
 from baccarat.client import Client
 from baccarat.store import open_store
-from e2e.e2e_support import SCREENSHOTS
+from e2e.e2e_support import SCREENSHOTS, place_chip, sit
+from serving import wait_until
 
 
 def page_of(browser: Any, viewport: dict[str, int], phone: bool, lang: str) -> Any:
@@ -77,3 +78,18 @@ def round_result(stack: Stack, user_id: int) -> int:
         ).all()
     assert len(rows) == 1, rows
     return int(rows[0][0])
+
+
+def bet_a_round(stack: Stack, page: Any, dealer: Dealer, user_id: int, picture: str) -> int:
+    """The page's player sits at t1 (``dealer`` deals), stakes 1,000 on Player while the
+    betting is held, and plays the round out; the round's result for ``user_id``."""
+    hook(stack, {"hold": "betting"})
+    sit(page, "t1", 1)
+    wait_until(lambda: hook(stack)["phase"] == "betting", "betting")
+    assert place_chip(page, 10, "player") == "ok"
+    shot(page, picture)
+    hook(stack, {"hold": "result"})
+    wait_until(lambda: hook(stack)["phase"] == "result", "the result", limit=120)
+    hook(stack, {"hold": None})
+    dealer.leave()
+    return round_result(stack, user_id)

@@ -8,10 +8,10 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from platform_browser import Dealer, coins, hook, page_of, round_result, shot
+from platform_browser import Dealer, bet_a_round, coins, page_of, shot
 from platform_support import Stack, running_stack
 
-from e2e.e2e_support import DESKTOP, PHONE, place_chip, sit
+from e2e.e2e_support import DESKTOP, PHONE
 from serving import wait_until
 
 pytestmark = pytest.mark.browser
@@ -49,17 +49,7 @@ def test_a_player_bets_from_the_platform_and_its_balance_moves_by_the_rounds_res
     assert page.evaluate("document.documentElement.lang") == "en"
     shot(page, "platform-game-lobby-desktop-en")
 
-    hook(stack, {"hold": "betting"})
-    sit(page, "t1", 1)
-    wait_until(lambda: hook(stack)["phase"] == "betting", "betting")
-    assert place_chip(page, 10, "player") == "ok"
-    shot(page, "platform-game-table-desktop-en")
-    hook(stack, {"hold": "result"})
-    wait_until(lambda: hook(stack)["phase"] == "result", "the result", limit=120)
-    hook(stack, {"hold": None})
-    dealer.leave()
-
-    result = round_result(stack, me["id"])
+    result = bet_a_round(stack, page, dealer, me["id"], "platform-game-table-desktop-en")
     page.goto(f"{stack.platform}/?lang=en")
     wait_until(lambda: stack.balance("u1001") == 10_000 + result, "the settlement")
     page.fill("#amount", str(10_000 + result))

@@ -9,10 +9,10 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from platform_browser import Dealer, coins, hook, page_of, round_result, shot
+from platform_browser import Dealer, bet_a_round, coins, page_of, shot
 from platform_support import Stack, running_stack
 
-from e2e.e2e_support import DESKTOP, PHONE, place_chip, sit
+from e2e.e2e_support import DESKTOP, PHONE
 from serving import wait_until
 
 pytestmark = pytest.mark.browser
@@ -42,17 +42,7 @@ def test_a_player_bets_the_platforms_own_coins_and_sees_them_move_by_the_result(
     me = page.evaluate("fetch('/api/me').then((r) => r.json())")["user"]
     assert (me["level"], me["coins"]) == (60, start)
 
-    hook(stack, {"hold": "betting"})
-    sit(page, "t1", 1)
-    wait_until(lambda: hook(stack)["phase"] == "betting", "betting")
-    assert place_chip(page, 10, "player") == "ok"
-    shot(page, "platform-seamless-table-desktop-en")
-    hook(stack, {"hold": "result"})
-    wait_until(lambda: hook(stack)["phase"] == "result", "the result", limit=120)
-    hook(stack, {"hold": None})
-    dealer.leave()
-
-    result = round_result(stack, me["id"])
+    result = bet_a_round(stack, page, dealer, me["id"], "platform-seamless-table-desktop-en")
     wait_until(lambda: stack.platform_coins("u1001") == start + result, "the credit")
     page.goto(f"{stack.platform}/?lang=en")
     page.wait_for_selector("#coins")
