@@ -140,7 +140,8 @@ def run(args: argparse.Namespace) -> int:
             agreed = sum(1 for e in ours if start <= e.at < end) - sum(
                 1 for d in found if d.game is not None
             )
-            print(f"reconcile: {len(found)} difference(s); {agreed} transfer(s) agree")
+            what = "round total(s)" if seamless else "transfer(s)"
+            print(f"reconcile: {len(found)} difference(s); {agreed} {what} agree")
             for d in found:
                 print(f"  - {d.line()}")
         return 1 if found else 0
