@@ -298,8 +298,8 @@ def _table_hook(server: Server, table_id: str, body: dict[str, Any]) -> dict[str
 
 
 def table_state(server: Server, table_id: str) -> dict[str, Any]:
-    """``GET /api/test/tables/{id}`` (``--test-hooks``): the table's phase and whether it is
-    held."""
+    """``GET /api/test/tables/{id}`` (``--test-hooks``): the table's phase, whether it is
+    held, and the phase's time left (``remaining_ms``)."""
     with urllib.request.urlopen(f"{server.url}/api/test/tables/{table_id}", timeout=10) as r:
         state: dict[str, Any] = json.load(r)
     return state

@@ -119,6 +119,33 @@ def test_browser_checks_a_revealed_seed_against_its_commitment(
     assert page.evaluate(check, [other.hex(), commitment(seed)]) is False
 
 
+JS_LATENESS = """async (reads) => {
+  const { Lateness } = await import('/js/lateness.js');
+  const late = new Lateness();
+  // Each read: [at, gap]: read at `at` (ms on the page clock), sent `gap` ms before it.
+  return reads.map(([at, gap]) => gap === null ? late.of(undefined, at)
+    : Math.round(late.of((performance.timeOrigin + at - gap) / 1000, at)));
+}"""
+
+
+def test_browser_lateness_is_the_wait_above_the_least_gap_of_the_last_minute(
+    server: Server, browser: Any
+) -> None:
+    page = open_page(browser, server, DESKTOP)
+    reads = [
+        (1_000, 80),  # the first: the clocks' offset and the network, as far as it knows
+        (2_000, 2_080),  # read 2 s late by a busy page
+        (3_000, 50),  # a quicker one lowers the floor
+        (4_000, 90),
+        (5_000, None),  # an event without the server's clock: not late
+        (30_000, 1_050),
+        (64_500, 400),  # a minute on, the old floor is gone (a table moved to a new node)
+        (65_000, 450),
+    ]
+    late = page.evaluate(JS_LATENESS, [list(r) for r in reads])
+    assert late == [0, 2_000, 0, 40, 0, 1_000, 0, 50]
+
+
 JS_REDUCER = """async (steps) => {
   const { apply } = await import('/js/reducer.js');
   return steps.map(([before, frames]) => frames.reduce((v, [kind, data]) => apply(v, kind, data), before));

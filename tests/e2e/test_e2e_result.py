@@ -3,6 +3,7 @@
 A page at 4x CPU throttling (Chromium's ``Emulation.setCPUThrottlingRate``, with motion, so
 every opened card turns over and flies into its hand) watches bots play several rounds at
 the test server's speed, where a result lasts 2.5 s: the banner must show in each of them.
+A starved page reads the table's messages late; its countdowns still end with the server's.
 """
 
 from __future__ import annotations
@@ -11,10 +12,12 @@ from typing import Any
 
 import pytest
 from e2e_support import (
+    DESKTOP,
     PHONE,
     BetsIn,
     Server,
     create_account,
+    hold,
     leave_empty,
     log_in,
     needs_chromium,
@@ -80,6 +83,47 @@ def test_the_banner_shows_on_every_round_at_4x_cpu_throttling(server: Server, br
         seen = page.evaluate("window.resultsSeen")
         rounds = seen["rounds"][:ROUNDS]
         assert [r for r in rounds if r not in seen["banners"]] == [], seen
+        assert page.js_errors == []
+    finally:
+        if bots is not None:
+            bots.terminate()
+            bots.wait()
+        leave_empty(page)
+        page.context.close()
+
+
+BUSY = """(ms) => { setTimeout(() => { const end = performance.now() + ms;
+  while (performance.now() < end); }, 0); }"""
+"""Keep the page's one thread busy for ``ms``, starting just after this call returns."""
+
+PAGE_LEFT = """() => { const { view, at } = window.baccaratApp.table.store;
+  return view?.phase === 'betting' ? at + view.remaining_ms - performance.now() : null; }"""
+"""The betting's time left as the page counts it down (ms), or null outside a betting."""
+
+
+def test_a_page_that_reads_the_betting_late_counts_down_the_servers_time(
+    server: Server, browser: Any
+) -> None:
+    name = create_account(server, "busypage")
+    page = open_page(browser, server, DESKTOP)
+    bots = None
+    try:
+        log_in(page, name)
+        table = quiet_table(page)
+        sit(page, table, 0)
+        bots = start_bots(server, table)
+        hold(server, table, "result")
+        wait_until(lambda: table_state(server, table)["held"], "a result held", limit=120.0)
+        # The betting opens while the page is busy for 3 s: it reads its opening that late.
+        page.evaluate(BUSY, 3000)
+        hold(server, table, None)
+        skip(server, table)
+        page.wait_for_function(f"() => ({PAGE_LEFT})() !== null", timeout=30_000)
+        shown = page.evaluate(PAGE_LEFT)
+        left = table_state(server, table)["remaining_ms"]
+        # Read a few ms apart; without the server's clock the page would count 3 s too many.
+        assert left < 7_500 - 2_000, left
+        assert abs(shown - left) < 1_000, (shown, left)
         assert page.js_errors == []
     finally:
         if bots is not None:

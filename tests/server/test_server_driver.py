@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import json
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -289,6 +290,28 @@ def test_the_deliveries_counter_counts_every_event_and_me_sent() -> None:
         assert {m["event"] for m in sent} >= {"me", "chip_placed", "round_settled"}
         counted = rig.driver.metrics.registry.get_sample_value("baccarat_messages_queued_total")
         assert counted == len(sent)
+        await rig.driver.stop(0.0)
+
+    run(main)
+
+
+def test_an_event_with_a_time_left_carries_the_servers_clock_and_no_other_does() -> None:
+    async def main() -> None:
+        rig = Rig(FakeStore({1: 100_000, 2: 10_000}))
+        before = time.time()
+        await seated_round(rig)
+        await rig.do(OpenCard(2, "player"))
+        await rig.do(OpenCard(2, "banker"))
+        after = time.time()
+        sent = [m for m in rig.screen.sent if m.get("type") == "event"]
+        timed = [m for m in sent if "remaining_ms" in m["data"]]
+        assert {m["event"] for m in timed} >= {"betting_opened", "round_settled"}
+        assert all(before <= m["server_time"] <= after for m in timed)
+        untimed = [
+            m for m in sent if not {"remaining_ms", "grace_ms", "ready_in_ms"} & set(m["data"])
+        ]
+        assert {m["event"] for m in untimed} >= {"chip_placed", "card_opened"}
+        assert not [m for m in untimed if "server_time" in m]
         await rig.driver.stop(0.0)
 
     run(main)

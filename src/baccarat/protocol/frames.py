@@ -81,6 +81,7 @@ class Event(TypedDict):
     private: NotRequired[bool]
     event: str
     data: Data
+    server_time: NotRequired[float]
 
 
 class Room(TypedDict):

@@ -73,14 +73,23 @@ def snapshot(
 
 
 def event(
-    table_id: str, seq: int, kind: str, data: Mapping[str, object], *, private: bool = False
+    table_id: str,
+    seq: int,
+    kind: str,
+    data: Mapping[str, object],
+    *,
+    private: bool = False,
+    server_time: float | None = None,
 ) -> dict[str, object]:
-    """One table event; a private one does not advance ``seq``."""
+    """One table event; a private one does not advance ``seq``. One with a time left carries
+    ``server_time``, the server's clock when it was sent, as a snapshot does."""
     out: dict[str, object] = {"type": "event", "table_id": table_id, "seq": seq}
     if private:
         out["private"] = True
     out["event"] = kind
     out["data"] = data
+    if server_time is not None:
+        out["server_time"] = server_time
     return out
 
 

@@ -3,7 +3,8 @@
 A test drives a table to the moment it needs instead of waiting for a time window to come
 by: ``POST /api/test/tables/{id}`` with ``{"hold": "result"}`` holds the table once it is in
 its result phase (its deadlines wait; commands go on), ``{"hold": null}`` lets it go on, and
-``{"skip": true}`` ends the phase in play at once (its time jumps to its deadline).
+``{"skip": true}`` ends the phase in play at once (its time jumps to its deadline). Each
+answers with the table's phase, whether it is held, and the phase's time left.
 The route exists only on a server started with ``--test-hooks``, and answers only requests
 from the machine itself: it is no part of the game.
 """
@@ -16,6 +17,7 @@ from typing import Any
 
 from aiohttp import web
 
+from baccarat.protocol.values import time_left
 from baccarat.server.http.auth import fail
 from baccarat.server.tables.driver import TableDriver
 
@@ -56,6 +58,7 @@ def hold_route(
                 "phase": table.phase,
                 "held": driver.hold.held,
                 "round_no": table.round.round_no if table.round is not None else None,
+                "remaining_ms": time_left(table.deadline, driver.clock()),
             }
         )
 

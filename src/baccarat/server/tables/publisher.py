@@ -29,6 +29,9 @@ from baccarat.table.view import (
     personal_keys,
 )
 
+TIMED = frozenset(("remaining_ms", "grace_ms", "ready_in_ms"))
+"""The ``data`` keys of a time left (``protocol.events``)."""
+
 
 class Publisher:
     """One table's outgoing messages, in order (used only inside the table's task)."""
@@ -56,14 +59,18 @@ class Publisher:
     def publish(self, events: list[Event], now: float) -> int:
         """Send a step's events (and the ``me`` they changed); return the deliveries made."""
         sent = 0
+        wall = time.time()
         for ev in events:
             kind, data = event_wire(ev, now)
+            # A time left is as of now: the server's clock tells a client how late it reads it.
+            stamp = wall if TIMED.intersection(data) else None
             to = recipient(ev)
             if to is None:
                 self.seq += 1
-                sent += self.hub.to_table(self.table_id, event(self.table_id, self.seq, kind, data))
+                msg = event(self.table_id, self.seq, kind, data, server_time=stamp)
+                sent += self.hub.to_table(self.table_id, msg)
             else:
-                msg = event(self.table_id, self.seq, kind, data, private=True)
+                msg = event(self.table_id, self.seq, kind, data, private=True, server_time=stamp)
                 sent += self.hub.to_user_at(to, self.table_id, msg)
         # A step without events may still change someone's own part (自動開牌 is nobody
         # else's business, so it has no event): only the deal and the chat change nobody's.

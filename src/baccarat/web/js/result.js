@@ -4,7 +4,7 @@
 
 import { h, mount, fmt, signed, pulse } from "./dom.js";
 import { t } from "./i18n.js";
-import { seatOf } from "./selectors.js";
+import { deadline, seatOf } from "./selectors.js";
 import { play } from "./sound.js";
 
 const BADGE_MS = 4200; // how long a result's badges stay
@@ -39,9 +39,11 @@ export class ResultBanner {
           if (now?.phase === "result" && now.result?.round_id === res.round_id) this.draw(now);
         });
         // The reveal yields to the result, never the other way: past its whole beat (or a
-        // third of the phase, if sooner) the card is in its hand at once, however long a
-        // starved device's flight would still take, and the banner shows.
-        const third = typeof view.remaining_ms === "number" ? view.remaining_ms / 3 : 0;
+        // third of the result's time left, if sooner) the card is in its hand at once, however
+        // long a starved device's flight would still take, and the banner shows. The time
+        // left is the server's: a page that read the result late has less of it.
+        const ends = deadline(view, this.screen.table.store.at);
+        const third = ends === null ? 0 : Math.max(0, ends - performance.now()) / 3;
         setTimeout(() => {
           if (this.screen.view?.result?.round_id === res.round_id) squeeze.landReveals();
         }, Math.min(REVEAL_BEAT_MS, third));

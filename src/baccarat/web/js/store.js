@@ -5,9 +5,11 @@
 // else keeps a copy of the table, so nothing can drift from what the server said.
 
 import { apply } from "./reducer.js";
+import { Lateness } from "./lateness.js";
 
 export class TableStore {
   constructor() {
+    this.lateness = new Lateness();
     this.clear();
   }
 
@@ -15,7 +17,8 @@ export class TableStore {
   clear() {
     this.view = null;
     this.seq = -1;
-    // When (performance.now()) the view's remaining_ms was current: countdowns run from it.
+    // When (performance.now()) the view's remaining_ms was current, which is when the server
+    // sent it (a page that read it late counts that time as gone): countdowns run from it.
     this.at = 0;
   }
 
@@ -23,7 +26,7 @@ export class TableStore {
   take(msg) {
     this.seq = msg.seq;
     this.view = msg.view;
-    this.at = performance.now();
+    this.at = this.sentAt(msg);
   }
 
   /**
@@ -40,7 +43,13 @@ export class TableStore {
     if (!this.view) return "missed";
     const data = msg.data || {};
     this.view = apply(this.view, msg.event, data);
-    if (typeof data.remaining_ms === "number") this.at = performance.now();
+    if (typeof data.remaining_ms === "number") this.at = this.sentAt(msg);
     return "applied";
+  }
+
+  // When `msg` was sent, on the page's clock.
+  sentAt(msg) {
+    const now = performance.now();
+    return now - this.lateness.of(msg.server_time, now);
   }
 }
