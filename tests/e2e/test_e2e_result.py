@@ -111,7 +111,7 @@ def test_a_page_that_reads_the_betting_late_counts_down_the_servers_time(
         log_in(page, name)
         table = quiet_table(page)
         sit(page, table, 0)
-        bots = start_bots(server, table)
+        bots = start_bots(server, table, "busybot")
         hold(server, table, "result")
         wait_until(lambda: table_state(server, table)["held"], "a result held", limit=120.0)
         # The betting opens while the page is busy for 3 s: it reads its opening that late.
