@@ -11,7 +11,8 @@ ledger it is refused (``coins_in_play``), and at the user's table the table is t
 lower balance first, so it refuses (``dealer_cannot_cover``, ``coins_below_stake``) when
 the dealer's book or the bets on the table need the coins, and no chip placed meanwhile can
 count on them. A withdrawal for a user seated at another node's table is passed to that
-node as it came (its signature still holds), so the table that knows the bets decides.
+node as it came (its signature still holds), so the table that knows the bets decides
+(``server.http.forwarding``).
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from baccarat.platform import signing
 from baccarat.platform.config import PlatformConfig
 from baccarat.protocol import codec
 from baccarat.server.app import Server
-from baccarat.server.http import auth
+from baccarat.server.http import auth, forwarding
 from baccarat.server.http.console_request import seat_here
 from baccarat.server.http.keys import SERVER
 from baccarat.store import Store
@@ -49,9 +50,6 @@ REPLAYED = "Idempotent-Replayed"
 """Header on the answer to a transfer id seen before: the body is the first answer's."""
 ONE_AT_A_TIME = web.AppKey("platform_transfer_lock", asyncio.Lock)
 MAX_PERIOD = 31 * 24 * 3600.0
-FORWARDED = "X-Baccarat-Forwarded"
-"""On a withdrawal one node passed to another: the receiver makes it (never passes it on)."""
-FORWARD_TIMEOUT = 10.0
 
 
 def _refusal(exc: BaccaratError) -> web.Response:
@@ -69,10 +67,14 @@ def _refusal(exc: BaccaratError) -> web.Response:
 async def _signed(request: web.Request) -> bytes:
     """The body of a call the platform signed; ``bad_signature`` or ``stale_timestamp``."""
     body = await request.read()
-    headers = {k: request.headers.get(k, "") for k in (signing.TIMESTAMP, signing.SIGNATURE)}
+    headers = {k: request.headers.get(k, "") for k in SIGNED}
     secret = request.app[CONFIG].secret
     signing.verify(secret, time.time(), headers, request.method, request.path_qs, body)
     return body
+
+
+SIGNED = (signing.TIMESTAMP, signing.SIGNATURE)
+"""The headers of a platform's signature."""
 
 
 def _fields(body: bytes) -> tuple[str, str, int]:
@@ -135,48 +137,22 @@ async def _tell_quietly(server: Server, store: Store, user_id: int) -> None:
         log.info("balance left to the next round", extra={"user_id": user_id, "code": exc.code})
 
 
-async def _seated_elsewhere(server: Server, store: Store, user: str) -> str | None:
-    """The public URL of another node whose table seats the platform's user, if any."""
-    account = await asyncio.to_thread(store.platform_account, user)
-    if seat_here(server, account.user_id) is not None:
-        return None
-    claim = await server.seating.claims.directory.seat_of(account.user_id)
-    return None if claim is None else await server.lobby.elsewhere(claim.table_id)
-
-
-async def _forward(request: web.Request, url: str, body: bytes) -> web.Response:
-    """The platform's call as it came, to the node whose table seats the user: the bets and
-    the book there are what a withdrawal must leave alone, so that node decides."""
-    headers = {k: request.headers.get(k, "") for k in (signing.TIMESTAMP, signing.SIGNATURE)}
-    headers.update({"Content-Type": "application/json", FORWARDED: "1"})
-    target = f"{url.rstrip('/')}{request.path_qs}"
-    timeout = aiohttp.ClientTimeout(total=FORWARD_TIMEOUT)
-    async with (
-        aiohttp.ClientSession(timeout=timeout) as session,
-        session.post(target, data=body, headers=headers) as resp,
-    ):
-        answer = await resp.read()
-        kept = {k: v for k, v in resp.headers.items() if k == REPLAYED}
-        return web.Response(
-            status=resp.status, body=answer, content_type="application/json", headers=kept
-        )
-
-
 async def post_transfer(request: web.Request) -> web.Response:
     """POST /api/platform/transfers: move coins in (positive) or out (negative), once. A
     withdrawal for a user seated at a table another node runs is that node's to make."""
     try:
         body = await _signed(request)
         transfer_id, user, amount = _fields(body)
-        if amount < 0 and not request.headers.get(FORWARDED):
-            url = await _seated_elsewhere(request.app[SERVER], request.app[auth.STORE], user)
+        if amount < 0:
+            store = request.app[auth.STORE]
+            account = await asyncio.to_thread(store.platform_account, user)
+            url = await forwarding.node_seating(request.app[SERVER], request, account.user_id)
             if url is not None:
-                return await _forward(request, url, body)
+                # As it came: its signature holds there too.
+                return await forwarding.forward(request, url, SIGNED, keep=(REPLAYED,))
         done = await _make(request, transfer_id, user, amount)
     except (aiohttp.ClientError, TimeoutError):
-        return auth.fail(
-            503, "service_unavailable", "The node running the user's table did not answer."
-        )
+        return forwarding.unanswered()
     except BaccaratError as exc:
         return _refusal(exc)
     headers = {REPLAYED: "true"} if done.replayed else None

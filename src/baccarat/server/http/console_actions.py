@@ -13,12 +13,14 @@ import asyncio
 import logging
 from typing import Any
 
+import aiohttp
 from aiohttp import web
 
 from baccarat.errors import BaccaratError, InvalidInput, NotFound, RuleViolation
 from baccarat.numbers import whole
 from baccarat.protocol.messages import notice
 from baccarat.server.app import Server
+from baccarat.server.http import forwarding
 from baccarat.server.http.console_request import (
     actor_of,
     body_of,
@@ -44,13 +46,21 @@ from baccarat.table.occupants import check_coins
 
 log = logging.getLogger("baccarat.console")
 
+CREDENTIALS = ("Authorization", "Cookie")
+"""What a console request passed on to another node keeps: the operator's session (its
+Origin was checked here, and the other node's host is another)."""
+
 
 async def grant(request: web.Request) -> web.Response:
     """POST /api/admin/users/{id}/grant {coins, reason}: a ledger transaction from the mint,
-    or (above the bound, or to oneself) a request for a second operator: 202 with it."""
+    or (above the bound, or to oneself) a request for a second operator: 202 with it. For a
+    user seated at a table another node runs, that node's answer (it made the grant)."""
     store = store_of(request)
     try:
         uid = user_id_of(request)
+        url = await forwarding.node_seating(request.app[SERVER], request, uid)
+        if url is not None:
+            return await forwarding.forward(request, url, CREDENTIALS)
         data = await body_of(request)
         coins, reason = whole_field(data, "coins"), reason_of(data)
         user = await asyncio.to_thread(store.get_user, uid)
@@ -58,6 +68,8 @@ async def grant(request: web.Request) -> web.Response:
         user, waiting = await asyncio.to_thread(
             store.operator_grant, actor_of(request), uid, coins, reason, grant_policy(request)
         )
+    except (aiohttp.ClientError, TimeoutError):
+        return forwarding.unanswered()
     except BaccaratError as exc:
         return refused(exc)
     if waiting is not None:
@@ -68,7 +80,8 @@ async def grant(request: web.Request) -> web.Response:
 
 def _verify_table_keeps(server: Server, user_id: int, coins: int, change: int) -> None:
     """Coins the user has on the table (or the dealer's book) are not taken back: the
-    stakes could not be escrowed and the round would be voided."""
+    stakes could not be escrowed and the round would be voided. (A user seated at another
+    node's table: the request was passed on there.)"""
     seat = seat_here(server, user_id)
     if seat is not None and whole(change) and coins + change >= 0:
         check_coins(seat[1].table, user_id, coins + change)
@@ -87,17 +100,23 @@ async def grant_requests(request: web.Request) -> web.Response:
 
 
 async def approve_grant(request: web.Request) -> web.Response:
-    """POST /api/admin/grants/{id}/approve {reason}: a second operator's yes; the coins move."""
+    """POST /api/admin/grants/{id}/approve {reason}: a second operator's yes; the coins move
+    (at the node whose table seats the user, if another runs it)."""
     server = request.app[SERVER]
     store = store_of(request)
     try:
         rid = _request_id(request)
         reason = reason_of(await body_of(request))
         waiting = await asyncio.to_thread(store.grant_request, rid)
+        url = await forwarding.node_seating(server, request, waiting.user_id)
+        if url is not None:
+            return await forwarding.forward(request, url, CREDENTIALS)
         user = await asyncio.to_thread(store.get_user, waiting.user_id)
         if waiting.status == "pending":
             _verify_table_keeps(server, user.user_id, user.coins, waiting.coins)
         user, done = await asyncio.to_thread(store.approve_grant, actor_of(request), rid, reason)
+    except (aiohttp.ClientError, TimeoutError):
+        return forwarding.unanswered()
     except BaccaratError as exc:
         return refused(exc)
     await _tell_table(server, user.user_id, user.coins)
