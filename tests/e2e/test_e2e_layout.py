@@ -185,13 +185,12 @@ DEALER_BUBBLE = """async () => {
 }"""
 
 
-def start_bots(server: Server, table: str, prefix: str = "lybot") -> subprocess.Popen[bytes]:
-    """Five bots betting at the table (they never deal), in one process of their own; bots
-    of another ``prefix`` are other users (one prefix's may still sit at an earlier table)."""
+def start_bots(server: Server, table: str) -> subprocess.Popen[bytes]:
+    """Five bots betting at the table (they never deal), in one process of their own."""
     return subprocess.Popen(
         [sys.executable, "-m", "baccarat", "bots", "--url", server.url, "--count", "5",
          "--no-deal", "--table", table, "--strategy", "mixed", "--seed", "11",
-         "--processes", "1", "--prefix", prefix, "--password", "bot-password"],
+         "--processes", "1", "--prefix", "lybot", "--password", "bot-password"],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )  # fmt: skip

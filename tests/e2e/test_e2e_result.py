@@ -8,11 +8,11 @@ A starved page reads the table's messages late; its countdowns still end with th
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from e2e_support import (
-    DESKTOP,
     PHONE,
     BetsIn,
     Server,
@@ -22,6 +22,7 @@ from e2e_support import (
     log_in,
     needs_chromium,
     open_page,
+    played_to,
     quiet_table,
     sit,
     skip,
@@ -55,7 +56,18 @@ PLAYED = f"""() => window.resultsSeen.rounds.length >= {ROUNDS} &&
   document.querySelector('.table-screen')?.dataset.phase !== 'result'"""
 
 
-def test_the_banner_shows_on_every_round_at_4x_cpu_throttling(server: Server, browser: Any) -> None:
+BUSY = """(ms) => { setTimeout(() => { const end = performance.now() + ms;
+  while (performance.now() < end); }, 0); }"""
+"""Keep the page's one thread busy for ``ms``, starting just after this call returns."""
+
+PAGE_LEFT = """() => { const { view, at } = window.baccaratApp.table.store;
+  return view?.phase === 'betting' ? at + view.remaining_ms - performance.now() : null; }"""
+"""The betting's time left as the page counts it down (ms), or null outside a betting."""
+
+
+@pytest.fixture(scope="module")
+def dealing(server: Server, browser: Any) -> Iterator[tuple[Any, str]]:
+    """A phone page (with motion) dealing to bots at a table of its own, and that table."""
     name = create_account(server, "slowphone")
     page = open_page(browser, server, PHONE, phone=True, motion=True)
     bots = None
@@ -67,7 +79,22 @@ def test_the_banner_shows_on_every_round_at_4x_cpu_throttling(server: Server, br
         page.wait_for_function(
             "() => document.querySelectorAll('.seats .seat.taken').length >= 4", timeout=60_000
         )
-        page.context.new_cdp_session(page).send("Emulation.setCPUThrottlingRate", {"rate": 4})
+        yield page, table
+    finally:
+        if bots is not None:
+            bots.terminate()
+            bots.wait()
+        leave_empty(page)
+        page.context.close()
+
+
+def test_the_banner_shows_on_every_round_at_4x_cpu_throttling(
+    server: Server, dealing: tuple[Any, str]
+) -> None:
+    page, table = dealing
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Emulation.setCPUThrottlingRate", {"rate": 4})
+    try:
         page.evaluate(RECORD)
         bets_in = BetsIn(page)
 
@@ -85,49 +112,26 @@ def test_the_banner_shows_on_every_round_at_4x_cpu_throttling(server: Server, br
         assert [r for r in rounds if r not in seen["banners"]] == [], seen
         assert page.js_errors == []
     finally:
-        if bots is not None:
-            bots.terminate()
-            bots.wait()
-        leave_empty(page)
-        page.context.close()
-
-
-BUSY = """(ms) => { setTimeout(() => { const end = performance.now() + ms;
-  while (performance.now() < end); }, 0); }"""
-"""Keep the page's one thread busy for ``ms``, starting just after this call returns."""
-
-PAGE_LEFT = """() => { const { view, at } = window.baccaratApp.table.store;
-  return view?.phase === 'betting' ? at + view.remaining_ms - performance.now() : null; }"""
-"""The betting's time left as the page counts it down (ms), or null outside a betting."""
+        cdp.send("Emulation.setCPUThrottlingRate", {"rate": 1})
 
 
 def test_a_page_that_reads_the_betting_late_counts_down_the_servers_time(
-    server: Server, browser: Any
+    server: Server, dealing: tuple[Any, str]
 ) -> None:
-    name = create_account(server, "busypage")
-    page = open_page(browser, server, DESKTOP)
-    bots = None
+    page, table = dealing
+    bets_in = BetsIn(page)
+    wait_until(lambda: bets_in(table_state(server, table)), "the bots' bets", limit=60.0)
+    played_to(server, table, "result")
     try:
-        log_in(page, name)
-        table = quiet_table(page)
-        sit(page, table, 0)
-        bots = start_bots(server, table, "busybot")
-        hold(server, table, "result")
-        wait_until(lambda: table_state(server, table)["held"], "a result held", limit=120.0)
         # The betting opens while the page is busy for 3 s: it reads its opening that late.
         page.evaluate(BUSY, 3000)
-        hold(server, table, None)
-        skip(server, table)
-        page.wait_for_function(f"() => ({PAGE_LEFT})() !== null", timeout=30_000)
-        shown = page.evaluate(PAGE_LEFT)
-        left = table_state(server, table)["remaining_ms"]
-        # Read a few ms apart; without the server's clock the page would count 3 s too many.
-        assert left < 7_500 - 2_000, left
-        assert abs(shown - left) < 1_000, (shown, left)
-        assert page.js_errors == []
     finally:
-        if bots is not None:
-            bots.terminate()
-            bots.wait()
-        leave_empty(page)
-        page.context.close()
+        hold(server, table, None)
+    skip(server, table)
+    page.wait_for_function(f"() => ({PAGE_LEFT})() !== null", timeout=30_000)
+    shown = page.evaluate(PAGE_LEFT)
+    left = table_state(server, table)["remaining_ms"]
+    # Read a few ms apart; without the server's clock the page would count 3 s too many.
+    assert left < 7_500 - 2_000, left
+    assert abs(shown - left) < 1_000, (shown, left)
+    assert page.js_errors == []
