@@ -185,8 +185,10 @@ SEEN = """(hand) => {
                 drawn: sq.querySelector('.sq-face svg')?.getAttribute('aria-label') ?? '' } : null;
 }"""
 
-REVEAL_GONE = """() => window.revealsSeen.some((r) =>
-  r.hand === 'banker' && r.forced && r.step === 'fly')"""
+REVEAL_GONE = """() => window.revealsSeen.some((r) => r.hand === 'banker' && r.forced) &&
+  !document.querySelector('.sq-reveal[data-forced="true"]')"""
+"""The timer's reveal came and went: flown to its hand, or put there by the result (which a
+reveal slowed this much does not outlast when no third card follows)."""
 
 BANKER_AT_REST = """() => window.revealsSeen.some((r) =>
   r.hand === 'banker' && r.forced && ['hold', 'aside'].includes(r.step))"""
