@@ -40,6 +40,9 @@ def _status(base: str, path: str, token: str) -> tuple[int, dict[str, str], dict
             return exc.code, dict(exc.headers), json.loads(body) if is_json else {}
 
 
+ADDRESS_DOWN = "writing the console's address failed: the database is unreachable"
+
+
 def test_the_database_or_redis_down_answers_503_with_retry_after(tmp_path: Path) -> None:
     with ExitStack() as stack:
         db = stack.enter_context(private_schema("out"))
@@ -82,6 +85,13 @@ def test_the_database_or_redis_down_answers_503_with_retry_after(tmp_path: Path)
                 )
                 assert headers.get("Retry-After") == "5", path
                 assert body["error"]["code"] in {"service_unavailable"}, (path, body)
+            if part == "database":
+                # The console's address, written every 10 s, fails quietly too.
+                wait_until(
+                    lambda: ADDRESS_DOWN in log.read_text(),
+                    "the console's address to fail",
+                    limit=30,
+                )
             relay.mend()
             wait_until(
                 lambda routes=routes: all(_status(node.url, p, token)[0] != 503 for p in routes),
@@ -93,3 +103,4 @@ def test_the_database_or_redis_down_answers_503_with_retry_after(tmp_path: Path)
     traced = [line[:300] for line in text.splitlines() if "Traceback" in line]
     assert traced == [], traced
     assert text.count("the database is unreachable: answering 503") == 1
+    assert text.count(ADDRESS_DOWN) == 1

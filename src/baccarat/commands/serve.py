@@ -18,6 +18,7 @@ from aiohttp import web
 
 from baccarat.cluster import RedisDirectory
 from baccarat.cluster.keeper import DEFAULT_TTL
+from baccarat.cluster.outage import Outage
 from baccarat.cluster.remote import DEFAULT_PREFIX
 from baccarat.commands import workers
 from baccarat.commands.demo import Demo, demo_layout, ensure_accounts, start_demo
@@ -318,11 +319,15 @@ async def _stop_demo(demo: Demo) -> None:
 async def _advertise(store: Store, node_id: str, base: str) -> None:
     """Keep this node's console address in the database while it runs, for ``baccarat
     admin`` to act through it."""
+    outage = Outage("writing the console's address", log)
     while True:
         try:
             await asyncio.to_thread(store.advertise, node_id, base)
-        except Exception:
-            log.warning("could not write the console's address", exc_info=True)
+        except Exception as exc:
+            # A database outage is one warning, as for the other background tasks.
+            outage.failed(exc)
+        else:
+            outage.passed()
         await asyncio.sleep(RENEW)
 
 
