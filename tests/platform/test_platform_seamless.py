@@ -139,7 +139,9 @@ def test_a_round_debits_the_stakes_and_pays_the_result_back(stack: Stack) -> Non
     seen = _round(stack, None)
     assert "round_settled" in seen
     _, bettor_id = _ids(stack)
-    assert _delta(seen, bettor_id) != 0
+    # The Player bet wins or loses, or a tie pushes it (about one shoe's round in ten).
+    tie = seen["round_settled"]["outcome"]["winner"] == "tie"
+    assert (_delta(seen, bettor_id) == 0) == tie, seen["round_settled"]
     # The game shows the platform's balance: its own wallet is empty between rounds.
     assert stack.me(stack.session(BETTOR))["coins"] == stack.platform_coins(BETTOR)
     kinds = sorted(
