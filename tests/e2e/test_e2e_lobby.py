@@ -58,6 +58,14 @@ def test_the_browser_leaves_the_lobby_at_a_table_and_comes_back(
     page.context.close()
 
 
+PRESS = """([x, y]) => {
+  // Mark the button under the finger; the table of its card.
+  const el = document.elementFromPoint(x, y)?.closest('.btn-watch');
+  if (el) el.dataset.pressed = 'yes';
+  return el?.closest('.table-card')?.dataset.table ?? null;
+}"""
+
+
 def test_a_tap_on_the_lobby_outlasts_a_line_that_changes_under_the_finger(
     browser: Any, server: Server
 ) -> None:
@@ -69,14 +77,18 @@ def test_a_tap_on_the_lobby_outlasts_a_line_that_changes_under_the_finger(
     log_in(watcher, create_account(server, "tapper"))
     log_in(sitter, create_account(server, "tapsitter"))
     table = quiet_table(watcher)
-    button = watcher.locator(f".table-card[data-table='{table}'] .btn-watch")
-    button.scroll_into_view_if_needed()
-    box = button.bounding_box()
+    button = f".table-card[data-table='{table}'] .btn-watch"
+    # Bots play at other tables, so the lobby may be drawn again at any moment until the
+    # finger is down: the button is brought into view and pressed by where it is, and
+    # marked only once pressed.
+    watcher.evaluate("(b) => document.querySelector(b).scrollIntoView({ block: 'center' })", button)
+    box = watcher.locator(button).bounding_box()
     assert box is not None
-    button.evaluate("(el) => { el.dataset.pressed = 'yes'; }")
-    watcher.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    watcher.mouse.move(x, y)
     watcher.mouse.down()
     try:
+        assert watcher.evaluate(PRESS, [x, y]) == table
         # Someone sits at that table: its line changes in the watcher's lobby meanwhile.
         sit(sitter, table, 0)
         watcher.wait_for_function(
