@@ -50,6 +50,8 @@ REPLAYED = "Idempotent-Replayed"
 """Header on the answer to a transfer id seen before: the body is the first answer's."""
 ONE_AT_A_TIME = web.AppKey("platform_transfer_lock", asyncio.Lock)
 MAX_PERIOD = 31 * 24 * 3600.0
+SIGNED = (signing.TIMESTAMP, signing.SIGNATURE)
+"""The headers of a platform's signature (a withdrawal passed on keeps them)."""
 
 
 def _refusal(exc: BaccaratError) -> web.Response:
@@ -71,10 +73,6 @@ async def _signed(request: web.Request) -> bytes:
     secret = request.app[CONFIG].secret
     signing.verify(secret, time.time(), headers, request.method, request.path_qs, body)
     return body
-
-
-SIGNED = (signing.TIMESTAMP, signing.SIGNATURE)
-"""The headers of a platform's signature."""
 
 
 def _fields(body: bytes) -> tuple[str, str, int]:
