@@ -10,9 +10,10 @@ def settle(
     tables: list[str], nodes: list[str], holders: dict[str, str], pins: Pins | None = None
 ) -> dict[str, str]:
     """Every node acts on the same leases, step after step, until nothing changes (a table
-    in a node's ``later`` is taken one step after it was first seen free)."""
+    in a node's ``later`` is taken one step after it was first seen free, in its ``last``
+    two steps after)."""
     holders = {t: n for t, n in holders.items() if n in nodes}
-    waiting: set[str] = set()
+    waiting: dict[str, int] = {}
     for _ in range(50):
         decided = {n: balance(n, tables, nodes, holders, pins) for n in nodes}
         before = dict(holders)
@@ -24,9 +25,13 @@ def settle(
                 holders.setdefault(t, n)
         for n, d in decided.items():
             for t in d.later:
-                if t in waiting:
+                if waiting.get(t, 0) >= 1:
                     holders.setdefault(t, n)
-        waiting = {t for t in tables if t not in holders}
+        for n, d in decided.items():
+            for t in d.last:
+                if waiting.get(t, 0) >= 2:
+                    holders.setdefault(t, n)
+        waiting = {t: waiting.get(t, 0) + 1 for t in tables if t not in holders}
         if holders == before and not waiting:
             return holders
     raise AssertionError("the placement never settled")

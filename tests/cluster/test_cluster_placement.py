@@ -60,11 +60,27 @@ def test_a_free_table_goes_first_to_the_first_node_in_its_ranking_with_room() ->
             assert table not in balance("a", TABLES, ["a", "b"], holders).take
 
 
-def test_a_table_nobody_with_room_takes_is_left_to_anyone_after_the_grace() -> None:
-    # A live node that takes nothing (just starting, or stuck) must not strand a table.
+def test_a_table_nobody_with_room_takes_is_left_to_anyone_after_the_graces() -> None:
+    # A live node that takes nothing (just starting, or stuck) must not strand a table: c
+    # has room for t2; a and b, at their share, may take it after two graces.
     holders = {"t0": "b", "t1": "a"}
-    plan = balance("b", ["t0", "t1", "t2"], ["a", "b", "c"], holders)
-    assert "t2" in plan.take or "t2" in plan.later
+    for full in ("a", "b"):
+        plan = balance(full, ["t0", "t1", "t2"], ["a", "b", "c"], holders)
+        assert plan.take == plan.later == () and plan.last == ("t2",)
+
+
+@pytest.mark.parametrize("handed", ["t1", "t2"])
+def test_a_table_handed_over_goes_to_the_node_with_room_not_back(handed: str) -> None:
+    # a knows t1 and t2, b knows t3 too (nodes may list different tables): a runs its share
+    # of one and hands the other over. b waits a grace when a ranks first for it (in b's
+    # eyes a has room); a, full in its own eyes, waits two, so it never takes it back first.
+    kept = "t2" if handed == "t1" else "t1"
+    holders = {kept: "a", "t3": "b"}
+    nodes = ["a", "b"]
+    plan_a = balance("a", ["t1", "t2"], nodes, holders)
+    plan_b = balance("b", ["t1", "t2", "t3"], nodes, holders)
+    assert handed not in (*plan_a.take, *plan_a.later) and handed in plan_a.last
+    assert handed in (*plan_b.take, *plan_b.later)
 
 
 def test_pinned_tables_stay_on_their_live_nodes_and_go_anywhere_when_none_is() -> None:

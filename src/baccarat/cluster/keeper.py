@@ -188,11 +188,14 @@ class Keeper:
 
     async def _take(self, plan: Balance) -> None:
         """Lease the free tables this node is first in line for, and those it may take that
-        have waited a lease's time (worker i of n: its share first, the rest after a ttl)."""
+        have waited a lease's time, or two when it has no room for them (worker i of n: its
+        share first, the rest after a ttl)."""
         now = _now()
         others = now >= self._others_after
-        self._free_since = {t: self._free_since.get(t, now) for t in plan.later}
+        since = self._free_since
+        self._free_since = {t: since.get(t, now) for t in (*plan.later, *plan.last)}
         waited = [t for t in plan.later if now - self._free_since[t] >= self.ttl]
+        waited += [t for t in plan.last if now - self._free_since[t] >= 2 * self.ttl]
         chosen = [t for t in (*plan.take, *waited) if others or t in self.first]
         # All at once: a node taking over a dead node's tables starts each in its own time
         # (a takeover's transaction, its shoe, its seats), not after the ones before it.

@@ -5,7 +5,8 @@ weight, hashing: Thaler and Ravishankar, 1998), and every node may run at most a
 of the tables, rounded up (bounded loads: Mirrokni, Thorup and Zadimoghaddam, 2016). Each node
 decides for itself from what every node sees alike, the live nodes and who leases each table:
 it hands over what it runs beyond its share, and leases a free table when it is the first
-node in that table's ranking with room (or, after a grace, when that node has not). So a node
+node in that table's ranking with room (or, after a grace, when that node has not; after two
+graces when it has no room itself). So a node
 that joins takes about 1/N of the tables, only from nodes above their share; a node that
 leaves has its tables spread over the others, each to its next choice with room; and every
 node ends with the even share or one less. ``bench/bench_placement.py`` simulates it.
@@ -47,6 +48,10 @@ class Balance:
     line took them (a node that is live but not taking tables, such as one just starting)."""
     shed: tuple[str, ...] = ()
     """Tables it runs that belong elsewhere: hand them over as their rounds end."""
+    last: tuple[str, ...] = ()
+    """Free tables it may lease only if they are still free after two graces: it has no room
+    for them, so every node with room has had its grace first (else a node that handed a
+    table over could take it back and hand it over again, as often as it won the race)."""
 
 
 @dataclass(frozen=True)
@@ -95,8 +100,8 @@ def balance(
     shares = _Shares(nodes, low, extra, Counter(holders[t] for t in loose if t in holders))
     take, later, shed = _pinned_moves(me, pinned, holders)
     shed += _excess(me, loose, holders, shares)
-    more, fallback = _free(me, loose, holders, shares)
-    return Balance((*take, *more), (*later, *fallback), tuple(shed))
+    more, fallback, full = _free(me, loose, holders, shares)
+    return Balance((*take, *more), (*later, *fallback), tuple(shed), tuple(full))
 
 
 def _pinned_moves(
@@ -126,13 +131,15 @@ def _excess(me: str, loose: Sequence[str], holders: Mapping[str, str], s: _Share
 
 def _free(
     me: str, loose: Sequence[str], holders: Mapping[str, str], s: _Shares
-) -> tuple[list[str], list[str]]:
-    """The free tables ``me`` takes now (it is first in line among the nodes with room) and
-    those it may take after the grace (a table nobody with room takes still runs somewhere)."""
+) -> tuple[list[str], list[str], list[str]]:
+    """The free tables ``me`` takes now (it is first in line among the nodes with room),
+    those it may take after the grace and, with no room, after two (a table nobody with room
+    takes still runs somewhere)."""
     free = sorted((t for t in loose if t not in holders), key=lambda t: -weight(t, me))
     room = s.high - s.load[me] if me in s.open else 0
     take = [t for t in free[: max(0, room)] if _first_open(t, s) == me]
-    return take, [t for t in free if t not in take]
+    rest = [t for t in free if t not in take]
+    return (take, rest, []) if room > 0 else (take, [], rest)
 
 
 def _first_open(table_id: str, s: _Shares) -> str:
