@@ -82,14 +82,24 @@ def round_result(stack: Stack, user_id: int) -> int:
 
 def bet_a_round(stack: Stack, page: Any, dealer: Dealer, user_id: int, picture: str) -> int:
     """The page's player sits at t1 (``dealer`` deals), stakes 1,000 on Player while the
-    betting is held, and plays the round out; the round's result for ``user_id``."""
+    betting is held, and has the round played out at once; the round's result for ``user_id``."""
     hook(stack, {"hold": "betting"})
     sit(page, "t1", 1)
     wait_until(lambda: hook(stack)["phase"] == "betting", "betting")
     assert place_chip(page, 10, "player") == "ok"
     shot(page, picture)
+    # The rest of the round is played at once: each phase before the result is ended as it
+    # comes (the squeeze's and the betting's clocks jump to their deadlines).
     hook(stack, {"hold": "result"})
-    wait_until(lambda: hook(stack)["phase"] == "result", "the result", limit=120)
+
+    def at_result() -> bool:
+        state = hook(stack)
+        if state["phase"] == "result" and state["held"]:
+            return True
+        hook(stack, {"skip": True})
+        return False
+
+    wait_until(at_result, "the result", limit=120)
     hook(stack, {"hold": None})
     dealer.leave()
     return round_result(stack, user_id)
