@@ -4,8 +4,9 @@ Chromium's pages are the heaviest load of the suite: two browsers at once on a s
 starve each other's pages and the servers they watch. The browser tests also share one
 server per worker session. Every other module is a unit of its own, as with
 ``--dist loadscope``. The browser unit, the largest, is handed out first, then the units
-that mostly wait (``EARLY``), so that their waits overlap the other worker's work; the
-small units that keep a core busy come last and even out the two workers' ends.
+that mostly wait (``EARLY``), so that their waits overlap the other workers' work; the
+small units come last and even out the workers' ends. Three workers on two cores: with two,
+both were often waiting on game clocks and servers of their own at once, a core idle.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ ALONE = (
 )
 """Browser modules that mostly wait on servers of their own (a shoe played to its end by
 bots; nodes started, stopped, frozen and killed; nginx): they run beside the other browser
-tests, in the other worker."""
+tests, in another worker."""
 
 
 BROWSER_ELSEWHERE = (
