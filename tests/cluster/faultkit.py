@@ -63,6 +63,7 @@ class Relay:
         self.loop = asyncio.new_event_loop()
         self._server: asyncio.Server | None = None
         self._writers: set[asyncio.StreamWriter] = set()
+        self._cuts = 0
         self._thread = threading.Thread(target=self.loop.run_forever, daemon=True)
         self._thread.start()
         self.mend()
@@ -82,6 +83,7 @@ class Relay:
         self._server = await asyncio.start_server(self._pipe, "127.0.0.1", self.port)
 
     async def _cut(self) -> None:
+        self._cuts += 1
         if self._server is not None:
             self._server.close()
             self._server = None
@@ -90,10 +92,16 @@ class Relay:
         self._writers.clear()
 
     async def _pipe(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        cuts = self._cuts
         try:
             up_r, up_w = await asyncio.open_connection("127.0.0.1", self.target)
         except OSError:
             writer.transport.abort()
+            return
+        if self._server is None or self._cuts != cuts:
+            # Cut while this connection was being made: it must not outlive the cut.
+            writer.transport.abort()
+            up_w.transport.abort()
             return
         self._writers.update((writer, up_w))
 
