@@ -272,7 +272,8 @@ def test_a_restart_settles_the_round_in_play_and_both_users_follow_with_their_se
         "bettor": True,
     }, said
     assert nodes.procs["A"].wait(timeout=30) == 0
-    audit = [sys.executable, "-m", "baccarat", "audit", "--db", nodes.db, "--json"]
+    # --live: B runs the table on, and its next round may be in escrow by now.
+    audit = [sys.executable, "-m", "baccarat", "audit", "--db", nodes.db, "--json", "--live"]
     report = json.loads(subprocess.run(audit, capture_output=True, text=True, timeout=60).stdout)
     assert report["ok"] and report["voided"] == 0 and report["rounds"] >= 1, report
     for page in (dealer, bettor):
