@@ -4,17 +4,24 @@ and a dealer seated through the protocol's client."""
 from __future__ import annotations
 
 import asyncio
-import json
 import threading
 from pathlib import Path
 from typing import Any
 
 import sqlalchemy as sa
-from platform_support import Stack, http
+from platform_support import Stack
 
 from baccarat.client import Client
 from baccarat.store import open_store
-from e2e.e2e_support import SCREENSHOTS, place_chip, sit
+from e2e.e2e_support import (
+    SCREENSHOTS,
+    Server,
+    hold,
+    place_chip,
+    played_to,
+    sit,
+    table_state,
+)
 from serving import wait_until
 
 
@@ -31,11 +38,6 @@ def shot(page: Any, name: str) -> Path:
     path = SCREENSHOTS / f"{name}.png"
     page.screenshot(path=str(path))
     return path
-
-
-def hook(stack: Stack, body: dict[str, object] | None = None) -> Any:
-    data = None if body is None else json.dumps(body).encode()
-    return http("POST" if data else "GET", f"{stack.game}/api/test/tables/t1", data).body
 
 
 def coins(page: Any, selector: str) -> int:
@@ -83,23 +85,14 @@ def round_result(stack: Stack, user_id: int) -> int:
 def bet_a_round(stack: Stack, page: Any, dealer: Dealer, user_id: int, picture: str) -> int:
     """The page's player sits at t1 (``dealer`` deals), stakes 1,000 on Player while the
     betting is held, and has the round played out at once; the round's result for ``user_id``."""
-    hook(stack, {"hold": "betting"})
+    game = Server(stack.game, stack.db, stack.serve.proc)
+    hold(game, "t1", "betting")
     sit(page, "t1", 1)
-    wait_until(lambda: hook(stack)["phase"] == "betting", "betting")
+    wait_until(lambda: table_state(game, "t1")["phase"] == "betting", "betting")
     assert place_chip(page, 10, "player") == "ok"
     shot(page, picture)
-    # The rest of the round is played at once: each phase before the result is ended as it
-    # comes (the squeeze's and the betting's clocks jump to their deadlines).
-    hook(stack, {"hold": "result"})
-
-    def at_result() -> bool:
-        state = hook(stack)
-        if state["phase"] == "result" and state["held"]:
-            return True
-        hook(stack, {"skip": True})
-        return False
-
-    wait_until(at_result, "the result", limit=120)
-    hook(stack, {"hold": None})
+    # The rest of the round is played at once, each phase ended as it comes.
+    played_to(game, "t1", "result")
+    hold(game, "t1", None)
     dealer.leave()
     return round_result(stack, user_id)
