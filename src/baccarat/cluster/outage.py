@@ -13,6 +13,8 @@ import psycopg
 import sqlalchemy.exc
 from redis import exceptions as redis_errors
 
+from baccarat.store.standby import met_standby
+
 _DATABASE = (
     sqlalchemy.exc.OperationalError,
     sqlalchemy.exc.InterfaceError,
@@ -28,7 +30,8 @@ _DIRECTORY = (
 
 def part_down(exc: BaseException) -> str | None:
     """Which part ``exc`` says is unreachable: ``database``, ``directory``, or None."""
-    if isinstance(exc, _DATABASE):
+    if isinstance(exc, _DATABASE) or met_standby(exc):
+        # A write that met a standby: the database is failing over to it.
         return "database"
     if isinstance(exc, _DIRECTORY):
         return "directory"

@@ -11,6 +11,7 @@ import sqlalchemy as sa
 from alembic import command
 from alembic.config import Config
 
+from baccarat.store.standby import drop_on_standby
 from baccarat.store.url import driver_url, is_sqlite, sqlite_path
 
 MIGRATIONS = Path(__file__).parent / "migrations"
@@ -28,20 +29,7 @@ def make_engine(url: str) -> sa.Engine:
     """An engine for ``url``; SQLite gets WAL, full fsync and write transactions."""
     url = driver_url(url)
     if not is_sqlite(url):
-        engine = sa.create_engine(url, pool_size=8, max_overflow=8, pool_pre_ping=True)
-
-        @sa.event.listens_for(engine, "begin")
-        def _on_pg_begin(conn: sa.Connection) -> None:
-            # A process frozen inside a write (SIGSTOP, a paused VM) would hold its row
-            # locks for as long as it is frozen, and a takeover of its table would wait for
-            # ever: the server ends a writing session idle that long, rolling it back.
-            options = conn.get_execution_options()
-            if not options.get(READ_ONLY, False) and not options.get(_MIGRATING, False):
-                conn.exec_driver_sql(
-                    f"SET LOCAL idle_in_transaction_session_timeout = {IDLE_IN_TRANSACTION_MS}"
-                )
-
-        return engine
+        return _pg_engine(url)
     path = sqlite_path(url)
     if path is not None:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -65,6 +53,26 @@ def make_engine(url: str) -> sa.Engine:
         # A reader stays deferred, so in WAL mode it never waits for a writer.
         reading = conn.get_execution_options().get(READ_ONLY, False)
         conn.exec_driver_sql("BEGIN" if reading else "BEGIN IMMEDIATE")
+
+    return engine
+
+
+def _pg_engine(url: str) -> sa.Engine:
+    """A PostgreSQL engine whose pool drops a connection that a failover left behind: one
+    whose server went away (checked before each use) or turned out read-only."""
+    engine = sa.create_engine(url, pool_size=8, max_overflow=8, pool_pre_ping=True)
+    drop_on_standby(engine)
+
+    @sa.event.listens_for(engine, "begin")
+    def _on_pg_begin(conn: sa.Connection) -> None:
+        # A process frozen inside a write (SIGSTOP, a paused VM) would hold its row
+        # locks for as long as it is frozen, and a takeover of its table would wait for
+        # ever: the server ends a writing session idle that long, rolling it back.
+        options = conn.get_execution_options()
+        if not options.get(READ_ONLY, False) and not options.get(_MIGRATING, False):
+            conn.exec_driver_sql(
+                f"SET LOCAL idle_in_transaction_session_timeout = {IDLE_IN_TRANSACTION_MS}"
+            )
 
     return engine
 

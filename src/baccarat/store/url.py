@@ -6,6 +6,7 @@ import os
 from pathlib import Path
 
 from baccarat.errors import InvalidInput
+from baccarat.store import conninfo
 
 
 def default_db_path() -> Path:
@@ -23,11 +24,17 @@ def default_db_url() -> str:
 
 
 def driver_url(url: str) -> str:
-    """The SQLAlchemy URL for ``url``: PostgreSQL goes through psycopg 3."""
-    if url.startswith(("postgresql://", "postgres://")):
+    """The SQLAlchemy URL for ``url``: PostgreSQL goes through psycopg 3, and libpq's forms
+    with several hosts (``postgresql://U@H1:P1,H2:P2/DB``, ``host=H1,H2 ...``) as libpq
+    reads them (``baccarat.store.conninfo``)."""
+    if url.startswith(("postgresql://", "postgres://", "postgresql+psycopg://")):
+        if conninfo.several_hosts(url):
+            return conninfo.from_uri(url)
         return "postgresql+psycopg://" + url.split("://", 1)[1]
-    if url.startswith(("postgresql+psycopg://", "sqlite:///", "sqlite+pysqlite:///")):
+    if url.startswith(("sqlite:///", "sqlite+pysqlite:///")):
         return url
+    if conninfo.is_keywords(url):
+        return conninfo.from_keywords(url)
     raise InvalidInput(
         "bad_db_url",
         f"{url!r} is not a database URL; use sqlite:///PATH or postgresql://USER@HOST/DB.",

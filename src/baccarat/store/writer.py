@@ -32,11 +32,13 @@ import sqlalchemy as sa
 from baccarat.store.batch import apply_ops
 from baccarat.store.ops import Op, Outcome
 from baccarat.store.records import Applied
+from baccarat.store.standby import met_standby
 
 log = logging.getLogger(__name__)
 
 _UNREACHABLE = (sa.exc.OperationalError, sa.exc.InterfaceError)
-"""What a database that does not answer raises (a connection refused or lost)."""
+"""What a database that does not answer raises (a connection refused or lost); a write that
+met a standby during a failover counts the same (``met_standby``)."""
 
 MAX_BATCH = 512
 RETRIES = 5
@@ -136,7 +138,7 @@ class Writer:
         try:
             self._commit(batch)
         except Exception as err:  # the thread must outlive any one batch
-            if isinstance(err, _UNREACHABLE):
+            if isinstance(err, _UNREACHABLE) or met_standby(err):
                 # The database does not answer: its callers retry each write; one line says so.
                 if not self._unreachable:
                     log.warning(
