@@ -18,6 +18,8 @@ SHIPPED = ROOT / "deploy" / "haproxy" / "haproxy.cfg"
 HAPROXY = shutil.which("haproxy") or "/usr/sbin/haproxy"
 OPENSSL = shutil.which("openssl")
 CERTIFICATE = "/etc/haproxy/certs/cards.example.com.pem"
+ERROR_PAGE = "/etc/haproxy/errors/baccarat-unavailable.http"
+SHIPPED_ERROR_PAGE = SHIPPED.parent / "errors" / "unavailable.http"
 
 NEEDED = [
     pytest.mark.skipif(
@@ -50,6 +52,8 @@ def configure(folder: Path, swaps: dict[str, str]) -> Path:
         text = text.replace(old, new)
     assert CERTIFICATE in text or TLS_BIND in swaps, f"the shipped file has no {CERTIFICATE!r}"
     text = text.replace(CERTIFICATE, str(both))
+    assert ERROR_PAGE in text, f"the shipped file has no {ERROR_PAGE!r}"
+    text = text.replace(ERROR_PAGE, str(SHIPPED_ERROR_PAGE))
     path = folder / "haproxy.cfg"
     path.write_text(text)
     return path

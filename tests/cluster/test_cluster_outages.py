@@ -1,6 +1,7 @@
 """Outages answer 503: with the database or Redis cut off from a real node, every route
-answers ``service_unavailable`` with ``Retry-After`` (never 500), the log says so once (no
-traceback), and the node answers again once they are back."""
+that needs it answers ``service_unavailable`` with ``Retry-After`` (never 500), the log says
+so once (no traceback), and the node answers again once they are back. Meanwhile the node
+stays ready (``/healthz`` 200, ``degraded``): it serves the page, and a proxy keeps it."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from faultkit import Relay
 from baccarat.store import open_store
 from pgschema import private_schema
 from services import REDIS_URL, redis_prefix
-from serving import free_port, start_serve, wait_until
+from serving import free_port, health, start_serve, wait_until
 
 ROUTES = ("/api/lobby", "/api/me", "/ws", "/api/shoes?table=standard-1", "/api/log/head")
 
@@ -75,8 +76,18 @@ def test_the_database_or_redis_down_answers_503_with_retry_after(tmp_path: Path)
         )
         assert _status(node.url, "/api/lobby", token)[0] == 200
 
-        for relay, part, routes in ((pg, "database", ROUTES[1:]), (redis, "directory", ROUTES[:1])):
+        assert health(node.url)["status"] == "ok"
+        parts = (pg, "database", "db", ROUTES[1:]), (redis, "directory", "directory", ROUTES[:1])
+        for relay, part, key, routes in parts:
             relay.cut()
+            down = wait_until(
+                lambda key=key: (h := health(node.url))[key] is False and h,
+                f"/healthz to say the {part} is away",
+                limit=30,
+            )
+            assert down["ok"] and down["status"] == "degraded" and down["degraded"] == [part]
+            for path in ("/", "/livez", "/healthz", "/readyz"):
+                assert _status(node.url, path, token)[0] == 200, path
             for path in routes:
                 _, headers, body = wait_until(
                     lambda path=path: (found := _status(node.url, path, token))[0] == 503 and found,
@@ -98,6 +109,7 @@ def test_the_database_or_redis_down_answers_503_with_retry_after(tmp_path: Path)
                 f"the node to answer again once the {part} is back",
                 limit=30,
             )
+            wait_until(lambda: health(node.url)["status"] == "ok", f"{part} back in /healthz")
         assert node.stop() == 0
     text = log.read_text()
     traced = [line[:300] for line in text.splitlines() if "Traceback" in line]

@@ -17,6 +17,7 @@ import subprocess
 import time
 import urllib.error
 import urllib.request
+from email.message import Message
 from pathlib import Path
 
 from haproxy import HAPROXY, NEEDED, configure, running
@@ -25,16 +26,24 @@ from serving import free_port, start_serve, wait_until
 pytestmark = NEEDED
 
 
-def _status(url: str, timeout: float = 3.0) -> int:
+def _answer(url: str, timeout: float = 3.0) -> tuple[int, dict[str, str], str]:
     insecure = ssl.create_default_context()
     insecure.check_hostname = False
     insecure.verify_mode = ssl.CERT_NONE
     try:
         with urllib.request.urlopen(url, timeout=timeout, context=insecure) as answer:
-            return int(answer.status)
+            return int(answer.status), _lower(answer.headers), answer.read().decode()
     except urllib.error.HTTPError as exc:
         with exc:
-            return int(exc.code)
+            return int(exc.code), _lower(exc.headers), exc.read().decode()
+
+
+def _lower(headers: Message) -> dict[str, str]:
+    return {k.lower(): v for k, v in headers.items()}
+
+
+def _status(url: str, timeout: float = 3.0) -> int:
+    return _answer(url, timeout)[0]
 
 
 def test_haproxy_accepts_the_shipped_configuration(tmp_path: Path) -> None:
@@ -68,6 +77,11 @@ def test_a_frozen_node_is_taken_out_of_the_public_address_by_the_health_checks(
                 lambda: _status(f"{public}/node/c/healthz", timeout=1.0) == 503,
                 "node c, which is down, checked out",
             )
+            # The proxy's own answer for a node that is out: a page that tries again by
+            # itself, never a bare error page.
+            status, headers, page = _answer(f"{public}/node/c/")
+            assert status == 503 and headers["retry-after"] == "5", headers
+            assert "重新連線中" in page and "location.reload()" in page
             plain_http = http.client.HTTPConnection("127.0.0.1", plain, timeout=3)
             plain_http.request("GET", "/healthz")
             moved = plain_http.getresponse()
@@ -93,3 +107,33 @@ def test_a_frozen_node_is_taken_out_of_the_public_address_by_the_health_checks(
             wait_until(lambda: _status(f"{public}/node/a/healthz") == 200, "node a back")
     print(f"a frozen node was out of the address {out_after:.1f} s after it froze")
     assert out_after < 5.0
+
+
+def test_the_address_falls_back_to_every_node_when_every_check_fails(tmp_path: Path) -> None:
+    # Envoy's panic threshold, in HAProxy: were every node's check to fail at once (here
+    # the checks ask a path no node has), the public address goes to all the nodes rather
+    # than to none; each node's own path, which has no fallback, is out.
+    tls = free_port()
+    a = start_serve("--db", f"sqlite:///{tmp_path / 'a.db'}", port=free_port())
+    with a:
+        config = configure(
+            tmp_path,
+            {
+                "bind :80": f"bind 127.0.0.1:{free_port()}",
+                "bind :443": f"bind 127.0.0.1:{tls}",
+                "uri /readyz": "uri /no-such-check",
+                "127.0.0.1:8001": a.url.removeprefix("http://"),
+                "127.0.0.1:8002": f"127.0.0.1:{free_port()}",
+                "127.0.0.1:8003": f"127.0.0.1:{free_port()}",
+            },
+        )
+        public = f"https://127.0.0.1:{tls}"
+        with running(config, tls):
+            wait_until(
+                lambda: _status(f"{public}/node/a/readyz", timeout=1.0) == 503,
+                "node a checked out",
+            )
+            for _ in range(5):
+                assert _status(f"{public}/readyz", timeout=3.0) == 200
+            status, _, page = _answer(f"{public}/")
+            assert status == 200 and "<html" in page.lower()

@@ -13,6 +13,7 @@ from baccarat.cluster import Directory, LocalDirectory
 from baccarat.cluster.keeper import DEFAULT_TTL
 from baccarat.server import keyfile, loghead, stalls
 from baccarat.server.config import RoomsConfig
+from baccarat.server.health import Health
 from baccarat.server.http.limits import AuthLimits
 from baccarat.server.http.passwords import PasswordPool
 from baccarat.server.keyfile import Keys
@@ -137,12 +138,20 @@ class Server:
         )
         """This server as a node: one of many with a shared directory, else a system of one."""
         self.metrics.watch_keeper(self.node.keeper)
+        self.health = Health()
+        """Liveness, readiness and the shared parts' answers (``/healthz``)."""
+        self.health.watch("database", lambda: asyncio.to_thread(store.house_balance))
+        if directory.expires:
+            self.health.watch("directory", directory.nodes)
+        self.metrics.watch_health(self.health)
         self.tables.keeper = self.node.keeper
         self.dispatch = Dispatcher(self)
 
     async def start(self) -> None:
         """Start the tables whose lease this node gets (now and later). A server alone (a
         system of one) gets every table at once."""
+        self.health.started = True
+        self.health.start()
         self.lobby.start()
         self.tables.spawn(self.heartbeat.run())
         self.tables.spawn(stalls.watch(self.metrics.loop_lag.observe))
@@ -152,6 +161,7 @@ class Server:
 
     async def drain(self) -> None:
         """Stop taking sockets and tables; close every table and hand it over (``Tables``)."""
+        self.health.stopping = True
         await self.tables.drain(self.node.keeper)
 
     async def stop(self) -> None:
@@ -162,6 +172,7 @@ class Server:
         for conn in list(self.hub.connections):
             conn.drop(CLOSE_GOING_AWAY, "shutting_down")
         self.tables.cancel_background()
+        await self.health.stop()
         self.passwords.close()
         # Let the close frames go out.
         await asyncio.sleep(0.05)

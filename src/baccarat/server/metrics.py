@@ -6,6 +6,7 @@ every name they use is exported here.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -24,6 +25,7 @@ from baccarat.server import collector
 
 if TYPE_CHECKING:
     from baccarat.cluster.keeper import Keeper
+    from baccarat.server.health import Health
     from baccarat.server.http.limits import AuthLimits
     from baccarat.server.http.passwords import PasswordPool
     from baccarat.store import Store
@@ -36,6 +38,10 @@ CONSOLE_LOGINS = ("success", "failure", "enrolled", "locked", "rate_limited")
 """The outcomes of a console login, each a series from the start (alerts read them)."""
 RISK_PATTERNS = ("hedge", "dumping")
 """The risk view's patterns (``baccarat.risk``): 對打 and chip dumping."""
+
+
+def _is_up(health: Health, part: str) -> float:
+    return float(health.up(part) is True)
 
 
 class Metrics:
@@ -153,6 +159,23 @@ class Metrics:
     def watch_keeper(self, keeper: Keeper) -> None:
         """Report the node's heartbeat, the nodes it sees and the table leases it lost."""
         self.registry.register(_KeeperCollector(keeper))
+
+    def watch_health(self, health: Health) -> None:
+        """Report whether each shared part answered its last probe, and readiness."""
+        up = Gauge(
+            "baccarat_dependency_up",
+            "1 while a shared part (database, directory) answers the node's probes, else 0",
+            ["part"],
+            registry=self.registry,
+        )
+        for name in health.parts:
+            up.labels(name).set_function(functools.partial(_is_up, health, name))
+        ready = Gauge(
+            "baccarat_ready",
+            "1 while the node takes clients (started, not stopping), whatever its parts",
+            registry=self.registry,
+        )
+        ready.set_function(lambda: float(health.ready))
 
     def observe_command(self, command: str, seconds: float) -> None:
         """Record one command's time to its answer (the labelled child is looked up once)."""

@@ -28,7 +28,7 @@ from baccarat.server.http.guard import answer_not_logged_in
 from baccarat.server.http.headers import add_security_headers
 from baccarat.server.http.holds import hold_route
 from baccarat.server.http.keys import SERVER
-from baccarat.server.http.outages import OUTAGES, Outages, answer_outages
+from baccarat.server.http.outages import OUTAGES, RETRY_AFTER, Outages, answer_outages
 from baccarat.server.http.static import StaticFiles
 from baccarat.server.http.verifier import verifier_routes
 from baccarat.server.sockets.ws import websocket
@@ -42,18 +42,33 @@ def web_root() -> Path:
     return Path(str(resources.files("baccarat").joinpath("web")))
 
 
+async def livez(request: web.Request) -> web.Response:
+    """GET /livez: the process answers, so its loop turns (liveness: restart it if not)."""
+    return web.json_response({"ok": True})
+
+
 async def healthz(request: web.Request) -> web.Response:
-    """GET /healthz: the database answers and every table's task runs."""
+    """GET /healthz and /readyz: whether a proxy should send clients here (readiness).
+
+    200 while the node runs and is not stopping, even when the database or Redis is away:
+    that is ``degraded`` in the body, since every node misses a shared part alike and the
+    node still serves the page and answers ``503 service_unavailable`` for what needs it.
+    """
     server = request.app[SERVER]
-    try:
-        await asyncio.to_thread(server.store.house_balance)
-        db = True
-    except Exception:
-        db = False
+    health = server.health
     running = sum(1 for d in server.drivers.values() if d.running)
-    ok = db and running == len(server.drivers) and server.tables.accepting
-    body = {"ok": ok, "db": db, "tables": running, "clients": len(server.hub.connections)}
-    return web.json_response(body, status=200 if ok else 503)
+    body = {
+        "ok": health.ready,
+        "status": health.status(),
+        "db": health.up("database"),
+        "directory": health.up("directory"),
+        "degraded": health.degraded,
+        "tables": running,
+        "stopped": sorted(t for t, d in server.drivers.items() if not d.running),
+        "clients": len(server.hub.connections),
+    }
+    headers = {} if health.ready else {"Retry-After": str(RETRY_AFTER)}
+    return web.json_response(body, status=200 if health.ready else 503, headers=headers)
 
 
 async def metrics_page(request: web.Request) -> web.Response:
@@ -170,6 +185,8 @@ def create_app(server: Server, platform: PlatformConfig | None = None) -> web.Ap
     console.add_routes(app.router)
     app.router.add_get("/admin", _to_console)
     app.router.add_get("/healthz", healthz)
+    app.router.add_get("/readyz", healthz)
+    app.router.add_get("/livez", livez)
     app.router.add_get("/metrics", public_metrics)
     app.router.add_get("/ws", functools.partial(websocket, server))
     if server.test_hooks:
