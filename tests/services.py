@@ -91,9 +91,10 @@ def _pg_bin(name: str) -> str:
 
 
 class OwnPostgres:
-    """A PostgreSQL cluster of this test's own: ``stop`` and ``start`` it at will."""
+    """A PostgreSQL cluster of this test's own: ``stop`` and ``start`` it at will; a
+    ``standby`` of it streams its writes and is ``promote``d to take them over."""
 
-    def __init__(self) -> None:
+    def __init__(self, primary: OwnPostgres | None = None) -> None:
         self.port = free_port()
         self.dir = Path(tempfile.mkdtemp(prefix="baccarat-pg-"))
         self.data = self.dir / "data"
@@ -106,7 +107,24 @@ class OwnPostgres:
                 pytest.skip("running as root without a postgres user to run PostgreSQL as")
             self._user = "postgres"
             shutil.chown(self.dir, "postgres")
-        self._run(_pg_bin("initdb"), "-D", str(self.data), "-A", "trust", "-U", "postgres")
+        if primary is None:
+            self._run(_pg_bin("initdb"), "-D", str(self.data), "-A", "trust", "-U", "postgres")
+        else:
+            # A copy of the running primary, told to stream its writes from it (-R).
+            self._run(
+                _pg_bin("pg_basebackup"), "-D", str(self.data), "-h", "127.0.0.1",
+                "-p", str(primary.port), "-U", "postgres", "-X", "stream", "-R", "-c", "fast",
+            )  # fmt: skip
+
+    def standby(self) -> OwnPostgres:
+        """A streaming replica of this running cluster, started (it takes no writes)."""
+        standby = OwnPostgres(self)
+        standby.start()
+        return standby
+
+    def promote(self) -> None:
+        """Make this standby a primary, and wait until it takes writes."""
+        self._run(_pg_bin("pg_ctl"), "-D", str(self.data), "-w", "promote")
 
     def _run(self, *argv: str) -> None:
         cmd = list(argv) if self._user is None else ["runuser", "-u", self._user, "--", *argv]

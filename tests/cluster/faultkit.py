@@ -28,6 +28,7 @@ import threading
 import time
 import urllib.request
 import uuid
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
@@ -41,6 +42,10 @@ from serving import free_port, start_serve
 
 FAULTS = ("kill", "stop", "redis", "postgres", "partition")
 OUTAGES = {"postgres-20s": 20.0, "redis-10s": 10.0}
+FAILOVER = "failover"
+FAILOVER_DOWN = 3.0
+"""Seconds the primary stays down before its standby is promoted: longer than a table goes
+between two writes, so that tables wait for the database."""
 """The long outages (seconds the part stays down): nothing is taken over, nothing voided, no
 request answered 5xx, and every seat kept."""
 PHASES = ("betting", "squeeze")
@@ -166,7 +171,18 @@ class Outcome:
     """Seconds until the table's bots were back in their seats on the new node, found while
     the old node was still frozen (the stop fault)."""
     back_after: float | None = None
-    """Seconds from the part's return until every user sat again (the long outages)."""
+    """Seconds from the part's return until every user sat again (the long outages); for a
+    failover, from the promotion until every table had settled a round on the new primary."""
+    resumed: dict[str, float] | None = None
+    """A failover: seconds from the promotion until each table whose write waited for the
+    database took it (its node logs ``table resumed``)."""
+
+
+def two_hosts(primary: OwnPostgres, standby: OwnPostgres) -> str:
+    """libpq's URL naming the primary and its standby: connections go to whichever takes
+    writes."""
+    hosts = f"127.0.0.1:{primary.port},127.0.0.1:{standby.port}"
+    return f"postgresql://postgres@{hosts}/postgres?target_session_attrs=read-write"
 
 
 def _get(url: str) -> Any:
@@ -187,6 +203,7 @@ class FaultRun:
         grace: float = GRACE,
         proxied: bool = False,
         nodes: int = 2,
+        standby: OwnPostgres | None = None,
     ) -> None:
         self.dir = workdir
         self.proxied = proxied
@@ -198,9 +215,13 @@ class FaultRun:
         self.grace = grace
         """The reconnect grace in seconds: a user away longer loses the seat."""
         self.pg = pg
+        self.standby = standby
+        """A streaming replica of ``pg``: the nodes then name both hosts in one URL, and
+        ``failover`` promotes it."""
+        self.db = pg.url if standby is None else two_hosts(pg, standby)
         self.redis = redis
         self.prefix = f"faults:{uuid.uuid4().hex}:"
-        self.store: Store = open_store(pg.url)
+        self.store: Store = open_store(self.db)
         self.rooms = workdir / "rooms.toml"
         self.rooms.write_text(
             "[server]\nstart_coins = 0\n\n"
@@ -288,7 +309,7 @@ class FaultRun:
     def start_node(self, node: Node) -> None:
         """Start (or restart) a node and wait until it answers."""
         node.proc = start_serve(
-            "--db", self.pg.url, "--rooms", str(self.rooms), "--speed", str(self.speed),
+            "--db", self.db, "--rooms", str(self.rooms), "--speed", str(self.speed),
             "--redis", f"redis://127.0.0.1:{node.relay.port}/0",
             "--redis-prefix", self.prefix, "--node-id", node.name,
             "--public-url", node.public or node.url, "--lease-ttl", str(LEASE_TTL),
@@ -579,6 +600,78 @@ class FaultRun:
         lost = coins - self.coins()
         return Outcome(kind, "-", table, None, voided, lost, seated_again, 0, problems, None, after)
 
+    def failover(self) -> Outcome:
+        """Stop the primary under the bots and promote its standby ``FAILOVER_DOWN`` seconds
+        later: nothing voided or lost, no answer 5xx but 503, no error logged, every seat
+        kept, and every table settles a round again on the promoted standby."""
+        assert self.standby is not None
+        marks = {n.name: n.log.stat().st_size for n in self.nodes}
+        before = {t: self.seated(t) for t in TABLES}
+        coins = self.coins()
+        since = time.time()
+        settled = {t: self.rounds_settled(t) for t in TABLES}
+        self.pg.stop()
+        time.sleep(FAILOVER_DOWN)
+        self.standby.promote()
+        promoted, promoted_at = time.monotonic(), time.time()
+        # Whatever settles now was written on the promoted standby: the primary is gone.
+        self.wait(
+            lambda: all(self.rounds_settled(t) > settled[t] for t in TABLES),
+            "every table to settle a round on the promoted standby",
+            limit=60,
+        )
+        played = round(time.monotonic() - promoted, 2)
+        problems: list[str] = []
+        try:
+            self.wait(lambda: all(before[t] <= self.seated(t) for t in TABLES), "seats", limit=30)
+            seated_again = True
+        except AssertionError:
+            seated_again = False
+            problems.append("not seated again")
+        voided = self.voided_since(since - 1.0)
+        if voided:
+            problems.append(f"rounds voided: {voided}")
+        errors, tracebacks = self.server_errors(marks)
+        if errors:
+            problems.append(f"{errors} answers 5xx other than 503")
+        logged = tracebacks + self.errors_logged(marks)
+        if logged:
+            problems.append(f"{len(logged)} errors logged: {'; '.join(sorted(set(logged))[:5])}")
+        resumed = {t: round(ts - promoted_at, 2) for t, ts in self.resumed_at(marks, since).items()}
+        lost = coins - self.coins()
+        return Outcome(
+            FAILOVER, "-", "-", None, voided, lost, seated_again, 0, problems, None, played, resumed
+        )
+
+    def _records(self, marks: dict[str, int]) -> Iterator[tuple[str, dict[str, Any]]]:
+        """Each node's JSON log records past ``marks`` (each log's size at a mark)."""
+        for node in self.nodes:
+            with node.log.open("rb") as f:
+                f.seek(marks.get(node.name, 0))
+                text = f.read().decode(errors="replace")
+            for line in text.splitlines():
+                with contextlib.suppress(ValueError):
+                    rec = json.loads(line)
+                    if isinstance(rec, dict):
+                        yield node.name, rec
+
+    def errors_logged(self, marks: dict[str, int]) -> list[str]:
+        """The message of every record logged as an error, or with a traceback, past
+        ``marks``."""
+        return [
+            f"{name}: {rec.get('msg')}"[:160]
+            for name, rec in self._records(marks)
+            if rec.get("level") in ("error", "critical") or "exc" in rec
+        ]
+
+    def resumed_at(self, marks: dict[str, int], since: float) -> dict[str, float]:
+        """When each table whose write waited for the database took it, past ``marks``."""
+        out: dict[str, float] = {}
+        for _, rec in self._records(marks):
+            if rec.get("msg") == "table resumed" and float(rec.get("ts", 0)) >= since:
+                out.setdefault(str(rec.get("table_id")), float(rec["ts"]))
+        return out
+
     def seats(self) -> dict[int, tuple[str, int]]:
         """Where each user sits (table and seat), as the nodes that run the tables say."""
         out: dict[int, tuple[str, int]] = {}
@@ -647,7 +740,7 @@ class FaultRun:
     def audit(self) -> dict[str, Any]:
         """``baccarat audit --json`` on the run's database."""
         out = subprocess.run(
-            [sys.executable, "-m", "baccarat", "audit", "--db", self.pg.url, "--json"],
+            [sys.executable, "-m", "baccarat", "audit", "--db", self.db, "--json"],
             capture_output=True,
             text=True,
             check=False,
