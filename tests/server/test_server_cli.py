@@ -52,6 +52,7 @@ def test_demo_serves_bots_play_and_sigterm_exits_cleanly(tmp_path: Path) -> None
         # The bots go by Chinese nicknames.
         names = [s["name"] for t in tables for s in t["seats"] if s is not None]
         assert names and all(re.fullmatch(r"[\u4e00-\u9fff]+", n) for n in names), names
+        _a_second_server_is_refused_and_voids_nothing(url, db, tmp_path)
         assert served.stop() == 0
     # The bots left before the listener closed, and quietly: not one line of theirs (a
     # reconnect to a closed listener) after the stop began.
@@ -69,6 +70,35 @@ def test_demo_serves_bots_play_and_sigterm_exits_cleanly(tmp_path: Path) -> None
         assert store.void_unfinished() == []
         names = {u.username for u in store.list_users()}
         assert {"demo1", "demo2", "demo3", "dealer"} <= names
+    finally:
+        store.close()
+
+
+def _a_second_server_is_refused_and_voids_nothing(url: str, db: str, tmp_path: Path) -> None:
+    """A second ``serve`` by mistake, on the same database or the same port, says why in one
+    line and exits 2, before it takes a table or voids a round of the running server."""
+    port = url.rsplit(":", 1)[1]
+    twice = run_serve("--db", db, "--port", port)
+    assert twice.returncode == 2, twice.stderr
+    assert twice.stderr.count("\n") == 1, twice.stderr
+    assert "another baccarat server is running on this database" in twice.stderr
+    busy = run_serve("--db", f"sqlite:///{tmp_path / 'other.db'}", "--port", port)
+    said = [line for line in busy.stderr.splitlines() if line.startswith("baccarat serve:")]
+    assert busy.returncode == 2 and "Traceback" not in busy.stderr, busy.stderr
+    assert said == [
+        f"baccarat serve: cannot listen on 127.0.0.1:{port}: another program listens there"
+    ]
+    # The running server plays on: each table's next bead comes, and nothing was voided.
+    before = {t["table_id"]: len(t["beads"]) for t in _get(url + "/api/lobby")["tables"]}
+    wait_until(
+        lambda: any(
+            len(t["beads"]) > before[t["table_id"]] for t in _get(url + "/api/lobby")["tables"]
+        ),
+        "a round settled after the second server was refused",
+    )
+    store = open_store(db)
+    try:
+        assert store.audit().voided == 0
     finally:
         store.close()
 

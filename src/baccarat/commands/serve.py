@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import errno
 import logging
 import os
 import signal
@@ -22,7 +23,7 @@ from baccarat.cluster.outage import Outage
 from baccarat.cluster.remote import DEFAULT_PREFIX
 from baccarat.commands import workers
 from baccarat.commands.demo import Demo, demo_layout, ensure_accounts, start_demo
-from baccarat.errors import BaccaratError
+from baccarat.errors import BaccaratError, Conflict
 from baccarat.logs import FORMATS, setup_logging
 from baccarat.platform import config as platform_config
 from baccarat.server import Server, collector, create_app, keyfile, load_rooms
@@ -32,6 +33,10 @@ from baccarat.server.http.routes import create_metrics_app
 from baccarat.server.tables import shoes
 from baccarat.store import VOID_CRASH, Store, default_db_url, open_store
 from baccarat.store.endpoints import RENEW
+from baccarat.store.solo import TAKEN, SoloLock
+
+LOCK_CHECK = 5.0
+"""Seconds between checks that a server alone still holds its database's lock."""
 
 HELP = "run the server: tables, WebSocket, HTTP API and the browser client"
 
@@ -244,22 +249,58 @@ async def _serve(args: argparse.Namespace, config: RoomsConfig, store: Store, ur
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
-    accounts: list[tuple[str, str]] = []
-    if args.demo:
-        accounts = await asyncio.to_thread(ensure_accounts, store, demo_layout(config))
     directory = RedisDirectory.from_url(args.redis, args.redis_prefix) if args.redis else None
     if directory is not None and not await _reachable(directory, args.redis):
         return 2
-    voided = await _tidy_alone(args, config, store) if directory is None else 0
+    # A server alone is the whole system: a second one on its database is refused before it
+    # writes anything (with Redis, nodes share the tables instead).
+    lock = SoloLock(store.engine, url) if directory is None else None
+    if lock is not None:
+        try:
+            await asyncio.to_thread(lock.take)
+        except Conflict as exc:
+            print(f"baccarat serve: {exc.message}", file=sys.stderr)
+            return 2
+    kept = asyncio.create_task(_keep_lock(lock)) if lock is not None else None
+    try:
+        return await _serve_alone_or_not(args, config, store, url, directory, stop)
+    finally:
+        if kept is not None:
+            kept.cancel()
+        if lock is not None:
+            lock.release()
+
+
+async def _serve_alone_or_not(
+    args: argparse.Namespace,
+    config: RoomsConfig,
+    store: Store,
+    url: str,
+    directory: RedisDirectory | None,
+    stop: asyncio.Event,
+) -> int:
     shown = _shown_host(args.host)
     server = _server(args, config, store, directory, shown)
-    server.metrics.rounds_voided.labels(VOID_CRASH).inc(voided)
-    app = create_app(server, args.platform_config)
+    app = create_app(server, args.platform_config, start=False)
     app[PROXY] = Proxy(frozenset(args.trusted_proxy), server.node.public_url.startswith("https:"))
     runner = web.AppRunner(app, shutdown_timeout=5.0, access_log=None)
     await runner.setup()
     site = web.TCPSite(runner, args.host, args.port, shutdown_timeout=5.0)
-    await site.start()
+    # The port first: a node takes no table (and a second server on a busy port voids
+    # nothing) before clients can reach it.
+    try:
+        await site.start()
+    except OSError as exc:
+        why = "another program listens there" if exc.errno == errno.EADDRINUSE else exc.strerror
+        print(f"baccarat serve: cannot listen on {args.host}:{args.port}: {why}", file=sys.stderr)
+        await _close(runner, None, directory)
+        return 2
+    accounts: list[tuple[str, str]] = []
+    if args.demo:
+        accounts = await asyncio.to_thread(ensure_accounts, store, demo_layout(config))
+    voided = await _tidy_alone(args, config, store) if directory is None else 0
+    server.metrics.rounds_voided.labels(VOID_CRASH).inc(voided)
+    await server.start()
     base = f"http://{shown}:{_bound_port(runner, args.port)}"
     advert = asyncio.create_task(_advertise(store, server.node.node_id, base))
     metrics_runner = await _metrics_listener(server, config)
@@ -279,6 +320,20 @@ async def _serve(args: argparse.Namespace, config: RoomsConfig, store: Store, ur
     await _close(runner, metrics_runner, directory)
     log.info("stopped")
     return 0
+
+
+async def _keep_lock(lock: SoloLock) -> None:
+    """Check the lock every few seconds; take it again after a database outage."""
+    outage = Outage("keeping the server's lock on the database", log)
+    while True:
+        await asyncio.sleep(LOCK_CHECK)
+        try:
+            if not await asyncio.to_thread(lock.kept):
+                log.error(TAKEN.format(where="it took this server's lock during an outage"))
+        except Exception as exc:
+            outage.failed(exc)
+        else:
+            outage.passed()
 
 
 async def _reachable(directory: RedisDirectory, url: str) -> bool:

@@ -165,7 +165,12 @@ class Server:
         await self.tables.drain(self.node.keeper)
 
     async def stop(self) -> None:
-        """Drain the tables, then close every socket."""
+        """Drain the tables, then close every socket (a server never started only closes:
+        a node id it shares with a running node must not be told to leave)."""
+        if not self.health.started:
+            await self.health.stop()
+            self.passwords.close()
+            return
         await self.drain()
         await self.lobby.stop()
         await self.node.stop()

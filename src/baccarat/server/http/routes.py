@@ -151,8 +151,13 @@ async def _to_console(request: web.Request) -> web.Response:
     raise web.HTTPFound("/admin/")
 
 
-def create_app(server: Server, platform: PlatformConfig | None = None) -> web.Application:
-    """The aiohttp application serving ``server`` (and the operator's ``platform``)."""
+def create_app(
+    server: Server, platform: PlatformConfig | None = None, *, start: bool = True
+) -> web.Application:
+    """The aiohttp application serving ``server`` (and the operator's ``platform``).
+
+    With ``start`` the server starts with the application; ``baccarat serve`` starts it
+    itself once its port listens, so that no node takes a table its clients cannot reach."""
     quiet_bad_requests()
     app = web.Application(
         middlewares=[_log_requests, answer_outages, answer_not_logged_in], client_max_size=64 * 1024
@@ -205,7 +210,8 @@ def create_app(server: Server, platform: PlatformConfig | None = None) -> web.Ap
         await server.stop()
 
     app.on_response_prepare.append(add_security_headers)
-    app.on_startup.append(on_startup)
+    if start:
+        app.on_startup.append(on_startup)
     app.on_shutdown.append(on_shutdown)
     app.cleanup_ctx.append(console_risk.sweep)
     return app

@@ -1,0 +1,143 @@
+"""The lock a server alone (without Redis) holds on its database, so a second one is refused.
+
+A server alone is the whole system: it voids the rounds left in escrow and takes every
+table, raising each table's epoch. A second ``baccarat serve`` started on the same database
+by mistake (a second terminal, a restart that overlaps the old process) would do the same to
+the running one, whose every escrow would then be refused. So a server alone first takes
+this lock, and one that cannot is refused at start, in one line, before it writes anything.
+
+The lock is the operating system's or the database's, never a row with a time-to-live: it
+goes with the process that held it, however that process ends, so a restart after a crash
+starts at once. SQLite: ``flock`` on a file beside the database (SQLite's own locks are per
+transaction). PostgreSQL: a session-level advisory lock on a connection kept for it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import logging
+import os
+from pathlib import Path
+from typing import IO
+
+import sqlalchemy as sa
+
+from baccarat.errors import Conflict
+from baccarat.store.url import is_sqlite, sqlite_path
+
+log = logging.getLogger("baccarat.store")
+
+PG_LOCK_KEY = 0x6BACCA8
+"""The advisory lock's key (any fixed number; the migrations' lock is another)."""
+
+TAKEN = (
+    "another baccarat server is running on this database ({where}); stop it first, or run "
+    "every server with --redis to share the tables"
+)
+
+
+class SoloLock:
+    """Held from :meth:`take` until :meth:`release` (or the process ends)."""
+
+    def __init__(self, engine: sa.Engine, url: str) -> None:
+        self.engine = engine
+        self.url = url
+        self._file: IO[bytes] | None = None
+        self._conn: sa.Connection | None = None
+
+    @property
+    def where(self) -> str:
+        """What the lock is taken on, for the refusal's sentence."""
+        path = sqlite_path(self.url) if is_sqlite(self.url) else None
+        return f"lock {path}.lock" if path is not None else "PostgreSQL advisory lock"
+
+    def take(self) -> None:
+        """Take the lock, or raise ``Conflict('server_running')`` saying who holds it."""
+        if is_sqlite(self.url):
+            self._take_file()
+        else:
+            self._take_advisory()
+
+    def _take_file(self) -> None:
+        path = sqlite_path(self.url)
+        if path is None:
+            return  # an in-memory database: no other process can open it
+        lock_path = Path(f"{path}.lock")
+        handle = lock_path.open("a+b")
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            handle.seek(0)
+            holder = handle.read(64).decode(errors="replace").strip() or "?"
+            handle.close()
+            raise Conflict("server_running", TAKEN.format(where=f"process {holder}")) from None
+        handle.truncate(0)
+        handle.write(str(os.getpid()).encode())
+        handle.flush()
+        self._file = handle
+
+    def _take_advisory(self) -> None:
+        conn = self.engine.connect()
+        try:
+            got = conn.scalar(sa.text("SELECT pg_try_advisory_lock(:k)"), {"k": PG_LOCK_KEY})
+            holder = None if got else _advisory_holder(conn)
+            conn.commit()  # the lock is the session's; no transaction stays open
+        except Exception:
+            conn.close()
+            raise
+        if not got:
+            conn.close()
+            raise Conflict("server_running", TAKEN.format(where=holder or "a client of it"))
+        self._conn = conn
+
+    def kept(self) -> bool:
+        """Check the lock is still held; take it again if its connection was lost (a
+        database restart ends the session, and its lock with it). False if another server
+        took it meanwhile."""
+        if self._conn is None:
+            return True
+        try:
+            self._conn.scalar(sa.text("SELECT 1"))
+            self._conn.commit()
+            return True
+        except Exception:
+            with contextlib.suppress(Exception):
+                self._conn.close()
+            self._conn = None
+        try:
+            self._take_advisory()
+        except Conflict:
+            return False
+        log.warning("the server's lock on the database was taken again after an outage")
+        return True
+
+    def release(self) -> None:
+        """Give the lock back (a clean stop)."""
+        if self._file is not None:
+            with contextlib.suppress(OSError):
+                fcntl.flock(self._file, fcntl.LOCK_UN)
+            self._file.close()
+            self._file = None
+        if self._conn is not None:
+            with contextlib.suppress(Exception):
+                self._conn.close()  # the session ends, and its lock with it
+            self._conn = None
+
+
+def _advisory_holder(conn: sa.Connection) -> str | None:
+    """Who holds the advisory lock, as PostgreSQL knows them (address and application)."""
+    row = conn.execute(
+        sa.text(
+            "SELECT a.client_addr, a.application_name, a.pid FROM pg_locks l "
+            "JOIN pg_stat_activity a ON a.pid = l.pid "
+            "WHERE l.locktype = 'advisory' AND l.objid = :k AND l.granted LIMIT 1"
+        ),
+        {"k": PG_LOCK_KEY},
+    ).first()
+    if row is None:
+        return None
+    addr, app, pid = row
+    return f"a connection from {addr or 'a local socket'}, backend pid {pid}" + (
+        f", {app}" if app else ""
+    )
