@@ -4,8 +4,10 @@
 still being dealt each sealing key holds; ``rotate seal`` puts a new sealing key first (new
 shoes are sealed with it, the old ones still open); ``rotate log`` puts a new signing key
 first (the old public key stays published, so old heads still check); ``retire ID`` drops a
-sealing key once no shoe still being dealt needs it. Nodes read the file when they start: after
-a change, copy it to every node and restart them one at a time.
+sealing key once no shoe still being dealt needs it; ``lost ID`` ends unrevealed the shoes in
+play sealed with a key lost for good, which no keys file opens any more (a node refuses to
+start while a shoe in play does not open with its file). Nodes read the file when they start:
+after a change, copy it to every node and restart them one at a time.
 """
 
 from __future__ import annotations
@@ -19,7 +21,9 @@ from pathlib import Path
 from baccarat.errors import BaccaratError, InvalidInput
 from baccarat.seal import sealed_key_id
 from baccarat.server import keyfile
+from baccarat.server.tables import keycheck
 from baccarat.store import open_store
+from baccarat.store.shoelog import SHOE_KEY_MISSING
 from baccarat.store.url import default_db_url
 
 HELP = "show, rotate and retire the keys that seal shoe seeds and sign the commitment log"
@@ -35,6 +39,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     rotate.add_argument("kind", choices=("seal", "log"))
     retire = sub.add_parser("retire", help="drop a sealing key no shoe in play needs")
     retire.add_argument("key_id")
+    lost = sub.add_parser(
+        "lost", help="end unrevealed the shoes in play sealed with a key lost for good"
+    )
+    lost.add_argument("key_id")
 
 
 def _in_play(db: str) -> Counter[str]:
@@ -58,9 +66,13 @@ def run(args: argparse.Namespace) -> int:
             keys = _rotated(keys, args.kind)
             keyfile.save(path, keys)
             print(f"{path}: a new {args.kind} key is first; restart every node to use it")
-        else:
+        elif args.action == "retire":
             keyfile.save(path, _retired(keys, args.key_id, _in_play(db)))
             print(f"{path}: sealing key {args.key_id} retired")
+        else:
+            ended = _lost(db, keys, args.key_id)
+            shoes = "1 shoe" if ended == 1 else f"{ended} shoes"
+            print(f"{shoes} sealed with {args.key_id} ended unrevealed ({SHOE_KEY_MISSING})")
     except (BaccaratError, OSError) as exc:
         print(f"baccarat keys: {getattr(exc, 'message', exc)}", file=sys.stderr)
         return 2
@@ -71,7 +83,10 @@ def _show(path: Path, keys: keyfile.Keys, in_play: Counter[str]) -> None:
     print(f"keys file: {path}")
     for n, key in enumerate(keys.seal):
         role = "seals and opens" if n == 0 else "opens"
-        print(f"seal {key.key_id}: {role}; shoes in play sealed with it: {in_play[key.key_id]}")
+        print(
+            f"seal {key.key_id}: {role}; fingerprint {key.fingerprint}; "
+            f"shoes in play sealed with it: {in_play[key.key_id]}"
+        )
     for n, (kid, _raw) in enumerate(keys.log_public_keys.items()):
         print(f"log  {kid}: {'signs new heads' if n == 0 else 'published for old heads'}")
 
@@ -96,3 +111,22 @@ def _retired(keys: keyfile.Keys, key_id: str, in_play: Counter[str]) -> keyfile.
             f"{in_play[key_id]} shoes in play are sealed with {key_id}: retire it once they end.",
         )
     return replace(keys, seal=tuple(k for k in keys.seal if k.key_id != key_id))
+
+
+def _lost(db: str, keys: keyfile.Keys, key_id: str) -> int:
+    """End unrevealed the shoes in play sealed with ``key_id`` that ``keys`` do not open (its
+    key is not held, or another is under its id); how many."""
+    store = open_store(db)
+    try:
+        unopened = keycheck.unopened(keys.sealer, store.unended_shoes())
+        lost = [u for u in unopened if u.configuration and u.key_id == key_id]
+        if not lost:
+            raise InvalidInput(
+                "key_not_lost",
+                f"No shoe in play sealed with {key_id!r} fails to open with this keys file.",
+            )
+        for u in lost:
+            store.end_shoe_unrevealed(u.shoe_id, SHOE_KEY_MISSING)
+        return len(lost)
+    finally:
+        store.close()

@@ -5,8 +5,10 @@ A shoe is dealt on from the position its last round left it at (``shoes.next_car
 after a settled round's last, or six cards past a round that was voided or lost, so that no
 card anyone may have seen is dealt again). A shoe that has no round left to deal, or that
 cannot be dealt on (its table runs no more), is ended and its seed revealed; a shoe whose seed
-cannot be opened (its key is not held, or it was begun before seeds were sealed) is ended
-with the reason, unrevealed, so that nothing stays in play forever.
+is lost (altered, or begun before seeds were sealed) is ended with the reason, unrevealed, so
+that nothing stays in play forever. A shoe sealed with a key this node does not hold
+(``keycheck``) is left in play untouched, and its table starts a new shoe: a node with the
+right keys file deals it on or reveals it.
 """
 
 from __future__ import annotations
@@ -22,15 +24,10 @@ from baccarat.roads.marks import RoundMark
 from baccarat.rules import Outcome
 from baccarat.seal import SealError
 from baccarat.server.keyfile import Keys
+from baccarat.server.tables import keycheck
 from baccarat.shoe import DECKS, Shoe, commitment
 from baccarat.store import ShoeRecord, Store
-from baccarat.store.shoelog import (
-    SHOE_BROKEN,
-    SHOE_CLOSED,
-    SHOE_DEALT,
-    SHOE_KEY_MISSING,
-    SHOE_UNSEALED,
-)
+from baccarat.store.shoelog import SHOE_BROKEN, SHOE_CLOSED, SHOE_DEALT, SHOE_UNSEALED
 from baccarat.table import Table, TableConfig
 from baccarat.table.events import ShoeEnded
 
@@ -54,25 +51,35 @@ def mark_of(outcome: Mapping[str, Any]) -> RoundMark:
     return RoundMark.from_outcome(Outcome(tuple(player), tuple(banker)))
 
 
+def _seed_or_loss(store: Store, keys: Keys | None, shoe: ShoeRecord) -> bytes | str | None:
+    """The shoe's seed; or why it is lost (``SHOE_BROKEN``, ``SHOE_UNSEALED``); or None when
+    this node's keys are not the ones that sealed it."""
+    if shoe.sealed_seed is None:
+        return SHOE_UNSEALED
+    if keys is None:
+        return None
+    try:
+        seed = keys.sealer.open(shoe.sealed_seed, shoe.shoe_id)
+    except SealError:
+        unopened = keycheck.why(keys.sealer, shoe, store.unended_shoes())
+        return None if unopened is not None and unopened.configuration else SHOE_BROKEN
+    return seed if commitment(seed) == shoe.commitment else SHOE_BROKEN
+
+
 def _open(store: Store, keys: Keys | None, shoe: ShoeRecord) -> bytes | None:
-    """The shoe's seed, or None after ending it unrevealed (saying why)."""
-    reason = SHOE_UNSEALED
-    if shoe.sealed_seed is not None and keys is not None:
-        try:
-            seed = keys.sealer.open(shoe.sealed_seed, shoe.shoe_id)
-        except SealError as exc:
-            reason = SHOE_KEY_MISSING if exc.code == "seal_key_missing" else SHOE_BROKEN
-        else:
-            if commitment(seed) == shoe.commitment:
-                return seed
-            reason = SHOE_BROKEN
-    elif shoe.sealed_seed is not None:
-        reason = SHOE_KEY_MISSING
-    log.error(
-        "shoe ended without its seed",
-        extra={"table_id": shoe.table_id, "shoe_id": shoe.shoe_id, "reason": reason},
-    )
-    store.end_shoe_unrevealed(shoe.shoe_id, reason)
+    """The shoe's seed; or None after ending it unrevealed (saying why), or after leaving it
+    in play untouched when this node's keys are not the ones that sealed it."""
+    found = _seed_or_loss(store, keys, shoe)
+    if isinstance(found, bytes):
+        return found
+    ids = {"table_id": shoe.table_id, "shoe_id": shoe.shoe_id}
+    if found is None:
+        # Its seed is whole: ending it here would lose it for good because of this node's
+        # keys file. A node with the right file deals it on or reveals it.
+        log.error("shoe left in play: this node's keys do not open its seed", extra=ids)
+    else:
+        log.error("shoe ended without its seed", extra={**ids, "reason": found})
+        store.end_shoe_unrevealed(shoe.shoe_id, found)
     return None
 
 
