@@ -30,8 +30,8 @@ from baccarat.server import Server, collector, create_app, keyfile, load_rooms
 from baccarat.server.config import RoomsConfig, listen_address, split_address
 from baccarat.server.http.proxy import PROXY, Proxy, verify_address
 from baccarat.server.http.routes import create_metrics_app
-from baccarat.server.tables import shoes
-from baccarat.store import VOID_CRASH, Store, default_db_url, open_store
+from baccarat.server.tables import keycheck, shoes
+from baccarat.store import VOID_CRASH, Store, default_db_url
 from baccarat.store.endpoints import RENEW
 from baccarat.store.solo import TAKEN, SoloLock
 
@@ -177,7 +177,8 @@ def run(args: argparse.Namespace) -> int:
     url = args.db or default_db_url()
     try:
         keys_path, keys = _keys(args.keys, url)
-        store = open_store(url)
+        # Keys that cannot open the shoes in play are refused before anything is changed.
+        store = keycheck.open_checked(url, keys, keys_path)
     except (BaccaratError, OSError) as exc:
         message = exc.message if isinstance(exc, BaccaratError) else str(exc)
         print(f"baccarat serve: {message}", file=sys.stderr)
