@@ -9,7 +9,8 @@ this lock, and one that cannot is refused at start, in one line, before it write
 The lock is the operating system's or the database's, never a row with a time-to-live: it
 goes with the process that held it, however that process ends, so a restart after a crash
 starts at once. SQLite: ``flock`` on a file beside the database (SQLite's own locks are per
-transaction). PostgreSQL: a session-level advisory lock on a connection kept for it.
+transaction). PostgreSQL: a session-level advisory lock on a connection kept for it, keyed
+by the schema too, so systems in different schemas of one database do not meet.
 """
 
 from __future__ import annotations
@@ -80,7 +81,10 @@ class SoloLock:
     def _take_advisory(self) -> None:
         conn = self.engine.connect()
         try:
-            got = conn.scalar(sa.text("SELECT pg_try_advisory_lock(:k)"), {"k": PG_LOCK_KEY})
+            got = conn.scalar(
+                sa.text("SELECT pg_try_advisory_lock(:k, hashtext(current_schema()))"),
+                {"k": PG_LOCK_KEY},
+            )
             holder = None if got else _advisory_holder(conn)
             conn.commit()  # the lock is the session's; no transaction stays open
         except Exception:
@@ -103,6 +107,7 @@ class SoloLock:
             return True
         except Exception:
             with contextlib.suppress(Exception):
+                self._conn.invalidate()
                 self._conn.close()
             self._conn = None
         try:
@@ -121,7 +126,9 @@ class SoloLock:
             self._file = None
         if self._conn is not None:
             with contextlib.suppress(Exception):
-                self._conn.close()  # the session ends, and its lock with it
+                # Invalidated, not put back in the pool: the session ends, its lock with it.
+                self._conn.invalidate()
+                self._conn.close()
             self._conn = None
 
 
@@ -131,7 +138,8 @@ def _advisory_holder(conn: sa.Connection) -> str | None:
         sa.text(
             "SELECT a.client_addr, a.application_name, a.pid FROM pg_locks l "
             "JOIN pg_stat_activity a ON a.pid = l.pid "
-            "WHERE l.locktype = 'advisory' AND l.objid = :k AND l.granted LIMIT 1"
+            "WHERE l.locktype = 'advisory' AND l.classid = :k AND l.objsubid = 2 "
+            "AND l.objid = hashtext(current_schema())::oid AND l.granted LIMIT 1"
         ),
         {"k": PG_LOCK_KEY},
     ).first()

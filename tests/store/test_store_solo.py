@@ -1,0 +1,83 @@
+"""The lock of a server alone on its database: a second holder is refused, saying who holds
+it, and the lock goes with its holder (a release, or the end of its process)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from baccarat.errors import Conflict
+from baccarat.store import open_store
+from baccarat.store.solo import SoloLock
+from pgschema import private_schema
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'solo.db'}"
+    else:
+        with private_schema("solo") as pg:
+            yield pg
+
+
+def test_a_second_holder_is_refused_until_the_first_lets_go(url: str) -> None:
+    first, second = open_store(url), open_store(url)
+    try:
+        held = SoloLock(first.engine, url)
+        held.take()
+        assert held.kept()
+        other = SoloLock(second.engine, url)
+        with pytest.raises(Conflict) as refused:
+            other.take()
+        assert refused.value.code == "server_running"
+        assert "another baccarat server is running on this database" in refused.value.message
+        held.release()
+        other.take()
+        other.release()
+    finally:
+        first.close()
+        second.close()
+
+
+def test_the_lock_goes_with_a_process_that_dies_holding_it(url: str) -> None:
+    # A restart after a crash starts at once: no lock outlives its process.
+    script = textwrap.dedent(
+        f"""
+        import os
+        from baccarat.store import open_store
+        from baccarat.store.solo import SoloLock
+        store = open_store({url!r})
+        SoloLock(store.engine, {url!r}).take()
+        print("held", flush=True)
+        os._exit(0)
+        """
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert done.stdout.strip() == "held", done.stderr
+    store = open_store(url)
+    try:
+        lock = SoloLock(store.engine, url)
+        lock.take()
+        lock.release()
+    finally:
+        store.close()
+
+
+def test_systems_in_two_schemas_of_one_database_do_not_meet() -> None:
+    with private_schema("solo") as one, private_schema("solo") as two:
+        a, b = open_store(one), open_store(two)
+        try:
+            first, second = SoloLock(a.engine, one), SoloLock(b.engine, two)
+            first.take()
+            second.take()
+            first.release()
+            second.release()
+        finally:
+            a.close()
+            b.close()
