@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import base64
 import json
-import subprocess
-import sys
 import urllib.request
 from collections.abc import Iterator
 from dataclasses import replace
@@ -19,6 +17,7 @@ import pytest
 import sqlalchemy as sa
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
+from baccarat.cli import main
 from baccarat.seal import Sealer, SealKey
 from baccarat.server import keyfile
 from baccarat.server.tables import shoes
@@ -139,6 +138,9 @@ def test_a_wrong_keys_file_is_refused_and_the_right_one_deals_the_shoes_on(
         f"baccarat serve: the keys file {wrong} cannot open the sealed seeds of 3 shoes in play "
         "(key ids kheld2, klost1 not in it); start with the keys file that holds them"
     ), said
+    # A node of many is refused the same way, before it reaches Redis.
+    redis = ("--redis", "redis://127.0.0.1:6379/0", "--public-url", "http://127.0.0.1:9")
+    assert _refused("--db", db_url, "--keys", str(wrong), *redis) == said
     said = _refused("--db", db_url, "--keys", str(same_id))
     assert f"of 2 shoes in play (its key kheld2 (fingerprint {impostor.fingerprint}) is not" in said
     assert "altered" not in said and "seal_broken" not in said
@@ -168,16 +170,9 @@ def _dealt_on(log: Path) -> set[str]:
     return {line["shoe_id"] for line in lines if line["msg"] == "shoe dealt on"}
 
 
-def _keys_cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "baccarat", "keys", *args],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-
-
-def test_keys_lost_ends_unrevealed_only_the_shoes_the_file_cannot_open(tmp_path: Path) -> None:
+def test_keys_lost_ends_unrevealed_only_the_shoes_the_file_cannot_open(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     db = f"sqlite:///{tmp_path / 'b.db'}"
     keys_file = tmp_path / "b.keys"
     keyfile.save(keys_file, replace(keyfile.new_keys(), seal=(HELD,)))
@@ -191,12 +186,11 @@ def test_keys_lost_ends_unrevealed_only_the_shoes_the_file_cannot_open(tmp_path:
         )
     finally:
         store.close()
-    held = _keys_cli("--keys", str(keys_file), "--db", db, "lost", HELD.key_id)
-    assert held.returncode == 2
-    assert "No shoe in play sealed with 'kheld2' fails to open" in held.stderr
-    done = _keys_cli("--keys", str(keys_file), "--db", db, "lost", LOST.key_id)
-    assert done.returncode == 0, done.stderr
-    assert done.stdout == "1 shoe sealed with klost1 ended unrevealed (key_missing)\n"
+    cli = ("keys", "--keys", str(keys_file), "--db", db, "lost")
+    assert main([*cli, HELD.key_id]) == 2
+    assert "No shoe in play sealed with 'kheld2' fails to open" in capsys.readouterr().err
+    assert main([*cli, LOST.key_id]) == 0
+    assert capsys.readouterr().out == "1 shoe sealed with klost1 ended unrevealed (key_missing)\n"
     store = open_store(db)
     try:
         lost, kept = store.get_shoe("lost"), store.get_shoe("kept")
