@@ -125,3 +125,38 @@ def test_a_shoes_rounds_come_in_round_order_with_their_cards_and_winner(
 def test_the_shoes_of_a_table_are_indexed_by_start_time(store: Store) -> None:
     indexes = {i["name"]: i["column_names"] for i in sa.inspect(store.engine).get_indexes("shoes")}
     assert indexes["shoes_table"] == ["table_id", "started_at", "id"]
+
+
+def test_a_shoes_rounds_come_in_dealing_order_whatever_their_ids_and_numbers_say(
+    store: Store, users: dict[str, User], settle_args: Callable[..., Any]
+) -> None:
+    # A crash voided round 2 after it had drawn cards (positions 5-10 are skipped); an older
+    # server gave its replacement the same number, and a random id that sorts before it.
+    # Round 3, voided, was recorded without its first card: it keeps its place by number.
+    _start(store, "s1", "t1", 1000.0)
+    order = [str(c) for c in shuffled_cards(SEEDS["s1"])]
+    dealer = users["dealer"].user_id
+    plan = (("zz", 1, 0, True), ("yy", 2, 5, False), ("mm", 3, None, False), ("aa", 2, 11, True))
+    at = 0
+    for rid, no, first, settles in plan:
+        at = max(at, first or 0)
+        bets = [BetRecord(users["b1"].user_id, "banker", 2, 200, time.time())]
+        store.escrow_round(rid, "t1", "s1", no, dealer, bets, first_card=first)
+        if settles:
+            cards, *rest = settle_args(order[at:], dealer, bets)
+            store.settle_round(rid, cards, *rest)
+            at += len(cards)
+        else:
+            store.void_round(rid)
+    rounds = store.shoe_rounds("s1")
+    assert [(r.round_id, r.round_no, r.first_card) for r in rounds] == [
+        ("zz", 1, 0),
+        ("yy", 2, 5),
+        ("aa", 2, 11),
+        ("mm", 3, None),
+    ]
+    assert rounds[2].cards == order[11 : 11 + len(rounds[2].cards or [])]
+    # The roads' marks come in the same order; the shoe's highest number counts the voided
+    # rounds, so the next round of the shoe takes 4.
+    assert store.shoe_outcomes("s1") == [store.get_round(i).outcome for i in ("zz", "aa")]
+    assert store.last_round_no("s1") == 3 and store.last_round_no("nope") == 0

@@ -107,7 +107,8 @@ class Archive:
             return table_shoe_page(conn, table_id, limit, before)
 
     def shoe_rounds(self, shoe_id: str) -> list[ShoeRound]:
-        """Every round of a shoe in round order: cards and winner, no bet and no user."""
+        """Every round of a shoe in dealing order (by where its cards start): cards and
+        winner, no bet and no user."""
         with reading(self.engine) as conn:
             return shoe_rounds(conn, shoe_id)
 

@@ -16,6 +16,7 @@ from baccarat.store import shoelog
 from baccarat.store.engine import reading
 from baccarat.store.records import ShoeRecord
 from baccarat.store.rounds import shoe_from_row
+from baccarat.store.shoes import dealing_order
 
 
 def now_ms() -> int:
@@ -40,15 +41,23 @@ class Commitments:
             return [shoe_from_row(row) for row in rows]
 
     def shoe_outcomes(self, shoe_id: str) -> list[dict[str, Any]]:
-        """The outcome of each settled round of a shoe, in round order (its roads' marks)."""
+        """The outcome of each settled round of a shoe, in dealing order (its roads' marks)."""
         r = s.rounds.c
         q = (
             sa.select(r.outcome)
             .where(r.shoe_id == shoe_id, r.status == "settled")
-            .order_by(r.round_no, r.escrowed_at)
+            .order_by(*dealing_order())
         )
         with reading(self.engine) as conn:
             return [dict(o) for o in conn.scalars(q)]
+
+    def last_round_no(self, shoe_id: str) -> int:
+        """The highest round number a shoe recorded, its voided rounds' included (0 for none):
+        the next round of the shoe takes the one after, so no number is given twice."""
+        r = s.rounds.c
+        with reading(self.engine) as conn:
+            top = conn.scalar(sa.select(sa.func.max(r.round_no)).where(r.shoe_id == shoe_id))
+            return int(top or 0)
 
     def end_shoe_unrevealed(self, shoe_id: str, reason: str) -> None:
         """End a shoe whose seed cannot be revealed (``reason`` says why); an ended shoe

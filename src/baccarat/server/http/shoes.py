@@ -2,9 +2,10 @@
 
 ``GET /api/shoes?table=ID&limit=N&before=CURSOR`` pages through a table's shoes, newest
 first, each with its commitment, its seed once it has ended, and its number of settled
-rounds; ``GET /api/shoes/ID`` gives one shoe and every round's cards in round order, which
-is what a player needs to check the shoe against its seed (``docs/fairness.md``). No login:
-nothing here names a user or shows a bet, and a seed is shown only once its shoe has ended.
+rounds; ``GET /api/shoes/ID`` gives one shoe and every round's cards in dealing order (by
+where each round's cards start, ``first_card``), which is what a player needs to check the
+shoe against its seed (``docs/fairness.md``). No login: nothing here names a user or shows a
+bet, and a seed is shown only once its shoe has ended.
 """
 
 from __future__ import annotations
@@ -93,7 +94,7 @@ def _shoe_and_rounds(store: Store, shoe_id: str) -> tuple[ShoeRecord, list[ShoeR
 
 
 async def shoe_detail(request: web.Request) -> web.Response:
-    """GET /api/shoes/{shoe_id}: one shoe and every round's cards, in round order."""
+    """GET /api/shoes/{shoe_id}: one shoe and every round's cards, in dealing order."""
     store: Store = request.app[auth.STORE]
     shoe_id = request.match_info["shoe_id"]
     try:
