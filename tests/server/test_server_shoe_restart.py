@@ -1,10 +1,12 @@
 """A shoe no restart can hide: after a planned stop (SIGTERM) and after a crash (SIGKILL) of a
 real ``baccarat serve``, every shoe that had dealt rounds is dealt on (same shoe, more
-rounds, no card dealt twice) or has its seed revealed, and ``baccarat verify-log`` passes on
-the live system and fails on a database whose log was changed."""
+rounds, no card dealt twice, no round number given twice) or has its seed revealed, the
+tables' last ended shoe is still in their views, and ``baccarat verify-log`` passes on the
+live system and fails on a database whose log was changed."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import shutil
@@ -16,9 +18,10 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from baccarat.client import Client
 from baccarat.seal import SealKey
 from baccarat.server import keyfile
-from baccarat.shoe import commitment, shuffled_cards
+from baccarat.shoe import commitment, new_seed, shuffled_cards
 from baccarat.store import ShoeRecord, open_store
 from serving import Serve, run_serve, start_serve, wait_until
 
@@ -75,8 +78,11 @@ def _dealt_in_order(db: str, keys: keyfile.Keys, shoe: ShoeRecord) -> None:
     )
     assert commitment(seed) == record.commitment
     order = [str(c) for c in shuffled_cards(seed)]
+    # The archive lists them as they were dealt, each under a number of its own.
+    assert rounds == sorted(rounds, key=lambda r: r.escrowed_at)
+    assert len({r.round_no for r in rounds}) == len(rounds), [r.round_no for r in rounds]
     next_free = 0
-    for r in sorted(rounds, key=lambda r: r.escrowed_at):
+    for r in rounds:
         assert r.first_card is not None and r.first_card >= next_free, (r, next_free)
         if r.status == "settled":
             assert r.cards == order[r.first_card : r.first_card + len(r.cards or [])], r
@@ -85,9 +91,47 @@ def _dealt_in_order(db: str, keys: keyfile.Keys, shoe: ShoeRecord) -> None:
             next_free = r.first_card + 6  # a void may have shown up to six cards
 
 
+def _ended_shoe(db: str, table: str) -> str:
+    """An ended shoe of ``table``, as an earlier run of the table left it; its id."""
+    seed = new_seed()
+    store = open_store(db)
+    try:
+        store.record_shoe_start("ended-shoe", table, commitment(seed))
+        store.record_shoe_end("ended-shoe", seed.hex())
+    finally:
+        store.close()
+    return seed.hex()
+
+
+def _escrowed(db_file: Path) -> str | None:
+    """A round in escrow now (betting closed, not settled yet), if any."""
+    with sqlite3.connect(f"file:{db_file}?mode=ro", uri=True) as conn:
+        row = conn.execute("SELECT id FROM rounds WHERE status = 'escrowed' LIMIT 1").fetchone()
+    return None if row is None else str(row[0])
+
+
+def _last_shoe(url: str, db: str, table: str) -> Any:
+    """The ``last_shoe`` of the table's view, as a watcher's snapshot gives it."""
+    store = open_store(db)
+    try:
+        token = store.create_session(store.create_user("watcher", "pw12345678").user_id)
+    finally:
+        store.close()
+
+    async def watch() -> Any:
+        client = await Client.connect(url, token)
+        try:
+            return (await client.watch(table))["last_shoe"]
+        finally:
+            await client.close()
+
+    return asyncio.run(watch())
+
+
 def test_a_restart_or_a_crash_deals_each_shoe_on_and_the_log_holds(tmp_path: Path) -> None:
     db = f"sqlite:///{tmp_path / 'b.db'}"
     args = ("--demo", "--db", db, "--speed", "20")
+    ended_seed = _ended_shoe(db, "standard-1")
     with start_serve(*args) as served:
         before = _played(served, 2)
         assert served.stop() == 0
@@ -95,7 +139,9 @@ def test_a_restart_or_a_crash_deals_each_shoe_on_and_the_log_holds(tmp_path: Pat
 
     with start_serve(*args) as served:
         after_stop = _played(served, max(s["rounds"] for s in before.values()) + 2)
-        served.proc.kill()  # a crash: no drain, rounds may be left in escrow
+        # A crash mid-round: no drain, the round in escrow is left there.
+        crashed = wait_until(lambda: _escrowed(tmp_path / "b.db"), "a round in escrow", every=0.01)
+        served.proc.kill()
         served.proc.wait()
         served.proc.stdout and served.proc.stdout.close()
     # A planned stop dealt every shoe on: the same shoe, more rounds (a shoe lasts 78 rounds,
@@ -105,11 +151,14 @@ def test_a_restart_or_a_crash_deals_each_shoe_on_and_the_log_holds(tmp_path: Pat
         assert after_stop[table]["rounds"] > shoe["rounds"], table
 
     with start_serve(*args) as served:
-        # ... and so did the crash, the round it left in escrow voided and its cards skipped.
+        # ... and so did the crash, the round it left in escrow voided and its cards skipped;
+        # the round after it takes the next number, and the last ended shoe is still shown.
         _played(served, max(s["rounds"] for s in after_stop.values()) + 1)
         after_crash = _current(served.url)
         for table, shoe in after_stop.items():
             assert after_crash[table]["shoe_id"] == shoe["shoe_id"], table
+        last = _last_shoe(served.url, db, "standard-1")
+        assert (last["shoe_id"], last["seed"]) == ("ended-shoe", ended_seed)
         live = _verify_log("--url", served.url)
         assert live.returncode == 0, live.stdout + live.stderr
         assert "ok: the log is whole" in live.stdout
@@ -117,6 +166,10 @@ def test_a_restart_or_a_crash_deals_each_shoe_on_and_the_log_holds(tmp_path: Pat
 
     store = open_store(db)
     try:
+        void = store.get_round(crashed)
+        assert (void.status, void.void_reason) == ("voided", "crash")
+        numbers = [r.round_no for r in store.shoe_rounds(void.shoe_id)]
+        assert max(numbers) > void.round_no and numbers.count(void.round_no) == 1
         shoes = [s for t in TABLES for s in store.list_shoes(t, 10)]
         # Nothing is left in play without a way to be dealt on or revealed.
         for shoe, _settled in shoes:

@@ -99,6 +99,23 @@ def test_a_new_shoe_after_rounds_per_shoe_with_a_shuffle_and_the_seed_revealed()
     assert g.of(BettingOpened)[-1].round_no == 1
 
 
+def test_a_shoe_dealt_on_numbers_its_rounds_after_every_round_it_recorded() -> None:
+    # Three rounds settled, then two voided by crashes (numbers 4 and 5): the rounds dealt on
+    # take 6 and 7, and the shoe still ends after its fifth settled round.
+    before = seated(Game())
+    for _ in range(3):
+        play_round(before)
+    g = Game(rounds_per_shoe=5)
+    g.table.resume_shoe("s1", Shoe.from_seed(bytes(32), dealt=40), before.table.history, 5)
+    seated(g)
+    assert not g.of(ShoeStarted) and g.of(BettingOpened)[-1].round_no == 6
+    play_round(g)
+    assert g.of(BettingOpened)[-1].round_no == 7
+    assert [e.round_no for e in g.of(RoundSettled)] == [6]
+    play_round(g)
+    assert g.table.rounds_in_shoe == 5 and g.of(ShoeEnded)
+
+
 def test_the_shoe_also_ends_when_fewer_than_min_cards_remain() -> None:
     # Nine cards: the first round takes four, leaving five, fewer than six.
     cards = ["2S", "3H", "4D", "4C", "AS", "AH", "AD", "AC", "2D"]

@@ -35,6 +35,8 @@ def close_betting(t: Table, now: float) -> list[Event]:
             return events
     events += _cover(t, rnd)
     rnd.closed = True
+    # From here the round is recorded under its number, settled or voided: never reused.
+    t.last_round_no = max(t.last_round_no, rnd.round_no)
     _escrow(t, rnd)
     events.append(
         BettingClosed(

@@ -49,7 +49,7 @@ def maybe_start(t: Table, now: float) -> list[Event]:
     t.round = Round(
         round_id=t.new_id(),
         shoe_id=t.shoe_id,
-        round_no=t.rounds_in_shoe + 1,
+        round_no=t.last_round_no + 1,
         dealer_id=dealer.user_id,
         dealer_name=dealer.name,
         opened_at=now,

@@ -24,19 +24,24 @@ def new_shoe(t: Table) -> list[Event]:
     """Start a shoe from the table's factory, with a fresh id and empty roads."""
     t.shoe = t.shoe_factory()
     t.shoe_id = t.new_id()
-    t.rounds_in_shoe = 0
+    t.rounds_in_shoe = t.last_round_no = 0
     t.history = []
     t.last_result = None
     return [ShoeStarted(t.shoe_id, t.shoe.commitment, t.shoe.remaining)]
 
 
-def resume_shoe(t: Table, shoe_id: str, shoe: Shoe, history: list[RoundMark]) -> None:
+def resume_shoe(
+    t: Table, shoe_id: str, shoe: Shoe, history: list[RoundMark], last_round_no: int = 0
+) -> None:
     """Deal on a shoe begun before a restart: its id, its cards from where they stopped, the
-    results of its settled rounds. Only a table that has not dealt yet takes one."""
+    results of its settled rounds, and the highest round number it recorded (its voided
+    rounds' too), which no round of it takes again. Only a table that has not dealt yet
+    takes one."""
     if t.shoe is not None or t.round is not None:
         raise InternalError("A table that is dealing a shoe cannot take another.")
     t.shoe, t.shoe_id = shoe, shoe_id
     t.rounds_in_shoe = len(history)
+    t.last_round_no = max(len(history), last_round_no)
     t.history = list(history)
 
 

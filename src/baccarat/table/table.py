@@ -94,6 +94,9 @@ class Table:
         self.shoe_id: str | None = None
         self.rounds_in_shoe = 0
         """Rounds settled from the current shoe."""
+        self.last_round_no = 0
+        """The highest round number the shoe's record may hold (every round whose betting
+        closed, and after a restart its voided ones too): the next round takes the one after."""
         self.round: Round | None = None
         self.closing = False
         self.suspended: str | None = None
@@ -208,10 +211,13 @@ class Table:
 
     # ----------------------------------------------------------------- closing
 
-    def resume_shoe(self, shoe_id: str, shoe: Shoe, history: list[RoundMark]) -> None:
+    def resume_shoe(
+        self, shoe_id: str, shoe: Shoe, history: list[RoundMark], last_round_no: int = 0
+    ) -> None:
         """Deal on shoe ``shoe_id`` from where it stopped (a table taken after a restart),
-        its settled rounds' results in ``history``; before the table's first round."""
-        shoes.resume_shoe(self, shoe_id, shoe, history)
+        its settled rounds' results in ``history``, the highest round number its record holds
+        in ``last_round_no``; before the table's first round."""
+        shoes.resume_shoe(self, shoe_id, shoe, history, last_round_no)
 
     def close(self, now: float) -> list[Event]:
         """Close the table for a planned handover (a stop, or the placement moving it). No

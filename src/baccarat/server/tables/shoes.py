@@ -9,6 +9,10 @@ is lost (altered, or begun before seeds were sealed) is ended with the reason, u
 that nothing stays in play forever. A shoe sealed with a key this node does not hold
 (``keycheck``) is left in play untouched, and its table starts a new shoe: a node with the
 right keys file deals it on or reveals it.
+
+A shoe dealt on numbers its rounds after the highest number its record holds, a voided
+round's included, so that no two rounds of a shoe share a number. The table's view keeps its
+last ended shoe (``last_shoe``) through the restart, read back from the archive.
 """
 
 from __future__ import annotations
@@ -93,7 +97,33 @@ def reveal(store: Store, keys: Keys | None, shoe: ShoeRecord, reason: str) -> Op
     return Opened(shoe, seed, [mark_of(o) for o in store.shoe_outcomes(shoe.shoe_id)])
 
 
-def _deal_on(
+@dataclass(frozen=True, slots=True)
+class Start:
+    """What a table just taken starts from: the shoe it deals on (``going``) or the one just
+    ended, the highest round number that shoe recorded, and the table's last ended shoe."""
+
+    opened: Opened | None
+    going: bool
+    last_round_no: int
+    last_shoe: ShoeEnded | None
+
+
+def ended(store: Store, shoe: ShoeRecord) -> ShoeEnded:
+    """An ended shoe as the table keeps it for its view (上一靴): seed, marks of its rounds."""
+    marks = tuple(mark_of(o) for o in store.shoe_outcomes(shoe.shoe_id))
+    return ShoeEnded(shoe.shoe_id, shoe.commitment, shoe.seed, marks)
+
+
+def last_ended(store: Store, table_id: str) -> ShoeEnded | None:
+    """The table's newest ended shoe, the one its view shows until the next shoe ends."""
+    # (the newest shoe may be the one still dealt; the one before it then ended)
+    for shoe, _settled in store.list_shoes(table_id, 2):
+        if shoe.ended_at is not None:
+            return ended(store, shoe)
+    return None
+
+
+def _open_last(
     store: Store, keys: Keys | None, table_id: str, cfg: TableConfig
 ) -> tuple[Opened | None, bool]:
     """The table's shoe to deal on (and True), or the shoe just ended (and False)."""
@@ -114,24 +144,39 @@ def _deal_on(
     return opened, True
 
 
+def _deal_on(store: Store, keys: Keys | None, table_id: str, cfg: TableConfig) -> Start:
+    opened, going = _open_last(store, keys, table_id, cfg)
+    if opened is None:
+        return Start(None, False, 0, last_ended(store, table_id))
+    if not going:
+        shoe = opened.record
+        last = ShoeEnded(shoe.shoe_id, shoe.commitment, opened.seed.hex(), tuple(opened.history))
+        return Start(opened, False, 0, last)
+    last_no = store.last_round_no(opened.record.shoe_id)
+    return Start(opened, True, last_no, last_ended(store, table_id))
+
+
 async def deal_on(
     store: Store, keys: Keys | None, table_id: str, cfg: TableConfig
 ) -> Callable[[Table], None]:
     """What to give a table just taken, before its first step: the shoe it was dealing, from
-    where it stopped; or, when that shoe is over (ended now), the shoe as its last (上一靴)."""
-    opened, going = await asyncio.to_thread(_deal_on, store, keys, table_id, cfg)
+    where it stopped, its rounds numbered on after the highest its record holds (a voided
+    round's number is not given again); and the table's last ended shoe (上一靴), which is
+    the shoe just ended when that one is over."""
+    start = await asyncio.to_thread(_deal_on, store, keys, table_id, cfg)
 
     def give(table: Table) -> None:
-        if opened is None:
+        table.last_shoe = start.last_shoe
+        if start.opened is None or not start.going:
             return
-        shoe = opened.record
-        if not going:
-            table.last_shoe = ShoeEnded(
-                shoe.shoe_id, shoe.commitment, opened.seed.hex(), tuple(opened.history)
-            )
-            return
+        shoe = start.opened.record
         dealt = min(shoe.next_card or 0, SHOE_CARDS)
-        table.resume_shoe(shoe.shoe_id, Shoe.from_seed(opened.seed, dealt=dealt), opened.history)
+        table.resume_shoe(
+            shoe.shoe_id,
+            Shoe.from_seed(start.opened.seed, dealt=dealt),
+            start.opened.history,
+            start.last_round_no,
+        )
         log.info(
             "shoe dealt on",
             extra={"table_id": table_id, "shoe_id": shoe.shoe_id, "from_card": dealt},
