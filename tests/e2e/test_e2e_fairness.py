@@ -372,3 +372,58 @@ CHECKED = """(id) => {
            skips: notes('.fp-skip'), problems: notes('.fp-problem'),
            memory: box.querySelector('.fp-memory')?.dataset.memory ?? null };
 }"""
+
+
+def test_a_shoe_with_a_crashed_round_checks_out_in_dealing_order_counting_dealt_cards(
+    server: Server, browser: Any
+) -> None:
+    table = "high-1"
+    # Round 4 was left in escrow by a crash, after its cards were drawn; the round after it took
+    # its number again (as an older version gave it) and an id that sorts before its.
+    shoe = archived_shoe(server, table, 10, crashed=(4,))
+    dealt = sum(len(cards) for cards in shoe.dealt)
+    start = shoe.first_cards[3]
+    with urllib.request.urlopen(f"{server.url}/api/shoes/{shoe.shoe_id}") as answer:
+        archive = json.load(answer)["rounds"]
+    # The archive lists them by where their cards start, whatever their ids say.
+    assert [r["first_card"] for r in archive] == sorted(shoe.first_cards)
+    assert [r["round_no"] for r in archive] == [1, 2, 3, 4, 4, 5, 6, 7, 8, 9]
+    assert archive[3]["round_id"] > archive[4]["round_id"]  # (the crashed round's id, and its next)
+    page = open_page(browser, server, DESKTOP)
+    try:
+        # The page orders them so itself: given in the order of their ids, the check holds.
+        by_id = sorted(archive, key=lambda r: r["round_id"])
+        got = page.evaluate(CHECK, [shoe.order, by_id])
+        assert got["ok"] and [r["round_id"] for r in got["rounds"]] == [
+            r["round_id"] for r in archive
+        ]
+        assert (got["cardsDealt"], got["positionsSkipped"], got["dealt"]) == (
+            dealt,
+            6,
+            dealt + 6,
+        )
+        assert got["skips"] == [
+            {"from": start, "to": start + 5, "round_no": 4, "voided": [4], "ok": True}
+        ]
+        log_in(page, create_account(server, "crashchecker"))
+        page.click(f".table-card[data-table='{table}'] .btn-watch")
+        page.wait_for_selector(".table-screen")
+        page.click("[data-action='fairness']")
+        seen = _recheck(page, shoe.shoe_id)
+        assert (seen["ok"], seen["bad"], seen["problems"]) == ("true", [], [])
+        assert seen["rounds"] == [str(r["round_no"]) for r in archive]
+        skipped = f"第 {start + 1}–{start + 6} 張未發出（第 4 局作廢）"
+        assert f"9 局共發出 {dealt} 張牌，都與種子重算的牌序一致" in seen["sentence"]
+        assert seen["sentence"].endswith(f"；6 個位置未發出：{skipped}"), seen["sentence"]
+        # The verifier page, filled in from the archive, in English.
+        page.goto(f"{server.url}/verify?shoe={shoe.shoe_id}&lang=en")
+        page.wait_for_selector("#out[data-ok]")
+        sentence = page.text_content("[data-check=rounds]")
+        assert page.get_attribute("#out", "data-ok") == "true"
+        assert sentence == (
+            f"✔ All 9 rounds' {dealt} dealt cards match the rebuilt order; 6 positions were not "
+            f"dealt: positions {start + 1}–{start + 6} skipped (round 4 was voided)"
+        )
+        assert not page.js_errors
+    finally:
+        page.context.close()

@@ -106,26 +106,42 @@ function place(order, codes, round, next, slack) {
 }
 
 /**
- * Every round's cards against their places in `order`, in round order, each round dealing
- * its cards from where the last one stopped. A round voided after its cards were drawn (a
- * server stopped mid-squeeze) keeps no cards, so the next round may start up to 6 places
- * further for each such round: the places passed over are that round's `skipped` (from 0),
- * with the voided rounds that explain them (`voided`), and the whole check's `skips`
- * ({from, to, round_no, voided, ok}; not ok when more were skipped than the voided rounds
- * could take, or none was voided). A round that names its first card (`first_card`) is
+ * A shoe's rounds in dealing order: the rounds that say where their cards start (`first_card`)
+ * by that place, then by number; a round recorded without it (an older server) keeps its place
+ * among them by number. Never by the round's id, which is random: a crash's replacement round
+ * could then come before the round it replaced.
+ */
+export function dealingOrder(rounds) {
+  const known = (r) => Number.isInteger(r.first_card);
+  const byNumber = [...rounds].sort((a, b) => a.round_no - b.round_no);
+  const placed = byNumber.filter(known).sort((a, b) => a.first_card - b.first_card || a.round_no - b.round_no);
+  let i = 0;
+  return byNumber.map((r) => (known(r) ? placed[i++] : r));
+}
+
+/**
+ * Every round's cards against their places in `order`, in dealing order (dealingOrder), each
+ * round dealing its cards from where the last one stopped. A round voided after its cards were
+ * drawn (a server stopped mid-squeeze) keeps no cards, so the next round may start up to 6
+ * places further for each such round: the places passed over are that round's `skipped` (from
+ * 0) and its `skip` ({from, to, round_no, voided, ok}; not ok when more were skipped than the
+ * voided rounds could take, or none was voided), with the voided rounds that explain them
+ * (`voided`); `skips` lists them all. A round that names its first card (`first_card`) is
  * checked there (see place()). Each round comes back with its cards as
  * [{code, position, expected, ok}], its `problem` (null, or {code: "misplaced" | "overlap",
- * ...}) and `ok`; `ok` is the whole check.
+ * ...}) and `ok`; `ok` is the whole check. `cardsDealt` counts the rounds' cards,
+ * `positionsSkipped` the positions passed over, and `dealt` is the first position after the
+ * last round's cards.
  */
 export function checkRounds(order, rounds) {
   let next = 0;
   let voided = []; // the voided rounds since the last round with cards
   const skips = [];
-  const out = [...rounds].sort((a, b) => a.round_no - b.round_no).map((r) => {
+  const out = dealingOrder(rounds).map((r) => {
     const codes = (r.cards ?? []).map(norm);
     if (!codes.length) {
       if (r.status === "voided") voided.push(r.round_no);
-      return { ...r, cards: [], skipped: [], voided: [], problem: null, ok: true };
+      return { ...r, cards: [], skipped: [], skip: null, voided: [], problem: null, ok: true };
     }
     const slack = voided.length * MAX_ROUND_CARDS;
     const { at, problem } = place(order, codes, r, next, slack);
@@ -139,12 +155,14 @@ export function checkRounds(order, rounds) {
       return { code, position, expected, ok: expected !== null && codes[i] === expected };
     });
     const ok = !problem && (!skip || skip.ok) && cards.every((c) => c.ok);
-    const checked = { ...r, cards, skipped, voided: skip ? voided : [], problem, ok };
+    const checked = { ...r, cards, skipped, skip, voided: skip ? voided : [], problem, ok };
     next = Math.max(next, problem?.code === "misplaced" ? problem.found + codes.length : at + codes.length);
     voided = [];
     return checked;
   });
-  return { rounds: out, skips, dealt: next, ok: out.every((r) => r.ok) };
+  const cardsDealt = out.reduce((n, r) => n + r.cards.length, 0);
+  const positionsSkipped = skips.reduce((n, s) => n + s.to - s.from + 1, 0);
+  return { rounds: out, skips, dealt: next, cardsDealt, positionsSkipped, ok: out.every((r) => r.ok) };
 }
 
 /** Positions `from` to `to` (from 0) as players count them, from 1: "37–40", or "37". */
@@ -172,6 +190,18 @@ export function skipWords(skip, tr) {
   return skip.ok ? text : text + tr("skip_too_many", { max: skip.voided.length * MAX_ROUND_CARDS });
 }
 
+/**
+ * The positions no card was dealt from, counted, then each skip named (skipWords): "6 positions
+ * were not dealt: positions 120–125 skipped (round 40 was voided)"; "" when none was skipped.
+ * `tr` gives not_dealt_one and not_dealt_many besides skipWords's keys.
+ */
+export function skippedWords(result, tr) {
+  if (!result.skips.length) return "";
+  const k = result.positionsSkipped;
+  return tr(k === 1 ? "not_dealt_one" : "not_dealt_many", { k })
+    + result.skips.map((skip) => skipWords(skip, tr)).join(tr("clause_sep"));
+}
+
 /** What is wrong with a round's place in the page's words (keys misplaced, overlap), or "". */
 export function problemWords(round, tr) {
   const p = round.problem;
@@ -182,7 +212,7 @@ export function problemWords(round, tr) {
 
 /**
  * The whole check of a shoe: the seed against the commitment, then every round's cards.
- * `shoe` is {seed, commitment, rounds: [{round_no, cards}]}.
+ * `shoe` is {seed, commitment, rounds: [{round_no, cards, first_card}]}.
  */
 export async function verifyShoe(shoe) {
   const seedOk = await seedMatches(shoe.seed, shoe.commitment);

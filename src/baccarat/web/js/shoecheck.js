@@ -4,7 +4,7 @@
 
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
-import { positions, problemWords, skipWords } from "./fair.js";
+import { positions, problemWords, skippedWords, skipWords } from "./fair.js";
 import { alarming } from "./seen.js";
 
 /** A moment as the page's language writes it, to the second: "12月6日 14:05:09". */
@@ -37,13 +37,14 @@ export function memoryLine(seen) {
     hex(seen.record.commitment, "fp-saw")) : null);
 }
 
-/** The one sentence on the cards: whether they match, then the positions skipped. */
+/** The one sentence on the cards: whether they match (the cards dealt counted), then the
+ * positions skipped, counted apart and named. */
 export function cardsSentence(result) {
   const dealt = result.rounds.filter((r) => r.cards.length);
   const bad = result.rounds.filter((r) => !r.ok).length;
   const head = !result.seedOk ? t("verify_bad")
-    : bad ? t("shoe_cards_bad", { n: bad }) : t("shoe_cards_ok", { n: dealt.length, c: result.dealt });
-  return [head, ...result.skips.map((skip) => skipWords(skip, t))].join(t("clause_sep"));
+    : bad ? t("shoe_cards_bad", { n: bad }) : t("shoe_cards_ok", { n: dealt.length, c: result.cardsDealt });
+  return [head, skippedWords(result, t)].filter(Boolean).join(t("clause_sep"));
 }
 
 /** "TH" as a player reads it: 10♥ (positions too are counted from 1, as verify-shoe prints). */
@@ -53,8 +54,9 @@ function shown(code) {
   return `${rank === "T" ? "10" : rank}${{ S: "♠", H: "♥", D: "♦", C: "♣" }[code.slice(-1).toUpperCase()] ?? "?"}`;
 }
 
-function roundLine(r, skip) {
+function roundLine(r) {
   const note = (cls, text) => h("span", { class: cls }, text);
+  const skip = r.skip;
   return h("li", { class: r.ok ? "ok" : "bad", "data-round": r.round_no },
     skip ? note(`fp-skip${skip.ok ? "" : " bad"}`, skipWords(skip, t)) : null,
     h("b", null, `${r.round_no}`),
@@ -71,7 +73,6 @@ function roundLine(r, skip) {
  */
 export function checkedBox(result, seen, onClose) {
   const alarm = alarming(seen);
-  const skipOf = new Map(result.skips.map((s) => [s.round_no, s]));
   // A seed that is not the one this page saw committed to comes first, and nothing beside it
   // is green: the archive agreeing with itself is then no comfort.
   const sentence = h("p", { class: `verify-result ${!result.ok ? "bad" : alarm ? "plain" : "ok"}`,
@@ -82,7 +83,7 @@ export function checkedBox(result, seen, onClose) {
       h("button", { class: "btn btn-ghost btn-small fp-dismiss", "data-action": "dismiss-check", onclick: onClose },
         `✕ ${t("close")}`)),
     alarm ? null : memoryLine(seen),
-    h("ol", { class: "fp-rounds" }, result.rounds.map((r) => roundLine(r, skipOf.get(r.round_no)))));
+    h("ol", { class: "fp-rounds" }, result.rounds.map(roundLine)));
 }
 
 /** The command that checks the whole log, signature included, where this page cannot. */
