@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 
 import pytest
 
@@ -174,6 +174,54 @@ async def test_a_node_cut_off_from_the_directory_stops_its_tables_when_its_lease
     assert ta.running == {} and a.held == {}
     await b.tick()
     assert set(tb.running) == set(TABLES)
+
+
+async def test_a_node_cut_off_from_the_directory_plays_on_while_the_database_gives_it_its_tables(
+    nodes: NodeFactory,
+) -> None:
+    ta = Tables()
+    taken: set[str] = set()  # the tables whose epoch another node raised meanwhile
+
+    async def confirm(table_ids: Sequence[str]) -> set[str]:
+        return {t for t in table_ids if t not in taken}
+
+    async def regained(table_id: str) -> bool:
+        return table_id not in taken
+
+    flaky = Flaky(nodes())
+    a = Keeper(
+        flaky,  # type: ignore[arg-type]
+        "A",
+        "http://A:8000",
+        TABLES,
+        on_gained=ta.gained,
+        on_lost=ta.lost,
+        on_confirm=confirm,
+        on_regained=regained,
+        ttl=1.0,
+    )
+    await a.tick()
+    assert set(ta.running) == set(TABLES)
+    flaky.down = True
+    d = nodes()
+    for _ in range(400):
+        if all([await d.owner(t) is None for t in TABLES]):
+            break
+        await asyncio.sleep(0.02)
+    with pytest.raises(Unreachable):
+        await a.tick()  # past the ttl: the database still gives every table to A
+    assert set(ta.running) == set(TABLES) and a.leases_lost["expired"] == 0
+    taken.add("t1")
+    with pytest.raises(Unreachable):
+        await a.tick()  # another node took t1: it stops here, the others play on
+    assert set(ta.running) == {"t2", "t3"} and a.leases_lost["expired"] == 1
+    flaky.down = False
+    await a.tick()  # the directory is back (empty): A leases its own tables again
+    assert set(ta.running) == {"t2", "t3"}
+    assert [o.node_id if o else None for o in [await d.owner(t) for t in ("t2", "t3")]] == [
+        "A",
+        "A",
+    ]
 
 
 async def test_overlapping_ticks_start_each_table_once(nodes: NodeFactory) -> None:

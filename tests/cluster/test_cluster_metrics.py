@@ -205,7 +205,7 @@ async def test_a_table_whose_lease_another_node_holds_stops_and_is_counted(
             store.close()
 
 
-async def test_a_node_cut_off_from_redis_stops_its_tables_and_counts_expired_leases(
+async def test_a_node_cut_off_from_redis_plays_on_until_its_table_is_taken_over(
     tmp_path: Path,
 ) -> None:
     store = open_store(f"sqlite:///{tmp_path / 'a.db'}")
@@ -219,19 +219,31 @@ async def test_a_node_cut_off_from_redis_stops_its_tables_and_counts_expired_lea
             ) as (_, server):
                 before = await scrape(server)
                 assert before.value("baccarat_tables_running") == 1
+                assert before.value("baccarat_dependency_up", part="directory") == 1
                 relay.cut()
+                # The lease runs out with Redis away, but the database still gives the
+                # table to this node: it plays on, and the node says it is degraded.
+                scraped = await _until_scraped(
+                    server,
+                    lambda s: (
+                        (beat := s.value("baccarat_node_heartbeat_timestamp_seconds")) is not None
+                        and time.time() - beat >= 2 * LEASE_TTL
+                        and s.value("baccarat_dependency_up", part="directory") == 0
+                    ),
+                    "the lease to run out with Redis away",
+                )
+                assert scraped.value("baccarat_tables_running") == 1
+                assert scraped.value("baccarat_table_leases_lost_total", reason="expired") == 0
+                assert server.drivers["t1"].running
+                # Another node takes the table over in the database (its epoch raised):
+                # the node cut off from Redis stops it at its next look.
+                await asyncio.to_thread(store.take_table, "t1", "B")
                 scraped = await _until_scraped(
                     server,
                     lambda s: s.value("baccarat_table_leases_lost_total", reason="expired") == 1,
-                    "the expired lease counted",
+                    "the table taken over to stop here",
                 )
                 assert scraped.value("baccarat_tables_running") == 0
-                # The heartbeat stopped when Redis went away: its age says so. (The lease ran
-                # out a lease's time after its last renewal, which the last heartbeat may
-                # follow by a few ms: half the time is a margin, not a measure.)
-                beat = scraped.value("baccarat_node_heartbeat_timestamp_seconds")
-                assert beat is not None and time.time() - beat >= LEASE_TTL / 2
-                # Redis still cut: the node stops all the same (what it held runs out).
         finally:
             await directory.close()
             relay.close()

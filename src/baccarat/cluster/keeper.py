@@ -16,6 +16,14 @@ nobody else holds it either (Redis restarted empty), the keeper leases the table
 asks ``on_regained`` to confirm with the database that nobody took the table meanwhile: the
 table keeps playing. Otherwise the table stops here at once.
 
+A lease that could not be renewed in time (Redis away, or this node cut off from it) does not
+stop a table by itself: the database's epoch, which every write of the table carries, is the
+word on who may run it. So the keeper asks ``on_confirm`` each period which of those tables
+the database still gives this node, and stops only the others (another node took them over,
+raising their epoch). A Redis restart thus voids nothing, and a node cut off from Redis stops
+a table as soon as another node has taken it. After the directory failed, a node takes no
+table it did not hold for one ttl, so that every holder leases its own tables again first.
+
 The keeper also keeps what an operator watches: when the node last wrote its heartbeat, how
 many nodes' heartbeats it saw then, and how many tables it stopped for a lost lease.
 """
@@ -26,10 +34,10 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Awaitable, Callable, Iterable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 
 from baccarat.cluster.directory import Directory
-from baccarat.cluster.outage import Outage
+from baccarat.cluster.outage import Outage, log_failure
 from baccarat.cluster.placement import Balance, Pins, balance
 
 log = logging.getLogger("baccarat.cluster")
@@ -48,12 +56,13 @@ MAX_PERIOD = 1.0
 LOST_REASONS = ("refused", "expired")
 """Why a lease is lost: its renewal was refused (another node holds the table, or the
 database says another node took it), or it ran out before a renewal got through (the
-directory did not answer)."""
+directory did not answer) and the database says another node took the table since."""
 
 Shed = Callable[[str], None]
 Gained = Callable[[str, int], Awaitable[None]]
 Lost = Callable[[str], Awaitable[None]]
 Regained = Callable[[str], Awaitable[bool]]
+Confirm = Callable[[Sequence[str]], Awaitable[set[str]]]
 
 
 class Keeper:
@@ -71,6 +80,7 @@ class Keeper:
         seats: Callable[[], Mapping[int, str]] = dict,
         on_seat_lost: Callable[[int], None] | None = None,
         on_regained: Regained | None = None,
+        on_confirm: Confirm | None = None,
         ttl: float = DEFAULT_TTL,
         share: tuple[int, int] | None = None,
         on_shed: Shed | None = None,
@@ -85,6 +95,8 @@ class Keeper:
         self.seats = seats
         self.on_seat_lost = on_seat_lost
         self.on_regained = on_regained
+        self.on_confirm = on_confirm
+        """Which tables whose lease ran out the database still gives this node."""
         self.ttl = ttl
         self.on_shed = on_shed
         """Hand a table over to another node as its round ends (the placement moves it)."""
@@ -123,7 +135,13 @@ class Keeper:
         """One round of renewals and acquisitions."""
         # One tick at a time: two could both find a table not held yet and start it twice.
         async with self._lock:
-            await self._tick()
+            try:
+                await self._tick()
+            except Exception:
+                # The directory failed: no other table is taken until a ttl after, so
+                # that every holder leases its own tables again first.
+                self._quiet_until = max(self._quiet_until, _now() + self.ttl)
+                raise
 
     def wake(self) -> None:
         """Tick now rather than at the next period (a table was just given up elsewhere)."""
@@ -234,11 +252,28 @@ class Keeper:
 
     async def _expire(self) -> None:
         # Without a renewal the lease has run out in the directory too (it counts from
-        # later than ``asked``): another node may take the table, so it stops here first.
+        # later than ``asked``): another node may take the table. It stops here once the
+        # database says so (or at once, with nobody to ask).
         now = _now()
-        for table_id in [t for t, until in self._valid_until.items() if until <= now]:
-            log.warning("table lease not renewed in time", extra={"table_id": table_id})
-            await self._drop(table_id, "expired")
+        due = [t for t, until in self._valid_until.items() if until <= now]
+        if not due:
+            return
+        kept = await self._confirmed(due)
+        for table_id in due:
+            if table_id not in kept:
+                log.warning("table lease not renewed in time", extra={"table_id": table_id})
+                await self._drop(table_id, "expired")
+
+    async def _confirmed(self, table_ids: Sequence[str]) -> set[str]:
+        """The tables the database still gives this node; all of them while it cannot say
+        (every write of theirs is fenced by the epoch anyway)."""
+        if self.on_confirm is None:
+            return set()
+        try:
+            return await self.on_confirm(table_ids)
+        except Exception as exc:
+            log_failure(log, "table leases not confirmed", exc)
+            return set(table_ids)
 
     async def _drop(self, table_id: str, lost: str | None = None) -> None:
         """Stop the table here; ``lost`` says why its lease was lost (None: given back)."""
@@ -277,7 +312,8 @@ class Keeper:
                 await self.tick()
                 self._outage.passed()
             except Exception as exc:
-                # Redis unreachable for a moment: leases run on until their ttl; retry.
+                # Redis unreachable: the tables play on while the database gives them to
+                # this node (``_expire``).
                 self._outage.failed(exc)
                 async with self._lock:
                     await self._expire()

@@ -129,6 +129,7 @@ class Server:
             summary_of=self.tables.line,
             rank_of=self.lobby.rank,
             regained=self.tables.regained,
+            confirm=self.tables.confirm,
             ttl=lease_ttl,
             on_operator=self.moderation.heard,
             inflight=self.inflight,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 import sqlalchemy as sa
 
@@ -58,8 +58,12 @@ class Tables:
 
     def epoch_of(self, table_id: str) -> int:
         """The table's current epoch (0 if it was never taken)."""
+        return self.epochs_of([table_id])[table_id]
+
+    def epochs_of(self, table_ids: Iterable[str]) -> dict[str, int]:
+        """Each table's current epoch (0 for one never taken), in one read."""
         with reading(self.engine) as conn:
-            return epochs.current(conn, [table_id])[table_id]
+            return epochs.current(conn, table_ids)
 
     def save_suspended(
         self,

@@ -18,7 +18,7 @@ from typing import Any
 
 from baccarat.cluster import Directory, LobbyChange
 from baccarat.cluster.follow import follow_lobby
-from baccarat.cluster.keeper import DEFAULT_TTL, Keeper
+from baccarat.cluster.keeper import DEFAULT_TTL, Confirm, Keeper
 from baccarat.cluster.outage import log_failure
 from baccarat.cluster.placement import Pins
 from baccarat.protocol.lobby import LineJson
@@ -50,6 +50,7 @@ class Node:
         summary_of: Callable[[str], LineJson | None],
         rank_of: Callable[[str], int],
         regained: Callable[[str], Awaitable[bool]] | None = None,
+        confirm: Confirm | None = None,
         on_operator: Callable[[LineJson], None] | None = None,
         ttl: float = DEFAULT_TTL,
         inflight: CoinsInFlight | None = None,
@@ -85,6 +86,7 @@ class Node:
             seats=self._claims,
             on_seat_lost=self._seat_lost,
             on_regained=regained,
+            on_confirm=confirm,
             ttl=ttl,
             share=share,
             on_shed=shed_table,
@@ -163,8 +165,11 @@ class Node:
     def _forget(self, task: asyncio.Task[Any]) -> None:
         with contextlib.suppress(ValueError):
             self._tasks.remove(task)
-        if not task.cancelled() and task.exception() is not None:
-            log.error("directory call failed", exc_info=task.exception())
+        exc = None if task.cancelled() else task.exception()
+        if exc is not None:
+            # Redis away: a claim not given back runs out by itself, one not renewed is
+            # claimed again by the keeper; a warning, not a traceback.
+            log_failure(log, "directory call failed", exc)
 
     # -- lobby ------------------------------------------------------------------------
 

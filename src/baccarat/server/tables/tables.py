@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from typing import Any
 
 from baccarat.cluster.keeper import Keeper
@@ -114,6 +114,16 @@ class Tables:
             extra={"table_id": table_id, "epoch": driver.ledger.epoch},
         )
         return kept
+
+    async def confirm(self, table_ids: Sequence[str]) -> set[str]:
+        """Which of these tables the database still gives this node (their epoch is the one
+        their driver holds): the directory could not renew their leases, and a table plays
+        on through a Redis outage until another node has really taken it."""
+        running = {t: d for t in table_ids if (d := self.drivers.get(t)) is not None and d.running}
+        if not running:
+            return set()
+        now = await asyncio.to_thread(self.store.epochs_of, list(running))
+        return {t for t, d in running.items() if not d.ledger.fenced and now[t] == d.ledger.epoch}
 
     def start_table(
         self,
