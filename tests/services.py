@@ -35,14 +35,18 @@ def _listening(port: int) -> bool:
 
 
 class OwnRedis:
-    """A ``redis-server`` of this test's own; ``restart`` kills it and starts it empty."""
+    """A ``redis-server`` of this test's own; ``restart`` kills it and starts it empty.
+    ``replica_of`` makes it a replica of another (``--replicaof``)."""
 
-    def __init__(self) -> None:
+    def __init__(self, replica_of: OwnRedis | None = None) -> None:
         if shutil.which("redis-server") is None:
             pytest.skip("redis-server is not installed")
         self.port = free_port()
         self.url = f"redis://127.0.0.1:{self.port}/0"
         self.proc: subprocess.Popen[bytes] | None = None
+        self._follow = (
+            [] if replica_of is None else ["--replicaof", "127.0.0.1", str(replica_of.port)]
+        )
 
     def start(self) -> None:
         """Start it and wait until it answers."""
@@ -50,6 +54,7 @@ class OwnRedis:
             [
                 "redis-server", "--port", str(self.port), "--bind", "127.0.0.1",
                 "--save", "", "--appendonly", "no", "--loglevel", "warning",
+                *self._follow,
             ],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
@@ -78,6 +83,64 @@ def own_redis() -> Iterator[OwnRedis]:
         yield redis
     finally:
         redis.kill()
+
+
+class OwnSentinel:
+    """A Redis Sentinel of this test's own (``redis-server --sentinel``) that watches
+    ``master`` under the service name ``service``, and fails it over to a replica one second
+    after it stops answering."""
+
+    def __init__(self, master: OwnRedis, service: str = "baccarat") -> None:
+        self.port = free_port()
+        self.service = service
+        self.url = f"redis+sentinel://127.0.0.1:{self.port}/{service}/0"
+        self.dir = Path(tempfile.mkdtemp(prefix="baccarat-sentinel-"))
+        # The sentinel rewrites its file as it learns the replicas and the failovers.
+        (self.dir / "sentinel.conf").write_text(
+            f"port {self.port}\nbind 127.0.0.1\ndir {self.dir}\n"
+            f"sentinel monitor {service} 127.0.0.1 {master.port} 1\n"
+            f"sentinel down-after-milliseconds {service} 1000\n"
+            f"sentinel failover-timeout {service} 5000\n"
+        )
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        """Start it and wait until it answers."""
+        self.proc = subprocess.Popen(
+            [
+                "redis-server",
+                str(self.dir / "sentinel.conf"),
+                "--sentinel",
+                "--loglevel",
+                "warning",
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        wait_until(lambda: _listening(self.port), "the sentinel to listen")
+
+    def replicas(self) -> int:
+        """How many replicas of the master it knows (only those can be promoted)."""
+        with Redis(port=self.port, socket_timeout=1.0) as client:
+            return len(client.sentinel_slaves(self.service))
+
+    def close(self) -> None:
+        """Stop it and remove its file."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait()
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def own_sentinel(master: OwnRedis) -> Iterator[OwnSentinel]:
+    """A running Sentinel of the test's own watching ``master``, stopped on exit."""
+    sentinel = OwnSentinel(master)
+    try:
+        sentinel.start()
+        yield sentinel
+    finally:
+        sentinel.close()
 
 
 def _pg_bin(name: str) -> str:

@@ -17,12 +17,14 @@ from typing import Any
 
 from redis.asyncio import BlockingConnectionPool, Redis
 from redis.asyncio.retry import Retry
+from redis.asyncio.sentinel import Sentinel
 from redis.backoff import ExponentialBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from baccarat.cluster import scripts
 from baccarat.cluster.directory import LobbyChange, LobbyPage, Owner, SeatClaim, good_road_patterns
+from baccarat.cluster.sentinel import is_sentinel_url, master_client
 from baccarat.protocol import codec
 from baccarat.protocol.lobby import LineJson
 
@@ -56,6 +58,8 @@ class RedisDirectory:
         self._urls: dict[str, str] = {}
         self._parsed: dict[str, LineJson] = {}
         """Lines read lately, by their JSON text."""
+        self._sentinels: Sentinel | None = None
+        """The sentinels' clients, when the master is found through them."""
         reg = client.register_script
         self._acquire = reg(scripts.ACQUIRE)
         self._renew = reg(scripts.RENEW)
@@ -72,26 +76,34 @@ class RedisDirectory:
     def from_url(
         cls, url: str, prefix: str = DEFAULT_PREFIX, max_connections: int = MAX_CONNECTIONS
     ) -> RedisDirectory:
-        """A directory on its own connection pool to ``url`` (``redis://HOST:PORT/DB``)."""
+        """A directory on its own connection pool to ``url``: ``redis://HOST:PORT/DB``, or
+        ``redis+sentinel://HOST:PORT[,HOST2:PORT2]/SERVICE[/DB]`` for the master that
+        Redis Sentinel names (``baccarat.cluster.sentinel``)."""
         # A blocking pool: a burst of calls (many users sitting down at once) waits for a
         # connection instead of failing with "too many connections".
         # One quick retry on a broken connection: after Redis restarts, every pooled
         # connection is dead, and a call should not fail just for picking one of them.
-        pool = BlockingConnectionPool.from_url(
-            url,
-            max_connections=max_connections,
-            decode_responses=True,
-            retry=Retry(ExponentialBackoff(cap=0.5, base=0.05), 2),
-            retry_on_error=[RedisConnectionError, RedisTimeoutError],
-        )
+        options: dict[str, Any] = {
+            "decode_responses": True,
+            "retry": Retry(ExponentialBackoff(cap=0.5, base=0.05), 2),
+            "retry_on_error": [RedisConnectionError, RedisTimeoutError],
+        }
+        if is_sentinel_url(url):
+            client, sentinels = master_client(url, max_connections, **options)
+            directory = cls(client, prefix)
+            directory._sentinels = sentinels
+            return directory
+        pool = BlockingConnectionPool.from_url(url, max_connections=max_connections, **options)
         return cls(Redis.from_pool(pool), prefix)
 
     def _key(self, kind: str, name: str | int) -> str:
         return f"{self.prefix}{kind}:{name}"
 
     async def close(self) -> None:
-        """Close the connection pool."""
+        """Close the connection pool (and the sentinels' connections)."""
         await self.client.aclose()
+        if self._sentinels is not None:
+            await self._sentinels.aclose()
 
     # -- nodes ------------------------------------------------------------------------
 
