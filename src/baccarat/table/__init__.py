@@ -15,8 +15,8 @@ Refusal codes. ``InvalidInput``: ``user_mismatch``, ``bad_seat``, ``bad_coins``,
 ``urge_cooling_down`` (details: ``seconds_left``), ``nothing_to_squeeze``, ``not_controller``,
 ``already_leaving``, ``nothing_to_rebet``, ``already_bet``, ``already_disconnected``,
 ``not_disconnected``, ``grace_expired``, ``coins_below_stake``, ``already_dealer``,
-``already_queued``, ``queue_full``, ``not_queued``, ``dealer_queue``, ``chat_rate_limited``
-(details: ``seconds_left``). Chat input: ``bad_text``, ``empty_message``,
+``already_queued``, ``queue_full``, ``not_queued``, ``dealer_queue``, ``wallet_unavailable``,
+``chat_rate_limited`` (details: ``seconds_left``). Chat input: ``bad_text``, ``empty_message``,
 ``message_too_long``, ``unknown_emote`` (``InvalidInput``).
 
 Money: a seated user's ``coins`` mirror the store. Stakes leave the balance when betting
@@ -47,6 +47,7 @@ from baccarat.table.commands import (
     Undo,
     Unstake,
     Urge,
+    WalletAway,
 )
 from baccarat.table.config import DEALER_SEAT, ROOMS, SEATS, RoomDefaults, TableConfig, UserInfo
 from baccarat.table.events import Event
@@ -89,5 +90,6 @@ __all__ = [
     "Unstake",
     "Urge",
     "UserInfo",
+    "WalletAway",
     "table_view",
 ]

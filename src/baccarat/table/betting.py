@@ -35,6 +35,18 @@ def check_bettor(t: Table, user_id: int, now: float) -> tuple[Occupant, Round]:
     return occ, rnd
 
 
+def verify_wallet(t: Table, occ: Occupant) -> None:
+    """Raise ``wallet_unavailable`` when a stake of ``occ``'s would count on a balance the
+    platform's wallet has not confirmed: the bettor's own, or the dealer's that covers it."""
+    dealer = t.dealer
+    if occ.wallet_away or (dealer is not None and dealer.wallet_away):
+        raise RuleViolation(
+            "wallet_unavailable",
+            "The platform's wallet has not confirmed the balance this bet counts on; bets "
+            "resume as soon as it answers.",
+        )
+
+
 def bettor_of(rnd: Round, occ: Occupant) -> Bettor:
     """The occupant's part in the round, made on their first chip."""
     bettor = rnd.bettors.get(occ.user_id)
@@ -50,6 +62,7 @@ def check_chip(t: Table, c: PlaceChip, now: float) -> tuple[Occupant, Round, Are
     chip = verify_chip(c.chip)
     area = parse_area(c.area)
     occ, rnd = check_bettor(t, c.user_id, now)
+    verify_wallet(t, occ)
     slip = rnd.slip(occ.user_id)
     verify_bet(slip, area, chip, chip_unit=t.config.chip_unit, coins=occ.coins)
     if area in DEALER_AREAS:

@@ -59,15 +59,18 @@ def close_betting(t: Table, now: float) -> list[Event]:
 
 def _count_idle(t: Table, rnd: Round) -> tuple[list[Occupant], dict[int, int]]:
     """Idle count: every bettor dealt into this round who did not bet. The bettors it takes
-    to the limit, and every other bettor's count by seat."""
+    to the limit, and every other bettor's count by seat. A round the platform's wallet kept
+    a bettor from betting in (theirs or the dealer's not confirmed) does not count."""
     idle: list[Occupant] = []
     counted: dict[int, int] = {}
+    dealer = t.dealer
+    kept_out = dealer is not None and dealer.wallet_away
     for occ in t.bettors():
         if occ.waiting_next_round:
             continue
         if rnd.slip(occ.user_id):
             occ.idle_rounds = 0
-        else:
+        elif not (kept_out or occ.wallet_away):
             occ.idle_rounds += 1
             if occ.idle_rounds >= t.config.idle_rounds_limit:
                 idle.append(occ)

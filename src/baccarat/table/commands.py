@@ -151,6 +151,17 @@ class SetCoins:
 
 
 @dataclass(frozen=True, slots=True)
+class WalletAway:
+    """Whether the wallet that keeps a seated user's coins (a platform's) could not confirm
+    their balance: while it could not, the table keeps the last balance it knew, takes no
+    stake that counts on it, and holds nothing against the user that the platform caused (no
+    idle round, no floor). (Never read from a player's frame.)"""
+
+    user_id: int
+    away: bool
+
+
+@dataclass(frozen=True, slots=True)
 class Unstake:
     """The wallet that keeps a bettor's coins did not give the stakes of the round that just
     closed: they go back and the round plays on without them. (Never read from a player's
@@ -192,6 +203,7 @@ Command = (
     | Disconnect
     | Reconnect
     | SetCoins
+    | WalletAway
     | Unstake
     | Suspend
     | Resume

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from baccarat.bets import stake_coins
 from baccarat.errors import InvalidInput, RuleViolation
 from baccarat.numbers import whole
-from baccarat.table.commands import Disconnect, Reconnect, SetAutoOpen, SetCoins
+from baccarat.table.commands import Disconnect, Reconnect, SetAutoOpen, SetCoins, WalletAway
 from baccarat.table.events import CoinsSet, Disconnected, Event, Reconnected
 
 if TYPE_CHECKING:
@@ -54,6 +54,15 @@ def set_coins(t: Table, c: SetCoins, now: float) -> list[Event]:
     occ = check_coins(t, c.user_id, c.coins)
     occ.coins = c.coins
     return [CoinsSet(occ.seat, occ.user_id, c.coins)]
+
+
+def set_wallet_away(t: Table, c: WalletAway, now: float) -> list[Event]:
+    """Whether the platform's wallet could not confirm a seated user's balance. No event: the
+    balance shown stays the last one known, and what changes (the stakes the user and the
+    dealer's bettors may place) reaches each screen as their ``me``."""
+    occ = t.require_seat(c.user_id)
+    occ.wallet_away = bool(c.away)
+    return []
 
 
 def check_coins(t: Table, user_id: int, coins: int) -> Occupant:

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from baccarat.bets import Area, stake_coins, verify_bets
 from baccarat.errors import InvalidInput, RuleViolation
-from baccarat.table.betting import bettor_of, check_bettor, verify_cover
+from baccarat.table.betting import bettor_of, check_bettor, verify_cover, verify_wallet
 from baccarat.table.commands import Double, Rebet, Undo
 from baccarat.table.events import BetsChanged, Event
 from baccarat.table.round import Round
@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 
 
 def _verify_added(t: Table, occ: Occupant, rnd: Round, added: dict[Area, int]) -> None:
+    verify_wallet(t, occ)
     verify_bets(rnd.slip(occ.user_id), added, chip_unit=t.config.chip_unit, coins=occ.coins)
     verify_cover(t, rnd, added)
 

@@ -29,6 +29,8 @@ class Occupant:
     """Their cards open at once when they control them (自動開牌)."""
     dealer_rounds: int = 0
     """Rounds dealt in a row from the dealer seat (連莊), for the room's limit."""
+    wallet_away: bool = False
+    """The platform that keeps their coins could not confirm the balance (``WalletAway``)."""
 
     @property
     def is_dealer(self) -> bool:

@@ -88,10 +88,11 @@ def _do_settle(t: Table, rnd: Round, now: float) -> RoundSettled:
 
 def _leave_after_settlement(t: Table, now: float) -> list[Event]:
     """Bettors below the floor leave; the dealer leaves if they asked to, fell below the
-    dealer floor, or dealt the room's limit of rounds while others wait."""
+    dealer floor, or dealt the room's limit of rounds while others wait. A balance the
+    platform's wallet has not confirmed is not held against its user: they stay until it is."""
     events: list[Event] = []
     for occ in t.bettors():
-        if occ.coins < t.config.bettor_floor:
+        if occ.coins < t.config.bettor_floor and not occ.wallet_away:
             events += t.free_seat(occ, "below_floor", now)
     dealer = t.dealer
     if dealer is None:
@@ -99,7 +100,7 @@ def _leave_after_settlement(t: Table, now: float) -> list[Event]:
     dealer.dealer_rounds += 1
     if dealer.leaving is not None:
         events += t.free_seat(dealer, dealer.leaving, now)
-    elif dealer.coins < t.config.dealer_floor:
+    elif dealer.coins < t.config.dealer_floor and not dealer.wallet_away:
         events += t.free_seat(dealer, "dealer_below_floor", now)
     elif queue.over_limit(t):
         events += t.free_seat(dealer, "dealer_limit", now)

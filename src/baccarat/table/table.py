@@ -52,6 +52,7 @@ from baccarat.table.commands import (
     Undo,
     Unstake,
     Urge,
+    WalletAway,
 )
 from baccarat.table.config import DEALER_SEAT, SEATS, TableConfig
 from baccarat.table.events import (
@@ -382,6 +383,7 @@ HANDLERS: dict[type[Command], Handler] = {
     Reconnect: occupants.reconnect,
     SetCoins: occupants.set_coins,
     Unstake: unstake.unstake,
+    WalletAway: occupants.set_wallet_away,
     Suspend: lambda t, c, now: t._suspend(c.reason),
     Resume: lambda t, c, now: t._resume(now),
 }

@@ -105,6 +105,8 @@ class BettorFacts(NamedTuple):
     (two equal slips in another order only build a ``me`` that was not needed)."""
     last_slip: tuple[tuple[Area, int], ...] | None
     """The bets of the last round they bet in here, for a rebet."""
+    wallet_away: bool
+    """The platform's wallet has not confirmed their balance or the dealer's: no stake now."""
 
 
 PersonalKey = tuple[BettorFacts, tuple[bool, ...]]
@@ -125,6 +127,7 @@ def _key(
     own = rnd.bettors.get(occ.user_id) if rnd is not None else None
     slip: dict[Area, int] = own.slip if own is not None else {}
     last = table.last_slips.get(occ.user_id)
+    dealer = table.dealer
     facts = BettorFacts(
         occ.seat,
         occ.coins,
@@ -135,6 +138,7 @@ def _key(
         open_now,
         tuple(slip.items()),
         None if last is None else tuple(last.items()),
+        occ.wallet_away or (dealer is not None and dealer.wallet_away),
     )
     return facts, () if cover is None else cover(slip, last)
 
@@ -186,6 +190,7 @@ def _bettor_me(table: Table, user_id: int, facts: BettorFacts, now: float) -> Me
     # Every bet-like command is first refused for what ``check_bettor`` checks: when that
     # fails, each can_* below is False without asking (most steps of a round are not betting).
     may = facts.round_id is not None and facts.betting_open and not facts.waiting_next_round
+    stake = may and not facts.wallet_away
     return {
         "user_id": user_id,
         "seat": facts.seat,
@@ -194,11 +199,11 @@ def _bettor_me(table: Table, user_id: int, facts: BettorFacts, now: float) -> Me
         "bets": slip,
         "stake": stake_coins(slip, table.config.chip_unit),
         "remaining": remaining_limits(slip),
-        "can_bet": may and any(table.can_bet(user_id, area, CHIPS[0], now) for area in AREAS),
+        "can_bet": stake and any(table.can_bet(user_id, area, CHIPS[0], now) for area in AREAS),
         "urge_ready_at": None,
         "rebet": None if facts.last_slip is None else dict(facts.last_slip),
-        "can_rebet": may and rebet.can_rebet(table, user_id, now),
-        "can_double": may and rebet.can_double(table, user_id, now),
+        "can_rebet": stake and rebet.can_rebet(table, user_id, now),
+        "can_double": stake and rebet.can_double(table, user_id, now),
         "can_undo": may and rebet.can_undo(table, user_id, now),
         "auto_open": facts.auto_open,
         "queue_position": facts.queue_position,
