@@ -101,19 +101,20 @@ def test_a_new_shoe_after_rounds_per_shoe_with_a_shuffle_and_the_seed_revealed()
 
 def test_a_shoe_dealt_on_numbers_its_rounds_after_every_round_it_recorded() -> None:
     # Three rounds settled, then two voided by crashes (numbers 4 and 5): the rounds dealt on
-    # take 6 and 7, and the shoe still ends after its fifth settled round.
+    # take 6 and 7, and the shoe ends after round 7, the last of its rounds, the voided ones
+    # counted.
     before = seated(Game())
     for _ in range(3):
         play_round(before)
-    g = Game(rounds_per_shoe=5)
+    g = Game(rounds_per_shoe=7)
     g.table.resume_shoe("s1", Shoe.from_seed(bytes(32), dealt=40), before.table.history, 5)
     seated(g)
     assert not g.of(ShoeStarted) and g.of(BettingOpened)[-1].round_no == 6
     play_round(g)
-    assert g.of(BettingOpened)[-1].round_no == 7
-    assert [e.round_no for e in g.of(RoundSettled)] == [6]
+    assert g.of(BettingOpened)[-1].round_no == 7 and not g.of(ShoeEnded)
     play_round(g)
-    assert g.table.rounds_in_shoe == 5 and g.of(ShoeEnded)
+    assert [e.round_no for e in g.of(RoundSettled)] == [6, 7]
+    assert g.table.rounds_in_shoe == 5 and g.of(ShoeEnded) and g.table.phase == "shuffling"
 
 
 def test_the_shoe_also_ends_when_fewer_than_min_cards_remain() -> None:

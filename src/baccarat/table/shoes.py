@@ -14,9 +14,10 @@ if TYPE_CHECKING:
 
 
 def shoe_done(t: Table) -> bool:
-    """Whether the table needs a new shoe: it has none, dealt its rounds, or runs short."""
+    """Whether the table needs a new shoe: it has none, dealt its rounds (a round a crash
+    voided counts, so that no round is numbered past the last), or runs short."""
     return t.shoe is None or (
-        t.rounds_in_shoe >= t.config.rounds_per_shoe or t.shoe.remaining < t.config.min_cards
+        t.last_round_no >= t.config.rounds_per_shoe or t.shoe.remaining < t.config.min_cards
     )
 
 

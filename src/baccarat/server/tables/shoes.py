@@ -99,11 +99,10 @@ def reveal(store: Store, keys: Keys | None, shoe: ShoeRecord, reason: str) -> Op
 
 @dataclass(frozen=True, slots=True)
 class Start:
-    """What a table just taken starts from: the shoe it deals on (``going``) or the one just
-    ended, the highest round number that shoe recorded, and the table's last ended shoe."""
+    """What a table just taken starts from: the shoe it deals on (None: a new one), the
+    highest round number that shoe recorded, and the table's last ended shoe."""
 
     opened: Opened | None
-    going: bool
     last_round_no: int
     last_shoe: ShoeEnded | None
 
@@ -123,37 +122,35 @@ def last_ended(store: Store, table_id: str) -> ShoeEnded | None:
     return None
 
 
-def _open_last(
-    store: Store, keys: Keys | None, table_id: str, cfg: TableConfig
-) -> tuple[Opened | None, bool]:
-    """The table's shoe to deal on (and True), or the shoe just ended (and False)."""
+def _open_last(store: Store, keys: Keys | None, table_id: str) -> Opened | None:
+    """The table's newest shoe in play, opened, every older one ended; None when there is
+    none or it cannot be opened here."""
     shoes = store.unended_shoes(table_id)
     for older in shoes[:-1]:
         reveal(store, keys, older, SHOE_DEALT)
     if not shoes:
-        return None, False
+        return None
     last = shoes[-1]
     seed = _open(store, keys, last)
     if seed is None:
-        return None, False
-    opened = Opened(last, seed, [mark_of(o) for o in store.shoe_outcomes(last.shoe_id)])
-    cards_left = SHOE_CARDS - min(last.next_card or 0, SHOE_CARDS)
-    if len(opened.history) >= cfg.rounds_per_shoe or cards_left < cfg.min_cards:
-        store.record_shoe_end(last.shoe_id, seed.hex(), SHOE_DEALT)
-        return opened, False
-    return opened, True
+        return None
+    return Opened(last, seed, [mark_of(o) for o in store.shoe_outcomes(last.shoe_id)])
 
 
 def _deal_on(store: Store, keys: Keys | None, table_id: str, cfg: TableConfig) -> Start:
-    opened, going = _open_last(store, keys, table_id, cfg)
+    opened = _open_last(store, keys, table_id)
     if opened is None:
-        return Start(None, False, 0, last_ended(store, table_id))
-    if not going:
-        shoe = opened.record
-        last = ShoeEnded(shoe.shoe_id, shoe.commitment, opened.seed.hex(), tuple(opened.history))
-        return Start(opened, False, 0, last)
-    last_no = store.last_round_no(opened.record.shoe_id)
-    return Start(opened, True, last_no, last_ended(store, table_id))
+        return Start(None, 0, last_ended(store, table_id))
+    shoe = opened.record
+    # A round a crash voided counts: the shoe has numbered it.
+    last_no = max(len(opened.history), store.last_round_no(shoe.shoe_id))
+    cards_left = SHOE_CARDS - min(shoe.next_card or 0, SHOE_CARDS)
+    if last_no < cfg.rounds_per_shoe and cards_left >= cfg.min_cards:
+        return Start(opened, last_no, last_ended(store, table_id))
+    # No round left to deal: the shoe ends now, and is the table's last (上一靴).
+    store.record_shoe_end(shoe.shoe_id, opened.seed.hex(), SHOE_DEALT)
+    marks = tuple(opened.history)
+    return Start(None, 0, ShoeEnded(shoe.shoe_id, shoe.commitment, opened.seed.hex(), marks))
 
 
 async def deal_on(
@@ -162,12 +159,12 @@ async def deal_on(
     """What to give a table just taken, before its first step: the shoe it was dealing, from
     where it stopped, its rounds numbered on after the highest its record holds (a voided
     round's number is not given again); and the table's last ended shoe (上一靴), which is
-    the shoe just ended when that one is over."""
+    the shoe just ended when that one had no round left."""
     start = await asyncio.to_thread(_deal_on, store, keys, table_id, cfg)
 
     def give(table: Table) -> None:
         table.last_shoe = start.last_shoe
-        if start.opened is None or not start.going:
+        if start.opened is None:
             return
         shoe = start.opened.record
         dealt = min(shoe.next_card or 0, SHOE_CARDS)
