@@ -9,7 +9,8 @@ gives back nothing), and that debit is refused if it comes later.
 
 ``GET /api/wallet/transactions?from=T&to=T`` (signed): the report ``baccarat reconcile``
 compares. ``POST /admin/faults`` (a sandbox's, on this machine only) makes the next calls of
-a kind answer late, fail, or fail after they were applied.
+a kind (or of ``any`` kind) answer late, fail, or fail after they were applied, or the platform
+be away for some seconds.
 """
 
 from __future__ import annotations
@@ -39,9 +40,11 @@ class Wallet:
         self.secret = secret
         db.executescript(SCHEMA)
         self.faults: dict[str, dict[str, Any]] = {}
-        """By call kind: ``{mode, times, delay, user}``; mode ``slow`` (apply, then answer
-        ``delay`` seconds later), ``error`` (answer 500, change nothing), ``after`` (apply, then answer 500);
-        ``times`` calls (of ``user`` only, when given)."""
+        """By call kind, or ``any``: ``{mode, times, seconds, delay, user}``; mode ``slow``
+        (apply, then answer ``delay`` seconds later), ``error`` (answer 500, change nothing),
+        ``after`` (apply, then answer 500), ``down`` (answer 503 ``delay`` seconds later,
+        change nothing); for ``times`` calls, or every call for ``seconds`` from now (of
+        ``user`` only, when given)."""
 
     def signed(self, request: web.Request, body: bytes) -> bool:
         stamp = request.headers.get("X-Platform-Timestamp", "")
@@ -107,14 +110,29 @@ class Wallet:
         if not self.signed(request, body):
             return web.json_response({"error": {"code": "bad_signature"}}, status=401)
         d = json.loads(body)
+        fault, delay = self._fault(kind, str(d.get("user")))
+        if fault in ("error", "down"):
+            await asyncio.sleep(delay if fault == "down" else 0.0)
+            status = 500 if fault == "error" else 503
+            return web.json_response({"error": {"code": "unavailable"}}, status=status)
         if kind == "balance":
             have = self.coins(str(d.get("user")))
             if have is None:
                 return web.json_response({"error": {"code": "unknown_user"}}, status=404)
-            return web.json_response({"user": d["user"], "balance": have})
-        fault = self._fault(kind, str(d.get("user")))
-        if fault == "error":
+            status, answer = 200, {"user": d["user"], "balance": have}
+        else:
+            done = self._transact(kind, d)
+            if isinstance(done, web.Response):
+                return done
+            status, answer = done
+        if fault == "slow":
+            await asyncio.sleep(delay)
+        elif fault == "after":
             return web.json_response({"error": {"code": "unavailable"}}, status=500)
+        return web.json_response(answer, status=status)
+
+    def _transact(self, kind: str, d: dict[str, Any]) -> tuple[int, dict[str, Any]] | web.Response:
+        """Carry out a debit, credit or rollback, or the first answer to its id again."""
         self.db.execute("BEGIN IMMEDIATE")
         try:
             seen = self._seen(d["transaction_id"])
@@ -127,18 +145,21 @@ class Wallet:
         except Exception:
             self.db.execute("ROLLBACK")
             raise
-        if fault == "slow":
-            await asyncio.sleep(float(self.faults.get(kind, {}).get("delay", 10.0)))
-        elif fault == "after":
-            return web.json_response({"error": {"code": "unavailable"}}, status=500)
-        return web.json_response(answer, status=status)
+        return status, answer
 
-    def _fault(self, kind: str, user: str) -> str | None:
-        fault = self.faults.get(kind)
-        if not fault or fault.get("times", 0) <= 0 or fault.get("user", user) != user:
-            return None
-        fault["times"] -= 1
-        return str(fault["mode"])
+    def _fault(self, kind: str, user: str) -> tuple[str | None, float]:
+        """The fault this call meets, and its delay."""
+        for fault in (self.faults.get(kind), self.faults.get("any")):
+            if not fault or fault.get("user", user) != user:
+                continue
+            delay = float(fault.get("delay", 10.0 if fault["mode"] == "slow" else 0.0))
+            if "until" in fault:
+                if time.time() < fault["until"]:
+                    return str(fault["mode"]), delay
+            elif fault.get("times", 0) > 0:
+                fault["times"] -= 1
+                return str(fault["mode"]), delay
+        return None, 0.0
 
     async def report(self, request: web.Request) -> web.Response:
         """GET /api/wallet/transactions?from=T&to=T, signed: every change made."""
@@ -163,8 +184,12 @@ class Wallet:
         return web.json_response({"transactions": found})
 
     async def set_faults(self, request: web.Request) -> web.Response:
-        """POST {kind: {mode, times, delay}}: the next calls' faults (``{}`` clears them)."""
+        """POST {kind: {mode, times, seconds, delay}}: the next calls' faults (``{}`` clears
+        them)."""
         self.faults = await request.json()
+        for fault in self.faults.values():
+            if "seconds" in fault:
+                fault["until"] = time.time() + float(fault["seconds"])
         return web.json_response({"faults": self.faults})
 
     def transactions(self) -> list[dict[str, Any]]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Iterator
+from http.cookies import SimpleCookie
 from typing import Any
 
 import pytest
@@ -195,3 +196,144 @@ def test_a_platform_down_at_the_settlement_is_paid_once_it_is_back(stack: Stack)
 def test_a_dealers_cover_not_given_calls_the_round_off(stack: Stack) -> None:
     seen = _round(stack, {"debit": {"mode": "error", "times": 1, "user": DEALER}})
     assert "round_voided" in seen and "round_settled" not in seen
+
+
+THIRD = "u1003"
+SEATED = (DEALER, BETTOR, THIRD)
+"""The dealer and two bettors (seats 0, 1, 2) of the tests of a platform away."""
+
+
+def _session(stack: Stack, user: str) -> str:
+    """Launch ``user`` at the room's level (the sandbox's Newbie is below it)."""
+    answer = stack.launch(stack.token(user, level=60))
+    assert answer.status == 200, answer.body
+    cookie: SimpleCookie = SimpleCookie(answer.headers["Set-Cookie"])
+    return cookie["baccarat_session"].value
+
+
+def _wait_phase(stack: Stack, phase: str) -> None:
+    wait_until(lambda: _phase(stack) == phase, phase, 30)
+
+
+async def _stake_until_taken(bettor: Client, limit: float) -> list[str]:
+    """Place one chip on Player until the table takes it; the codes it was refused with."""
+    refused: list[str] = []
+    until = asyncio.get_running_loop().time() + limit
+    while True:
+        try:
+            await bettor.bet("player", 1)
+            return refused
+        except CommandError as no:
+            refused.append(no.code)
+            if asyncio.get_running_loop().time() > until:
+                raise
+        await asyncio.sleep(0.2)
+
+
+async def _landed(client: Client, start: int) -> dict[str, Any]:
+    """Wait until a round lands in what ``client`` was sent after its frame ``start``; the
+    events from there, by name (the last of each)."""
+    seen: dict[str, Any] = {}
+    async with asyncio.timeout(60):
+        while not {"round_settled", "round_voided"} & set(seen):
+            await asyncio.sleep(0.05)
+            for m in client.frames[start:]:
+                if m.get("type") == "event":
+                    seen[m["event"]] = m["data"]
+    return seen
+
+
+def _away(
+    stack: Stack, faults: dict[str, Any], played_away: bool
+) -> tuple[dict[str, Any], list[Any], list[str]]:
+    """Seat the three, hold the table at a result, set ``faults`` at the platform, and hold
+    the next betting that opens (with ``played_away``, the bettor's chip is refused there,
+    and a round is dealt before the next betting is held): the bettor stakes one chip until
+    the table takes it, and the round plays out. What the bettor saw, by event name (the last
+    of each), every frame the three were sent, and the codes the chip was refused with."""
+    sessions = [_session(stack, u) for u in SEATED]
+    seen: dict[str, Any] = {}
+    frames: list[Any] = []
+    refused: list[str] = []
+
+    async def scene() -> None:
+        clients = [await Client.connect(stack.game, s) for s in sessions]
+        try:
+            for c in clients:
+                c.record = True
+            _hook(stack, {"hold": "result"})
+            for seat, client in enumerate(clients):
+                await client.sit("t1", seat)
+            await asyncio.to_thread(_wait_phase, stack, "result")
+            _faults(stack, faults)
+            _hook(stack, {"hold": "betting"})
+            await asyncio.to_thread(_wait_phase, stack, "betting")
+            if played_away:
+                with pytest.raises(CommandError) as no:
+                    await clients[1].bet("player", 1)
+                refused.append(no.value.code)
+                # A round is dealt while the platform is away, nobody's stakes in it.
+                _hook(stack, {"hold": None})
+                await _landed(clients[1], len(clients[1].frames))
+                _hook(stack, {"hold": "betting"})
+                await asyncio.to_thread(_wait_phase, stack, "betting")
+            refused.extend(await _stake_until_taken(clients[1], 30))
+            start = len(clients[1].frames)
+            _hook(stack, {"hold": None})
+            seen.update(await _landed(clients[1], start))
+            for client in clients:
+                await client.stand()  # all three still seated
+        finally:
+            for client in clients:
+                frames.extend(client.frames)
+                await client.close()
+
+    asyncio.run(scene())
+    _faults(stack, {})
+    return seen, frames, refused
+
+
+def _kept_every_seat(stack: Stack, frames: list[Any]) -> None:
+    """Nobody lost a seat but by standing up, and no balance shown fell to nothing."""
+    freed = [f["data"]["reason"] for f in frames if f.get("event") == "seat_freed"]
+    assert set(freed) <= {"stood_up"}, freed
+    shown = [f["data"]["me"]["coins"] for f in frames if f.get("event") == "me"]
+    shown += [f["data"]["coins"] for f in frames if f.get("event") == "coins_set"]
+    assert shown and 0 not in shown, shown
+
+
+def _round_away(
+    stack: Stack, faults: dict[str, Any], played_away: bool = False
+) -> tuple[dict[str, Any], list[str]]:
+    """``_away``, then check every seat was kept, the platform's coins moved by the round's
+    results exactly, every call was answered and the two sides agree."""
+    for user in SEATED:
+        _session(stack, user)  # launched once, so linked
+    before = {u: stack.platform_coins(u) for u in SEATED}
+    seen, frames, refused = _away(stack, faults, played_away)
+    _kept_every_seat(stack, frames)
+    wait_until(lambda: _settled_calls(stack), "every wallet call answered", 60)
+    with open_store(stack.db) as store:
+        ids = {u: store.platform_account(u).user_id for u in SEATED}
+    for user in SEATED:
+        assert stack.platform_coins(user) == before[user] + _delta(seen, ids[user])
+    stack.assert_sound()
+    return seen, refused
+
+
+def test_a_balance_answered_500_at_the_betting_open_keeps_every_seat_and_balance(
+    stack: Stack,
+) -> None:
+    seen, refused = _round_away(stack, {"balance": {"mode": "error", "times": len(SEATED)}})
+    assert "round_settled" in seen
+    # The chip waited, if at all, for the platform to confirm the balances again.
+    assert set(refused) <= {"wallet_unavailable"}, refused
+
+
+def test_stakes_wait_out_a_platform_away_and_nobody_loses_a_seat(stack: Stack) -> None:
+    # Every call fails for a while, each after the game's wait for it: at the --speed of
+    # the stack, a round or two of play.
+    away = {"mode": "down", "delay": TIMEOUT + 0.5, "seconds": 6.0}
+    seen, refused = _round_away(stack, {"any": away}, played_away=True)
+    assert refused and set(refused) == {"wallet_unavailable"}, refused
+    assert "round_settled" in seen

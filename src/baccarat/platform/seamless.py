@@ -10,7 +10,10 @@ id it has seen. Anything else, or no answer within ``wallet_timeout`` seconds, i
   cover, the round is called off), and its rollback is sent until the platform answers, in
   case the platform took it after all;
 - a credit or rollback is sent again with the same id, every ``RETRY_FIRST`` seconds and
-  doubling to ``RETRY_CAP``, until the platform answers: never lost, never paid twice.
+  doubling to ``RETRY_CAP``, until the platform answers: never lost, never paid twice. Any
+  answer of the platform's sends them at once (it is back);
+- a balance not given is left out: the table keeps the last one it knew, and takes no stake
+  on it until the platform gives one with nothing owed to it (``owing``).
 
 Every call is recorded before it is sent and every answer when it comes
 (``baccarat.store.wallet``). A node sweeps every ``SWEEP_EVERY`` seconds for calls still
@@ -112,6 +115,10 @@ class SeamlessWallet:
         """Calls being sent by this node now (a sweep leaves them alone)."""
         self._tasks: set[asyncio.Task[None]] = set()
         self._closing = False
+        self._known: dict[int, int] = {}
+        """The last balance the platform gave of each user."""
+        self._back = asyncio.Event()
+        """Set (and replaced) when the platform answers: what waits to be sent again goes."""
 
     async def keeps(self, user_id: int) -> bool:
         """Whether the platform launched this user (it keeps their coins)."""
@@ -130,10 +137,27 @@ class SeamlessWallet:
         for (uid, _), (status, _text, data) in zip(kept, answers, strict=True):
             balance = data.get("balance") if isinstance(data, dict) else None
             if status == 200 and isinstance(balance, int) and not isinstance(balance, bool):
-                found[uid] = balance
+                found[uid] = self._known[uid] = balance
             else:
                 log.warning("wallet balance not told", extra={"user_id": uid, "status": status})
+        if found:
+            self._heard()
         return found
+
+    async def owing(self, user_ids: Collection[int]) -> set[int]:
+        """The users of ``user_ids`` with a call still waiting for the platform's answer."""
+        wanted = set(user_ids)
+        pending = await asyncio.to_thread(self.store.wallet_pending)
+        return {c.user_id for c in pending if c.user_id in wanted}
+
+    def known(self, user_id: int) -> int | None:
+        """The last balance the platform gave of the user on this node."""
+        return self._known.get(user_id)
+
+    def _heard(self) -> None:
+        """The platform answers again: the calls waiting to be sent again go now."""
+        back, self._back = self._back, asyncio.Event()
+        back.set()
 
     async def take(self, round_id: str, stakes: Mapping[int, int]) -> set[int]:
         """Debit each kept user's stakes at once; the kept users whose debit was not taken."""
@@ -166,6 +190,8 @@ class SeamlessWallet:
                 and isinstance(data, dict)
                 and data.get("transaction_id") == call.call_id
             )
+            if ok:
+                self._heard()
             return await asyncio.to_thread(
                 self.store.wallet_answer, call.call_id, status, text, ok=ok
             )
@@ -195,7 +221,9 @@ class SeamlessWallet:
                         "wallet call not taken yet; sending it again",
                         extra={"call_id": call.call_id, "attempts": answered.attempts},
                     )
-                await asyncio.sleep(pause)
+                with contextlib.suppress(TimeoutError):
+                    # Sent again after ``pause``, or as soon as the platform answers a call.
+                    await asyncio.wait_for(self._back.wait(), pause)
                 pause = min(RETRY_CAP, pause * 2)
         except Exception as exc:
             log.warning(

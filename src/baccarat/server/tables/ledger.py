@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from typing import TypeVar
 
 from baccarat.cluster.outage import log_failure
@@ -126,6 +126,7 @@ class TableLedger:
         """The table is stopping: a write that cannot be done now is abandoned."""
         self._lock = asyncio.Lock()
         self._seats: dict[int, int] | None = None
+        self.on_away: Callable[[], None] | None = None  # a balance the platform left unconfirmed
 
     @property
     def open_round(self) -> str | None:
@@ -349,7 +350,7 @@ class TableLedger:
         if round_id in self.voided:
             # Its void was announced when betting closed; no settlement is announced.
             self.voided.discard(round_id)
-            return await self._reload_coins()
+            return await self._reload_coins(undo=ev.settlement.deltas)
         if self.open_round != round_id:
             return [ev]
         s = ev.settlement
@@ -367,7 +368,7 @@ class TableLedger:
             await self._write(op)
         except Exception as exc:
             try:
-                return await self._refused(round_id, exc)
+                return await self._refused(round_id, exc, ev.settlement.deltas)
             finally:
                 self.inflight.land(round_id)
         self.inflight.land(round_id)
@@ -375,8 +376,8 @@ class TableLedger:
         self.metrics.rounds.labels(self.table_id).inc()
         return [ev]
 
-    async def _refused(self, round_id: str, exc: Exception) -> list[Event]:
-        """The ledger refused a settlement: what to announce in its place."""
+    async def _refused(self, round_id: str, exc: Exception, undo: Mapping[int, int]) -> list[Event]:
+        """The ledger refused a settlement (of results ``undo``): what to announce instead."""
         if self._note_fenced(exc):
             # The node that took the table voided this round as it took it.
             log.warning("settlement refused: table taken over", extra={"round_id": round_id})
@@ -396,17 +397,20 @@ class TableLedger:
         self.metrics.rounds_voided.labels(VOID_SETTLEMENT_REFUSED).inc()
         return [
             RoundVoided(round_id, "The round could not be paid out; every stake was returned."),
-            *await self._reload_coins(),
+            *await self._reload_coins(undo=undo),
         ]
 
-    async def _reload_coins(self, *, changed_only: bool = False) -> list[Event]:
-        """Set the seated users' coins to the wallet's: the ledger's, or the platform's for
-        the users it keeps (after a voided round the table's are wrong; when betting opens,
-        an outside change may have moved them)."""
+    async def _reload_coins(
+        self, *, changed_only: bool = False, undo: Mapping[int, int] | None = None
+    ) -> list[Event]:
+        """Set the seated users' coins to their wallet's (``balances``): after a voided round
+        (``undo``: its results, which the table counted), or as betting opens."""
         seated = list(facts.seated(self.table))
         found = await self._call("balances", self.store.balances, seated)
         if self.wallet is not None:
-            found.update(await self._standing_still(self.wallet.balances(seated)))
+            told = await self._standing_still(balances.confirmed(self.wallet, seated))
+            if balances.unconfirmed(self.table, found, told, undo, self.clock()) and self.on_away:
+                self.on_away()
         return balances.set_coins(self.table, self.table_id, found, self.clock(), changed_only)
 
     async def void_open(self, why: str) -> None:

@@ -123,11 +123,13 @@ class Seating:
 
     async def shown(self, user: User) -> User:
         """The user with the balance to show them: the platform's, for a user it keeps (the
-        game's wallet holds their coins only during a round), when it answers in time."""
+        game's wallet holds their coins only during a round), or the last it gave when it
+        does not answer in time."""
         if self.wallet is None or not await self.wallet.keeps(user.user_id):
             return user
         found = await self.wallet.balances([user.user_id])
-        return replace(user, coins=found.get(user.user_id, user.coins))
+        coins = found.get(user.user_id, self.wallet.known(user.user_id))
+        return user if coins is None else replace(user, coins=coins)
 
     async def _coins(self, user_id: int, ledger: int) -> int:
         """The balance to seat the user with: the platform's, for a user it keeps."""

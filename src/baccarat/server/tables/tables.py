@@ -26,6 +26,7 @@ from baccarat.server.tables import shoes
 from baccarat.server.tables.driver import TableDriver
 from baccarat.server.tables.inflight import CoinsInFlight
 from baccarat.server.tables.outbox import LineOutbox
+from baccarat.server.tables.recheck import Recheck
 from baccarat.server.tables.seating import Seating
 from baccarat.shoe import Shoe
 from baccarat.store import VOID_CRASH, Store
@@ -154,6 +155,7 @@ class Tables:
             keys=self.keys,
         )
         driver.ledger.wallet = self.seating.wallet
+        driver.ledger.on_away = Recheck(driver).start
         driver.on_dealer_turn = lambda uid: self.spawn(self.seating.dealer_turn(driver, uid))
         self.drivers[table_id] = driver
         driver.start()

@@ -5,6 +5,10 @@ stakes move in the store. With a platform that keeps its players' coins, the tab
 platform instead, for the users it launched: their balances when they sit and when betting
 opens, their stakes (and a dealer's cover) when betting closes, and the coins back when the
 round lands. ``baccarat.platform.seamless`` carries it out.
+
+A balance the platform did not give (an error, no answer in time), or gave while a credit or
+rollback of the user's is still owed to it, is not confirmed: the table keeps the last balance
+it knew and takes no stake on it until the platform confirms one (``balances.confirmed``).
 """
 
 from __future__ import annotations
@@ -23,6 +27,15 @@ class Wallet(Protocol):
     async def balances(self, user_ids: Collection[int]) -> dict[int, int]:
         """The platform's balance of each of ``user_ids`` it keeps and could tell now (a user
         it does not keep, or whose balance it did not give in time, is left out)."""
+        ...
+
+    async def owing(self, user_ids: Collection[int]) -> set[int]:
+        """The users of ``user_ids`` with a call the platform has not answered yet (a credit
+        or rollback still being sent): its balance of theirs is not final."""
+        ...
+
+    def known(self, user_id: int) -> int | None:
+        """The last balance the platform gave of the user on this node (None: none yet)."""
         ...
 
     async def take(self, round_id: str, stakes: Mapping[int, int]) -> set[int]:
