@@ -81,7 +81,7 @@ def _a_second_server_is_refused_and_voids_nothing(url: str, db: str, tmp_path: P
     twice = run_serve("--db", db, "--port", port)
     assert twice.returncode == 2, twice.stderr
     assert twice.stderr.count("\n") == 1, twice.stderr
-    assert "another baccarat server is running on this database" in twice.stderr
+    assert "another baccarat server is running alone on this database" in twice.stderr
     busy = run_serve("--db", f"sqlite:///{tmp_path / 'other.db'}", "--port", port)
     said = [line for line in busy.stderr.splitlines() if line.startswith("baccarat serve:")]
     assert busy.returncode == 2 and "Traceback" not in busy.stderr, busy.stderr

@@ -36,13 +36,35 @@ def test_a_second_holder_is_refused_until_the_first_lets_go(url: str) -> None:
         with pytest.raises(Conflict) as refused:
             other.take()
         assert refused.value.code == "server_running"
-        assert "another baccarat server is running on this database" in refused.value.message
+        assert "another baccarat server is running alone on this database" in refused.value.message
         held.release()
         other.take()
         other.release()
     finally:
         first.close()
         second.close()
+
+
+def test_nodes_share_the_lock_and_a_server_alone_is_refused_beside_them(url: str) -> None:
+    stores = [open_store(url) for _ in range(3)]
+    try:
+        a, b = (SoloLock(s.engine, url, shared=True) for s in stores[:2])
+        a.take()
+        b.take()  # two nodes of one system
+        alone = SoloLock(stores[2].engine, url)
+        with pytest.raises(Conflict) as refused:
+            alone.take()
+        assert "baccarat nodes (--redis) are running on this database" in refused.value.message
+        a.release()
+        b.release()
+        alone.take()
+        with pytest.raises(Conflict) as refused:
+            a.take()
+        assert "another baccarat server is running alone" in refused.value.message
+        alone.release()
+    finally:
+        for store in stores:
+            store.close()
 
 
 def test_the_lock_goes_with_a_process_that_dies_holding_it(url: str) -> None:

@@ -21,7 +21,7 @@ from baccarat.cluster import RedisDirectory
 from baccarat.cluster.keeper import DEFAULT_TTL
 from baccarat.cluster.outage import Outage
 from baccarat.cluster.remote import DEFAULT_PREFIX
-from baccarat.commands import workers
+from baccarat.commands import announce, serve_lock, workers
 from baccarat.commands.demo import Demo, demo_layout, ensure_accounts, start_demo
 from baccarat.errors import BaccaratError, Conflict
 from baccarat.logs import FORMATS, setup_logging
@@ -33,10 +33,6 @@ from baccarat.server.http.routes import create_metrics_app
 from baccarat.server.tables import keycheck, shoes
 from baccarat.store import VOID_CRASH, Store, default_db_url
 from baccarat.store.endpoints import RENEW
-from baccarat.store.solo import TAKEN, SoloLock
-
-LOCK_CHECK = 5.0
-"""Seconds between checks that a server alone still holds its database's lock."""
 
 HELP = "run the server: tables, WebSocket, HTTP API and the browser client"
 
@@ -253,23 +249,16 @@ async def _serve(args: argparse.Namespace, config: RoomsConfig, store: Store, ur
     directory = RedisDirectory.from_url(args.redis, args.redis_prefix) if args.redis else None
     if directory is not None and not await _reachable(directory, args.redis):
         return 2
-    # A server alone is the whole system: a second one on its database is refused before it
-    # writes anything (with Redis, nodes share the tables instead).
-    lock = SoloLock(store.engine, url) if directory is None else None
-    if lock is not None:
-        try:
-            await asyncio.to_thread(lock.take)
-        except Conflict as exc:
-            print(f"baccarat serve: {exc.message}", file=sys.stderr)
-            return 2
-    kept = asyncio.create_task(_keep_lock(lock)) if lock is not None else None
+    # A server alone is the whole system, and nodes share the tables: a server of the other
+    # kind on the same database is refused before it writes anything.
     try:
-        return await _serve_alone_or_not(args, config, store, url, directory, stop)
-    finally:
-        if kept is not None:
-            kept.cancel()
-        if lock is not None:
-            lock.release()
+        async with serve_lock.held(store, url, shared=directory is not None):
+            return await _serve_alone_or_not(args, config, store, url, directory, stop)
+    except Conflict as exc:
+        print(f"baccarat serve: {exc.message}", file=sys.stderr)
+        if directory is not None:
+            await directory.close()
+        return 2
 
 
 async def _serve_alone_or_not(
@@ -280,20 +269,14 @@ async def _serve_alone_or_not(
     directory: RedisDirectory | None,
     stop: asyncio.Event,
 ) -> int:
-    shown = _shown_host(args.host)
+    shown = announce.shown_host(args.host)
     server = _server(args, config, store, directory, shown)
     app = create_app(server, args.platform_config, start=False)
     app[PROXY] = Proxy(frozenset(args.trusted_proxy), server.node.public_url.startswith("https:"))
     runner = web.AppRunner(app, shutdown_timeout=5.0, access_log=None)
     await runner.setup()
-    site = web.TCPSite(runner, args.host, args.port, shutdown_timeout=5.0)
-    # The port first: a node takes no table (and a second server on a busy port voids
-    # nothing) before clients can reach it.
-    try:
-        await site.start()
-    except OSError as exc:
-        why = "another program listens there" if exc.errno == errno.EADDRINUSE else exc.strerror
-        print(f"baccarat serve: cannot listen on {args.host}:{args.port}: {why}", file=sys.stderr)
+    site = await _listen(runner, args.host, args.port)
+    if site is None:
         await _close(runner, None, directory)
         return 2
     accounts: list[tuple[str, str]] = []
@@ -302,10 +285,10 @@ async def _serve_alone_or_not(
     voided = await _tidy_alone(args, config, store) if directory is None else 0
     server.metrics.rounds_voided.labels(VOID_CRASH).inc(voided)
     await server.start()
-    base = f"http://{shown}:{_bound_port(runner, args.port)}"
+    base = f"http://{shown}:{announce.bound_port(runner, args.port)}"
     advert = asyncio.create_task(_advertise(store, server.node.node_id, base))
     metrics_runner = await _metrics_listener(server, config)
-    _announce(server, url, base, config.server.metrics_listen, accounts, args.keys_path)
+    announce.announce(server, url, base, config.server.metrics_listen, accounts, args.keys_path)
     collector.settle()
     server.metrics.watch_collector()
 
@@ -323,18 +306,17 @@ async def _serve_alone_or_not(
     return 0
 
 
-async def _keep_lock(lock: SoloLock) -> None:
-    """Check the lock every few seconds; take it again after a database outage."""
-    outage = Outage("keeping the server's lock on the database", log)
-    while True:
-        await asyncio.sleep(LOCK_CHECK)
-        try:
-            if not await asyncio.to_thread(lock.kept):
-                log.error(TAKEN.format(where="it took this server's lock during an outage"))
-        except Exception as exc:
-            outage.failed(exc)
-        else:
-            outage.passed()
+async def _listen(runner: web.AppRunner, host: str, port: int) -> web.TCPSite | None:
+    """Listen, or say in one line why not (None). The port comes first: a node takes no
+    table, and a second server on a busy port voids nothing, before clients can reach it."""
+    site = web.TCPSite(runner, host, port, shutdown_timeout=5.0)
+    try:
+        await site.start()
+    except OSError as exc:
+        why = "another program listens there" if exc.errno == errno.EADDRINUSE else exc.strerror
+        print(f"baccarat serve: cannot listen on {host}:{port}: {why}", file=sys.stderr)
+        return None
+    return site
 
 
 async def _reachable(directory: RedisDirectory, url: str) -> bool:
@@ -357,11 +339,6 @@ async def _tidy_alone(args: argparse.Namespace, config: RoomsConfig, store: Stor
     gone = set(config.table_room())
     await asyncio.to_thread(shoes.close_gone_tables, store, args.loaded_keys, gone)
     return voided
-
-
-def _shown_host(host: str) -> str:
-    """The address to print for ``host``: one a browser on this machine can open."""
-    return "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
 
 
 async def _stop_demo(demo: Demo) -> None:
@@ -448,31 +425,3 @@ async def _metrics_listener(server: Server, config: RoomsConfig) -> web.AppRunne
     host, port = split_address(config.server.metrics_listen)
     await web.TCPSite(runner, host, port).start()
     return runner
-
-
-def _announce(
-    server: Server,
-    url: str,
-    base: str,
-    metrics: str,
-    accounts: list[tuple[str, str]],
-    keys: Path,
-) -> None:
-    """Print where everything is (the tests read the ``open:`` line)."""
-    print(f"database: {url}", flush=True)
-    print(f"keys:     {keys}", flush=True)
-    if metrics:
-        print(f"metrics:  http://{metrics}/metrics", flush=True)
-    if server.node.public_url:
-        print(f"node:     {server.node.node_id} at {server.node.public_url}", flush=True)
-    print(f"open:     {base}/", flush=True)
-    for name, password in accounts:
-        print(f"demo account: {name} / {password}", flush=True)
-    print("Ctrl-C stops the server (rounds in play finish first).", flush=True)
-
-
-def _bound_port(runner: web.AppRunner, wanted: int) -> int:
-    for addr in runner.addresses:
-        if isinstance(addr, tuple) and len(addr) >= 2:
-            return int(addr[1])
-    return wanted
