@@ -11,13 +11,17 @@ node cut off from Redis, each while a table is betting or mid-squeeze, alternati
 takeover time, rounds voided per table, coins lost, everyone seated again, and for a freeze
 how long the bots took to follow. Then ``--restarts`` rolling restarts (each node in turn
 stopped by SIGTERM mid-squeeze and started again): rounds voided, coins lost, every seat
-kept. After all, ``baccarat audit``. Prints a JSON summary (per fault); exit status 1 if any
-check failed.
+kept. With ``--failover SECONDS``, the nodes name the run's PostgreSQL and a streaming
+standby of it (``pg_basebackup -R``) in one libpq URL, and last of all the primary stops
+under the bots and the standby is promoted that many seconds later: how long until every
+table settles a round on it, and until each paused table's write went through. After all,
+``baccarat audit``. Prints a JSON summary (per fault); exit status 1 if any check failed.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 import tempfile
@@ -50,12 +54,26 @@ def main() -> int:
         action="store_true",
         help="also keep PostgreSQL down 20 s and Redis down 10 s under the bots",
     )
+    parser.add_argument(
+        "--failover",
+        type=float,
+        metavar="SECONDS",
+        help="last, stop PostgreSQL and promote its streaming standby this long after",
+    )
     args = parser.parse_args()
     outcomes: list[Outcome] = []
     restarts: list[dict[str, Any]] = []
     started = time.monotonic()
-    with tempfile.TemporaryDirectory() as tmp, own_postgres() as pg, own_redis() as redis:
-        run = FaultRun(Path(tmp), pg, redis, proxied=args.proxied, nodes=args.nodes)
+    with contextlib.ExitStack() as stack:
+        tmp = stack.enter_context(tempfile.TemporaryDirectory())
+        pg = stack.enter_context(own_postgres())
+        redis = stack.enter_context(own_redis())
+        standby = pg.standby() if args.failover is not None else None
+        if standby is not None:
+            stack.callback(standby.close)
+        run = FaultRun(
+            Path(tmp), pg, redis, proxied=args.proxied, nodes=args.nodes, standby=standby
+        )
         try:
             run.start()
             for i in range(args.faults):
@@ -73,6 +91,10 @@ def main() -> int:
                 rolled = run.rolling_restart()
                 restarts.append(rolled)
                 print(json.dumps({k: v for k, v in rolled.items() if k != "seats_before"}))
+            if standby is not None:
+                outcome = run.failover(args.failover)
+                outcomes.append(outcome)
+                print(json.dumps(outcome.__dict__), flush=True)
         finally:
             run.close()
         report = run.audit()

@@ -600,9 +600,9 @@ class FaultRun:
         lost = coins - self.coins()
         return Outcome(kind, "-", table, None, voided, lost, seated_again, 0, problems, None, after)
 
-    def failover(self) -> Outcome:
-        """Stop the primary under the bots and promote its standby ``FAILOVER_DOWN`` seconds
-        later: nothing voided or lost, no answer 5xx but 503, no error logged, every seat
+    def failover(self, down: float = FAILOVER_DOWN) -> Outcome:
+        """Stop the primary under the bots and promote its standby ``down`` seconds later:
+        nothing voided or lost, no answer 5xx but 503, no error logged, every seat
         kept, and every table settles a round again on the promoted standby."""
         assert self.standby is not None
         marks = {n.name: n.log.stat().st_size for n in self.nodes}
@@ -611,7 +611,7 @@ class FaultRun:
         since = time.time()
         settled = {t: self.rounds_settled(t) for t in TABLES}
         self.pg.stop()
-        time.sleep(FAILOVER_DOWN)
+        time.sleep(down)
         self.standby.promote()
         promoted, promoted_at = time.monotonic(), time.time()
         # Whatever settles now was written on the promoted standby: the primary is gone.
@@ -752,7 +752,7 @@ class FaultRun:
 def summary(outcomes: list[Outcome]) -> dict[str, Any]:
     """The figures of a run, per fault."""
     out: dict[str, Any] = {"faults": len(outcomes), "by_fault": {}}
-    for fault in (*FAULTS, *OUTAGES):
+    for fault in (*FAULTS, *OUTAGES, FAILOVER):
         some = [o for o in outcomes if o.fault == fault]
         if not some:
             continue
@@ -770,6 +770,7 @@ def summary(outcomes: list[Outcome]) -> dict[str, Any]:
             "late_writes_refused": sum(o.refused_late for o in some),
             "bots_followed_s": [o.followed for o in some if o.fault == "stop"] or None,
             "seated_after_s": [o.back_after for o in some if o.back_after is not None] or None,
+            "resumed_s": [o.resumed for o in some if o.resumed is not None] or None,
             "problems": [p for o in some for p in o.problems],
         }
     return out
