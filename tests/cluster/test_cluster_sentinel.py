@@ -11,13 +11,16 @@ from __future__ import annotations
 import asyncio
 import time
 import uuid
+from pathlib import Path
 
 import pytest
 from redis import Redis
 from redis.exceptions import ConnectionError as RedisConnectionError
 
+from baccarat.cli import main
 from baccarat.cluster import RedisDirectory
 from baccarat.cluster.outage import part_down
+from baccarat.cluster.remote import check_url
 from baccarat.cluster.sentinel import PORT, SentinelUrl, parse
 from baccarat.errors import InvalidInput
 from services import OwnRedis, own_redis, own_sentinel
@@ -52,12 +55,24 @@ def test_a_sentinel_url_names_the_sentinels_the_service_and_the_database() -> No
         "redis+sentinel:///baccarat",
         "redis+sentinel://[::1/baccarat",
         "redis+sentinel://h/baccarat?socket_timeout=1",
+        "sentinel://h:26379/baccarat",
+        "redis://h:port/0",
     ],
 )
-def test_a_malformed_sentinel_url_is_refused(url: str) -> None:
+def test_a_malformed_redis_url_is_refused(url: str) -> None:
     with pytest.raises(InvalidInput) as err:
-        RedisDirectory.from_url(url)
+        check_url(url)
     assert err.value.code == "bad_redis_url"
+
+
+def test_serve_refuses_a_malformed_sentinel_url_before_it_opens_anything(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "baccarat.db"
+    argv = ["serve", "--db", f"sqlite:///{db}", "--keys", str(tmp_path / "keys")]
+    assert main([*argv, "--redis", "redis+sentinel://h:26379", "--port", "8000"]) == 2
+    assert "is not a Redis Sentinel URL" in capsys.readouterr().err
+    assert not db.exists()
 
 
 async def _until_master(directory: RedisDirectory, node: str, limit: float = 30.0) -> float:

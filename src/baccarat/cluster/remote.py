@@ -16,6 +16,7 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 from redis.asyncio import BlockingConnectionPool, Redis
+from redis.asyncio.connection import parse_url
 from redis.asyncio.retry import Retry
 from redis.asyncio.sentinel import Sentinel
 from redis.backoff import ExponentialBackoff
@@ -25,6 +26,8 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 from baccarat.cluster import scripts
 from baccarat.cluster.directory import LobbyChange, LobbyPage, Owner, SeatClaim, good_road_patterns
 from baccarat.cluster.sentinel import is_sentinel_url, master_client
+from baccarat.cluster.sentinel import parse as parse_sentinel_url
+from baccarat.errors import InvalidInput
 from baccarat.protocol import codec
 from baccarat.protocol.lobby import LineJson
 
@@ -35,6 +38,18 @@ PARSED_LINES = 8192
 
 MAX_CONNECTIONS = 32
 """Connections one node opens to Redis at most; more calls at once wait for a free one."""
+
+
+def check_url(url: str) -> None:
+    """Refuse a Redis URL the directory cannot use (``bad_redis_url``) before anything
+    starts."""
+    if is_sentinel_url(url):
+        parse_sentinel_url(url)
+        return
+    try:
+        parse_url(url)
+    except ValueError as exc:
+        raise InvalidInput("bad_redis_url", f"{url!r} is not a Redis URL: {exc}") from None
 
 
 def _ms(seconds: float) -> int:

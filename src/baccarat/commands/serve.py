@@ -20,7 +20,7 @@ from aiohttp import web
 from baccarat.cluster import RedisDirectory
 from baccarat.cluster.keeper import DEFAULT_TTL
 from baccarat.cluster.outage import Outage
-from baccarat.cluster.remote import DEFAULT_PREFIX
+from baccarat.cluster.remote import DEFAULT_PREFIX, check_url
 from baccarat.commands import announce, serve_lock, workers
 from baccarat.commands.demo import Demo, demo_layout, ensure_accounts, start_demo
 from baccarat.errors import BaccaratError, Conflict
@@ -205,6 +205,8 @@ def _configure(args: argparse.Namespace) -> RoomsConfig:
     args.platform_config = platform_config.load(args.platform) if args.platform else None
     if args.redis and args.port == 0 and not args.public_url:
         raise BaccaratError("bad_config", "--redis with --port 0 needs --public-url.")
+    if args.redis:
+        check_url(args.redis)
     return config
 
 
