@@ -7,6 +7,7 @@ import importlib
 import sys
 from collections.abc import Sequence
 from types import ModuleType
+from typing import NoReturn
 
 # Each module defines HELP (one line), add_arguments(parser) and run(args) -> exit status.
 COMMANDS: tuple[str, ...] = (
@@ -31,6 +32,15 @@ def _module(name: str) -> ModuleType:
     return importlib.import_module(f"baccarat.commands.{name}")
 
 
+class Parser(argparse.ArgumentParser):
+    """An argument parser that answers a bad command line in one line: what is wrong, and
+    where the options are listed (argparse's own prints the whole usage first)."""
+
+    def error(self, message: str) -> NoReturn:
+        """Print the one line and exit 2."""
+        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The argument parser with every sub-command, or with ``only`` that one.
 
@@ -38,9 +48,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     server, so a command that does not need it (``admin``, ``bots``, each bot's own process)
     starts without paying for it.
     """
-    parser = argparse.ArgumentParser(
-        prog="baccarat", description="A multiplayer baccarat table server."
-    )
+    parser = Parser(prog="baccarat", description="A multiplayer baccarat table server.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name in COMMANDS if only is None else (only,):
         mod = _module(name)

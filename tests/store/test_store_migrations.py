@@ -78,7 +78,7 @@ def test_upgrading_gives_existing_accounts_canonical_keys_and_unique_clean_displ
 ) -> None:
     # A database as the first revision left it, with display names the new rules refuse
     # or that collide once folded.
-    engine = make_engine(db_url)
+    engine = make_engine(db_url, create=True)
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS))
     with engine.begin() as conn:

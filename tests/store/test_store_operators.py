@@ -119,7 +119,7 @@ def test_search_finds_names_with_underscores_literally(store: Store) -> None:
 
 
 def test_the_migration_logs_the_grants_made_before_the_log(db_url: str) -> None:
-    engine = make_engine(db_url)
+    engine = make_engine(db_url, create=True)
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS))
     with engine.begin() as conn:

@@ -91,7 +91,7 @@ def test_rounds_left_in_escrow_by_a_crash_are_voided_as_a_crash(
 
 
 def test_upgrading_marks_rounds_voided_before_reasons_were_kept_unrecorded(db_url: str) -> None:
-    engine = make_engine(db_url)
+    engine = make_engine(db_url, create=True)
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS))
     with engine.begin() as conn:

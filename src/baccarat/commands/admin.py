@@ -25,8 +25,11 @@ import urllib.request
 from collections.abc import Callable
 from typing import Any
 
+import sqlalchemy.exc
+
 from baccarat.errors import BaccaratError, InvalidInput
 from baccarat.store import Store, default_db_url, open_store
+from baccarat.store.opening import refusal
 from baccarat.store.operators import CLI, ROLES
 
 HELP = (
@@ -50,10 +53,14 @@ def add_db_option(parser: argparse.ArgumentParser) -> None:
 def run_with_store(
     args: argparse.Namespace, action: Callable[[Store], int], *, as_json: bool = False
 ) -> int:
-    """Open the store named by ``--db``, run ``action``, report a rejection with exit 2."""
+    """Open the store named by ``--db`` (made only with ``--create``), run ``action``, report
+    a rejection, or a database that cannot be opened or read, in one line with exit 2."""
     try:
-        with open_store(args.db) as store:
-            return action(store)
+        with open_store(args.db, create=bool(getattr(args, "create", False))) as store:
+            try:
+                return action(store)
+            except sqlalchemy.exc.SQLAlchemyError as exc:
+                raise refusal(store.engine, exc) from None
     except BaccaratError as err:
         if as_json:
             print(json.dumps({"error": err.to_dict()}))
@@ -78,6 +85,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p.add_argument("--level", type=_int, default=50)
     p.add_argument("--coins", type=_int, default=0)
     p.add_argument("--display-name", default=None)
+    p.add_argument(
+        "--create",
+        action="store_true",
+        help="make the database when there is none (the first account before the first serve)",
+    )
     add_db_option(p)
     p = sub.add_parser("grant", help="give coins from the mint (negative: take back)")
     p.add_argument("name")

@@ -47,7 +47,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _in_play(db: str) -> Counter[str]:
     """How many shoes still being dealt each sealing key holds."""
-    store = open_store(db)
+    store = open_store(db, create=False)
     try:
         return Counter(sealed_key_id(s.sealed_seed) for s in store.unended_shoes() if s.sealed_seed)
     finally:
@@ -116,7 +116,7 @@ def _retired(keys: keyfile.Keys, key_id: str, in_play: Counter[str]) -> keyfile.
 def _lost(db: str, keys: keyfile.Keys, key_id: str) -> int:
     """End unrevealed the shoes in play sealed with ``key_id`` that ``keys`` do not open (its
     key is not held, or another is under its id); how many."""
-    store = open_store(db)
+    store = open_store(db, create=False)
     try:
         unopened = keycheck.unopened(keys.sealer, store.unended_shoes())
         lost = [u for u in unopened if u.configuration and u.key_id == key_id]

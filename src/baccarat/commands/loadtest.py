@@ -10,11 +10,13 @@ import shlex
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TaskID, TextColumn, TimeRemainingColumn
 from rich.table import Table as RichTable
 
+from baccarat.errors import BaccaratError
 from baccarat.loadtest import MODELS, P99_LIMIT_MS
 from baccarat.loadtest.curve import write_curve
 
@@ -129,8 +131,9 @@ def run(args: argparse.Namespace) -> int:
     )
     try:
         report = _run_with_progress(opts)
-    except (OSError, RuntimeError) as exc:
-        print(f"baccarat loadtest: {exc}", file=sys.stderr)
+    except (OSError, RuntimeError, ValueError, BaccaratError) as exc:
+        # A server or database that cannot be reached or read: one line, not a traceback.
+        print(f"baccarat loadtest: {getattr(exc, 'message', exc)}", file=sys.stderr)
         return 1
     report["command"] = "baccarat loadtest " + shlex.join(sys.argv[2:])
     _write_report(args, report)
@@ -142,6 +145,8 @@ def _refusal(args: argparse.Namespace) -> str | None:
     """What is wrong with the options taken together, if anything."""
     if args.url and not args.db:
         return "--url needs --db (the server's database)"
+    if args.url and urlsplit(args.url).scheme not in ("http", "https"):
+        return f"--url {args.url!r} needs its scheme: http://HOST:PORT"
     if not 1 <= args.squeeze_rate <= 30:
         return "--squeeze-rate must be from 1 to 30"
     if args.duration <= 0 or args.warmup < 0 or args.ramp < 0:

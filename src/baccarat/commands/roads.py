@@ -11,6 +11,7 @@ from rich.console import Console, Group, RenderableType
 from rich.panel import Panel
 from rich.text import Text
 
+from baccarat.commands import jsonin
 from baccarat.errors import InvalidInput
 from baccarat.roads import (
     BEAD_COLUMNS,
@@ -59,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
         if args.seed is not None:
             marks = shoe_marks(parse_seed(args.seed))
         else:
-            marks = read_marks(sys.stdin.read())
+            marks = parse_marks(jsonin.read_stdin("The input"))
     except InvalidInput as exc:
         if args.json:
             print(json.dumps({"error": exc.to_dict()}))
@@ -77,13 +78,7 @@ def run(args: argparse.Namespace) -> int:
 
 def read_marks(text: str) -> list[RoundMark]:
     """Read a JSON array of rounds."""
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InvalidInput(
-            "bad_json", f"The input is not JSON: {exc.msg} (line {exc.lineno})."
-        ) from None
-    return parse_marks(data)
+    return parse_marks(jsonin.parse(text, "The input"))
 
 
 def shoe_marks(seed: bytes, decks: int = DECKS) -> list[RoundMark]:

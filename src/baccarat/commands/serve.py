@@ -21,7 +21,7 @@ from baccarat.cluster import RedisDirectory
 from baccarat.cluster.keeper import DEFAULT_TTL
 from baccarat.cluster.outage import Outage
 from baccarat.cluster.remote import DEFAULT_PREFIX, check_url
-from baccarat.commands import announce, serve_lock, workers
+from baccarat.commands import announce, options, serve_lock, workers
 from baccarat.commands.demo import Demo, demo_layout, ensure_accounts, start_demo
 from baccarat.errors import BaccaratError, Conflict
 from baccarat.logs import FORMATS, setup_logging
@@ -42,7 +42,9 @@ log = logging.getLogger("baccarat.server")
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of ``serve``."""
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
-    parser.add_argument("--port", type=int, default=8000, help="port (0 picks a free one)")
+    parser.add_argument(
+        "--port", type=options.port, default=8000, help="port, 0-65535 (0 picks a free one)"
+    )
     parser.add_argument("--db", help="database URL (default: the embedded SQLite file)")
     parser.add_argument("--rooms", help="rooms TOML file (default: the packaged rooms.toml)")
     parser.add_argument(
@@ -195,6 +197,7 @@ def run(args: argparse.Namespace) -> int:
 def _configure(args: argparse.Namespace) -> RoomsConfig:
     """The rooms file with the command line's overrides, every setting checked (a
     ``BaccaratError`` says what is wrong); the platform's file is read into ``args``."""
+    options.verify_host("--host", args.host)
     config = _with_flags(load_rooms(args.rooms), args)
     if not args.speed > 0:
         raise BaccaratError("bad_config", f"--speed must be positive, not {args.speed}.")

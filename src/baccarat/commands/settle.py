@@ -16,12 +16,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from collections.abc import Iterator
 from typing import Any
 
 from baccarat.bets import Area, parse_area, place_bet, stake_coins
 from baccarat.cards import Card, parse_cards
+from baccarat.commands import jsonin
 from baccarat.errors import BaccaratError, InvalidInput, RuleViolation
 from baccarat.protocol import values
 from baccarat.rules import deal
@@ -96,11 +96,7 @@ def settle_scenario(scenario: Any) -> values.JsonObject:
 def run(args: argparse.Namespace) -> int:
     """Read the scenario on stdin, print the result or the rule it breaks."""
     try:
-        try:
-            scenario = json.loads(sys.stdin.read())
-        except json.JSONDecodeError as exc:
-            raise InvalidInput("bad_json", f"The scenario is not valid JSON: {exc.msg}.") from None
-        out = settle_scenario(scenario)
+        out = settle_scenario(jsonin.read_stdin("The scenario"))
     except BaccaratError as exc:
         print(json.dumps({"error": exc.to_dict()}))
         return 2

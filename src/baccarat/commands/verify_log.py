@@ -24,6 +24,7 @@ from typing import Any
 import sqlalchemy.exc
 
 from baccarat import merkle
+from baccarat.commands import options
 from baccarat.errors import BaccaratError, InvalidInput
 from baccarat.logbook import Entry, SignedHead
 from baccarat.logcheck import LoggedShoe, Report, check_log
@@ -173,6 +174,8 @@ def _check_proof(source: _Http | _Database, kept: SignedHead, head: SignedHead, 
 def run(args: argparse.Namespace) -> int:
     """Check the log; print what held and every problem."""
     try:
+        if args.url:
+            options.verify_http_url("--url", args.url)
         source: _Http | _Database = _Http(args.url) if args.url else _Database(args.db)
         keys = _public_keys(args, source)
         kept = _kept(args.head)

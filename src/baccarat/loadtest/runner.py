@@ -208,7 +208,7 @@ async def _own_servers(
 
 def _accounts(db: str, table_ids: list[str], phase: Phase) -> list[Crew]:
     phase.start("accounts", 1)
-    with open_store(db) as store:
+    with open_store(db, create=False) as store:
         crews = make_crews(store, table_ids)
     phase.advance(1)
     return crews
@@ -264,7 +264,7 @@ async def _against_running(
 
 async def _audit(db: str, phase: Phase, *, void: bool) -> dict[str, Any]:
     phase.start("audit", 1)
-    with open_store(db) as store:
+    with open_store(db, create=False) as store:
         # A server stopped in the middle of a round returns its stakes at its next start; the
         # last one has no next start, so do what it would have done.
         voided = await asyncio.to_thread(store.void_unfinished) if void else []

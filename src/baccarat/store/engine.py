@@ -11,6 +11,7 @@ import sqlalchemy as sa
 from alembic import command
 from alembic.config import Config
 
+from baccarat.errors import InvalidInput, NotFound
 from baccarat.store.standby import drop_on_standby
 from baccarat.store.url import driver_url, is_sqlite, sqlite_path
 
@@ -25,14 +26,16 @@ _MIGRATING = "baccarat_migrating"
 _PG_MIGRATION_LOCK = 0x6BACCA7  # any fixed number: serialises concurrent migrations
 
 
-def make_engine(url: str) -> sa.Engine:
-    """An engine for ``url``; SQLite gets WAL, full fsync and write transactions."""
+def make_engine(url: str, *, create: bool = False) -> sa.Engine:
+    """An engine for ``url``; SQLite gets WAL, full fsync and write transactions. An SQLite
+    file that does not exist is made (with its directory) only when ``create`` is set: else
+    ``no_database``, so a mistyped path is said, not answered from an empty new file."""
     url = driver_url(url)
     if not is_sqlite(url):
         return _pg_engine(url)
     path = sqlite_path(url)
     if path is not None:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        verify_sqlite_file(path, create=create)
     engine = sa.create_engine(url, connect_args={"timeout": 30, "check_same_thread": False})
 
     @sa.event.listens_for(engine, "connect")
@@ -55,6 +58,30 @@ def make_engine(url: str) -> sa.Engine:
         conn.exec_driver_sql("BEGIN" if reading else "BEGIN IMMEDIATE")
 
     return engine
+
+
+def verify_sqlite_file(path: Path, *, create: bool) -> None:
+    """Refuse an SQLite path that cannot be a database file (``not_a_database``), or one that
+    does not exist unless ``create`` (``no_database``); with ``create``, make its directory."""
+    if path.is_dir():
+        raise InvalidInput(
+            "not_a_database",
+            f"{path} is a directory, not a database file: name the file, sqlite:///DIR/FILE.db.",
+        )
+    if not create:
+        if not path.exists():
+            raise NotFound(
+                "no_database",
+                f"There is no database at {path}: check the path (only baccarat serve "
+                "creates a database).",
+            )
+        return
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise InvalidInput(
+            "not_a_database", f"{path} cannot be made: {exc.strerror} ({exc.filename})."
+        ) from None
 
 
 def _pg_engine(url: str) -> sa.Engine:

@@ -16,8 +16,10 @@ rounds, login addresses).
 
 from __future__ import annotations
 
+import sqlalchemy as sa
 from argon2 import PasswordHasher
 
+from baccarat.errors import BaccaratError
 from baccarat.store import accounts
 from baccarat.store.approvals import Approvals
 from baccarat.store.archive import Archive
@@ -25,6 +27,7 @@ from baccarat.store.commitments import Commitments
 from baccarat.store.endpoints import Endpoints
 from baccarat.store.engine import make_engine, migrate
 from baccarat.store.ledger import Ledger
+from baccarat.store.opening import refusal, verify_ours
 from baccarat.store.operators import Operators
 from baccarat.store.platform import PlatformAccounts
 from baccarat.store.risks import Risks
@@ -50,11 +53,22 @@ class Store(
 ):
     """Accounts, sessions, the ledger, shoes and rounds, in one database."""
 
-    def __init__(self, url: str, *, hasher: PasswordHasher | None = None) -> None:
+    def __init__(
+        self, url: str, *, hasher: PasswordHasher | None = None, create: bool = True
+    ) -> None:
         self.url = url
-        self.engine = make_engine(url)
+        self.engine = make_engine(url, create=create)
         self._hasher = hasher or accounts.password_hasher()
-        migrate(self.engine)
+        try:
+            if not create:
+                verify_ours(self.engine)
+            migrate(self.engine)
+        except sa.exc.SQLAlchemyError as exc:
+            self.engine.dispose()
+            raise refusal(self.engine, exc) from None
+        except BaccaratError:
+            self.engine.dispose()
+            raise
         self._writer = Writer(self.engine)
 
     @property
@@ -84,11 +98,15 @@ class Store(
         self.close()
 
 
-def open_store(url: str | None = None, *, hasher: PasswordHasher | None = None) -> Store:
-    """Open (and migrate) the store at ``url``; the default SQLite file when None."""
+def open_store(
+    url: str | None = None, *, hasher: PasswordHasher | None = None, create: bool = True
+) -> Store:
+    """Open (and migrate) the store at ``url``; the default SQLite file when None. Without
+    ``create``, only a database this program made is opened (``no_database`` otherwise); a
+    database that cannot be opened is a ``BaccaratError`` saying why in one line."""
     url = url or default_db_url()
     driver_url(url)  # refuse a malformed URL before touching anything
-    return Store(url, hasher=hasher)
+    return Store(url, hasher=hasher, create=create)
 
 
 __all__ = ["Store", "open_store"]
