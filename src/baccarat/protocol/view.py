@@ -72,6 +72,8 @@ def _room(cfg: TableConfig) -> View:
             "betting_seconds": cfg.betting_seconds,
             "squeeze_seconds": cfg.squeeze_seconds,
             "result_seconds": cfg.result_seconds,
+            # How long a seat waits for its user to come back: the page says so while away.
+            "reconnect_grace_seconds": cfg.reconnect_grace_seconds,
         },
     }
 
