@@ -2,7 +2,9 @@
 
 What crossed the wire, whoever asked for it (the page, its service worker, the browser's
 update check), is what it counts; a WebSocket's connection is counted apart. Closed, it
-refuses every connection, as a server out of reach does.
+refuses every connection, as a server out of reach does. Failing, it answers every request
+with its own HTML 503 page and cuts the connections that were open, as HAProxy does when no
+node behind it passes its checks (``on-marked-down shutdown-sessions``).
 """
 
 from __future__ import annotations
@@ -27,6 +29,8 @@ class Relay:
         self.socket_bytes = 0
         self.requests: list[list[object]] = []  # [request line, bytes of its answer]
         self.open: list[socket.socket] = []
+        self.failing = False
+        self.refused = 0  # requests answered with the 503 page
         threading.Thread(target=self._accept, daemon=True).start()
 
     def reset(self) -> None:
@@ -39,6 +43,16 @@ class Relay:
     def close(self) -> None:
         """Stop listening and cut every connection."""
         self.listener.close()
+        self._cut()
+
+    def fail(self, failing: bool) -> None:
+        """Answer every request with the 503 page from now on (the open connections cut), or
+        pass them on again."""
+        self.failing = failing
+        if failing:
+            self._cut()
+
+    def _cut(self) -> None:
         with self.lock:
             for conn in self.open:
                 with contextlib.suppress(OSError):
@@ -51,6 +65,9 @@ class Relay:
                 browser, _ = self.listener.accept()
             except OSError:
                 return
+            if self.failing:
+                threading.Thread(target=self._refuse, args=(browser,), daemon=True).start()
+                continue
             server = socket.create_connection(self.target)
             with self.lock:
                 self.open += [browser, server]
@@ -103,6 +120,18 @@ class Relay:
         with contextlib.suppress(OSError):
             dst.shutdown(socket.SHUT_WR)
 
+    def _refuse(self, browser: socket.socket) -> None:
+        """Answer the connection's request with the 503 page, and close it."""
+        with browser:
+            head = b""
+            while b"\r\n\r\n" not in head and (data := self._read(browser)):
+                head += data
+            with self.lock:
+                self.refused += 1
+            self._write(browser, UNAVAILABLE)
+            with contextlib.suppress(OSError):
+                browser.shutdown(socket.SHUT_RDWR)
+
     @staticmethod
     def _read(conn: socket.socket) -> bytes:
         try:
@@ -117,3 +146,14 @@ class Relay:
         except OSError:
             return False
         return True
+
+
+PAGE = (
+    b"<html><body><h1>503 Service Unavailable</h1>\n"
+    b"No server is available to handle this request.\n</body></html>\n"
+)
+UNAVAILABLE = (
+    b"HTTP/1.1 503 Service Unavailable\r\ncontent-length: %d\r\ncache-control: no-cache\r\n"
+    b"content-type: text/html\r\nconnection: close\r\n\r\n%s" % (len(PAGE), PAGE)
+)
+"""HAProxy's own answer when no server of a backend is up (its ``errorfile 503``)."""

@@ -81,6 +81,7 @@ http {{
 
         location /node/a/ {{ proxy_pass http://127.0.0.1:{a}/; }}
         location /node/b/ {{ proxy_pass http://127.0.0.1:{b}/; }}
+        location /node/c/ {{ proxy_pass http://127.0.0.1:{c}/; }}
         location / {{ proxy_pass http://any_node; }}
     }}
 }}
@@ -95,6 +96,9 @@ class Proxied:
     procs: dict[str, subprocess.Popen[bytes]]
     db: str
     dir: Path
+    prefix: str
+    spare: int
+    """The port of node C's path: no node listens there until a test starts one."""
 
     @property
     def server(self) -> Server:
@@ -114,10 +118,10 @@ def proxied(tmp_path: Path) -> Iterator[Proxied]:
         pytest.skip(f"Redis is not reachable at {REDIS_URL}")
     prefix = f"test:{uuid.uuid4().hex}:"
     db = f"sqlite:///{tmp_path / 'proxy.db'}"
-    port, a, b = free_port(), free_port(), free_port()
+    port, a, b, c = free_port(), free_port(), free_port(), free_port()
     public = f"http://127.0.0.1:{port}"
     conf = tmp_path / "nginx.conf"
-    conf.write_text(CONFIG.format(dir=tmp_path, port=port, a=a, b=b))
+    conf.write_text(CONFIG.format(dir=tmp_path, port=port, a=a, b=b, c=c))
     procs: list[subprocess.Popen[bytes]] = []
     nodes: dict[str, subprocess.Popen[bytes]] = {}
     try:
@@ -150,8 +154,9 @@ def proxied(tmp_path: Path) -> Iterator[Proxied]:
                 with contextlib.suppress(Exception):
                     nginx.wait(0.1)
             assert _healthy(public + path), f"nginx does not reach {path or '/'}"
-        yield Proxied(public, nodes, db, tmp_path)
+        yield Proxied(public, nodes, db, tmp_path, prefix, c)
     finally:
+        procs += [proc for name, proc in nodes.items() if name not in ("A", "B")]
         for proc in reversed(procs):
             if proc.poll() is None:
                 proc.terminate()
@@ -258,6 +263,43 @@ def test_a_page_and_bots_follow_a_table_through_the_proxy_when_its_node_dies(
     finally:
         bots.terminate()
         bots.wait(15)
+
+
+def test_a_seated_page_follows_its_table_handed_to_a_node_it_did_not_know(
+    browser: Any, server: Server, proxied: Proxied
+) -> None:
+    # A page seated at t2 (node B); node C, which lists t2 only, joins. B stops (a planned
+    # stop): t2 goes to C with its seats, and B closes the page's socket with 4002. The page
+    # knew only A's and B's paths, and the address's first node, A, does not even list t2: it
+    # asks the lobbies where t2 runs now and goes to C's path, back to its seat.
+    page = _page(browser, proxied.url)
+    log_in(page, "rosa")
+    sit(page, "t2", 2)
+    assert page.evaluate("() => window.baccaratApp.session.conn.base") == "/node/b"
+    _, proxied.procs["C"] = _start(
+        "C", "127.0.0.1", proxied.db, _rooms(proxied.dir / "C.toml", ["t2"]), proxied.prefix,
+        proxied.dir / "C.log", port=proxied.spare, public_url=f"{proxied.url}/node/c",
+    )  # fmt: skip
+    b = Server(proxied.url + "/node/b", proxied.db, proxied.procs["B"])
+    stopped = time.monotonic()
+    proxied.procs["B"].terminate()
+    # (the round in play is ended at once: B hands t2 over as soon as it is settled)
+    while proxied.procs["B"].poll() is None:
+        with contextlib.suppress(OSError):
+            skip(b, "t2")
+        time.sleep(0.3)
+    page.wait_for_function(
+        """() => { const app = window.baccaratApp;
+             return app.session.conn.online && app.session.conn.base === "/node/c"
+               && app.table.view?.me?.seat === 2; }""",
+        timeout=30_000,
+    )
+    back = time.monotonic() - stopped
+    page.wait_for_selector(".table-screen .seat.me[data-seat='2']")
+    assert page.evaluate("() => window.baccaratApp.screen") == "table"
+    print(f"back in the seat through node C's path {back:.1f} s after B was told to stop")
+    assert page.js_errors == []
+    page.context.close()
 
 
 def _until(predicate: Any, what: str, limit: float = 60.0) -> None:

@@ -1,6 +1,9 @@
 // The installed app's service worker: it keeps the app's files in its cache, so that a visit
 // after the first fetches only the files that changed, and the app opens offline to its
-// "connecting" screen.
+// "connecting" screen. A visit that meets a server error (a proxy with no node up answers its
+// own 503 page; a node whose store is away answers 503 too) is answered with the cached app
+// shell as well: it says it is reconnecting, asks again with backoff, and takes the player
+// back to the seat once a node answers, where the error page would have stayed for good.
 //
 // The server lists the app's files with a hash of each (assets.json). On each visit the page
 // itself comes from the network (the cached copy only when the network fails), the list is
@@ -47,16 +50,20 @@ async function update() {
   await Promise.all([...held.keys()].filter((url) => !wanted.has(url)).map((url) => cache.delete(url)));
 }
 
-/** The page: from the network, or (offline) the cached one; the list is looked at beside it. */
+/** The page: from the network, or (offline, or answered with a server error) the cached one;
+ * the list is looked at beside it. */
 async function page(request) {
   looked = update().catch(() => {});
+  let answer;
   try {
-    return await fetch(request);
+    answer = await fetch(request);
   } catch (err) {
     const cached = await caches.match(PAGE);
     if (cached) return cached;
     throw err;
   }
+  if (answer.status < 500) return answer;
+  return (await caches.match(PAGE)) ?? answer;
 }
 
 /** One of the app's files: from the cache once the list has been looked at, else the network. */

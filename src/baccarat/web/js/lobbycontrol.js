@@ -81,10 +81,12 @@ export class LobbyControl {
   /** A lobby message: a whole page, or the changed fields of some of its tables. */
   received(msg) {
     if (msg.type === "lobby") {
+      this.session.route.learn(msg.tables);
       this.page = { rooms: msg.rooms, tables: msg.tables, room: msg.room ?? null, page: msg.page ?? 0,
         road: msg.road ?? null, pages: msg.pages ?? 1, total: msg.total ?? msg.tables.length };
     } else {
       if (!this.page) return;
+      this.session.route.learn(msg.tables);
       for (const change of msg.tables) {
         const i = this.page.tables.findIndex((tb) => tb.table_id === change.table_id);
         if (i >= 0) this.page.tables[i] = { ...this.page.tables[i], ...change };
@@ -104,6 +106,7 @@ export class LobbyControl {
   fetchNames() {
     this.asking ??= api("/api/lobby").then((data) => {
       this.fetched = { rooms: data.rooms, tables: data.tables };
+      this.session.route.learn(data.tables);
     }, (err) => {
       this.asking = null;
       throw err;
@@ -111,32 +114,10 @@ export class LobbyControl {
     return this.asking;
   }
 
-  /** The paths of the nodes behind this page's own address, as the lobby named them (each
-   * node of many behind one public address has a path there; none otherwise). */
-  paths() {
-    const lines = [...(this.page?.tables ?? []), ...(this.fetched?.tables ?? [])];
-    const found = new Set();
-    for (const { url } of lines) {
-      if (!url) continue;
-      const there = new URL(url, location.href);
-      if (there.origin === location.origin) found.add(there.pathname.replace(/\/$/, ""));
-    }
-    found.delete("");
-    return [...found].sort();
-  }
-
-  /** The path behind this page's own address of the node that runs `tableId`, as the lobby
-   * last said (null: none known, or another address). */
-  pathOf(tableId) {
-    const lines = [...(this.page?.tables ?? []), ...(this.fetched?.tables ?? [])];
-    const url = lines.find((tb) => tb.table_id === tableId)?.url;
-    if (!url) return null;
-    const there = new URL(url, location.href);
-    return there.origin === location.origin ? there.pathname.replace(/\/$/, "") : null;
-  }
-
-  /** The other nodes' addresses the lobby named (none with a single server). */
+  /** The other nodes' addresses the lobby named, at other hosts than this page's (none with a
+   * single server, nor behind one public address, where a node is a path of this one). */
   nodes() {
-    return [...new Set((this.page?.tables ?? []).map((tb) => tb.url))].filter((url) => url && url !== location.origin);
+    const urls = new Set((this.page?.tables ?? []).map((tb) => tb.url).filter(Boolean));
+    return [...urls].filter((url) => new URL(url, location.href).origin !== location.origin);
   }
 }

@@ -13,9 +13,9 @@ const session = new Session({
   message,
   opened: () => lobby.socketOpened(),
   tableId: () => table.tableId,
+  grace: () => table.view?.timers?.reconnect_grace_seconds,
+  tableNames: (tableId) => lobby.known()?.tables?.find((tb) => tb.table_id === tableId) ?? null,
   nodes: () => lobby.nodes(),
-  paths: () => lobby.paths(),
-  pathOf: (tableId) => lobby.pathOf(tableId),
 });
 const lobby = new LobbyControl(session, {
   watch: (tableId) => table.watch(tableId),
@@ -44,9 +44,10 @@ function back() {
   else lobby.show();
 }
 
-/** The server's hello: go where this page was, else where the user sits, else the lobby. */
+/** The server's hello: go where this page was, else where the user sits (this node's word, or
+ * the seat kept while the page was away), else the lobby. */
 function hello(msg) {
-  if (table.resume(msg.seat)) return;
+  if (table.resume(msg.seat ?? session.awaySeat)) return;
   const m = location.hash.match(/^#\/table\/(.+)$/);
   if (m) table.watch(decodeURIComponent(m[1]));
   else if (location.hash === "#/history") showHistory();

@@ -1,6 +1,7 @@
 // HTTP calls and the one WebSocket: commands with ids, acks, and reconnecting by itself.
 
-/** POST or GET a JSON endpoint; throws {code, message} on a refusal. */
+/** POST or GET a JSON endpoint; throws {code, message} on a refusal (with `retry_after`, in
+ * seconds, when the answer said when to come back). */
 export async function api(path, body) {
   const res = await fetch(path, {
     method: body === undefined ? "GET" : "POST",
@@ -8,21 +9,42 @@ export async function api(path, body) {
     body: body === undefined ? undefined : JSON.stringify(body),
     credentials: "same-origin",
   });
-  let data = null;
-  try {
-    data = await res.json();
-  } catch {
-    data = null;
-  }
-  if (!res.ok) {
-    const err = data?.error ?? { code: `http_${res.status}`, message: res.statusText };
-    throw err;
-  }
+  const data = await res.json().catch(() => null);
+  if (!res.ok) throw refusal(res, data);
   return data;
+}
+
+/** GET a JSON endpoint, given up after `ms`: its JSON; throws as api() does, with the code
+ * `offline` when nothing answered in time. */
+export async function ask(path, ms) {
+  const timer = new AbortController();
+  const stop = setTimeout(() => timer.abort(), ms);
+  try {
+    const res = await fetch(path, { credentials: "same-origin", signal: timer.signal });
+    const data = await res.json().catch(() => null);
+    if (!res.ok) throw refusal(res, data);
+    return data;
+  } catch (err) {
+    // (an abort's DOMException has a numeric `code` of its own)
+    throw typeof err?.code === "string" ? err : { code: "offline", message: "Nothing answered in time." };
+  } finally {
+    clearTimeout(stop);
+  }
+}
+
+// A refusal as the page reads it: the server's {code, message}, or (a proxy's own error page is
+// HTML) its status; and when to ask again, if the answer said (`Retry-After` in seconds).
+function refusal(res, data) {
+  const err = { ...(data?.error ?? { code: `http_${res.status}`, message: res.statusText }) };
+  const after = Number(res.headers.get("Retry-After"));
+  if (after > 0) err.retry_after = after;
+  return err;
 }
 
 /** The close code the page gives a socket whose node stopped answering (never the server's). */
 export const SILENT = 4900;
+/** The close code the page gives a socket it leaves to look for its table's node again. */
+export const REROUTE = 4901;
 // A socket that has heard nothing for PING_AFTER ms sends a ping; one whose ping has gone
 // unanswered for DEAD_AFTER ms, or that has not opened within OPEN_WITHIN ms, is given up:
 // a frozen node never closes its sockets, and the browser would wait on it for minutes.
@@ -33,7 +55,20 @@ const DEAD_AFTER = 5000;
 const OPEN_WITHIN = 5000;
 const WATCH_EVERY = 500;
 
-/** The table WebSocket. Calls handlers.message(msg), .open(), .close(willRetry, code). */
+/** The close code of a table that moved to another node (its seat waits there). */
+export const MOVED = 4002;
+// Reconnecting: a pause that doubles from 0.5 s, with jitter, up to CAP (HELD_CAP while a seat
+// waits: it waits only for the reconnect grace); after a move, a moment only.
+const CAP = 15000;
+const HELD_CAP = 4000;
+const MOVED_PAUSE = 200;
+
+/**
+ * The table WebSocket. Calls handlers.message(msg), .open(), .close(willRetry, code); before
+ * each reconnect, `await handlers.ready()` says whether to go now (`{go: true}`, to
+ * `this.base`), wait (`{after: ms}`, or `{backoff: true}`) or stop (`{stop: true}`), and
+ * `handlers.held()` whether a seat waits meanwhile.
+ */
 export class Connection {
   constructor(handlers) {
     this.handlers = handlers;
@@ -43,6 +78,8 @@ export class Connection {
     this.retry = 0;
     this.stopped = false;
     this.timer = null;
+    this.turn = 0; // the reconnect planned last: a move or a stop makes older ones moot
+    this.nextAt = 0; // when (Date.now()) the next try is due
     this.base = ""; // the path of the node this socket goes to, behind one public address
     this.heardAt = 0; // when this socket last received anything (or opened)
     this.pingAt = 0; // when an unanswered ping went out (0: none)
@@ -83,11 +120,14 @@ export class Connection {
     this.openedAt = performance.now();
     this.pingAt = 0;
     ws.onopen = () => {
+      if (this.ws !== ws) return;
       this.retry = 0;
       this.heardAt = performance.now();
       this.handlers.open?.();
     };
     ws.onmessage = (ev) => {
+      // (a socket left for another says nothing more to this page)
+      if (this.ws !== ws) return;
       this.heardAt = performance.now();
       this.pingAt = 0;
       let msg;
@@ -112,24 +152,49 @@ export class Connection {
   lost(ws, code) {
     if (this.ws !== ws) return;
     this.ws = null;
-    if (code === SILENT) ws.close();
-    for (const { reject } of this.pending.values()) {
-      reject({ code: "offline", message: "The connection was lost." });
-    }
-    this.pending.clear();
+    if (code === SILENT || code === REROUTE) ws.close();
+    this.rejectPending("The connection was lost.");
     // 4001: the session ended (4003: an operator banned the account); reconnecting would
     // only be refused.
     const retry = !this.stopped && code !== 4001 && code !== 4003;
     this.handlers.close?.(retry, code);
-    if (retry) this.schedule();
+    if (retry && !this.stopped) this.schedule(code);
   }
 
-  schedule() {
-    // Exponential backoff with jitter: 0.5 s, 1 s, 2 s ... capped at 15 s.
-    const delay = Math.min(15000, 500 * 2 ** this.retry) * (0.75 + Math.random() * 0.5);
+  rejectPending(message) {
+    for (const { reject } of this.pending.values()) reject({ code: "offline", message });
+    this.pending.clear();
+  }
+
+  /** Plan the next try: after a move at once, else after the backoff's next pause. */
+  schedule(code) {
+    if (code === MOVED) {
+      this.later(MOVED_PAUSE);
+      return;
+    }
+    this.later(this.backoff());
+  }
+
+  // The next pause of the backoff, jittered (so that the pages a node dropped together do
+  // not come back together).
+  backoff() {
+    const cap = this.handlers.held?.() ? HELD_CAP : CAP;
+    const pause = Math.min(cap, 500 * 2 ** this.retry);
     this.retry += 1;
+    return pause * (0.75 + Math.random() * 0.5);
+  }
+
+  // Try again after `delay` ms, once `handlers.ready()` agrees.
+  later(delay) {
     clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.connect(), delay);
+    const turn = ++this.turn;
+    this.nextAt = Date.now() + delay;
+    this.timer = setTimeout(async () => {
+      const plan = this.handlers.ready ? await this.handlers.ready().catch(() => ({ backoff: true })) : { go: true };
+      if (turn !== this.turn || this.stopped || plan.stop) return;
+      if (plan.go) this.connect();
+      else this.later(plan.after ?? this.backoff());
+    }, delay);
   }
 
   /** Whether the socket is open. */
@@ -153,19 +218,24 @@ export class Connection {
     const old = this.ws;
     this.ws = null; // its close is no longer this connection's
     old?.close();
-    for (const { reject } of this.pending.values()) {
-      reject({ code: "offline", message: "The connection moved." });
-    }
-    this.pending.clear();
+    this.rejectPending("The connection moved.");
     clearTimeout(this.timer);
+    this.turn += 1;
     this.retry = 0;
     this.connect();
+  }
+
+  /** Leave this socket for another, opened once `handlers.ready()` says where: its node
+   * cannot show what the page needs. */
+  reroute() {
+    if (this.ws) this.lost(this.ws, REROUTE);
   }
 
   /** Close for good (logout). */
   stop() {
     this.stopped = true;
     clearTimeout(this.timer);
+    this.turn += 1;
     this.ws?.close();
   }
 }

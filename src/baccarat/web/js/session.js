@@ -1,11 +1,16 @@
 // Who is logged in, and the one connection to the server: logging in and out, the hello, and
-// finding the table's node again when the one this page talks to stops answering.
+// finding the table's node again when the one this page talks to stops answering or gives
+// the table up. Nothing here sends the page to an error page: a node or a proxy that cannot
+// answer is asked again, when its Retry-After says or after a growing pause, for as long as
+// it takes; a seat waits meanwhile for the table's reconnect grace (away.js).
 
-import { api, Connection, SILENT } from "./net.js";
+import { api, ask, Connection, MOVED, SILENT } from "./net.js";
 import { errorText, t } from "./i18n.js";
 import { keepAwake } from "./device.js";
 import { loginScreen } from "./lobby.js";
 import { shell, toast } from "./shell.js";
+import { Away } from "./away.js";
+import { Route } from "./route.js";
 
 // Whether this browser logged in last time. The session cookie is HttpOnly, so the page cannot
 // see it; without this mark a first visit would ask /api/me only to be answered 401, which the
@@ -13,26 +18,35 @@ import { shell, toast } from "./shell.js";
 const SESSION_MARK = "baccarat.session";
 const markSession = (on) => (on ? localStorage.setItem(SESSION_MARK, "1") : localStorage.removeItem(SESSION_MARK));
 
-// With many nodes, a seated user keeps a spare ticket, so that if this node dies the page
-// can still move to the node that takes the table over without logging in again.
+// With many nodes at addresses of their own, a seated user keeps a spare ticket, so that if
+// this node dies the page can still move to the node that takes the table over without
+// logging in again.
 const FAILOVER_TRIES = 3;
 const LEFT = "baccarat.left"; // the node this tab left because it stopped answering
 const LEFT_AT = "baccarat.left_at"; // when
 const LEFT_FOR = 30000; // how long a left node's table is waited for here (leases are shorter)
 const SPARE_EVERY = 45000;
+const FOLLOW_EVERY = 1000; // ms between two looks at the lobbies while no node runs the table
+const OPENING_FOR = 30000; // how long a table watched without a seat is followed between nodes
+const PROBE_WITHIN = 3000; // ms a node may take to say who we are before a socket is opened
+const AFTER_CAP = 30000; // the longest Retry-After honoured as given
 
 function rememberLeft(origin) {
   sessionStorage.setItem(LEFT, origin);
   sessionStorage.setItem(LEFT_AT, String(Date.now()));
 }
 
+// A pause of `seconds` (a Retry-After) in ms, capped, with jitter above it.
+const after = (seconds) => Math.min(AFTER_CAP, seconds * 1000) * (1 + Math.random() * 0.25);
+
 export class Session {
   /**
    * `on.hello(msg)` after the server's hello, `on.message(msg)` for every other message;
-   * `on.opened()` when a new socket opens; `on.tableId()` is the table the page is at and
-   * `on.nodes()` the other nodes the lobby named (for the move when this node goes), and
-   * `on.paths()` their paths behind this page's own address, if they have one, and
-   * `on.pathOf(tableId)` the path of the node that runs a table.
+   * `on.opened()` when a new socket opens; `on.tableId()` is the table the page is at,
+   * `on.grace()` its seats' reconnect grace in seconds and `on.tableNames(id)` a table's
+   * names ({name, names} of its lobby line, or null);
+   * `on.nodes()` the other nodes at addresses of their own the lobby named (for the move when
+   * this node goes).
    */
   constructor(on) {
     this.on = on;
@@ -41,8 +55,16 @@ export class Session {
     this.squeezeRate = 10; // peel moves a second the server passes on (its hello says)
     this.conn = null;
     this.spare = { ticket: null, at: 0 };
-    this.failedPaths = new Map(); // node path -> when its socket last stopped answering
+    this.away = new Away(); // the seat kept while the socket is down
+    this.route = new Route(); // where the table runs, behind one public address
+    this.lostCode = null; // how the last socket closed
+    this.lostSince = 0; // when the socket went down (0: it is up)
+    this.closingBase = null; // the node that said its table is closing (table_closing)
+    this.bootTries = 0;
+    this.bootAt = 0; // when the next look at the session is due, while none answered
     setInterval(() => this.keepSpare(), 5000);
+    // A reload while seated: the app shell that comes up (if no node answers it) knows the seat.
+    addEventListener("pagehide", () => this.goingAway());
   }
 
   /** Where the user sits ({table_id, seat}) or null. */
@@ -54,6 +76,12 @@ export class Session {
   set seat(seat) {
     this.held = seat;
     keepAwake(Boolean(seat));
+    if (seat) this.away.end();
+  }
+
+  /** The seat kept while away, to go back to ({table_id, seat}), or null. */
+  get awaySeat() {
+    return this.away.held ? { table_id: this.away.tableId, seat: this.away.record.seat } : null;
   }
 
   send(type, fields) {
@@ -73,6 +101,7 @@ export class Session {
     this.conn?.stop();
     this.conn = null;
     markSession(false);
+    this.away.end();
     try {
       await api("/api/logout", {});
     } catch {
@@ -88,11 +117,14 @@ export class Session {
       open: () => this.opened(),
       message: (msg) => this.received(msg),
       close: (willRetry, code) => this.closed(willRetry, code),
+      ready: () => this.ready(),
+      held: () => this.away.held || Boolean(this.held),
     });
     this.conn.connect();
   }
 
   showLogin() {
+    shell.offline(null);
     shell.show("login", loginScreen(this), { relang: () => this.showLogin() });
   }
 
@@ -122,20 +154,23 @@ export class Session {
     try {
       const data = await api("/api/me");
       this.user = data.user;
-      this.bootDelay = 0;
       this.connect();
     } catch (err) {
       if (err?.code === "not_authenticated") {
         // The session ended (expired, or logged out elsewhere): log in again.
         markSession(false);
+        this.away.end();
         this.showLogin();
         return;
       }
-      // The server could not say (its database down, a node restarting, no network): the
-      // session stands; ask again, less often each time.
-      shell.offline(true);
-      this.bootDelay = Math.min(Math.max(2 * (this.bootDelay ?? 0), 500), 8000);
-      setTimeout(() => this.boot(), this.bootDelay);
+      // The server could not say (its database down, a node restarting, a proxy with no node
+      // up, no network): the session stands; ask again when the answer said, else less often
+      // each time.
+      const cap = this.away.held ? 4000 : 8000;
+      const pause = err?.retry_after ? after(err.retry_after) : backoff(this.bootTries++, cap);
+      this.bootAt = Date.now() + pause;
+      this.down(true);
+      setTimeout(() => this.boot(), pause);
     }
   }
 
@@ -161,7 +196,8 @@ export class Session {
   }
 
   opened() {
-    shell.offline(false);
+    this.lostSince = 0;
+    shell.offline(null);
     this.on.opened();
   }
 
@@ -176,58 +212,118 @@ export class Session {
     this.on.hello(msg);
   }
 
+  /** The table's node said the table is closing: it gives the table up after this round. */
+  tableClosing() {
+    this.closingBase = this.conn?.base ?? null;
+  }
+
   closed(willRetry, code) {
     if (code === 4001 || code === 4003) markSession(false);
     if (code === 4003) toast(t("account_closed"), "error");
     if (code === 4001 || code === 4003 || !this.user) {
+      this.away.end();
       this.showLogin();
       return;
     }
-    shell.offline(willRetry);
-    // 4002: the table moved (its node is stopping, or another node took it), or the node
-    // stopped answering (SILENT): look for the table elsewhere at once, rather than after a
-    // few tries at this node.
-    const gone = code === 4002 || code === SILENT || (this.conn?.retry ?? 0) >= FAILOVER_TRIES;
-    if (willRetry && this.conn && gone && this.anotherPath()) return;
-    // This node is gone while a table is open here: after a few tries, find the table on
-    // another node (the lobby said which nodes there are), with the spare ticket.
-    const tableId = this.on.tableId();
-    if (willRetry && tableId && this.conn && gone) {
-      const others = this.on.nodes();
-      // (A browser that knows it is offline stays: another node is no nearer.)
-      if (others.length && this.spare.ticket && navigator.onLine !== false) {
-        const ticket = this.spare.ticket;
-        this.spare.ticket = null;
-        rememberLeft(location.origin);
-        this.conn.stop();
-        this.moveTo(others[0], tableId, ticket, location.origin);
+    this.goingAway();
+    this.lostCode = code;
+    this.lostSince ||= Date.now();
+    const base = this.conn.base;
+    // 4002: the table moved (its node is stopping, or another node took it); its lobby line
+    // may still name that node for a moment. SILENT: the node stopped answering.
+    if (code === MOVED || this.closingBase === base) this.route.leaving(base);
+    if (code === SILENT) this.route.failing(base);
+    this.closingBase = null;
+    if (willRetry) this.down(false);
+  }
+
+  // The socket goes down (or the page): a seat held waits for its grace from now on.
+  goingAway() {
+    const seat = this.held;
+    if (seat) this.away.begin(seat, this.on.grace(), this.on.tableNames(seat.table_id));
+  }
+
+  // Say the page is reconnecting (`now`: at once, without the moment a move takes).
+  down(now) {
+    shell.offline({ now, read: () => ({ away: this.away.told, nextAt: this.conn ? this.conn.nextAt : this.bootAt }) });
+  }
+
+  // Before the socket opens again: to which node, and whether now (Connection's `ready`).
+  async ready() {
+    const conn = this.conn;
+    const table = this.on.tableId() ?? this.away.tableId;
+    if (table && !this.on.nodes().length) {
+      const wait = await this.findTable(conn, table);
+      if (wait) return wait;
+    } else if (conn.base && this.route.failedLately(conn.base)) {
+      conn.base = ""; // (the lobby is the same on every node: any that is up)
+    }
+    // (a node that left a ping unanswered for seconds is not asked again before leaving it)
+    if (this.lostCode === SILENT && this.leaveHost()) return { stop: true };
+    return this.probe(conn);
+  }
+
+  // Point the socket at the node that runs `table`, as the lobbies say; a plan to wait instead
+  // while no node runs it yet (between two nodes: the seat waits, so does the page), or null.
+  async findTable(conn, table) {
+    const found = await this.route.find(table);
+    const waiting = this.away.held || Date.now() - this.lostSince < OPENING_FOR;
+    if (found.path !== undefined && !(found.path && this.route.failedLately(found.path))) {
+      conn.base = found.path;
+      return null;
+    }
+    // No node runs it yet, or the line still names the node that stopped answering (its lease
+    // has not run out): ask again shortly rather than wait on that node.
+    if (found.answered && !found.elsewhere && waiting) return { after: FOLLOW_EVERY };
+    return null;
+  }
+
+  // Ask the node whether it can take the socket now (it answers who we are): go, wait as its
+  // Retry-After says, back off, or leave for another host.
+  async probe(conn) {
+    try {
+      this.user = (await ask(`${conn.base}/api/me`, PROBE_WITHIN)).user ?? this.user;
+      return { go: true };
+    } catch (err) {
+      if (err.code === "not_authenticated") {
+        conn.stop();
+        this.closed(false, 4001);
+        return { stop: true };
       }
+      // No answer, or a proxy's own error page (no node behind it answered): that node is
+      // out for now. A node's own answer (its store is away) says when to come back.
+      const silent = err.code === "offline" || err.code.startsWith("http_");
+      if (silent) this.route.failing(conn.base);
+      if (silent && this.leaveHost()) return { stop: true };
+      return err.retry_after ? { after: after(err.retry_after) } : { backoff: true };
     }
   }
 
-  // Behind one public address, the node this socket reached stopped answering (the address
-  // itself reaches whichever node the proxy picks, which may be the very one that froze): go
-  // to another node's own path, one the lobby named that has not failed lately, and only then
-  // to the address itself. Any node will say where the table runs now. Whether it moved.
-  anotherPath() {
-    const here = this.conn.base;
-    const now = Date.now();
-    this.failedPaths.set(here, now);
-    // Reached through the address itself, the socket was on the node that runs the table.
-    const table = this.on.tableId();
-    const ran = table ? this.on.pathOf(table) : null;
-    if (!here && ran) this.failedPaths.set(ran, now);
-    const fresh = (path) => now - (this.failedPaths.get(path) ?? 0) > LEFT_FOR;
-    const next = this.on.paths().find((path) => path !== here && fresh(path));
-    if (next !== undefined) {
-      this.conn.moveTo(next);
-      return true;
-    }
-    if (here) {
-      this.conn.moveTo("");
-      return true;
-    }
-    return false;
+  // With nodes at addresses of their own, this one is gone while a table is open here: go
+  // with the spare ticket to another node the lobby named, which finds the table. Whether
+  // the page went.
+  leaveHost() {
+    const gone = this.lostCode === MOVED || this.lostCode === SILENT || this.conn.retry >= FAILOVER_TRIES;
+    const tableId = this.on.tableId() ?? this.away.tableId;
+    const others = this.on.nodes();
+    // (A browser that knows it is offline stays: another node is no nearer.)
+    if (!gone || !tableId || !others.length || !this.spare.ticket || navigator.onLine === false) return false;
+    const ticket = this.spare.ticket;
+    this.spare.ticket = null;
+    rememberLeft(location.origin);
+    this.conn.stop();
+    this.moveTo(others[0], tableId, ticket, location.origin);
+    return true;
+  }
+
+  /** Whether a refused look at `tableId` leaves the page where it is, rather than in the lobby:
+   * the socket went down under it (the page comes back to the table by itself), or the seat
+   * there is kept while this node cannot show the table (the page looks for it again). */
+  stays(tableId, err) {
+    if (err?.code === "offline") return true;
+    if (this.away.tableId !== tableId || !this.away.held || !this.conn?.ws) return false;
+    this.conn.reroute();
+    return true;
   }
 
   // A fresh spare ticket now and then, while seated at a table of a system of many nodes.
@@ -237,4 +333,9 @@ export class Session {
     this.spare.at = Date.now();
     api("/api/ticket", {}).then((data) => { this.spare.ticket = data.ticket; }, () => {});
   }
+}
+
+// The `tries`-th pause of a backoff that doubles from 0.5 s up to `cap` ms, with jitter.
+function backoff(tries, cap) {
+  return Math.min(cap, 500 * 2 ** tries) * (0.75 + Math.random() * 0.5);
 }

@@ -1,13 +1,14 @@
-// The page's frame: which screen shows, the toasts over it, the offline line, and the language
+// The page's frame: which screen shows, the toasts over it, the offline notice, and the language
 // and sound toggles every top bar carries.
 
 import { h, mount } from "./dom.js";
 import { t, getLang, setLang } from "./i18n.js";
 import { isMuted, setMuted, play } from "./sound.js";
 import { soundIcon } from "./icons.js";
+import { OfflineNotice } from "./offline.js";
 
 const root = document.getElementById("app");
-const offline = document.getElementById("offline");
+const notice = new OfflineNotice(document.getElementById("offline"));
 const toasts = document.getElementById("toasts");
 
 let current = { name: "boot" };
@@ -31,13 +32,15 @@ export const shell = {
   /** Draw the screen on show again, in the language just chosen. */
   relang() {
     current.relang?.();
-    offline.textContent = t("offline");
+    notice.draw();
     document.title = t("title");
   },
 
-  /** Say whether the socket is down and being tried again. */
-  offline(down) {
-    offline.hidden = !down;
+  /** Say the socket is down and being tried again (`state`: see OfflineNotice.show), or with
+   * null that it is back. */
+  offline(state) {
+    if (state) notice.show(state);
+    else notice.hide();
   },
 };
 

@@ -48,6 +48,8 @@ export class TableControl {
     history.replaceState(null, "", `#/table/${encodeURIComponent(tableId)}`);
     this.send("table.watch", { table_id: tableId }).then(() => { this.openingOf = null; }, (err) => {
       if (this.elsewhere(err, tableId) || this.opening(err, tableId, () => this.watch(tableId))) return;
+      // (a seat kept there, or a socket lost under the command: never the lobby meanwhile)
+      if (this.session.stays(tableId, err)) return;
       toast(errorText(err), "error");
       this.openingOf = null;
       this.tableId = null;
@@ -132,14 +134,16 @@ export class TableControl {
   }
 
   /** A table_opening refusal (its node died and the next has not started it yet, for a
-   * lease's ttl at most): ask again in a second, for up to OPENING_FOR; whether it was one. */
+   * lease's ttl at most): ask again in a second, for up to OPENING_FOR (while a seat is kept
+   * there, for as long as it is); whether it was one. */
   opening(err, tableId, again) {
     if (err.code !== "table_opening") return false;
     if (this.openingOf?.tableId !== tableId) {
       this.openingOf = { tableId, since: Date.now() };
       toast(t("opening_wait"), "info", 6000);
     }
-    if (Date.now() - this.openingOf.since > OPENING_FOR) return false;
+    const kept = this.session.away.tableId === tableId && this.session.away.held;
+    if (Date.now() - this.openingOf.since > OPENING_FOR && !kept) return false;
     setTimeout(() => {
       if (this.tableId === tableId) again();
     }, 1000);
@@ -190,6 +194,7 @@ export class TableControl {
       this.scheduleResync("gap");
       return;
     }
+    if (msg.event === "table_closing") this.session.tableClosing();
     if (msg.event === "round_settled" && String(this.session.user?.id) in (msg.data?.settlement?.deltas ?? {})) {
       this.refreshTotals();
     }
@@ -214,6 +219,11 @@ export class TableControl {
     const seat = view.me.seat;
     if (seat !== null) this.session.seat = { table_id: view.table_id, seat };
     else if (this.session.seat?.table_id === view.table_id) this.session.seat = null;
+    if (seat === null && this.session.away.tableId === view.table_id) {
+      // Back at the table, whose seat was let go meanwhile (the grace ran out).
+      this.session.away.end();
+      toast(t("seat_released"), "error", 8000);
+    }
     this.screen.render(view);
   }
 
