@@ -10,11 +10,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import json
 import multiprocessing
 import os
 import random
 import signal
 import sys
+import urllib.request
 from dataclasses import dataclass
 from multiprocessing.connection import wait
 from multiprocessing.process import BaseProcess
@@ -26,6 +28,7 @@ import aiohttp
 
 from baccarat.api import HttpError, login, register
 from baccarat.bots import STRATEGIES, Bot, BotPlan, run_bots
+from baccarat.commands import options
 from baccarat.errors import BaccaratError
 from baccarat.logs import setup_logging
 
@@ -242,6 +245,10 @@ def run(args: argparse.Namespace) -> int:
     if args.count < 1 or (args.processes is not None and args.processes < 1):
         print("baccarat bots: --count and --processes must be at least 1", file=sys.stderr)
         return 2
+    refusal = _refusal(args.url, args.table)
+    if refusal is not None:
+        print(f"baccarat bots: {refusal}", file=sys.stderr)
+        return 2
     crew_list = _read_crews(args)
     if crew_list is None:
         return 1
@@ -263,6 +270,26 @@ def run(args: argparse.Namespace) -> int:
         return 1
     print(f"rounds bet: {rounds}", flush=True)
     return 0
+
+
+def _refusal(url: str, table: str | None) -> str | None:
+    """What is wrong with the server's URL, or with ``--table`` at that server: a table its
+    lobby does not list would never seat a bot, so it is said before any bot starts."""
+    try:
+        options.verify_http_url("--url", url)
+    except BaccaratError as exc:
+        return exc.message
+    if table is None:
+        return None
+    try:
+        with urllib.request.urlopen(url.rstrip("/") + "/api/lobby", timeout=10) as resp:
+            tables = [str(t["table_id"]) for t in json.load(resp)["tables"]]
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        return f"the lobby at {url} cannot be read ({exc}): is the server running there?"
+    if table in tables:
+        return None
+    shown = ", ".join(tables[:10]) + (", ..." if len(tables) > 10 else "")
+    return f"there is no table {table!r} at {url}; its tables are {shown or 'none'}"
 
 
 def _read_crews(args: argparse.Namespace) -> list[Crew] | None:

@@ -73,6 +73,13 @@ def run(args: argparse.Namespace) -> int:
             ended = _lost(db, keys, args.key_id)
             shoes = "1 shoe" if ended == 1 else f"{ended} shoes"
             print(f"{shoes} sealed with {args.key_id} ended unrevealed ({SHOE_KEY_MISSING})")
+    except FileNotFoundError as exc:
+        print(
+            f"baccarat keys: there is no file {exc.filename}: name the keys file with --keys "
+            "FILE (baccarat serve makes it at its first start)",
+            file=sys.stderr,
+        )
+        return 2
     except (BaccaratError, OSError) as exc:
         print(f"baccarat keys: {getattr(exc, 'message', exc)}", file=sys.stderr)
         return 2

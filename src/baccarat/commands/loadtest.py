@@ -147,10 +147,24 @@ def _refusal(args: argparse.Namespace) -> str | None:
         return "--url needs --db (the server's database)"
     if args.url and urlsplit(args.url).scheme not in ("http", "https"):
         return f"--url {args.url!r} needs its scheme: http://HOST:PORT"
+    if args.url:
+        return _unopened(args.db)
     if not 1 <= args.squeeze_rate <= 30:
         return "--squeeze-rate must be from 1 to 30"
     if args.duration <= 0 or args.warmup < 0 or args.ramp < 0:
         return "--duration must be > 0, --warmup and --ramp >= 0"
+    return None
+
+
+def _unopened(db: str) -> str | None:
+    """Why the running server's database cannot be opened, if it cannot (said before any
+    client starts)."""
+    from baccarat.store import open_store
+
+    try:
+        open_store(db, create=False).close()
+    except BaccaratError as exc:
+        return exc.message
     return None
 
 

@@ -18,6 +18,7 @@ from urllib.parse import urlencode, urlsplit
 
 import aiohttp
 
+from baccarat.commands import jsonin
 from baccarat.commands.admin import add_db_option, run_with_store
 from baccarat.errors import BaccaratError
 from baccarat.platform import config as platform_config
@@ -89,8 +90,10 @@ async def _fetch(config: PlatformConfig, start: float, end: float) -> Any:
 def _report(args: argparse.Namespace, config: PlatformConfig, start: float, end: float) -> Any:
     try:
         if args.report:
-            return json.loads(Path(args.report).read_text())
+            return jsonin.parse(Path(args.report).read_text(), f"The report {args.report}")
         return asyncio.run(_fetch(config, start - MARGIN, end + MARGIN))
+    except BaccaratError:
+        raise
     except (OSError, ValueError, aiohttp.ClientError, TimeoutError) as exc:
         raise BaccaratError("report_unavailable", f"The platform's report: {exc}") from None
 
