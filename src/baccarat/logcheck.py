@@ -3,8 +3,10 @@
 Given the newest signed head, every entry up to its size, the public keys and, optionally, a
 head kept from before, it checks: the head's signature; each entry's leaf hash against its own
 fields and its place; the root of all the leaves against the head; every revealed seed against
-its logged commitment; and that the kept head's tree is still the start of today's (so a log
-rewritten since then is caught). Pure: the command fetches, this judges.
+its logged commitment; that the kept head's tree is still the start of today's (so a log
+rewritten since then is caught); that every shoe the database says is logged has its entry
+at the index it names (so entries removed together with their heads are caught); and it warns
+of a head older than a day. Pure: the command fetches, this judges.
 """
 
 from __future__ import annotations
@@ -32,7 +34,9 @@ class Report:
 
     entries: int = 0
     seeds: int = 0
+    shoes: int = 0
     problems: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -118,3 +122,33 @@ def _check_kept(
             f"The log's first {kept.tree_size} entries no longer have the kept head's root "
             f"{kept.root_hash} (now {then}): history was rewritten."
         )
+
+
+DAY_MS = 24 * 3600 * 1000
+"""A log signs a head at least daily: an older newest head is a warning."""
+
+
+def check_age(head: SignedHead, now_ms: int, report: Report) -> None:
+    """Warn when the newest head is more than a day old."""
+    age = now_ms - head.timestamp
+    if age > DAY_MS:
+        report.warnings.append(
+            f"The newest head was signed {age / 3_600_000:.1f} hours ago; the log signs one at "
+            "least daily, so the log shown may be stale or held back."
+        )
+
+
+def check_indexes(logged: Sequence[LoggedShoe], indexes: Mapping[str, int], report: Report) -> None:
+    """Every shoe that names a log index (``indexes``: shoe id -> index) must be that entry."""
+    report.shoes = len(indexes)
+    for shoe_id, index in sorted(indexes.items(), key=lambda item: item[1]):
+        if index >= len(logged):
+            report.problems.append(
+                f"Shoe {shoe_id} names log entry {index}, but the log holds {len(logged)} "
+                "entries: its entry was removed."
+            )
+        elif logged[index].entry.shoe_id != shoe_id:
+            report.problems.append(
+                f"Shoe {shoe_id} names log entry {index}, which logs shoe "
+                f"{logged[index].entry.shoe_id} instead."
+            )

@@ -26,7 +26,7 @@ from baccarat.commands.demo import Demo, demo_layout, ensure_accounts, start_dem
 from baccarat.errors import BaccaratError, Conflict
 from baccarat.logs import FORMATS, setup_logging
 from baccarat.platform import config as platform_config
-from baccarat.server import Server, collector, create_app, keyfile, load_rooms
+from baccarat.server import Server, collector, create_app, kepthead, keyfile, load_rooms
 from baccarat.server.config import RoomsConfig, listen_address, split_address
 from baccarat.server.http.proxy import PROXY, Proxy, verify_address
 from baccarat.server.http.routes import create_metrics_app
@@ -186,7 +186,7 @@ def run(args: argparse.Namespace) -> int:
         store.close()
         args.keys = str(keys_path)  # every worker reads the one file
         return workers.run(args, config.server.metrics_listen, run)
-    args.keys_path, args.loaded_keys = keys_path, keys
+    args.keys_path, args.loaded_keys, args.db_url = keys_path, keys, url
     try:
         _install_uvloop()
         return asyncio.run(_serve(args, config, store, url))
@@ -418,6 +418,7 @@ def _server(
         test_hooks=args.test_hooks,
         share=args.share,
         keys=args.loaded_keys,
+        kept=kepthead.KeptHead(kepthead.path_beside(args.keys_path), args.db_url),
     )
 
 

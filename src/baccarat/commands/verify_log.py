@@ -14,6 +14,7 @@ import argparse
 import base64
 import json
 import sys
+import time
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -27,7 +28,7 @@ from baccarat import merkle
 from baccarat.commands import options
 from baccarat.errors import BaccaratError, InvalidInput
 from baccarat.logbook import Entry, SignedHead
-from baccarat.logcheck import LoggedShoe, Report, check_log
+from baccarat.logcheck import LoggedShoe, Report, check_age, check_indexes, check_log
 
 HELP = "check the commitment log: every link, the head's signature, every revealed seed"
 
@@ -102,6 +103,18 @@ class _Database:
             raise InvalidInput("unreadable_log", "The database's log has no signed head.")
         return head
 
+    def indexes(self) -> dict[str, int]:
+        """Each logged shoe's log index, as the shoes table names it."""
+        import sqlalchemy as sa
+
+        from baccarat.store import schema as s
+        from baccarat.store.engine import reading
+
+        c = s.shoes.c
+        with reading(self.engine) as conn:
+            rows = conn.execute(sa.select(c.id, c.log_index).where(c.log_index.is_not(None)))
+            return {str(r.id): int(r.log_index) for r in rows}
+
     def entries(self, size: int) -> list[LoggedShoe]:
         from baccarat.store import shoelog
         from baccarat.store.engine import reading
@@ -171,18 +184,33 @@ def _check_proof(source: _Http | _Database, kept: SignedHead, head: SignedHead, 
         r.problems.append("The server's consistency proof from the kept head does not hold.")
 
 
+def _check(
+    args: argparse.Namespace, source: _Http | _Database
+) -> tuple[Report, SignedHead, SignedHead | None]:
+    """Read the log and check it: the report, the head checked, the kept head."""
+    keys = _public_keys(args, source)
+    kept = _kept(args.head)
+    # Read before the head: a shoe logged after it names an index the head does not hold.
+    indexes = source.indexes() if isinstance(source, _Database) else None
+    head = source.head()
+    logged = source.entries(head.tree_size)
+    report = check_log(head, logged, keys, kept)
+    if indexes is not None:
+        check_indexes(logged, indexes, report)
+    check_age(head, time.time_ns() // 1_000_000, report)
+    if kept is not None:
+        _check_proof(source, kept, head, report)
+    return report, head, kept
+
+
 def run(args: argparse.Namespace) -> int:
     """Check the log; print what held and every problem."""
+    source: _Http | _Database | None = None
     try:
         if args.url:
             options.verify_http_url("--url", args.url)
-        source: _Http | _Database = _Http(args.url) if args.url else _Database(args.db)
-        keys = _public_keys(args, source)
-        kept = _kept(args.head)
-        head = source.head()
-        report = check_log(head, source.entries(head.tree_size), keys, kept)
-        if kept is not None:
-            _check_proof(source, kept, head, report)
+        source = _Http(args.url) if args.url else _Database(args.db)
+        report, head, kept = _check(args, source)
     except BaccaratError as exc:
         _say_error(exc, as_json=args.json)
         return 2
@@ -192,6 +220,9 @@ def run(args: argparse.Namespace) -> int:
         unreadable = InvalidInput("unreadable_log", f"The database's log cannot be read: {why}.")
         _say_error(unreadable, as_json=args.json)
         return 2
+    finally:
+        if isinstance(source, _Database):
+            source.engine.dispose()
     if report.ok and args.save_head:
         Path(args.save_head).write_text(json.dumps(head.json()) + "\n", encoding="utf-8")
     _say(report, head, kept, as_json=args.json)
@@ -212,15 +243,21 @@ def _say(report: Report, head: SignedHead, kept: SignedHead | None, *, as_json: 
             "head": head.json(),
             "entries": report.entries,
             "seeds_checked": report.seeds,
+            "shoes_checked": report.shoes,
             "problems": report.problems,
+            "warnings": report.warnings,
         }
         print(json.dumps(out))
         return
     print(f"head:    {head.tree_size} entries, root {head.root_hash}, key {head.key_id}")
     print(f"entries: {report.entries} read, each leaf rebuilt from its fields")
     print(f"seeds:   {report.seeds} revealed seeds checked against their logged commitments")
+    if report.shoes:
+        print(f"shoes:   {report.shoes} logged shoes' log_index checked against the entries")
     if kept is not None:
         print(f"kept:    the head of {kept.tree_size} entries checked against today's log")
+    for warning in report.warnings:
+        print(f"WARNING: {warning}", file=sys.stderr)
     for problem in report.problems:
         print(f"PROBLEM: {problem}", file=sys.stderr)
     if report.ok:

@@ -16,6 +16,7 @@ from baccarat.server.config import RoomsConfig
 from baccarat.server.health import Health
 from baccarat.server.http.limits import AuthLimits
 from baccarat.server.http.passwords import PasswordPool
+from baccarat.server.kepthead import KeptHead
 from baccarat.server.keyfile import Keys
 from baccarat.server.metrics import Metrics
 from baccarat.server.sockets.connection import CLOSE_GOING_AWAY
@@ -30,6 +31,7 @@ from baccarat.server.tables.inflight import CoinsInFlight
 from baccarat.server.tables.lobby import Lobby
 from baccarat.server.tables.node import Node
 from baccarat.server.tables.outbox import LineOutbox
+from baccarat.server.tables.rollback import Rollback
 from baccarat.server.tables.seating import Seating
 from baccarat.server.tables.tables import Tables
 from baccarat.store import Store
@@ -64,6 +66,7 @@ class Server:
         test_hooks: bool = False,
         share: tuple[int, int] | None = None,
         keys: Keys | None = None,
+        kept: KeptHead | None = None,
     ) -> None:
         settings = config.server
         self.keys = keys if keys is not None else keyfile.process_keys()
@@ -92,6 +95,10 @@ class Server:
         self.metrics.watch_limits(self.limits)
         self.inflight = CoinsInFlight()
         """Users whose coins an unsettled round holds, at every table of this server."""
+        self.alone = directory is None
+        """A system of one (no shared directory): it runs every table."""
+        self.rollback = None if kept is None else Rollback(store, self.keys, kept)
+        """Tells a restored database from the live one by the head kept beside the keys."""
         directory = LocalDirectory.alone() if directory is None else directory
         claims = SeatClaims(directory, node_id, lease_ttl)
         outbox = LineOutbox()
@@ -111,6 +118,7 @@ class Server:
             squeeze_rate=self.squeeze_rate,
             shutdown_grace=shutdown_grace,
             keys=self.keys,
+            rollback=self.rollback,
         )
         self.drivers: dict[str, TableDriver] = self.tables.drivers
         self.lobby = Lobby(config, self.hub, self.tables.line, outbox, directory, node_id)
@@ -157,6 +165,9 @@ class Server:
         self.tables.spawn(self.heartbeat.run())
         self.tables.spawn(stalls.watch(self.metrics.loop_lag.observe))
         self.tables.spawn(loghead.keep(self.store, self.keys))
+        if self.rollback is not None:
+            # Before any table is taken: a restored database deals none of its shoes on.
+            await asyncio.to_thread(self.rollback.at_start, alone=self.alone)
         await self.node.start()
         log.info("node running", extra={"tables": len(self.drivers)})
 

@@ -86,6 +86,17 @@ class Commitments:
         with reading(self.engine) as conn:
             return shoelog.head_of_size(conn, tree_size)
 
+    def holds_log_head(self, head: SignedHead) -> bool:
+        """Whether the log holds this very head (a copy made before it was signed does not)."""
+        with reading(self.engine) as conn:
+            return shoelog.holds_head(conn, head)
+
+    def log_root_at(self, tree_size: int) -> bytes | None:
+        """The root of the log's first ``tree_size`` entries; None when it has fewer."""
+        with reading(self.engine, snapshot=True) as conn:
+            leaves = shoelog.leaf_hashes(conn, tree_size)
+        return merkle.root(leaves) if len(leaves) == tree_size else None
+
     def log_entries(self, start: int, end: int) -> list[shoelog.LoggedEntry]:
         """The log's entries ``start`` to ``end - 1``."""
         with reading(self.engine) as conn:

@@ -32,6 +32,9 @@ SHOE_UNSEALED = "unsealed"
 """Begun before seeds were sealed at rest: its seed was lost with the node that held it."""
 SHOE_BROKEN = "seal_broken"
 """Its sealed seed does not open to its commitment: altered in the database."""
+SHOE_RESTORED = "restored"
+"""In play in a database restored from a copy: cards after its mark there may have been shown,
+so it is not dealt on; its seed is revealed."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,6 +156,18 @@ def entries(conn: sa.Connection, start: int, end: int) -> list[LoggedEntry]:
         )
         for r in conn.execute(q)
     ]
+
+
+def holds_head(conn: sa.Connection, head: SignedHead) -> bool:
+    """Whether the log holds this very head (size, time, root and signature)."""
+    h = s.log_heads.c
+    q = sa.select(h.id).where(
+        h.tree_size == head.tree_size,
+        h.timestamp == head.timestamp,
+        h.root_hash == head.root_hash,
+        h.signature == head.signature,
+    )
+    return conn.execute(q.limit(1)).first() is not None
 
 
 def leaf_hashes(conn: sa.Connection, size: int) -> list[bytes]:

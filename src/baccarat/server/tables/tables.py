@@ -27,6 +27,7 @@ from baccarat.server.tables.driver import TableDriver
 from baccarat.server.tables.inflight import CoinsInFlight
 from baccarat.server.tables.outbox import LineOutbox
 from baccarat.server.tables.recheck import Recheck
+from baccarat.server.tables.rollback import Rollback
 from baccarat.server.tables.seating import Seating
 from baccarat.shoe import Shoe
 from baccarat.store import VOID_CRASH, Store
@@ -55,6 +56,7 @@ class Tables:
         squeeze_rate: float,
         shutdown_grace: float,
         keys: Keys | None = None,
+        rollback: Rollback | None = None,
     ) -> None:
         self.store = store
         self.config = config
@@ -71,6 +73,9 @@ class Tables:
         self.shutdown_grace = shutdown_grace
         self.keys = keys
         """Seal new shoes' seeds and sign the log's heads; open the seeds of shoes to deal on."""
+        self.rollback = rollback
+        """Ends the shoes of a restored database instead of dealing them on (None: no kept
+        head, as for servers built in code)."""
         self.drivers: dict[str, TableDriver] = {}
         self.keeper: Keeper | None = None
         """The node's keeper, which hands a shed table's lease over (set by the server)."""
@@ -95,6 +100,8 @@ class Tables:
         log.info("table taken", extra={"table_id": table_id, "epoch": taken.epoch})
         room = self.config.table_room()[table_id]
         cfg = table_config(room, table_id).scaled(self.speed)
+        if self.rollback is not None:
+            await asyncio.to_thread(self.rollback.before_take, table_id)
         give = await shoes.deal_on(self.store, self.keys, table_id, cfg)
         driver = self.start_table(table_id, taken.epoch, suspended=taken.suspended, prepare=give)
         try:
@@ -155,6 +162,8 @@ class Tables:
             keys=self.keys,
         )
         driver.ledger.wallet = self.seating.wallet
+        if self.rollback is not None:
+            driver.on_recorded = self.rollback.recorded
         driver.ledger.on_away = Recheck(driver).start
         driver.on_dealer_turn = lambda uid: self.spawn(self.seating.dealer_turn(driver, uid))
         self.drivers[table_id] = driver
