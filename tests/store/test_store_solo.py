@@ -103,3 +103,25 @@ def test_systems_in_two_schemas_of_one_database_do_not_meet() -> None:
         finally:
             a.close()
             b.close()
+
+
+def test_a_lock_lost_with_the_database_is_taken_again_once_it_is_back() -> None:
+    from services import own_postgres
+
+    with own_postgres() as pg:
+        node, alone = open_store(pg.url), open_store(pg.url)
+        try:
+            lock = SoloLock(node.engine, pg.url, shared=True)
+            lock.take()
+            pg.stop()
+            # A check during the outage: the session and its lock are gone, no new one.
+            with pytest.raises(Exception, match="connect"):
+                lock.kept()
+            pg.start()
+            assert lock.kept()
+            with pytest.raises(Conflict):
+                SoloLock(alone.engine, pg.url).take()
+            lock.release()
+        finally:
+            node.close()
+            alone.close()
