@@ -10,7 +10,9 @@ from collections.abc import Sequence
 from types import ModuleType
 from typing import NoReturn
 
-# Each module defines HELP (one line), add_arguments(parser) and run(args) -> exit status.
+# Each module defines HELP (one line), add_arguments(parser) and run(args) -> exit status,
+# and may define ABOUT: the paragraphs --help prints after the options (and docs/commands.md
+# below the command's line, through baccarat.commands.docs).
 COMMANDS: tuple[str, ...] = (
     "admin",
     "audit",
@@ -53,7 +55,13 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name in COMMANDS if only is None else (only,):
         mod = _module(name)
-        p = sub.add_parser(name.replace("_", "-"), help=mod.HELP, description=mod.HELP)
+        p = sub.add_parser(
+            name.replace("_", "-"),
+            help=mod.HELP,
+            description=mod.HELP,
+            epilog=getattr(mod, "ABOUT", None),
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
         mod.add_arguments(p)
         p.set_defaults(_run=mod.run)
     return parser

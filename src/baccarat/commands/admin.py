@@ -28,7 +28,7 @@ from typing import Any
 import sqlalchemy.exc
 
 from baccarat.errors import BaccaratError, InvalidInput
-from baccarat.store import Store, default_db_url, open_store
+from baccarat.store import Store, open_store
 from baccarat.store.opening import refusal
 from baccarat.store.operators import CLI, ROLES
 
@@ -36,6 +36,13 @@ HELP = (
     "manage accounts: create-user, grant, set-level, set-role, ban, unban, mute, unlock, "
     "grants, approve, refuse, users, log"
 )
+ABOUT = """\
+Every grant is a ledger transaction from the mint, and every change is written to the
+append-only operator log with the actor cli and its reason. A change to a user or a grant
+acts through a running server when one answers (its nodes learn of it at once: a ban closes
+the user's sockets on every node); when none answers, it changes the database alone and
+says so. A rejected request (unknown user, name taken, bad amount) prints its code and
+reason and exits 2."""
 POST_TIMEOUT = 10.0
 """Seconds to wait for a running server's answer."""
 
@@ -46,7 +53,9 @@ def add_db_option(parser: argparse.ArgumentParser) -> None:
         "--db",
         metavar="URL",
         default=None,
-        help=f"sqlite:///PATH or postgresql://USER@HOST/DB (default {default_db_url()})",
+        help="sqlite:///PATH or postgresql://USER@HOST/DB (default: $BACCARAT_DB, else "
+        "baccarat/baccarat.db in the data directory, $XDG_DATA_HOME or ~/.local/share); it must "
+        "exist",
     )
 
 
@@ -76,69 +85,72 @@ def _int(text: str) -> int:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
 
 
+def _action(
+    sub: Any, name: str, helptext: str, *, reason: bool | None = True, user: bool = True
+) -> argparse.ArgumentParser:
+    """One admin action's parser: the user it acts on, its ``--reason`` (required, optional
+    or none) and ``--db``."""
+    p: argparse.ArgumentParser = sub.add_parser(name, help=helptext)
+    if user:
+        p.add_argument("name", metavar="NAME", help="the account's username")
+    if reason is not None:
+        p.add_argument(
+            "--reason",
+            required=reason,
+            default=None if reason else "set with baccarat admin",
+            help="why, written to the operator log",
+        )
+    add_db_option(p)
+    return p
+
+
+def _json_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--json", action="store_true", help="print JSON")
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The admin sub-commands."""
     sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
-    p = sub.add_parser("create-user", help="create an account (password read on stdin)")
-    p.add_argument("name")
-    p.add_argument("--password-stdin", action="store_true", required=True)
-    p.add_argument("--level", type=_int, default=50)
-    p.add_argument("--coins", type=_int, default=0)
-    p.add_argument("--display-name", default=None)
+    p = _action(sub, "create-user", "create an account (password read on stdin)", reason=None)
+    p.add_argument(
+        "--password-stdin",
+        action="store_true",
+        required=True,
+        help="read the password from the first line of standard input",
+    )
+    p.add_argument("--level", type=_int, default=50, help="the account's level (default 50)")
+    p.add_argument("--coins", type=_int, default=0, help="opening coins, from the mint")
+    p.add_argument("--display-name", default=None, help="the name others see (default: NAME)")
     p.add_argument(
         "--create",
         action="store_true",
         help="make the database when there is none (the first account before the first serve)",
     )
-    add_db_option(p)
-    p = sub.add_parser("grant", help="give coins from the mint (negative: take back)")
-    p.add_argument("name")
-    p.add_argument("coins", type=_int)
-    p.add_argument("--reason", required=True)
-    add_db_option(p)
-    p = sub.add_parser("set-level", help="set a user's level")
-    p.add_argument("name")
-    p.add_argument("level", type=_int)
-    p.add_argument("--reason", default="set with baccarat admin")
-    add_db_option(p)
-    p = sub.add_parser("set-role", help="make a user a player, an operator or an admin")
-    p.add_argument("name")
-    p.add_argument("role", choices=ROLES)
-    p.add_argument("--reason", required=True)
-    add_db_option(p)
-    for name, helptext in (("ban", "ban a user (sessions end, logins refused)"),
-                           ("unban", "lift a ban")):  # fmt: skip
-        p = sub.add_parser(name, help=helptext)
-        p.add_argument("name")
-        p.add_argument("--reason", required=True)
-        add_db_option(p)
-    p = sub.add_parser("unlock", help="lift a console lockout after wrong codes")
-    p.add_argument("name")
-    p.add_argument("--reason", required=True)
-    add_db_option(p)
-    p = sub.add_parser("grants", help="grants waiting for a second operator")
-    p.add_argument("--json", action="store_true")
-    add_db_option(p)
+    p = _action(sub, "grant", "give coins from the mint (negative: take back)")
+    p.add_argument("coins", metavar="COINS", type=_int, help="whole coins; negative takes back")
+    p = _action(sub, "set-level", "set a user's level", reason=False)
+    p.add_argument("level", metavar="LEVEL", type=_int, help="the new level")
+    p = _action(sub, "set-role", "make a user a player, an operator or an admin")
+    p.add_argument("role", choices=ROLES, help="the new role")
+    _action(sub, "ban", "ban a user (sessions end, logins refused)")
+    _action(sub, "unban", "lift a ban")
+    _action(sub, "unlock", "lift a console lockout after wrong codes")
+    _json_option(_action(sub, "grants", "grants waiting for a second operator", reason=None,
+                         user=False))  # fmt: skip
     for name, helptext in (("approve", "approve a waiting grant (its coins move)"),
                            ("refuse", "refuse a waiting grant")):  # fmt: skip
-        p = sub.add_parser(name, help=helptext)
-        p.add_argument("request_id", type=_int)
-        p.add_argument("--reason", required=True)
-        add_db_option(p)
-    p = sub.add_parser("mute", help="keep a user out of the chat (0 seconds: unmute)")
-    p.add_argument("name")
-    p.add_argument("seconds", type=_int)
-    p.add_argument("--reason", required=True)
-    add_db_option(p)
-    p = sub.add_parser("log", help="the operator log, newest first")
-    p.add_argument("--action", dest="only_action", default=None)
+        p = _action(sub, name, helptext, user=False)
+        p.add_argument("request_id", metavar="ID", type=_int, help="the request's number")
+    p = _action(sub, "mute", "keep a user out of the chat (0 seconds: unmute)")
+    p.add_argument("seconds", metavar="SECONDS", type=_int, help="how long; 0 lifts a mute")
+    p = _action(sub, "log", "the operator log, newest first", reason=None, user=False)
+    p.add_argument(
+        "--action", dest="only_action", default=None, help="only this action (grant, ban, ...)"
+    )
     p.add_argument("--user", default=None, help="only what was done to this user")
-    p.add_argument("--limit", type=_int, default=50)
-    p.add_argument("--json", action="store_true")
-    add_db_option(p)
-    p = sub.add_parser("users", help="list every user")
-    p.add_argument("--json", action="store_true")
-    add_db_option(p)
+    p.add_argument("--limit", type=_int, default=50, help="newest entries to show (default 50)")
+    _json_option(p)
+    _json_option(_action(sub, "users", "list every user", reason=None, user=False))
 
 
 def _show(user: Any) -> str:

@@ -13,6 +13,12 @@ from baccarat.store import Store
 from baccarat.store.audit import IN_PLAY_SECONDS
 
 HELP = "check the ledger and recompute every settled round from its cards and bets"
+ABOUT = """\
+Checks the ledger (every transaction sums to zero, every wallet matches its postings) and
+recomputes every round's result and settlement from its cards and bets. With --live, on a
+running system, the rounds being dealt count as in play, not as left behind. Exit status
+0: everything holds; 1: a problem was found (each is printed); 2: the database cannot be
+read."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

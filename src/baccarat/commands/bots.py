@@ -33,6 +33,10 @@ from baccarat.errors import BaccaratError
 from baccarat.logs import setup_logging
 
 HELP = "run N bots against a server (they log in or register, sit, bet, squeeze and deal)"
+ABOUT = """\
+The bots run in their own processes, each with its own account; Ctrl-C or SIGTERM stops
+them and the rounds they bet are reported. A --table the server's lobby does not list is
+refused before any bot starts."""
 
 MAX_PROCESSES = 16
 """The default caps the processes here; more bots share them."""
@@ -70,7 +74,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--no-deal", action="store_true", help="never take the dealer seat")
     parser.add_argument("--seed", type=int, help="random seed, for a repeatable run")
-    parser.add_argument("--log-level", default="warning")
+    parser.add_argument(
+        "--log-level", default="warning", help="debug, info, warning, error (default warning)"
+    )
 
 
 @dataclass(frozen=True)
@@ -242,10 +248,7 @@ def _stop_all(procs: list[BaseProcess]) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run the bots in their processes until interrupted."""
-    if args.count < 1 or (args.processes is not None and args.processes < 1):
-        print("baccarat bots: --count and --processes must be at least 1", file=sys.stderr)
-        return 2
-    refusal = _refusal(args.url, args.table)
+    refusal = _refusal(args)
     if refusal is not None:
         print(f"baccarat bots: {refusal}", file=sys.stderr)
         return 2
@@ -272,15 +275,21 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _refusal(url: str, table: str | None) -> str | None:
-    """What is wrong with the server's URL, or with ``--table`` at that server: a table its
-    lobby does not list would never seat a bot, so it is said before any bot starts."""
+def _refusal(args: argparse.Namespace) -> str | None:
+    """What is wrong with the options, the server's URL, or ``--table`` at that server: a
+    table its lobby does not list would never seat a bot, so it is said before any starts."""
+    if args.count < 1 or (args.processes is not None and args.processes < 1):
+        return "--count and --processes must be at least 1"
     try:
-        options.verify_http_url("--url", url)
+        options.verify_http_url("--url", args.url)
     except BaccaratError as exc:
         return exc.message
-    if table is None:
-        return None
+    return None if args.table is None else _unlisted(args.url, args.table)
+
+
+def _unlisted(url: str, table: str) -> str | None:
+    """Why ``table`` cannot be played at the server at ``url`` (its lobby does not list it,
+    or cannot be read), or None."""
     try:
         with urllib.request.urlopen(url.rstrip("/") + "/api/lobby", timeout=10) as resp:
             tables = [str(t["table_id"]) for t in json.load(resp)["tables"]]

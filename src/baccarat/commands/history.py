@@ -9,11 +9,12 @@ from baccarat.commands.admin import add_db_option, run_with_store
 from baccarat.store import RoundRecord, Store
 
 HELP = "show a user's rounds: bets, cards, result and coin change"
+ABOUT = "A user's rounds, newest first: table, shoe and round, bets, cards, winner, change."
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The user's name, ``--limit``, ``--json`` and ``--db``."""
-    parser.add_argument("user")
+    parser.add_argument("user", metavar="USER", help="the username")
     parser.add_argument("--limit", type=int, default=50, help="newest rounds to show (50)")
     parser.add_argument("--json", action="store_true", help="print the rounds as JSON")
     add_db_option(parser)

@@ -27,6 +27,13 @@ from baccarat.store.shoelog import SHOE_KEY_MISSING
 from baccarat.store.url import default_db_url
 
 HELP = "show, rotate and retire the keys that seal shoe seeds and sign the commitment log"
+ABOUT = """\
+--keys and --db come before the action (baccarat keys --db URL show). rotate seal puts a
+new sealing key first (new shoes are sealed with it, the old ones still open); rotate log
+a new signing key (the old public key stays published); retire ID drops a sealing key once
+no shoe in play needs it; lost ID ends unrevealed the shoes in play sealed with a key lost
+for good (docs/fairness.md, "Keys"). Nodes read the file when they start: after a change,
+copy it to every node and restart them one at a time."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -36,13 +43,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     sub = parser.add_subparsers(dest="action", required=True)
     sub.add_parser("show", help="the keys by id, and the shoes each sealing key holds")
     rotate = sub.add_parser("rotate", help="put a new key first")
-    rotate.add_argument("kind", choices=("seal", "log"))
+    rotate.add_argument(
+        "kind", choices=("seal", "log"), help="seal: shoe seeds; log: the commitment log's heads"
+    )
     retire = sub.add_parser("retire", help="drop a sealing key no shoe in play needs")
-    retire.add_argument("key_id")
+    retire.add_argument("key_id", metavar="ID", help="the sealing key's id, as show lists it")
     lost = sub.add_parser(
         "lost", help="end unrevealed the shoes in play sealed with a key lost for good"
     )
-    lost.add_argument("key_id")
+    lost.add_argument("key_id", metavar="ID", help="the lost sealing key's id")
 
 
 def _in_play(db: str) -> Counter[str]:

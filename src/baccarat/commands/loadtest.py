@@ -24,6 +24,9 @@ if TYPE_CHECKING:
     from baccarat.loadtest.runner import Options, Step
 
 HELP = "run full tables of human-like clients against a server and measure its capacity"
+ABOUT = """\
+It needs the loadtest extra (pip install -e '.[loadtest]'); the figures are in
+docs/benchmarks.md."""
 DEFAULT_STEPS = "50,100,200,300,500,750,1000,1500,2000"
 
 

@@ -13,6 +13,9 @@ from baccarat.errors import BaccaratError
 from baccarat.odds import ODDS_KEYS, Odds, exact_odds
 
 HELP = "exact probabilities, expected values and house edge by full enumeration"
+ABOUT = """\
+Every ordered sequence of the six cards a round can use is counted, so the figures are
+exact fractions, not samples (docs/rules.md)."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -36,6 +36,13 @@ from baccarat.store import Store
 from baccarat.store.wallet import CLOSED, CREDIT, DEBIT, DONE, WalletCall
 
 HELP = "compare the game's transfers with the platform's report of a period"
+ABOUT = """\
+Reads the game's transfers (a transfer wallet) or its round totals (a seamless wallet)
+from the database, and the platform's report from its wallet_url (signed) or from
+--report FILE, and prints every difference: missing_in_game, missing_at_platform,
+user_differs, amount_differs (docs/integration.md, "Reconciliation"). Without --db it
+reads the default database, which must exist. Exit status 0: they agree; 1: a difference;
+2: either side cannot be read."""
 
 
 def _when(text: str) -> float:

@@ -31,6 +31,20 @@ from baccarat.shoe import DECKS, MIN_CARDS_TO_DEAL, ROUNDS_PER_SHOE, Shoe, parse
 
 HELP = "draw a shoe's roads (bead plate, Big Road, derived roads, ask) from its rounds or seed"
 
+ABOUT = """\
+Without --seed, the rounds come on standard input as one JSON array, oldest first, each
+round an object:
+
+    [{"winner": "banker", "points": 7},
+     {"winner": "player", "points": 9, "player_pair": true, "natural": true},
+     {"winner": "tie", "points": 4, "banker_pair": true}]
+
+winner is banker, player or tie; points the winner's points, 0-9 (a tie's tied points);
+banker_pair, player_pair and natural (a first two cards of 8 or 9) are true or false,
+false when left out. No other field is allowed. A bad round is refused by its position
+(from 0) with exit 2. The roads are drawn in the terminal (bead plate, Big Road, Big Eye
+Boy, Small Road, Cockroach Pig, the counts and the ask road), or printed as JSON."""
+
 WINNER_STYLE = {"banker": "red", "player": "blue", "tie": "green"}
 # Each derived road keeps its traditional mark, so the three read apart at a glance.
 DERIVED_MARKS = (

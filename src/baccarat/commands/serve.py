@@ -41,6 +41,13 @@ log = logging.getLogger("baccarat.server")
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of ``serve``."""
+    parser.epilog = (
+        "Tables, WebSocket, HTTP API and the browser client in one process; with --redis, "
+        "one node of many; with --workers N, N nodes of one system on this machine "
+        "(docs/deployment.md). It makes the database and the keys file when they are "
+        "missing. A bad option, a database that cannot be opened, a port in use: one line "
+        "on standard error, exit 2."
+    )
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
     parser.add_argument(
         "--port", type=options.port, default=8000, help="port, 0-65535 (0 picks a free one)"

@@ -30,12 +30,30 @@ from baccarat.settlement import settle, verify_chip_unit
 HELP = "deal and settle one scenario read as JSON on stdin, print JSON"
 
 
+ABOUT = """\
+The scenario is one JSON object on standard input:
+
+    {"chip_unit": 100, "dealer": "A",
+     "bets": [{"user": "B", "area": "banker", "chips": 2}, ...],
+     "cards": ["9S", "2H", "KH", "3C", "4D", "5S"]}
+
+chip_unit is the coins of one chip (a multiple of 100); dealer names the dealer; each bet
+names a user (not the dealer), an area (player, banker, tie, player_pair, banker_pair) and
+a whole number of chips, placed under the betting rules. cards are the shoe's next cards in
+dealing order, a rank (A 2-9 T or 10 J Q K) and a suit (S H D C); the ones the round does
+not need are left unused. The output is one JSON object: each hand's cards, points and
+pair, the winner, each user's coin change (deltas), the commission each paid and the
+house's share. A scenario that breaks a rule, or input that is not such an object, prints
+{"error": {"code", "message"}} and exits 2.
+
+Example:
+
+    echo '{"chip_unit":100,"dealer":"A","bets":[{"user":"B","area":"banker","chips":2}],
+    "cards":["9S","2H","KH","3C","4D","5S"]}' | baccarat settle"""
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The command takes no options: the scenario comes on stdin."""
-    parser.epilog = (
-        'Example: echo \'{"chip_unit":100,"dealer":"A","bets":[{"user":"B","area":"banker",'
-        '"chips":2}],"cards":["9S","2H","KH","3C","4D","5S"]}\' | baccarat settle'
-    )
 
 
 def _field(obj: dict[str, Any], name: str, where: str) -> Any:

@@ -22,6 +22,10 @@ from baccarat.shoe import DECKS
 from baccarat.simulate import Tally, simulate
 
 HELP = "play N rounds through shuffled 8-deck shoes and compare the counts with the exact odds"
+ABOUT = """\
+The shuffle here is NumPy's PCG64 seeded from --seed: a statistics tool, not a table (the
+tables use the provably fair shoe). The same seed and round count give the same counts
+whatever --processes is."""
 
 
 def _positive(text: str) -> int:

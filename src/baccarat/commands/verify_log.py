@@ -31,6 +31,12 @@ from baccarat.logbook import Entry, SignedHead
 from baccarat.logcheck import LoggedShoe, Report, check_age, check_indexes, check_log
 
 HELP = "check the commitment log: every link, the head's signature, every revealed seed"
+ABOUT = """\
+--url reads a running server's log and its public keys (/.well-known/baccarat-log-key);
+--db reads a database (writing nothing), with the keys from --keys or --public-key.
+--head FILE checks a head kept from an earlier run; --save-head FILE keeps today's for the
+next one (docs/fairness.md). Exit status 0: all good; 1: a problem; 2: bad input or the
+log could not be read."""
 
 _PAGE = 1000
 

@@ -13,6 +13,9 @@ from baccarat.errors import BaccaratError, InvalidInput
 from baccarat.shoe import commitment, parse_seed, shuffled_cards
 
 HELP = "recompute a shoe's card order (and check its commitment) from its revealed seed"
+ABOUT = """\
+The algorithm is in docs/fairness.md; anyone may reimplement it from that page. Exit
+status 1 when the seed's commitment is not the one given, 2 on a malformed seed."""
 
 _CARDS_PER_LINE = 13
 
