@@ -33,6 +33,14 @@ Bad input (an option out of range, a file or database that is not there, malform
 is answered in one line on standard error with a non-zero exit status, 2 for a usage or
 configuration error. No command but `serve` (and `admin create-user --create`) makes a
 database: the others refuse, by its path, a database that does not exist.
+
+A `--db` URL is `sqlite:///PATH`, `postgresql://USER:PASSWORD@HOST/DB`, or one of libpq's
+forms naming a primary and its standbys, the first that takes writes being used:
+`postgresql://USER@HOST1:PORT1,HOST2:PORT2/DB?target_session_attrs=read-write`, or
+`host=HOST1,HOST2 port=PORT1,PORT2 dbname=DB user=USER target_session_attrs=read-write`
+(docs/storage.md, "Several hosts"). A `--redis` URL is `redis://HOST:PORT/DB`, or
+`redis+sentinel://[[USER]:PASSWORD@]HOST[:PORT][,HOST2[:PORT2]...]/SERVICE[/DB]` for the
+master that Redis Sentinel names (docs/deployment.md, "Many nodes").
 """
 
 
