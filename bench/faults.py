@@ -11,10 +11,15 @@ node cut off from Redis, each while a table is betting or mid-squeeze, alternati
 takeover time, rounds voided per table, coins lost, everyone seated again, and for a freeze
 how long the bots took to follow. Then ``--restarts`` rolling restarts (each node in turn
 stopped by SIGTERM mid-squeeze and started again): rounds voided, coins lost, every seat
-kept. With ``--failover SECONDS``, the nodes name the run's PostgreSQL and a streaming
-standby of it (``pg_basebackup -R``) in one libpq URL, and last of all the primary stops
-under the bots and the standby is promoted that many seconds later: how long until every
-table settles a round on it, and until each paused table's write went through. After all,
+kept. With ``--outages`` (``outagekit``), a third table whose bots are the users of a
+platform stand-in (the nodes in seamless mode) and a browser page seated at t1 join the
+bots, and the shared parts blink under them: PostgreSQL stopped 20 s and 60 s, Redis killed
+10 s (back empty), the platform's wallet down 30 s, and a second ``baccarat serve`` started
+by mistake on the same database. With ``--failover SECONDS``, the nodes name the run's
+PostgreSQL and a streaming standby of it (``pg_basebackup -R``) in one libpq URL, and last of
+all the primary stops under the clients and the standby is promoted that many seconds later.
+For each: seconds from the part's return until every client is back in its seat and until
+the tables play, voids, answers 5xx but 503, what the page showed, tracebacks. After all,
 ``baccarat audit``. Prints a JSON summary (per fault); exit status 1 if any check failed.
 """
 
@@ -32,7 +37,9 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "cluster"))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
-from faultkit import FAULTS, OUTAGES, PHASES, TABLES, FaultRun, Outcome, summary
+from faultkit import FAULTS, PHASES, TABLES, FaultRun
+from outagekit import OUTAGES, OutageRun
+from outcome import Outcome, summary
 
 from services import own_postgres, own_redis
 
@@ -52,7 +59,7 @@ def main() -> int:
     parser.add_argument(
         "--outages",
         action="store_true",
-        help="also keep PostgreSQL down 20 s and Redis down 10 s under the bots",
+        help="also keep PostgreSQL, Redis and the platform's wallet down under the clients",
     )
     parser.add_argument(
         "--failover",
@@ -71,9 +78,8 @@ def main() -> int:
         standby = pg.standby() if args.failover is not None else None
         if standby is not None:
             stack.callback(standby.close)
-        run = FaultRun(
-            Path(tmp), pg, redis, proxied=args.proxied, nodes=args.nodes, standby=standby
-        )
+        kind = OutageRun if args.outages or standby is not None else FaultRun
+        run = kind(Path(tmp), pg, redis, proxied=args.proxied, nodes=args.nodes, standby=standby)
         try:
             run.start()
             for i in range(args.faults):
@@ -83,15 +89,17 @@ def main() -> int:
                 outcome = run.inject(fault, phase, table)
                 outcomes.append(outcome)
                 print(json.dumps(outcome.__dict__), flush=True)
-            for kind in OUTAGES if args.outages else ():
-                outcome = run.outage(kind, TABLES[0])
-                outcomes.append(outcome)
-                print(json.dumps(outcome.__dict__), flush=True)
+            if isinstance(run, OutageRun) and args.outages:
+                for part, seconds in OUTAGES:
+                    outcomes.append(run.outage(part, seconds))
+                    print(json.dumps(outcomes[-1].__dict__), flush=True)
+                outcomes.append(run.second_serve())
+                print(json.dumps(outcomes[-1].__dict__), flush=True)
             for _ in range(args.restarts):
                 rolled = run.rolling_restart()
                 restarts.append(rolled)
                 print(json.dumps({k: v for k, v in rolled.items() if k != "seats_before"}))
-            if standby is not None:
+            if isinstance(run, OutageRun) and args.failover is not None:
                 outcome = run.failover(args.failover)
                 outcomes.append(outcome)
                 print(json.dumps(outcome.__dict__), flush=True)

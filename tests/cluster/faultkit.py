@@ -12,42 +12,34 @@ or mid-squeeze), injects one fault, waits until the system has recovered, and me
 - coins: every wallet and escrow summed, before and after (nothing created or lost);
 - seats: every user seated before the fault seated again (within the reconnect grace).
 
-Used by ``tests/cluster/test_cluster_faults.py`` (a short run in CI) and
-``bench/faults.py`` (the long run whose figures are in docs/reliability.md).
+The long outages of the shared parts are ``outagekit``'s. Used by
+``tests/cluster/test_cluster_faults.py`` (a short run in CI) and ``bench/faults.py`` (the
+long run whose figures are in docs/reliability.md).
 """
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import json
 import signal
+import socket
 import subprocess
 import sys
-import threading
 import time
-import urllib.request
 import uuid
-from collections.abc import Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-import sqlalchemy as sa
+from clusterview import ClusterView, Node
+from nodelogs import seats_freed
+from outcome import Outcome
+from tcprelay import Relay
 
 from baccarat.store import Store, open_store
-from baccarat.store import schema as s
 from services import OwnPostgres, OwnRedis
 from serving import free_port, start_serve
 
 FAULTS = ("kill", "stop", "redis", "postgres", "partition")
-OUTAGES = {"postgres-20s": 20.0, "redis-10s": 10.0}
-FAILOVER = "failover"
-FAILOVER_DOWN = 3.0
-"""Seconds the primary stays down before its standby is promoted: longer than a table goes
-between two writes, so that tables wait for the database."""
-"""The long outages (seconds the part stays down): nothing is taken over, nothing voided, no
-request answered 5xx, and every seat kept."""
 PHASES = ("betting", "squeeze")
 TABLES = ("t1", "t2")
 BOTS_PER_TABLE = 3
@@ -59,125 +51,6 @@ default, 60 s, at ``SPEED``)."""
 LEASE_TTL = 3.0
 
 
-class Relay:
-    """A TCP relay to Redis for one node; ``cut`` drops its connections and refuses new ones."""
-
-    def __init__(self, target: int) -> None:
-        self.target = target
-        self.port = free_port()
-        self.loop = asyncio.new_event_loop()
-        self._server: asyncio.Server | None = None
-        self._writers: set[asyncio.StreamWriter] = set()
-        self._cuts = 0
-        self._thread = threading.Thread(target=self.loop.run_forever, daemon=True)
-        self._thread.start()
-        self.mend()
-
-    def _call(self, coro: Any) -> Any:
-        return asyncio.run_coroutine_threadsafe(coro, self.loop).result(10)
-
-    def mend(self) -> None:
-        """Accept connections again."""
-        self._call(self._listen())
-
-    def cut(self) -> None:
-        """Close every connection and stop listening."""
-        self._call(self._cut())
-
-    async def _listen(self) -> None:
-        self._server = await asyncio.start_server(self._pipe, "127.0.0.1", self.port)
-
-    async def _cut(self) -> None:
-        self._cuts += 1
-        if self._server is not None:
-            self._server.close()
-            self._server = None
-        for w in list(self._writers):
-            w.transport.abort()
-        self._writers.clear()
-
-    async def _pipe(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        cuts = self._cuts
-        try:
-            up_r, up_w = await asyncio.open_connection("127.0.0.1", self.target)
-        except OSError:
-            writer.transport.abort()
-            return
-        if self._server is None or self._cuts != cuts:
-            # Cut while this connection was being made: it must not outlive the cut.
-            writer.transport.abort()
-            up_w.transport.abort()
-            return
-        self._writers.update((writer, up_w))
-
-        async def copy(r: asyncio.StreamReader, w: asyncio.StreamWriter) -> None:
-            with contextlib.suppress(OSError, asyncio.IncompleteReadError):
-                while data := await r.read(65536):
-                    w.write(data)
-                    await w.drain()
-            w.transport.abort()
-
-        await asyncio.gather(copy(reader, up_w), copy(up_r, writer))
-        self._writers.discard(writer)
-        self._writers.discard(up_w)
-
-    def close(self) -> None:
-        """Stop the relay's thread and close its loop."""
-        self.cut()
-        self._call(self._cancel_all())
-        self.loop.call_soon_threadsafe(self.loop.stop)
-        self._thread.join(5)
-        self.loop.close()
-
-    async def _cancel_all(self) -> None:
-        tasks = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-
-
-@dataclass
-class Node:
-    """One ``baccarat serve`` process and how to reach it."""
-
-    name: str
-    port: int
-    relay: Relay
-    log: Path
-    proc: subprocess.Popen[str] | None = None
-    public: str = ""
-    """Its public URL behind the run's proxy (its own address when there is none)."""
-
-    @property
-    def url(self) -> str:
-        """The node's own address."""
-        return f"http://127.0.0.1:{self.port}"
-
-
-@dataclass
-class Outcome:
-    """What one fault did."""
-
-    fault: str
-    phase: str
-    table: str
-    takeover: float | None
-    voided: dict[str, int]
-    coins_lost: int
-    seated_again: bool
-    refused_late: int = 0
-    problems: list[str] = field(default_factory=list)
-    followed: float | None = None
-    """Seconds until the table's bots were back in their seats on the new node, found while
-    the old node was still frozen (the stop fault)."""
-    back_after: float | None = None
-    """Seconds from the part's return until every user sat again (the long outages); for a
-    failover, from the promotion until every table had settled a round on the new primary."""
-    resumed: dict[str, float] | None = None
-    """A failover: seconds from the promotion until each table whose write waited for the
-    database took it (its node logs ``table resumed``)."""
-
-
 def two_hosts(primary: OwnPostgres, standby: OwnPostgres) -> str:
     """libpq's URL naming the primary and its standby: connections go to whichever takes
     writes."""
@@ -185,13 +58,27 @@ def two_hosts(primary: OwnPostgres, standby: OwnPostgres) -> str:
     return f"postgresql://postgres@{hosts}/postgres?target_session_attrs=read-write"
 
 
-def _get(url: str) -> Any:
-    with urllib.request.urlopen(url, timeout=3) as resp:
-        return json.load(resp)
+def _takes_connections(port: int) -> bool:
+    with socket.socket() as sock:
+        sock.settimeout(1.0)
+        return sock.connect_ex(("127.0.0.1", port)) == 0
 
 
-class FaultRun:
+def _end(proc: subprocess.Popen[bytes]) -> None:
+    """SIGTERM, and SIGKILL if it has not ended within 15 s."""
+    proc.terminate()
+    try:
+        proc.wait(15)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
+class FaultRun(ClusterView):
     """The cluster, its bots, and the faults injected into it."""
+
+    tables: tuple[str, ...] = TABLES
+    """The run's tables, each with a crew of ``BOTS_PER_TABLE`` bots (``_crew``)."""
 
     def __init__(
         self,
@@ -227,7 +114,7 @@ class FaultRun:
             "[server]\nstart_coins = 0\n\n"
             f"[timers]\nreconnect_grace = {grace * speed}\n\n"
             '[[rooms]]\nid = "standard"\nname = "Standard"\nchip_unit = 100\n'
-            f"bettor_floor = 1000\ndealer_floor = 35000\ntables = {json.dumps(list(TABLES))}\n"
+            f"bettor_floor = 1000\ndealer_floor = 35000\ntables = {json.dumps(list(self.tables))}\n"
         )
         self.nodes = [
             Node(name, free_port(), Relay(redis.port), workdir / f"{name}.log")
@@ -248,8 +135,9 @@ class FaultRun:
     # -- start and stop ---------------------------------------------------------------
 
     def _proxy(self) -> None:
-        """The shipped HAProxy file in front of the nodes (node c's place left empty)."""
-        from haproxy import TLS_BIND, configure, running
+        """The shipped HAProxy file in front of the nodes (node c's place left empty), its
+        log of every request (level info) in ``haproxy.log``."""
+        from haproxy import HAPROXY, TLS_BIND, configure
 
         ports = [n.port for n in self.nodes] + [free_port()] * (3 - len(self.nodes))
         swaps = {f"127.0.0.1:800{i + 1}": f"127.0.0.1:{port}" for i, port in enumerate(ports)}
@@ -258,10 +146,17 @@ class FaultRun:
             {
                 TLS_BIND: f"bind 127.0.0.1:{self.proxy_port}",
                 "bind :80": f"bind 127.0.0.1:{free_port()}",
+                "local0 warning": "local0 info",
                 **swaps,
             },
         )
-        self._stack.enter_context(running(config, self.proxy_port))
+        proc = subprocess.Popen(
+            [HAPROXY, "-db", "-f", str(config)],
+            stdout=self._log("haproxy.log"),
+            stderr=subprocess.STDOUT,
+        )
+        self._stack.callback(_end, proc)
+        self.wait(lambda: _takes_connections(self.proxy_port), "HAProxy", limit=30)
 
     def _bot_urls(self) -> list[str]:
         # Behind the proxy the bots are told the public address only, as a player would be.
@@ -271,34 +166,35 @@ class FaultRun:
         return ["--url", self.nodes[0].url, *others]
 
     def start(self) -> None:
-        """Accounts, both nodes, one bot crew per table (and the proxy, when proxied)."""
-        for t in TABLES:
-            lines = []
-            for i in range(BOTS_PER_TABLE):
-                name = f"{t}bot{i}"
-                user = self.store.create_user(name, "bot-password", level=50, coins=1_000_000)
-                self.users.append(user.user_id)
-                lines.append(f"{name}:bot-password")
-            (self.dir / f"{t}.accounts").write_text("\n".join(lines) + "\n")
+        """The nodes, one bot crew per table (and the proxy, when proxied)."""
         if self.proxied:
             self._proxy()
         for node in self.nodes:
             self.start_node(node)
-        for t in TABLES:
-            self.bots.append(
-                subprocess.Popen(
-                    [
-                        sys.executable, "-m", "baccarat", "bots", *self._bot_urls(),
-                        "--accounts",
-                        str(self.dir / f"{t}.accounts"), "--count", str(BOTS_PER_TABLE),
-                        "--table", t, "--processes", "1", "--strategy", "flat",
-                        "--log-level", "info",
-                    ],
-                    stdout=subprocess.DEVNULL,
-                    stderr=self._log(f"{t}.bots.log"),
-                )
-            )  # fmt: skip
-        self.wait(lambda: all(len(self.seated(t)) == BOTS_PER_TABLE for t in TABLES), "bots")
+        for t in self.tables:
+            self.bots.append(self._crew(t))
+        self.wait(lambda: all(len(self.seated(t)) == BOTS_PER_TABLE for t in self.tables), "bots")
+
+    def _crew(self, table: str) -> subprocess.Popen[bytes]:
+        """``baccarat bots`` at ``table``, with accounts of the run's own; it logs to
+        ``TABLE.bots.log``."""
+        lines = []
+        for i in range(BOTS_PER_TABLE):
+            name = f"{table}bot{i}"
+            user = self.store.create_user(name, "bot-password", level=50, coins=1_000_000)
+            self.users.append(user.user_id)
+            lines.append(f"{name}:bot-password")
+        (self.dir / f"{table}.accounts").write_text("\n".join(lines) + "\n")
+        return subprocess.Popen(
+            [
+                sys.executable, "-m", "baccarat", "bots", *self._bot_urls(),
+                "--accounts", str(self.dir / f"{table}.accounts"),
+                "--count", str(BOTS_PER_TABLE), "--table", table, "--processes", "1",
+                "--strategy", "flat", "--log-level", "info",
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=self._log(f"{table}.bots.log"),
+        )  # fmt: skip
 
     def _log(self, name: str) -> IO[str]:
         # A file the bots log to (closed with the run).
@@ -313,9 +209,13 @@ class FaultRun:
             "--redis", f"redis://127.0.0.1:{node.relay.port}/0",
             "--redis-prefix", self.prefix, "--node-id", node.name,
             "--public-url", node.public or node.url, "--lease-ttl", str(LEASE_TTL),
-            "--log-level", "info", "--keys", str(self.dir / "keys"),
+            "--log-level", "info", "--keys", str(self.dir / "keys"), *self.serve_args(),
             port=node.port, log=node.log, healthy=False, limit=90.0,
         ).proc  # fmt: skip
+
+    def serve_args(self) -> list[str]:
+        """What every node is started with beyond the cluster's own arguments."""
+        return []
 
     def close(self) -> None:
         """Stop bots and nodes (SIGTERM: rounds in play finish or are voided)."""
@@ -339,90 +239,14 @@ class FaultRun:
             f.close()
         self.store.close()
 
-    # -- looking -----------------------------------------------------------------------
-
-    @staticmethod
-    def wait(predicate: Any, what: str, limit: float = 90.0) -> float:
-        """Poll until truthy; the seconds it took (a bound on a hang, not a speed test)."""
-        start = time.monotonic()
-        while time.monotonic() - start < limit:
-            with contextlib.suppress(OSError, ValueError, KeyError, sa.exc.OperationalError):
-                if predicate():
-                    return time.monotonic() - start
-            time.sleep(0.05)
-        raise AssertionError(f"gave up waiting for {what}")
-
-    def holder(self, table: str) -> tuple[int, str]:
-        """The table's epoch and the node that holds it, as the database says."""
-        with self.store.engine.connect() as conn:
-            row = conn.execute(
-                sa.select(s.table_epochs.c.epoch, s.table_epochs.c.node_id).where(
-                    s.table_epochs.c.table_id == table
-                )
-            ).first()
-        return (0, "") if row is None else (int(row.epoch), str(row.node_id))
-
-    def lines(self) -> dict[str, dict[str, Any]]:
-        """Every table's lobby line, from the first node that answers."""
-        for node in self.nodes:
-            if node.proc is None or node.proc.poll() is not None:
-                continue
-            with contextlib.suppress(OSError, ValueError):
-                return {t["table_id"]: t for t in _get(node.url + "/api/lobby")["tables"]}
-        return {}
-
-    def seated(self, table: str) -> set[int]:
-        """Who sits at the table, as the node that runs it says."""
-        owner = self.holder(table)[1]
-        node = next(n for n in self.nodes if n.name == owner)
-        line = {t["table_id"]: t for t in _get(node.url + "/api/lobby")["tables"]}[table]
-        return {seat["user_id"] for seat in line["seats"] if seat is not None}
-
-    def coins(self) -> int:
-        """Every coin held by users, the house and escrow (minus the mint: it never moves)."""
-        total = self.store.total_coins()
-        assert total["total"] == 0, total
-        return total["users"] + total["house"] + total["escrow"]
-
-    def voided_since(self, since: float) -> dict[str, int]:
-        """Rounds voided since ``since`` (a wall-clock time), per table."""
-        with self.store.engine.connect() as conn:
-            rows = conn.execute(
-                sa.select(s.rounds.c.table_id, sa.func.count())
-                .where(s.rounds.c.status == "voided", s.rounds.c.closed_at >= since)
-                .group_by(s.rounds.c.table_id)
-            )
-            return {str(t): int(n) for t, n in rows}
-
-    def rounds_settled(self, table: str) -> int:
-        """How many of the table's rounds are settled."""
-        with self.store.engine.connect() as conn:
-            return int(
-                conn.scalar(
-                    sa.select(sa.func.count()).where(
-                        s.rounds.c.table_id == table, s.rounds.c.status == "settled"
-                    )
-                )
-                or 0
-            )
-
-    def refused(self, node: Node) -> int:
-        """Writes the database refused the node for a stale epoch (its log says so)."""
-        text = node.log.read_text(errors="replace")
-        return text.count("table taken over") + text.count("another node has taken it over")
-
     # -- faults ------------------------------------------------------------------------
-
-    def node_of(self, name: str) -> Node:
-        """The node called ``name``."""
-        return next(n for n in self.nodes if n.name == name)
 
     def inject(self, fault: str, phase: str, table: str) -> Outcome:
         """Wait for ``table`` to reach ``phase``, inject ``fault``, wait for the recovery."""
         self.wait(lambda: self.lines()[table]["phase"] == phase, f"{table} in {phase}")
         epoch, owner = self.holder(table)
         node = self.node_of(owner)
-        before = {t: self.seated(t) for t in TABLES}
+        before = {t: self.seated(t) for t in self.tables}
         coins = self.coins()
         refused = self.refused(node)
         since = time.time()
@@ -473,14 +297,14 @@ class FaultRun:
         settled = self.rounds_settled(table)
         try:
             self.wait(
-                lambda: all(before[t] <= self.seated(t) for t in TABLES),
+                lambda: all(before[t] <= self.seated(t) for t in self.tables),
                 "every user seated again",
                 limit=self.grace + LEASE_TTL + 10,
             )
             seated_again = True
         except AssertionError:
             seated_again = False
-            missing = {t: before[t] - self.seated(t) for t in TABLES}
+            missing = {t: before[t] - self.seated(t) for t in self.tables}
             problems.append(f"not seated again: {missing}; {self.why_unseated(missing)}")
         self.wait(lambda: self.rounds_settled(table) > settled, "a round settled after the fault")
         voided = self.voided_since(since - 1.0)
@@ -512,176 +336,12 @@ class FaultRun:
 
     def why_unseated(self, missing: dict[str, set[int]]) -> str:
         """What the nodes and the bots logged of the users not seated again."""
-        users = {u for m in missing.values() for u in m}
-        lines = []
-        for node in self.nodes:
-            for line in node.log.read_text(errors="replace").splitlines():
-                with contextlib.suppress(ValueError):
-                    rec = json.loads(line)
-                    if rec.get("msg") == "seat freed" and rec.get("user_id") in users:
-                        lines.append(f"{node.name}: {rec}")
+        lines = seats_freed(self.nodes, {u for m in missing.values() for u in m})
         for t, m in missing.items():
             if m:
                 tail = (self.dir / f"{t}.bots.log").read_text(errors="replace").splitlines()
                 lines += [f"{t} bots: {line}" for line in tail[-8:]]
         return " | ".join(lines) or "nothing logged"
-
-    def loads(self) -> dict[str, int]:
-        """How many tables each node runs, as the database's epochs say."""
-        held = [self.holder(t)[1] for t in TABLES]
-        return {n.name: held.count(n.name) for n in self.nodes}
-
-    def spread_evenly(self) -> bool:
-        """Whether every node runs an even share of the tables, within one."""
-        loads = self.loads().values()
-        return max(loads) - min(loads) <= 1
-
-    def server_errors(self, marks: dict[str, int]) -> tuple[int, list[str]]:
-        """Requests answered with a server error other than 503 (an outage's answer), and
-        the message of each traceback, in the nodes' logs past ``marks`` (each log's size
-        when the fault began)."""
-        errors = 0
-        tracebacks: list[str] = []
-        for node in self.nodes:
-            with node.log.open("rb") as f:
-                f.seek(marks.get(node.name, 0))
-                text = f.read().decode(errors="replace")
-            last = ""
-            for line in text.splitlines():
-                if line.startswith("Traceback (most recent call last)"):
-                    tracebacks.append(last[:160])
-                with contextlib.suppress(ValueError):
-                    rec = json.loads(line)
-                    last = f"{node.name}: {rec.get('msg')}"
-                    status = int(rec.get("status", 0)) if rec.get("msg") == "http" else 0
-                    errors += status >= 500 and status != 503
-        return errors, tracebacks
-
-    def outage(self, kind: str, table: str) -> Outcome:
-        """Keep PostgreSQL or Redis down for ``OUTAGES[kind]`` seconds under the bots, then
-        bring it back: nothing taken over or voided, no 5xx, no traceback, every seat kept."""
-        marks = {n.name: n.log.stat().st_size for n in self.nodes}
-        before = {t: self.seated(t) for t in TABLES}
-        coins = self.coins()
-        since = time.time()
-        start = time.monotonic()
-        if kind.startswith("postgres"):
-            self.pg.stop()
-            time.sleep(OUTAGES[kind])
-            self.pg.start()
-        else:
-            assert self.redis.proc is not None
-            self.redis.kill()
-            time.sleep(OUTAGES[kind])
-            self.redis.start()
-        problems: list[str] = []
-        seated_again = True
-        try:
-            back = self.wait(
-                lambda: all(before[t] <= self.seated(t) for t in TABLES),
-                "every user seated again",
-                limit=self.grace + LEASE_TTL + 30,
-            )
-        except AssertionError:
-            seated_again, back = False, None
-            problems.append("not seated again")
-        settled = self.rounds_settled(table)
-        self.wait(lambda: self.rounds_settled(table) > settled, "a round settled after it")
-        voided = self.voided_since(since - 1.0)
-        if voided:
-            problems.append(f"rounds voided: {voided}")
-        errors, tracebacks = self.server_errors(marks)
-        if errors:
-            problems.append(f"{errors} answers 5xx other than 503")
-        if tracebacks:
-            seen = sorted(set(tracebacks))
-            problems.append(f"{len(tracebacks)} tracebacks, after: {'; '.join(seen[:5])}")
-        after = None if back is None else round(time.monotonic() - start - OUTAGES[kind], 2)
-        lost = coins - self.coins()
-        return Outcome(kind, "-", table, None, voided, lost, seated_again, 0, problems, None, after)
-
-    def failover(self, down: float = FAILOVER_DOWN) -> Outcome:
-        """Stop the primary under the bots and promote its standby ``down`` seconds later:
-        nothing voided or lost, no answer 5xx but 503, no error logged, every seat
-        kept, and every table settles a round again on the promoted standby."""
-        assert self.standby is not None
-        marks = {n.name: n.log.stat().st_size for n in self.nodes}
-        before = {t: self.seated(t) for t in TABLES}
-        coins = self.coins()
-        since = time.time()
-        settled = {t: self.rounds_settled(t) for t in TABLES}
-        self.pg.stop()
-        time.sleep(down)
-        self.standby.promote()
-        promoted, promoted_at = time.monotonic(), time.time()
-        # Whatever settles now was written on the promoted standby: the primary is gone.
-        self.wait(
-            lambda: all(self.rounds_settled(t) > settled[t] for t in TABLES),
-            "every table to settle a round on the promoted standby",
-            limit=60,
-        )
-        played = round(time.monotonic() - promoted, 2)
-        problems: list[str] = []
-        try:
-            self.wait(lambda: all(before[t] <= self.seated(t) for t in TABLES), "seats", limit=30)
-            seated_again = True
-        except AssertionError:
-            seated_again = False
-            problems.append("not seated again")
-        voided = self.voided_since(since - 1.0)
-        if voided:
-            problems.append(f"rounds voided: {voided}")
-        errors, tracebacks = self.server_errors(marks)
-        if errors:
-            problems.append(f"{errors} answers 5xx other than 503")
-        logged = tracebacks + self.errors_logged(marks)
-        if logged:
-            problems.append(f"{len(logged)} errors logged: {'; '.join(sorted(set(logged))[:5])}")
-        resumed = {t: round(ts - promoted_at, 2) for t, ts in self.resumed_at(marks, since).items()}
-        lost = coins - self.coins()
-        return Outcome(
-            FAILOVER, "-", "-", None, voided, lost, seated_again, 0, problems, None, played, resumed
-        )
-
-    def _records(self, marks: dict[str, int]) -> Iterator[tuple[str, dict[str, Any]]]:
-        """Each node's JSON log records past ``marks`` (each log's size at a mark)."""
-        for node in self.nodes:
-            with node.log.open("rb") as f:
-                f.seek(marks.get(node.name, 0))
-                text = f.read().decode(errors="replace")
-            for line in text.splitlines():
-                with contextlib.suppress(ValueError):
-                    rec = json.loads(line)
-                    if isinstance(rec, dict):
-                        yield node.name, rec
-
-    def errors_logged(self, marks: dict[str, int]) -> list[str]:
-        """The message of every record logged as an error, or with a traceback, past
-        ``marks``."""
-        return [
-            f"{name}: {rec.get('msg')}"[:160]
-            for name, rec in self._records(marks)
-            if rec.get("level") in ("error", "critical") or "exc" in rec
-        ]
-
-    def resumed_at(self, marks: dict[str, int], since: float) -> dict[str, float]:
-        """When each table whose write waited for the database took it, past ``marks``."""
-        out: dict[str, float] = {}
-        for _, rec in self._records(marks):
-            if rec.get("msg") == "table resumed" and float(rec.get("ts", 0)) >= since:
-                out.setdefault(str(rec.get("table_id")), float(rec["ts"]))
-        return out
-
-    def seats(self) -> dict[int, tuple[str, int]]:
-        """Where each user sits (table and seat), as the nodes that run the tables say."""
-        out: dict[int, tuple[str, int]] = {}
-        for t in TABLES:
-            node = self.node_of(self.holder(t)[1])
-            line = {x["table_id"]: x for x in _get(node.url + "/api/lobby")["tables"]}[t]
-            for i, seat in enumerate(line["seats"]):
-                if seat is not None:
-                    out[seat["user_id"]] = (t, i)
-        return out
 
     def rolling_restart(self) -> dict[str, Any]:
         """Restart every node in turn as a deployment does (SIGTERM, wait for it to exit,
@@ -694,7 +354,7 @@ class FaultRun:
         moved = time.monotonic()
         for node in self.nodes:
             assert node.proc is not None
-            mine = [t for t in TABLES if self.holder(t)[1] == node.name]
+            mine = [t for t in self.tables if self.holder(t)[1] == node.name]
             if mine:
                 self.wait(lambda t=mine[0]: self.lines()[t]["phase"] == "squeeze", "a squeeze")
             start = time.monotonic()
@@ -702,14 +362,14 @@ class FaultRun:
             node.proc.wait(60)
             stops.append(round(time.monotonic() - start, 2))
             self.wait(
-                lambda n=node.name: all(self.holder(t)[1] not in ("", n) for t in TABLES),
+                lambda n=node.name: all(self.holder(t)[1] not in ("", n) for t in self.tables),
                 "every table on the other node",
             )
             moved = time.monotonic()
             self.start_node(node)
-        settled = {t: self.rounds_settled(t) for t in TABLES}
+        settled = {t: self.rounds_settled(t) for t in self.tables}
         self.wait(
-            lambda: all(self.rounds_settled(t) > settled[t] for t in TABLES),
+            lambda: all(self.rounds_settled(t) > settled[t] for t in self.tables),
             "a round settled at every table after the restarts",
         )
         # Past the reconnect grace since the last table moved (its seats' grace starts there
@@ -747,30 +407,3 @@ class FaultRun:
         )
         report: dict[str, Any] = json.loads(out.stdout)
         return report
-
-
-def summary(outcomes: list[Outcome]) -> dict[str, Any]:
-    """The figures of a run, per fault."""
-    out: dict[str, Any] = {"faults": len(outcomes), "by_fault": {}}
-    for fault in (*FAULTS, *OUTAGES, FAILOVER):
-        some = [o for o in outcomes if o.fault == fault]
-        if not some:
-            continue
-        takes = sorted(o.takeover for o in some if o.takeover is not None)
-        out["by_fault"][fault] = {
-            "injected": len(some),
-            "takeover_max_s": round(takes[-1], 2) if takes else None,
-            "takeover_median_s": round(takes[len(takes) // 2], 2) if takes else None,
-            "rounds_voided": sum(sum(o.voided.values()) for o in some),
-            "rounds_voided_max_per_table": max(
-                (n for o in some for n in o.voided.values()), default=0
-            ),
-            "coins_lost": sum(o.coins_lost for o in some),
-            "not_seated_again": sum(not o.seated_again for o in some),
-            "late_writes_refused": sum(o.refused_late for o in some),
-            "bots_followed_s": [o.followed for o in some if o.fault == "stop"] or None,
-            "seated_after_s": [o.back_after for o in some if o.back_after is not None] or None,
-            "resumed_s": [o.resumed for o in some if o.resumed is not None] or None,
-            "problems": [p for o in some for p in o.problems],
-        }
-    return out

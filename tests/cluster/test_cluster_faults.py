@@ -17,7 +17,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from faultkit import FAULTS, PHASES, FaultRun, summary
+from faultkit import FAULTS, PHASES, FaultRun
+from outcome import summary
 
 from services import own_postgres, own_redis
 

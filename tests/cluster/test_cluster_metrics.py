@@ -23,9 +23,9 @@ from typing import Any
 
 import pytest
 from aiohttp.test_utils import TestServer
-from faultkit import Relay
 from redis.asyncio import Redis
 from redis.exceptions import ConnectionError as RedisConnectionError
+from tcprelay import Relay
 
 from baccarat.client import Client
 from baccarat.cluster import RedisDirectory

@@ -12,7 +12,7 @@ from contextlib import ExitStack
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
-from faultkit import Relay
+from tcprelay import Relay
 
 from baccarat.store import open_store
 from pgschema import private_schema
