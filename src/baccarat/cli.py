@@ -23,6 +23,7 @@ COMMANDS: tuple[str, ...] = (
     "settle",
     "verify_shoe",
     "verify_log",
+    "witness",
     "keys",
     "simulate",
     "serve",

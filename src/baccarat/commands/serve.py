@@ -21,7 +21,7 @@ from baccarat.cluster import RedisDirectory
 from baccarat.cluster.keeper import DEFAULT_TTL
 from baccarat.cluster.outage import Outage
 from baccarat.cluster.remote import DEFAULT_PREFIX, check_url
-from baccarat.commands import announce, options, serve_lock, workers
+from baccarat.commands import announce, options, serve_lock, witnesses, workers
 from baccarat.commands.demo import Demo, demo_layout, ensure_accounts, start_demo
 from baccarat.errors import BaccaratError, Conflict
 from baccarat.logs import FORMATS, setup_logging
@@ -61,6 +61,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "node of one system needs the same file)",
     )
     parser.add_argument("--demo", action="store_true", help="demo accounts and bots")
+    witnesses.add_arguments(parser)
     parser.add_argument("--speed", type=float, default=1.0, help="divide every timer by X")
     parser.add_argument(
         "--register",
@@ -206,6 +207,7 @@ def _configure(args: argparse.Namespace) -> RoomsConfig:
     ``BaccaratError`` says what is wrong); the platform's file is read into ``args``."""
     options.verify_host("--host", args.host)
     config = _with_flags(load_rooms(args.rooms), args)
+    witnesses.check(args)
     if not args.speed > 0:
         raise BaccaratError("bad_config", f"--speed must be positive, not {args.speed}.")
     config.table_configs(args.speed)
@@ -426,6 +428,8 @@ def _server(
         share=args.share,
         keys=args.loaded_keys,
         kept=kepthead.KeptHead(kepthead.path_beside(args.keys_path), args.db_url),
+        witnesses=args.witness,
+        witness_quorum=args.witness_quorum,
     )
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Sequence
 
 from baccarat.cluster import Directory, LocalDirectory
 from baccarat.cluster.keeper import DEFAULT_TTL
@@ -34,6 +35,7 @@ from baccarat.server.tables.outbox import LineOutbox
 from baccarat.server.tables.rollback import Rollback
 from baccarat.server.tables.seating import Seating
 from baccarat.server.tables.tables import Tables
+from baccarat.server.witnesses import WitnessAt, Witnesses
 from baccarat.store import Store
 
 log = logging.getLogger("baccarat.server")
@@ -67,6 +69,8 @@ class Server:
         share: tuple[int, int] | None = None,
         keys: Keys | None = None,
         kept: KeptHead | None = None,
+        witnesses: Sequence[WitnessAt] = (),
+        witness_quorum: int | None = None,
     ) -> None:
         settings = config.server
         self.keys = keys if keys is not None else keyfile.process_keys()
@@ -99,6 +103,13 @@ class Server:
         """A system of one (no shared directory): it runs every table."""
         self.rollback = None if kept is None else Rollback(store, self.keys, kept)
         """Tells a restored database from the live one by the head kept beside the keys."""
+        quorum = witness_quorum or len(witnesses)
+        self.witnesses = (
+            Witnesses(store, self.keys, list(witnesses), quorum, kept, self.rollback)
+            if witnesses
+            else None
+        )
+        """Asks the witnesses to cosign each new head (None: no witnesses named)."""
         directory = LocalDirectory.alone() if directory is None else directory
         claims = SeatClaims(directory, node_id, lease_ttl)
         outbox = LineOutbox()
@@ -168,6 +179,8 @@ class Server:
         if self.rollback is not None:
             # Before any table is taken: a restored database deals none of its shoes on.
             await asyncio.to_thread(self.rollback.at_start, alone=self.alone)
+        if self.witnesses is not None:
+            self.tables.spawn(self.witnesses.keep())
         await self.node.start()
         log.info("node running", extra={"tables": len(self.drivers)})
 

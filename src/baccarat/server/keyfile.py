@@ -6,6 +6,7 @@ A TOML file::
 
     seal = ["k1a2b3c4:<base64 of 32 bytes>", ...]   # the first seals; all of them open
     log = ["<base64 of a 32-byte Ed25519 private key>", ...]   # the first signs
+    origin = "example.com/baccarat"   # optional: the log's name in its checkpoints
 
 A server that finds no file creates one (mode 0600) with a key of each kind. Rotation puts a
 new key first and keeps the old ones after it (``docs/fairness.md``, "Keys").
@@ -15,12 +16,14 @@ from __future__ import annotations
 
 import base64
 import functools
+import json
 import os
 import secrets
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from baccarat.checkpoint import ED25519, Verifier
 from baccarat.errors import InvalidInput
 from baccarat.logbook import LogSigner
 from baccarat.seal import KEY_BYTES, Sealer, SealKey
@@ -39,6 +42,8 @@ class Keys:
 
     seal: tuple[SealKey, ...]
     log: tuple[bytes, ...]
+    origin: str | None = None
+    """The log's name in its checkpoints (default: named after its first key)."""
     sealer: Sealer = field(init=False)
     signer: LogSigner = field(init=False)
 
@@ -54,11 +59,24 @@ class Keys:
         signers = [LogSigner(k) for k in self.log]
         return {s.key_id: s.public_key for s in signers}
 
+    @property
+    def log_origin(self) -> str:
+        """The origin line of the log's checkpoints: the file's ``origin``, else named after
+        the oldest log key (which rotation keeps), so that it never changes by itself."""
+        return self.origin or f"baccarat.invalid/log/{LogSigner(self.log[-1]).key_id}"
+
+    @property
+    def log_verifiers(self) -> list[Verifier]:
+        """Every log key as a checkpoint's verifier key (Ed25519 note signatures)."""
+        signers = [LogSigner(k) for k in self.log]
+        return [Verifier(self.log_origin, ED25519, s.public_key) for s in signers]
+
     def text(self) -> str:
         """The file's text."""
         seal = ", ".join(f'"{k.key_id}:{_b64(k.key)}"' for k in self.seal)
         log = ", ".join(f'"{_b64(k)}"' for k in self.log)
-        return f"{_HEADER}seal = [{seal}]\nlog = [{log}]\n"
+        origin = "" if self.origin is None else f"origin = {json.dumps(self.origin)}\n"
+        return f"{_HEADER}seal = [{seal}]\nlog = [{log}]\n{origin}"
 
 
 def new_seal_key() -> SealKey:
@@ -83,7 +101,8 @@ def parse(text: str, where: str = "the keys file") -> Keys:
         data = tomllib.loads(text)
         seal = tuple(_seal_key(item) for item in data["seal"])
         log = tuple(base64.b64decode(item, validate=True) for item in data["log"])
-        return Keys(seal, log)
+        origin = data.get("origin")
+        return Keys(seal, log, None if origin is None else str(origin))
     except (tomllib.TOMLDecodeError, KeyError, TypeError, ValueError, InvalidInput) as exc:
         why = exc.message if isinstance(exc, InvalidInput) else str(exc)
         raise InvalidInput("bad_keys", f"{where} cannot be read: {why}") from None

@@ -7,7 +7,9 @@ size); ``GET /api/log/entries?start=A&end=B`` the entries A to B-1 (at most 1,00
 its shoe's seed once revealed; ``GET /api/log/proof?shoe=ID`` a shoe's entry and its audit
 path to the newest head (``&tree_size=N``: to that head); ``GET /api/log/consistency?first=M
 &second=N`` the proof that the log of N entries extends the log of M;
-``GET /.well-known/baccarat-log-key`` the Ed25519 public keys by id. No login.
+``GET /.well-known/baccarat-log-key`` the Ed25519 public keys by id, the checkpoints' origin
+and verifier keys, and the witnesses with the policy; ``GET /.well-known/baccarat-checkpoint``
+the newest checkpoint its witnesses cosigned (a C2SP signed note). No login.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from aiohttp import web
 
 from baccarat.errors import InvalidInput, NotFound
 from baccarat.server.http import auth
+from baccarat.server.http.keys import SERVER
 from baccarat.server.http.mybets import MAX_ID, a_store_id
 from baccarat.server.keyfile import Keys
 from baccarat.store import Store
@@ -27,6 +30,7 @@ from baccarat.store.shoelog import MAX_ENTRIES, LoggedEntry
 
 KEYS = web.AppKey("log_keys", Keys)
 KEY_PATH = "/.well-known/baccarat-log-key"
+CHECKPOINT_PATH = "/.well-known/baccarat-checkpoint"
 
 
 def entry_json(e: LoggedEntry) -> dict[str, Any]:
@@ -134,6 +138,7 @@ async def consistency(request: web.Request) -> web.Response:
 async def public_keys(request: web.Request) -> web.Response:
     """GET /.well-known/baccarat-log-key: every key that signs (or signed) the log's heads."""
     keys = request.app[KEYS]
+    witnesses = request.app[SERVER].witnesses
     return web.json_response(
         {
             "algorithm": "Ed25519",
@@ -142,8 +147,23 @@ async def public_keys(request: web.Request) -> web.Response:
                 {"key_id": kid, "public_key": base64.b64encode(raw).decode()}
                 for kid, raw in keys.log_public_keys.items()
             ],
+            "origin": keys.log_origin,
+            "vkeys": [v.vkey() for v in keys.log_verifiers],
+            "witnesses": [
+                {"name": w.verifier.name, "vkey": w.verifier.vkey(), "url": w.url}
+                for w in (witnesses.witnesses if witnesses else [])
+            ],
+            "quorum": witnesses.quorum if witnesses else 0,
         }
     )
+
+
+async def cosigned(request: web.Request) -> web.Response:
+    """GET /.well-known/baccarat-checkpoint: the newest checkpoint the witnesses cosigned."""
+    witnesses = request.app[SERVER].witnesses
+    if witnesses is None or witnesses.note is None:
+        return auth.fail(404, "no_checkpoint", "No checkpoint has been cosigned yet.")
+    return web.Response(text=witnesses.note, content_type="text/plain")
 
 
 def add_routes(router: web.UrlDispatcher) -> None:
@@ -153,3 +173,4 @@ def add_routes(router: web.UrlDispatcher) -> None:
     router.add_get("/api/log/proof", proof)
     router.add_get("/api/log/consistency", consistency)
     router.add_get(KEY_PATH, public_keys)
+    router.add_get(CHECKPOINT_PATH, cosigned)

@@ -1,0 +1,100 @@
+"""``baccarat witness``: witness logs for their readers (c2sp.org/tlog-witness).
+
+Run by another party than the log's operator, with its own Ed25519 key (a file, created mode
+0600 when missing) and its own small SQLite file: it cosigns each checkpoint of the logs it
+is told of (``--log VKEY``, the log's verifier key) that extends the last one it cosigned,
+refuses any other, and keeps the two conflicting checkpoints as evidence (``--evidence``
+prints them). It prints its verifier key, which the log's operator passes to
+``baccarat serve --witness URL=VKEY``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import base64
+import os
+import secrets
+import signal
+import sys
+from pathlib import Path
+
+from aiohttp import web
+
+from baccarat.checkpoint import Verifier, parse_vkey
+from baccarat.errors import BaccaratError
+from baccarat.witness.book import Book
+from baccarat.witness.service import Witness, create_app
+
+HELP = "witness commitment logs: cosign each checkpoint that extends the last one"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Declare the command's options."""
+    parser.add_argument("--name", required=True, help="the witness's name, e.g. example.org/w1")
+    parser.add_argument("--key", required=True, help="its private key file (created if missing)")
+    parser.add_argument("--db", required=True, help="its SQLite file (created if missing)")
+    parser.add_argument(
+        "--log", action="append", default=[], metavar="VKEY", help="a log's verifier key "
+        "(as `baccarat keys show` prints it; repeatable)",
+    )  # fmt: skip
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
+    parser.add_argument("--port", type=int, default=8100, help="port (0 picks a free one)")
+    parser.add_argument("--evidence", action="store_true", help="print the evidence and exit")
+
+
+def _private_key(path: Path) -> bytes:
+    if not path.exists():
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(base64.b64encode(secrets.token_bytes(32)).decode() + "\n")
+    raw = base64.b64decode(path.read_text(encoding="utf-8").strip(), validate=True)
+    if len(raw) != 32:
+        raise BaccaratError("bad_key", f"{path} does not hold a 32-byte Ed25519 key in base64.")
+    return raw
+
+
+def _logs(vkeys: list[str]) -> dict[str, list[Verifier]]:
+    logs: dict[str, list[Verifier]] = {}
+    for text in vkeys:
+        v = parse_vkey(text)
+        logs.setdefault(v.name, []).append(v)
+    return logs
+
+
+def run(args: argparse.Namespace) -> int:
+    """Serve the witness until SIGTERM; 2 on bad input."""
+    try:
+        key = _private_key(Path(args.key))
+        logs = _logs(args.log)
+        if not logs and not args.evidence:
+            raise BaccaratError("no_logs", "Name at least one log to witness: --log VKEY.")
+        book = Book(Path(args.db))
+    except (BaccaratError, ValueError, OSError) as exc:
+        why = exc.message if isinstance(exc, BaccaratError) else str(exc)
+        print(f"baccarat witness: {why}", file=sys.stderr)
+        return 2
+    if args.evidence:
+        for e in book.evidence():
+            print(
+                f"{e.origin}: {e.reason}\n--- cosigned\n{e.cosigned_note}--- offered\n{e.offered_note}"
+            )
+        return 0
+    return asyncio.run(_serve(Witness(args.name, key, logs, book), args.host, args.port))
+
+
+async def _serve(witness: Witness, host: str, port: int) -> int:
+    stop = asyncio.Event()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        asyncio.get_running_loop().add_signal_handler(sig, stop.set)
+    runner = web.AppRunner(create_app(witness), access_log=None)
+    await runner.setup()
+    site = web.TCPSite(runner, host, port)
+    await site.start()
+    bound = runner.addresses[0][1] if runner.addresses else port
+    print(f"witness:  {witness.verifier.vkey()}", flush=True)
+    print(f"open:     http://{host}:{bound} (logs: {', '.join(witness.logs)})", flush=True)
+    await stop.wait()
+    await runner.cleanup()
+    witness.book.close()
+    return 0
