@@ -24,6 +24,11 @@ raising their epoch). A Redis restart thus voids nothing, and a node cut off fro
 a table as soon as another node has taken it. After the directory failed, a node takes no
 table it did not hold for one ttl, so that every holder leases its own tables again first.
 
+A table whose write the database refused for a stale epoch was taken over by a node this one
+may not see in its directory (another system on the same database): it stops here, its lease
+is given back, and it is not taken again while ``taker_alive`` names a live taker outside
+this system's nodes (the node's health lists it).
+
 The keeper also keeps what an operator watches: when the node last wrote its heartbeat, how
 many nodes' heartbeats it saw then, and how many tables it stopped for a lost lease.
 """
@@ -63,6 +68,7 @@ Gained = Callable[[str, int], Awaitable[None]]
 Lost = Callable[[str], Awaitable[None]]
 Regained = Callable[[str], Awaitable[bool]]
 Confirm = Callable[[Sequence[str]], Awaitable[set[str]]]
+TakerAlive = Callable[[str], Awaitable[str | None]]
 
 
 class Keeper:
@@ -81,6 +87,7 @@ class Keeper:
         on_seat_lost: Callable[[int], None] | None = None,
         on_regained: Regained | None = None,
         on_confirm: Confirm | None = None,
+        taker_alive: TakerAlive | None = None,
         ttl: float = DEFAULT_TTL,
         share: tuple[int, int] | None = None,
         on_shed: Shed | None = None,
@@ -97,6 +104,10 @@ class Keeper:
         self.on_regained = on_regained
         self.on_confirm = on_confirm
         """Which tables whose lease ran out the database still gives this node."""
+        self.taker_alive = taker_alive
+        """The node that took a table over, while it runs; None once it is gone."""
+        self.taken: set[str] = set()
+        """Tables another node took over, not taken again while it runs."""
         self.ttl = ttl
         self.on_shed = on_shed
         """Hand a table over to another node as its round ends (the placement moves it)."""
@@ -192,10 +203,11 @@ class Keeper:
     async def _acquire_free(self) -> None:
         if not self._taking or _now() < self._quiet_until:
             return
+        await self._forget_takers()
         if not self.directory.expires:
-            # A system of one runs every table.
+            # A system of one runs every table (but those another node took over).
             for table_id in self.table_ids:
-                if table_id not in self.held:
+                if table_id not in self.held and table_id not in self.taken:
                     await self._try(table_id)
             return
         live = await self.directory.nodes()
@@ -214,10 +226,46 @@ class Keeper:
         self._free_since = {t: since.get(t, now) for t in (*plan.later, *plan.last)}
         waited = [t for t in plan.later if now - self._free_since[t] >= self.ttl]
         waited += [t for t in plan.last if now - self._free_since[t] >= 2 * self.ttl]
-        chosen = [t for t in (*plan.take, *waited) if others or t in self.first]
+        chosen = [t for t in (*plan.take, *waited) if self._may_lease(t, others)]
         # All at once: a node taking over a dead node's tables starts each in its own time
         # (a takeover's transaction, its shoe, its seats), not after the ones before it.
         await asyncio.gather(*(self._try(t) for t in chosen))
+
+    def _may_lease(self, table_id: str, others: bool) -> bool:
+        """Whether to lease a free table now: its share first (worker i of n), and never one
+        another system's node took over while that node runs."""
+        return (others or table_id in self.first) and table_id not in self.taken
+
+    async def taken_over(self, table_id: str) -> None:
+        """The database refused this node's epoch of the table: stop it here, give its lease
+        back, and leave it to its taker while that node runs."""
+        async with self._lock:
+            token = self.held.get(table_id)
+            if token is None:
+                return
+            self.taken.add(table_id)
+            log.warning(
+                "table taken over by another node; stopped here", extra={"table_id": table_id}
+            )
+            await self._drop(table_id, "refused")
+            try:
+                await self.directory.release(table_id, self.node_id, token)
+            except Exception as exc:
+                log_failure(log, "lease not given back", exc, {"table_id": table_id})
+
+    async def _forget_takers(self) -> None:
+        """Take a table back once its taker is gone, or is a node of this system (whose
+        leases the placement then follows)."""
+        if not self.taken:
+            return
+        live = set(await self.directory.nodes()) if self.directory.expires else set()
+        for table_id in sorted(self.taken):
+            taker = await self.taker_alive(table_id) if self.taker_alive is not None else None
+            if taker is None:
+                log.warning("table's taker is gone; taking it back", extra={"table_id": table_id})
+            elif taker not in live:
+                continue
+            self.taken.discard(table_id)
 
     def _shed(self, plan: Balance) -> None:
         """Hand over, each once, the tables the placement gives to other nodes."""

@@ -149,6 +149,7 @@ class Server:
             rank_of=self.lobby.rank,
             regained=self.tables.regained,
             confirm=self.tables.confirm,
+            taker_alive=self.tables.taker_alive,
             ttl=lease_ttl,
             on_operator=self.moderation.heard,
             inflight=self.inflight,

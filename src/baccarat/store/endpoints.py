@@ -57,6 +57,16 @@ class Endpoints:
             )
             return [str(url) for (url,) in rows]
 
+    def fresh_nodes(self, fresh: float = FRESH) -> set[str]:
+        """The nodes that renewed their console address within ``fresh`` seconds: running."""
+        with reading(self.engine) as conn:
+            rows = conn.execute(
+                sa.select(s.console_endpoints.c.node_id).where(
+                    s.console_endpoints.c.seen_at >= time.time() - fresh
+                )
+            )
+            return {str(node_id) for (node_id,) in rows}
+
     def create_cli_token(self, ttl: float = CLI_TOKEN_TTL) -> str:
         """A token that acts as ``cli`` on a running server's console for ``ttl`` seconds."""
         token = secrets.token_urlsafe(32)

@@ -65,6 +65,14 @@ class Tables:
         with reading(self.engine) as conn:
             return epochs.current(conn, table_ids)
 
+    def holder_of(self, table_id: str) -> str | None:
+        """The node that took the table last (None if it was never taken)."""
+        with reading(self.engine) as conn:
+            found = conn.scalar(
+                sa.select(s.table_epochs.c.node_id).where(s.table_epochs.c.table_id == table_id)
+            )
+        return None if found is None else str(found)
+
     def save_suspended(
         self,
         table_id: str,

@@ -65,6 +65,7 @@ async def healthz(request: web.Request) -> web.Response:
         "degraded": health.degraded,
         "tables": running,
         "stopped": sorted(t for t, d in server.drivers.items() if not d.running),
+        "taken": sorted(server.node.keeper.taken),
         "clients": len(server.hub.connections),
     }
     headers = {} if health.ready else {"Retry-After": str(RETRY_AFTER)}

@@ -38,7 +38,6 @@ import logging
 from collections.abc import Awaitable, Callable, Mapping
 from typing import TypeVar
 
-from baccarat.cluster.outage import log_failure
 from baccarat.errors import Conflict
 from baccarat.protocol import values
 from baccarat.server.keyfile import Keys
@@ -110,6 +109,7 @@ class TableLedger:
         self.inflight = inflight if inflight is not None else CoinsInFlight()
         self.fenced = False
         """The database refused this node's epoch: another node runs the table now."""
+        self.on_fenced: Callable[[], None] | None = None
         self.draining = False
         """Shutting down: take no new stakes."""
         self.clock = clock or asyncio.get_running_loop().time
@@ -290,7 +290,7 @@ class TableLedger:
             )
             if not expected:
                 await self._record_refused(ev)
-            await self._give_back(round_id)
+            await stakes.give_back(self.wallet, round_id)
             self.voided.add(round_id)
             self.metrics.rounds_voided.labels(self._void_reason(VOID_ESCROW_REFUSED)).inc()
             void = "The stakes could not be taken; this round settles nothing."
@@ -314,7 +314,7 @@ class TableLedger:
             extra={"table_id": self.table_id, "round_id": ev.round_id},
         )
         await self._record_refused(ev, VOID_WALLET)
-        await self._give_back(ev.round_id)
+        await stakes.give_back(self.wallet, ev.round_id)
         self.voided.add(ev.round_id)
         self.metrics.rounds_voided.labels(VOID_WALLET).inc()
         return [
@@ -323,26 +323,16 @@ class TableLedger:
             )
         ]
 
-    async def _give_back(self, round_id: str) -> None:
-        """What the platform's wallet gave for a round that landed goes back to it."""
-        if self.wallet is None:
-            return
-        try:
-            await self.wallet.give_back(round_id)
-        except Exception as exc:
-            # Recorded later by the wallet's own sweep, which finds the round landed.
-            log_failure(log, "wallet give-back deferred", exc, {"round_id": round_id})
-
     async def _record_refused(self, ev: BettingClosed, reason: str = VOID_ESCROW_REFUSED) -> None:
         """Keep the round whose stakes were refused in the store, voided, for the audit."""
         op = facts.unescrowed_op(ev, self.table_id, self.epoch, reason)
         try:
             await asyncio.wrap_future(self.store.submit(op))
         except Exception as exc:
-            log.error(
-                "refused round not recorded",
-                extra={"table_id": self.table_id, "round_id": ev.round_id, "error": str(exc)},
-            )
+            # Refused for a stale epoch is expected: another node took the table (and voids).
+            fenced = self._note_fenced(exc)
+            log.log(logging.WARNING if fenced else logging.ERROR, "refused round not recorded",
+                    extra={"table_id": self.table_id, "round_id": ev.round_id, "error": str(exc)})  # fmt: skip
 
     async def _settle(self, ev: RoundSettled) -> list[Event]:
         """The settlement to announce once the ledger took it, or what replaces it."""
@@ -372,7 +362,7 @@ class TableLedger:
             finally:
                 self.inflight.land(round_id)
         self.inflight.land(round_id)
-        await self._give_back(round_id)
+        await stakes.give_back(self.wallet, round_id)
         self.metrics.rounds.labels(self.table_id).inc()
         return [ev]
 
@@ -393,7 +383,7 @@ class TableLedger:
             extra={"table_id": self.table_id, "round_id": round_id},
         )
         await self._write(Void(round_id, self.epoch, VOID_SETTLEMENT_REFUSED))
-        await self._give_back(round_id)
+        await stakes.give_back(self.wallet, round_id)
         self.metrics.rounds_voided.labels(VOID_SETTLEMENT_REFUSED).inc()
         return [
             RoundVoided(round_id, "The round could not be paid out; every stake was returned."),
@@ -433,7 +423,7 @@ class TableLedger:
             )
             return
         self.inflight.land(round_id)
-        await self._give_back(round_id)
+        await stakes.give_back(self.wallet, round_id)
         self.metrics.rounds_voided.labels(VOID_SHUTDOWN).inc()
         log.info(f"round voided at {why}", extra={"table_id": self.table_id, "round_id": round_id})
 
@@ -444,7 +434,10 @@ class TableLedger:
         return VOIDED_ABANDONED if self.given_up else otherwise
 
     def _note_fenced(self, exc: BaseException) -> bool:
-        """Whether ``exc`` says another node holds the table now (and remember it)."""
-        if isinstance(exc, Conflict) and exc.code == "stale_epoch":
+        """Whether ``exc`` says another node holds the table now (remembered, and told once
+        to ``on_fenced``: the table stops here)."""
+        if not self.fenced and isinstance(exc, Conflict) and exc.code == "stale_epoch":
             self.fenced = True
+            if self.on_fenced is not None:
+                self.on_fenced()
         return self.fenced

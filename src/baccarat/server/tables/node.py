@@ -18,7 +18,7 @@ from typing import Any
 
 from baccarat.cluster import Directory, LobbyChange
 from baccarat.cluster.follow import follow_lobby
-from baccarat.cluster.keeper import DEFAULT_TTL, Confirm, Keeper
+from baccarat.cluster.keeper import DEFAULT_TTL, Confirm, Keeper, TakerAlive
 from baccarat.cluster.outage import log_failure
 from baccarat.cluster.placement import Pins
 from baccarat.protocol.lobby import LineJson
@@ -51,6 +51,7 @@ class Node:
         rank_of: Callable[[str], int],
         regained: Callable[[str], Awaitable[bool]] | None = None,
         confirm: Confirm | None = None,
+        taker_alive: TakerAlive | None = None,
         on_operator: Callable[[LineJson], None] | None = None,
         ttl: float = DEFAULT_TTL,
         inflight: CoinsInFlight | None = None,
@@ -87,6 +88,7 @@ class Node:
             on_seat_lost=self._seat_lost,
             on_regained=regained,
             on_confirm=confirm,
+            taker_alive=taker_alive,
             ttl=ttl,
             share=share,
             on_shed=shed_table,

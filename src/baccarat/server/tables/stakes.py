@@ -9,13 +9,17 @@ table refuses to return them: the dealer could not cover the rest).
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 
+from baccarat.cluster.outage import log_failure
 from baccarat.errors import BaccaratError
 from baccarat.server.tables.wallet import Wallet
 from baccarat.store import BetRecord
 from baccarat.table import Table, Unstake
 from baccarat.table.events import BettingClosed, Event
+
+log = logging.getLogger("baccarat.server")
 
 
 async def take(
@@ -42,3 +46,14 @@ async def take(
     if cover and await wallet.take(ev.round_id, {ev.dealer: cover}):
         return None
     return tuple(b for b in bets if b.user_id not in refused), returned
+
+
+async def give_back(wallet: Wallet | None, round_id: str) -> None:
+    """What the platform's wallet gave for a round that landed goes back to it."""
+    if wallet is None:
+        return
+    try:
+        await wallet.give_back(round_id)
+    except Exception as exc:
+        # Recorded later by the wallet's own sweep, which finds the round landed.
+        log_failure(log, "wallet give-back deferred", exc, {"round_id": round_id})

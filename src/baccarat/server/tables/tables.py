@@ -133,6 +133,19 @@ class Tables:
         now = await asyncio.to_thread(self.store.epochs_of, list(running))
         return {t for t, d in running.items() if not d.ledger.fenced and now[t] == d.ledger.epoch}
 
+    async def taker_alive(self, table_id: str) -> str | None:
+        """The node that took the table over from this one, while it runs (it renews its
+        console address in the database); None once it is gone."""
+        taker = await asyncio.to_thread(self.store.holder_of, table_id)
+        if taker is None or taker == self.node_id:
+            return None
+        return taker if taker in await asyncio.to_thread(self.store.fresh_nodes) else None
+
+    def _taken_over(self, table_id: str) -> None:
+        """The database refused this node's epoch: the table stops here (``Keeper``)."""
+        if self.keeper is not None:
+            self.spawn(self.keeper.taken_over(table_id))
+
     def start_table(
         self,
         table_id: str,
@@ -162,6 +175,7 @@ class Tables:
             keys=self.keys,
         )
         driver.ledger.wallet = self.seating.wallet
+        driver.ledger.on_fenced = lambda: self._taken_over(table_id)
         if self.rollback is not None:
             driver.on_recorded = self.rollback.recorded
         driver.ledger.on_away = Recheck(driver).start
