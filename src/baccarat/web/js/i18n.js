@@ -291,6 +291,8 @@ const ERRORS = {
     bad_origin: "請從本站的頁面登入",
     unsupported_media_type: "請從本站的頁面登入",
     server_busy: "伺服器忙碌中，請稍候幾秒再試",
+    wallet_unavailable: "平台錢包暫時無法確認餘額，座位為您保留，恢復後即可下注",
+    service_unavailable: "伺服器暫時無法連線資料庫，請稍候幾秒再試",
   },
   en: {
     over_limit: "{area} limit is {limit_coins} coins",
@@ -346,6 +348,8 @@ const ERRORS = {
     bad_origin: "Log in from this site's own page",
     unsupported_media_type: "Log in from this site's own page",
     server_busy: "The server is busy; try again in a few seconds",
+    wallet_unavailable: "The platform's wallet cannot confirm your balance just now; your seat is kept, and you can bet again once it answers",
+    service_unavailable: "The server cannot reach its database just now; try again in a few seconds",
   },
 };
 
