@@ -28,6 +28,18 @@ from baccarat.witness.service import Witness, create_app
 
 HELP = "witness commitment logs: cosign each checkpoint that extends the last one"
 
+ABOUT = """\
+A witness of other parties' logs, as c2sp.org/tlog-witness defines one: POST
+/add-checkpoint takes 'old <size>', the consistency proof lines, an empty line and a
+checkpoint signed by one of the log's keys (--log), and answers its cosignature
+(cosignature/v1, with the time) when the proof takes the checkpoint it last cosigned to this
+one; 409 with its own size when the old size is not that one, or the checkpoint has that size
+and another root, or is smaller (the two notes are kept as evidence); 422 when the proof does
+not hold; 403 when no signature by the log's keys verifies; 404 for a log it does not
+witness. GET / answers its verifier key, which it also prints at start: the log's operator
+passes URL=VKEY to baccarat serve --witness. Run it elsewhere than the log, by someone else:
+it vouches for the log only as far as it is independent of it."""
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Declare the command's options."""
@@ -36,7 +48,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--db", required=True, help="its SQLite file (created if missing)")
     parser.add_argument(
         "--log", action="append", default=[], metavar="VKEY", help="a log's verifier key "
-        "(as `baccarat keys show` prints it; repeatable)",
+        "(a `vkeys` item of its server's /.well-known/baccarat-log-key; repeatable)",
     )  # fmt: skip
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
     parser.add_argument("--port", type=int, default=8100, help="port (0 picks a free one)")
