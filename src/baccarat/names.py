@@ -1,7 +1,7 @@
 """Usernames and display names: what is allowed, and the one form each is compared in.
 
 A **username** is what a person logs in with: 1 to 32 ASCII letters, digits, ``_``, ``.``
-or ``-``. Its canonical form (:func:`username_key`) is NFKC, then Unicode case folding,
+or ``-``, and none of the reserved names (``RESERVED``). Its canonical form (:func:`username_key`) is NFKC, then Unicode case folding,
 then NFKC again (the shape of Unicode's ``toNFKC_Casefold``). That one form is the key of
 every lookup, of uniqueness in the store, and of every rate limit, so ``Sam``, ``sam``,
 ``ſam`` (long s) and ``ｓａｍ`` (full width) are the same name everywhere.
@@ -33,6 +33,11 @@ DISPLAY_MAX = 32
 MAX_MARKS = 3
 """Most combining marks allowed in a row (no name needs more; stacks of them are noise)."""
 
+RESERVED = frozenset({"cli", "system", "player", "operator", "admin"})
+"""Names the operator log uses for who acted (``cli``: ``baccarat admin``; ``system``: the
+server) and the roles' names: no account may take one (compared in canonical form), so a
+line of the log cannot be read as another actor's."""
+
 _USERNAME = re.compile(rf"[A-Za-z0-9_.-]{{1,{USERNAME_MAX}}}")
 _NICKNAME = get_profile("NicknameCasePreserved")
 _REFUSED = {"<", ">", "\u2800"}
@@ -52,6 +57,11 @@ def verify_username(name: object) -> str:
             "bad_username",
             f"{shown!a} is not a username: use 1 to {USERNAME_MAX} letters A-Z, digits, "
             "'_', '.' or '-'.",
+        )
+    if username_key(name) in RESERVED:
+        raise InvalidInput(
+            "reserved_name",
+            f"{name!a} is reserved (the operator log and the roles use it): choose another name.",
         )
     return name
 

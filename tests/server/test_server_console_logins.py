@@ -56,6 +56,8 @@ async def test_console_logins_are_logged_counted_and_answered_alike(live: Live) 
         ("set_role", "cli", "a test operator"),
     ]
     assert entries[0].target == "name:nobody" and entries[1].target == f"user:{user.user_id}"
+    # A wrong password for a real account is under that account, by nobody proved to be it.
+    assert (entries[2].target, entries[2].actor_id) == (f"user:{user.user_id}", None)
     assert entries[1].after == {"address": "127.0.0.1", "user_agent": AGENT}
     after = await _scrape(live)
     assert after["success"] - before["success"] == 1

@@ -4,9 +4,10 @@ account, the last admin, grants that wait for a second operator, and the daily t
 from __future__ import annotations
 
 import pytest
+import sqlalchemy as sa
 
 from baccarat.errors import BaccaratError, InvalidInput, NotFound
-from baccarat.store import Store, User
+from baccarat.store import Store, User, schema
 from baccarat.store.approvals import GrantPolicy
 from baccarat.store.operators import CLI, Actor
 
@@ -186,3 +187,43 @@ def test_a_bad_grant_is_refused_before_anything_is_written(store: Store) -> None
     assert store.grant_request(waiting.id).status == "pending"
     assert len(store.operator_log()) == before + 1
     assert store.balance(u["punter"].user_id) == 10_000
+
+
+def test_a_ban_withdraws_the_grants_the_banned_operator_asked_for(store: Store) -> None:
+    u = staff(store)
+    op1, punter, boss = u["op1"], u["punter"], u["boss"]
+    _, waiting = store.operator_grant(actor(op1), punter.user_id, 200_000, "big win", POLICY)
+    assert waiting is not None and waiting.status == "pending"
+    store.ban(op1.user_id, "rogue", actor(boss))
+    request = store.grant_request(waiting.id)
+    assert (request.status, request.decided_by) == ("refused", "boss")
+    assert request.decision is not None and "banned" in request.decision
+    with _Code("request_decided"):
+        store.approve_grant(actor(boss), waiting.id, "looks fine")
+    assert store.balance(punter.user_id) == 10_000
+    log = store.operator_log(limit=2)
+    # Newest first: the withdrawal is written after the ban, in its transaction.
+    assert [(e.action, e.actor_id) for e in log] == [("grant_refused", boss.user_id),
+                                                     ("ban", boss.user_id)]  # fmt: skip
+
+
+def test_a_grant_asked_for_by_an_account_banned_since_is_not_paid(store: Store) -> None:
+    u = staff(store)
+    op1, punter, boss = u["op1"], u["punter"], u["boss"]
+    _, waiting = store.operator_grant(actor(op1), punter.user_id, 200_000, "big win", POLICY)
+    assert waiting is not None
+    # A ban written before bans withdrew requests: the request still waits.
+    with store.engine.begin() as conn:
+        conn.execute(
+            sa.update(schema.users).where(schema.users.c.id == op1.user_id).values(banned="old")
+        )
+    with _Code("requester_banned"):
+        store.approve_grant(actor(boss), waiting.id, "looks fine")
+    assert store.grant_request(waiting.id).status == "pending"
+    assert store.balance(punter.user_id) == 10_000
+
+
+@pytest.mark.parametrize("name", ["cli", "System", "ADMIN", "operator", "player"])
+def test_the_names_the_log_and_the_roles_use_cannot_be_registered(store: Store, name: str) -> None:
+    with _Code("reserved_name"):
+        store.create_user(name, "password1")

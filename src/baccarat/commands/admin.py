@@ -30,7 +30,7 @@ import sqlalchemy.exc
 from baccarat.errors import BaccaratError, InvalidInput
 from baccarat.store import Store, open_store
 from baccarat.store.opening import refusal
-from baccarat.store.operators import CLI, ROLES
+from baccarat.store.operators import CLI, ROLES, shown_actor
 
 HELP = (
     "manage accounts: create-user, grant, set-level, set-role, ban, unban, mute, unlock, "
@@ -236,7 +236,8 @@ def run(args: argparse.Namespace) -> int:
             print(json.dumps([r.json() for r in waiting]))
         for r in [] if args.json else waiting:
             when = time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(r.created_at))
-            print(f"{r.id:>5}  {when}  {r.requested_by:<12} {r.username:<16} {r.coins:>12}"
+            asked = shown_actor(r.requested_by, r.requested_by_id)
+            print(f"{r.id:>5}  {when}  {asked:<16} {r.username:<16} {r.coins:>12}"
                   f"  ({r.why}) {r.reason}")  # fmt: skip
         return 0
 
@@ -257,7 +258,8 @@ def run(args: argparse.Namespace) -> int:
             print(json.dumps([e.json() for e in entries]))
         for e in [] if args.json else entries:
             when = time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(e.at))
-            print(f"{when}  {e.actor:<12} {e.action:<10} {e.target:<14} {e.reason}")
+            actor = shown_actor(e.actor, e.actor_id)
+            print(f"{when}  {actor:<16} {e.action:<10} {e.target:<14} {e.reason}")
         return 0
 
     def users(store: Store) -> int:

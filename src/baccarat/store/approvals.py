@@ -205,6 +205,7 @@ class Approvals:
         """Approve a waiting grant as a second operator: its coins move now."""
         reason = verify_reason(reason)
         with self.engine.begin() as conn:
+            _verify_requester_not_banned(conn, self._one(conn, request_id))
             req = self._decide(conn, actor, request_id, "approved", reason)
             key = f"grant_request:{req.id}"
             grant = Grant(
@@ -256,6 +257,20 @@ class Approvals:
                 "request_decided", f"Grant request {request_id} was {req.status} already."
             )
         return req
+
+
+def _verify_requester_not_banned(conn: sa.Connection, req: GrantRequest) -> None:
+    """A grant asked for by an account banned since is not paid (a ban withdraws its waiting
+    requests; this holds for any left from before that rule)."""
+    if req.requested_by_id is None or req.status != "pending":
+        return
+    banned = conn.scalar(sa.select(s.users.c.banned).where(s.users.c.id == req.requested_by_id))
+    if banned is not None:
+        raise RuleViolation(
+            "requester_banned",
+            f"{req.requested_by} #{req.requested_by_id}, who asked for grant request {req.id}, "
+            "is banned: refuse it instead.",
+        )
 
 
 def _verify_daily_cap(

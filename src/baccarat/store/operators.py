@@ -34,7 +34,8 @@ LOG_PAGE = 200
 
 @dataclass(frozen=True, slots=True)
 class Actor:
-    """Who acts: an operator's account, or ``cli`` (``baccarat admin``, no account)."""
+    """Who acts: an operator's account (with its id), or ``cli`` (``baccarat admin``) or
+    ``system`` (the server), which no account may be named (``names.RESERVED``)."""
 
     name: str
     user_id: int | None = None
@@ -117,6 +118,40 @@ def append(
     )
 
 
+def shown_actor(name: str, actor_id: int | None) -> str:
+    """An actor as the log shows it: an account with its id (``mei #12``), or a name no
+    account holds bare (``cli``, ``system``, a login that named no account)."""
+    return name if actor_id is None else f"{name} #{actor_id}"
+
+
+def _end_banned(conn: sa.Connection, actor: Actor, user_id: int, username: str) -> None:
+    """What a ban ends with it: every session of the account, and every grant it asked for
+    that still waits (withdrawn, each in the log), so none is paid on a later approval."""
+    conn.execute(sa.delete(s.sessions).where(s.sessions.c.user_id == user_id))
+    conn.execute(sa.delete(s.admin_sessions).where(s.admin_sessions.c.user_id == user_id))
+    r = s.grant_requests
+    waiting = conn.execute(
+        sa.select(r.c.id, r.c.user_id, r.c.coins).where(
+            r.c.requested_by_id == user_id, r.c.status == "pending"
+        )
+    ).all()
+    why = f"withdrawn: {username} #{user_id}, who asked for it, was banned"
+    for rid, target, coins in waiting:
+        conn.execute(
+            sa.update(r)
+            .where(r.c.id == rid)
+            .values(
+                status="refused",
+                decided_by=actor.name,
+                decided_by_id=actor.user_id,
+                decided_at=time.time(),
+                decision=why,
+            )
+        )
+        after = {"request_id": int(rid), "coins": int(coins), "status": "refused"}
+        append(conn, actor, "grant_refused", user_wallet(int(target)), why, None, after)
+
+
 def _entry(row: Any) -> LogEntry:
     return LogEntry(
         id=int(row.id),
@@ -158,11 +193,7 @@ class Operators:
             conn.execute(sa.update(s.users).where(s.users.c.id == user_id).values(**values))
             append(conn, actor, action, user_wallet(user_id), reason, before, values)
             if action == "ban":
-                # Every session of the account ends with the ban.
-                conn.execute(sa.delete(s.sessions).where(s.sessions.c.user_id == user_id))
-                conn.execute(
-                    sa.delete(s.admin_sessions).where(s.admin_sessions.c.user_id == user_id)
-                )
+                _end_banned(conn, actor, user_id, row.username)
             return accounts.load_user(conn, user_id)
 
     def user_id_of(self, name: str) -> int:
@@ -382,58 +413,3 @@ class Operators:
                 .values(console_locked=time.time())
             )
             return True
-
-    # What the console shows -----------------------------------------------------------
-
-    def escrow_by_table(self) -> dict[str, int]:
-        """The stakes each table holds in escrow now (rounds betting closed on, unsettled)."""
-        with reading(self.engine) as conn:
-            rows = conn.execute(
-                sa.select(s.rounds.c.table_id, sa.func.sum(s.rounds.c.escrow))
-                .where(s.rounds.c.status == "escrowed")
-                .group_by(s.rounds.c.table_id)
-            )
-            return {str(t): int(n) for t, n in rows}
-
-    def user_ledger(self, user_id: int, limit: int = 50) -> list[dict[str, Any]]:
-        """The user's latest ledger entries, newest first: key, kind, memo, time, amount."""
-        q = (
-            sa.select(
-                s.ledger_tx.c.key,
-                s.ledger_tx.c.kind,
-                s.ledger_tx.c.memo,
-                s.ledger_tx.c.created_at,
-                s.postings.c.amount,
-            )
-            .join(s.postings, s.postings.c.tx_key == s.ledger_tx.c.key)
-            .where(s.postings.c.wallet == user_wallet(user_id))
-            .order_by(s.ledger_tx.c.created_at.desc(), s.postings.c.id.desc())
-            .limit(limit)
-        )
-        with reading(self.engine) as conn:
-            return [
-                {"key": k, "kind": kind, "memo": memo, "at": at, "amount": int(amount)}
-                for k, kind, memo, at, amount in conn.execute(q)
-            ]
-
-    def sessions_of(self, user_id: int) -> tuple[int, float | None]:
-        """How many live game sessions the user has, and when the latest began (their last
-        login; None if they have none)."""
-        live = s.sessions.c.expires_at > time.time()
-        with reading(self.engine) as conn:
-            count, latest = conn.execute(
-                sa.select(sa.func.count(), sa.func.max(s.sessions.c.created_at))
-                .select_from(s.sessions)
-                .where(s.sessions.c.user_id == user_id, live)
-            ).one()
-        return int(count or 0), None if latest is None else float(latest)
-
-    def voids_since(self, since: float) -> dict[str, int]:
-        """Rounds voided since ``since`` (epoch seconds), by reason."""
-        with reading(self.engine) as conn:
-            rows = conn.execute(
-                sa.select(s.rounds.c.void_reason, sa.func.count())
-                .where(s.rounds.c.status == "voided", s.rounds.c.closed_at >= since)
-                .group_by(s.rounds.c.void_reason)
-            )
-            return {str(reason or "unrecorded"): int(n) for reason, n in rows}

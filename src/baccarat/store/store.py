@@ -24,6 +24,7 @@ from baccarat.store import accounts
 from baccarat.store.approvals import Approvals
 from baccarat.store.archive import Archive
 from baccarat.store.commitments import Commitments
+from baccarat.store.console_reads import ConsoleReads
 from baccarat.store.endpoints import Endpoints
 from baccarat.store.engine import make_engine, migrate
 from baccarat.store.ledger import Ledger
@@ -45,6 +46,7 @@ class Store(
     Archive,
     Commitments,
     Operators,
+    ConsoleReads,
     Approvals,
     Endpoints,
     PlatformAccounts,

@@ -22,7 +22,7 @@ import segno
 from aiohttp import web
 
 from baccarat import names
-from baccarat.errors import BaccaratError, InvalidInput
+from baccarat.errors import BaccaratError, InvalidInput, NotFound
 from baccarat.server.http import auth, proxy
 from baccarat.server.http.keys import SERVER
 from baccarat.server.http.limits import RateLimiter
@@ -168,9 +168,19 @@ async def _logged(
     """Log a console login's step (with the address and the user agent) and count it."""
     store: Store = request.app[auth.STORE]
     actor = Actor(user.username if user else attempt.username, user.user_id if user else None)
-    target = user_wallet(user.user_id) if user else f"name:{attempt.username}"
+    # A wrong password for a real account is logged under that account, so its page shows
+    # it; the actor keeps no id, as nobody proved to be that account.
+    target = user_wallet(user.user_id) if user else await _target_named(store, attempt.username)
     await asyncio.to_thread(store.log_action, actor, action, target, why, None, attempt.seen())
     request.app[SERVER].metrics.console_logins.labels(LOGIN_OUTCOMES[action]).inc()
+
+
+async def _target_named(store: Store, username: str) -> str:
+    """The account a login named, as the log's target; ``name:NAME`` when none holds it."""
+    try:
+        return user_wallet(await asyncio.to_thread(store.user_id_of, username))
+    except NotFound:
+        return f"name:{username}"
 
 
 LOGIN_OUTCOMES = {

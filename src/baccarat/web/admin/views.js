@@ -254,7 +254,7 @@ function logGrid(entries, names) {
   const show = shown;
   return grid([t("time"), t("actor"), t("action"), t("target"), t("reason"), t("before"), t("after")],
     entries.map((e) => h("tr", { "data-action": e.action },
-      h("td", null, when(e.at)), h("td", null, e.actor), h("td", { "data-code": e.action }, t(`do_${e.action}`)), h("td", null, target(e.target, names)),
+      h("td", null, when(e.at)), h("td", null, e.actor_id == null ? e.actor : `${e.actor} #${e.actor_id}`), h("td", { "data-code": e.action }, t(`do_${e.action}`)), h("td", null, target(e.target, names)),
       h("td", null, e.reason), h("td", { class: "cs-json" }, show(e.before)), h("td", { class: "cs-json" }, show(e.after)))),
     { "data-list": "log" });
 }
