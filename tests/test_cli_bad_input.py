@@ -200,6 +200,13 @@ def _engine_cases(p: Paths) -> list[Case]:
         Case(("verify-log", "--db", p.not_db, "--public-key", "AA=="), says="cannot be read"),
         Case(("verify-log", "--db", DOWN_PG, "--public-key", "AA=="), says="cannot be read"),
     ]
+    witness = ("witness", "--name", "example.org/w1", "--key", str(p.tmp / "w.key"))
+    cases += [
+        Case(("witness", "--name", "w1"), says="required"),
+        Case((*witness, "--db", str(p.tmp / "w.db"), "--port", "70000"), says="0-65535"),
+        Case((*witness, "--db", str(p.tmp / "w.db"), "--log", "not a key")),
+        Case((*witness, "--db", str(p.tmp), "--evidence")),
+    ]
     return cases
 
 

@@ -16,12 +16,14 @@ import base64
 import os
 import secrets
 import signal
+import sqlite3
 import sys
 from pathlib import Path
 
 from aiohttp import web
 
 from baccarat.checkpoint import Verifier, parse_vkey
+from baccarat.commands import options
 from baccarat.errors import BaccaratError
 from baccarat.witness.book import Book
 from baccarat.witness.service import Witness, create_app
@@ -51,7 +53,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "(a `vkeys` item of its server's /.well-known/baccarat-log-key; repeatable)",
     )  # fmt: skip
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
-    parser.add_argument("--port", type=int, default=8100, help="port (0 picks a free one)")
+    parser.add_argument(
+        "--port", type=options.port, default=8100, help="port, 0-65535 (0 picks a free one)"
+    )
     parser.add_argument("--evidence", action="store_true", help="print the evidence and exit")
 
 
@@ -82,8 +86,9 @@ def run(args: argparse.Namespace) -> int:
         if not logs and not args.evidence:
             raise BaccaratError("no_logs", "Name at least one log to witness: --log VKEY.")
         book = Book(Path(args.db))
-    except (BaccaratError, ValueError, OSError) as exc:
-        why = exc.message if isinstance(exc, BaccaratError) else str(exc)
+    except (BaccaratError, ValueError, OSError, sqlite3.Error) as exc:
+        # sqlite3: a --db that is a directory or not a database file.
+        why = exc.message if isinstance(exc, BaccaratError) else f"{args.db}: {exc}"
         print(f"baccarat witness: {why}", file=sys.stderr)
         return 2
     if args.evidence:
