@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import base64
+import errno
 import os
 import secrets
 import signal
@@ -107,7 +108,15 @@ async def _serve(witness: Witness, host: str, port: int) -> int:
     runner = web.AppRunner(create_app(witness), access_log=None)
     await runner.setup()
     site = web.TCPSite(runner, host, port)
-    await site.start()
+    try:
+        await site.start()
+    except OSError as exc:
+        busy = exc.errno == errno.EADDRINUSE
+        why = "another program listens there" if busy else exc.strerror
+        print(f"baccarat witness: cannot listen on {host}:{port}: {why}", file=sys.stderr)
+        await runner.cleanup()
+        witness.book.close()
+        return 2
     bound = runner.addresses[0][1] if runner.addresses else port
     print(f"witness:  {witness.verifier.vkey()}", flush=True)
     print(f"open:     http://{host}:{bound} (logs: {', '.join(witness.logs)})", flush=True)
