@@ -58,9 +58,25 @@ def _seat_bettors(rng: random.Random, pool: list[Bettor], dealer: int) -> list[B
     return rng.sample(free, rng.randint(3, min(7, len(free))))
 
 
-def honest_play(rounds: int, seed: int = 47, accounts: int = 12) -> list[RoundFacts]:
+Slips = Callable[[random.Random, Outcome], dict[int, dict[Area, int]]]
+"""A made-up pattern: the bets some accounts place on a round, seeing its cards."""
+
+
+@dataclass(frozen=True)
+class Pattern:
+    """Made-up play at a table of its own: its dealer (not one of the honest accounts), and
+    the bets of the pattern's accounts each round, beside the honest bettors seated there."""
+
+    dealer: int
+    slips: Slips
+
+
+def honest_play(
+    rounds: int, seed: int = 47, accounts: int = 12, patterns: tuple[Pattern, ...] = ()
+) -> list[RoundFacts]:
     """``rounds`` rounds at two tables dealt from real shoes; the dealer changes each shoe,
-    bettors come and go, and each bets (or sits out) by their own random strategy."""
+    bettors come and go, and each bets (or sits out) by their own random strategy. Each of
+    ``patterns`` adds a table where honest bettors sit beside the made-up play."""
     rng = random.Random(seed)
     sides = ("random", "banker_lean", "player_lean", "follow", "against")
     stakes = ("flat", "random", "martingale")
@@ -69,15 +85,18 @@ def honest_play(rounds: int, seed: int = 47, accounts: int = 12) -> list[RoundFa
         for u in range(1, accounts + 1)
     ]
     tables = [_TablePlay(f"t{i}", rng, pool) for i in range(2)]
+    tables += [_TablePlay(f"p{i}", rng, pool, p) for i, p in enumerate(patterns)]
     out = []
     for n in range(rounds):
-        out.append(tables[n % 2].next_round(n))
+        out.append(tables[n % len(tables)].next_round(n))
     return out
 
 
 class _TablePlay:
-    def __init__(self, table_id: str, rng: random.Random, pool: list[Bettor]) -> None:
-        self.table_id, self.rng, self.pool = table_id, rng, pool
+    def __init__(
+        self, table_id: str, rng: random.Random, pool: list[Bettor], pattern: Pattern | None = None
+    ) -> None:
+        self.table_id, self.rng, self.pool, self.pattern = table_id, rng, pool, pattern
         self.shoe: Shoe | None = None
         self.dealt = 0
         self.last: str | None = None
@@ -87,7 +106,10 @@ class _TablePlay:
     def _new_shoe(self) -> None:
         self.shoe = Shoe.from_seed(self.rng.randbytes(32))
         self.dealt = 0
-        self.dealer = self.rng.choice(self.pool).user_id
+        if self.pattern is None:
+            self.dealer = self.rng.choice(self.pool).user_id
+        else:
+            self.dealer = self.pattern.dealer
         self.seated = _seat_bettors(self.rng, self.pool, self.dealer)
 
     def next_round(self, n: int) -> RoundFacts:
@@ -107,24 +129,30 @@ class _TablePlay:
                 if self.rng.random() < 0.1:
                     slip["tie"] = CHIP
                 slips[b.user_id] = slip
+        # The cards do not depend on the bets: only the made-up bets look at them.
         outcome = deal(self.shoe.draw)
         self.dealt += 1
+        if self.pattern is not None:
+            slips |= self.pattern.slips(self.rng, outcome)
         result = settle(outcome, self.dealer, slips)
         for b in self.seated:
             if b.user_id in result.deltas:
                 b.last_lost = result.deltas[b.user_id] < 0
         if outcome.winner != "tie":
             self.last = outcome.winner
-        return facts(f"{self.table_id}-{n}", self.table_id, float(n), self.dealer, outcome, slips)
+        return facts(
+            f"{self.table_id}-{n}", self.table_id, self.dealt, float(n), self.dealer, outcome,
+            slips,
+        )  # fmt: skip
 
 
 def facts(
-    round_id: str, table_id: str, at: float, dealer: int, outcome: Outcome,
+    round_id: str, table_id: str, round_no: int, at: float, dealer: int, outcome: Outcome,
     slips: dict[int, dict[Area, int]],
 ) -> RoundFacts:  # fmt: skip
     """A settled round as the scorer reads it."""
     positions = {u: s.get("player", 0) - s.get("banker", 0) for u, s in slips.items()}
-    return RoundFacts(round_id, table_id, at, dealer, outcome.winner, positions)
+    return RoundFacts(round_id, table_id, round_no, at, dealer, outcome.winner, positions)
 
 
 def outcomes(seed: int) -> Iterator[Outcome]:
@@ -139,7 +167,7 @@ def outcomes(seed: int) -> Iterator[Outcome]:
 
 
 def made_up(
-    count: int, seed: int, dealer: int, slips_of: Callable[[random.Random, Outcome], dict[int, dict[Area, int]]],
+    count: int, seed: int, dealer: int, slips_of: Slips,
     *, table_id: str = "t9",
 ) -> list[RoundFacts]:  # fmt: skip
     """``count`` real deals with the bets ``slips_of`` makes up for each (seeing the cards)."""
@@ -147,12 +175,20 @@ def made_up(
     out = []
     for n, outcome in zip(range(count), outcomes(seed), strict=False):
         out.append(
-            facts(f"{table_id}-x{n}", table_id, 1e6 + n, dealer, outcome, slips_of(rng, outcome))
+            facts(
+                f"{table_id}-x{n}",
+                table_id,
+                n + 1,
+                1e6 + n,
+                dealer,
+                outcome,
+                slips_of(rng, outcome),
+            )
         )
     return out
 
 
-def hedging(a: int, b: int) -> Callable[[random.Random, Outcome], dict[int, dict[Area, int]]]:
+def hedging(a: int, b: int) -> Slips:
     """對打: a and b on opposite sides, sides swapped at random, stakes within 10%."""
 
     def slips(rng: random.Random, _: Outcome) -> dict[int, dict[Area, int]]:
@@ -166,15 +202,18 @@ def hedging(a: int, b: int) -> Callable[[random.Random, Outcome], dict[int, dict
     return slips
 
 
-def dumping_to(winner_id: int, loser_id: int | None = None):  # type: ignore[no-untyped-def]
+def dumping_to(winner_id: int | None, loser_id: int | None = None) -> Slips:
     """Chip dumping: ``winner_id`` stakes on the side that wins (and ``loser_id``, when given,
-    on the side that loses), as if the cards were known; a tie takes a random side."""
+    on the side that loses), as if the cards were known; a tie takes a random side. With
+    ``winner_id`` None, ``loser_id`` alone loses to the dealer round after round."""
 
     def slips(rng: random.Random, outcome: Outcome) -> dict[int, dict[Area, int]]:
         win = outcome.winner if outcome.winner in SIDES else rng.choice(SIDES)
         lose = "banker" if win == "player" else "player"
         chips = rng.choice((2, 3, 5))
-        made: dict[int, dict[Area, int]] = {winner_id: {win: chips * CHIP}}  # type: ignore[dict-item]
+        made: dict[int, dict[Area, int]] = {}
+        if winner_id is not None:
+            made[winner_id] = {win: chips * CHIP}  # type: ignore[dict-item]
         if loser_id is not None:
             made[loser_id] = {lose: chips * CHIP}  # type: ignore[dict-item]
         return made

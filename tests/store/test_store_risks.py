@@ -41,7 +41,8 @@ def test_settled_rounds_come_back_as_each_bettors_position(
     store.void_round("r-void")
     (facts,) = store.risk_rounds(since)
     b1, b2, b3 = (users[k].user_id for k in ("b1", "b2", "b3"))
-    assert facts.round_id == "r3" and facts.winner == "player"
+    assert (facts.round_id, facts.table_id, facts.round_no) == ("r3", "t1", 4)
+    assert facts.winner == "player"
     assert facts.dealer_id == users["dealer"].user_id
     assert dict(facts.positions) == {b1: 300, b2: -300, b3: 200}
     assert store.risk_rounds(time.time() + 60) == []

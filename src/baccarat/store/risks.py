@@ -69,7 +69,9 @@ class Risks:
         )
         with reading(self.engine, snapshot=True) as conn:
             rows = conn.execute(
-                sa.select(r.c.id, r.c.table_id, r.c.closed_at, r.c.dealer_id, r.c.outcome)
+                sa.select(
+                    r.c.id, r.c.table_id, r.c.round_no, r.c.closed_at, r.c.dealer_id, r.c.outcome
+                )
                 .where(r.c.status == "settled", r.c.closed_at >= since)
                 .order_by(r.c.closed_at.desc())
                 .limit(limit)
@@ -87,6 +89,7 @@ class Risks:
             RoundFacts(
                 row.id,
                 row.table_id,
+                row.round_no,
                 row.closed_at,
                 row.dealer_id,
                 (row.outcome or {}).get("winner", "tie"),
