@@ -23,7 +23,8 @@ KEYS = keyfile.new_keys()
 def _verify(store: Store, keys_file: Path) -> tuple[int, dict[str, object]]:
     args = argparse.Namespace(
         url=None, db=store.url, keys=str(keys_file), public_key=None, head=None,
-        save_head=None, json=True,
+        save_head=None, json=True, witness=[], witness_quorum=None, checkpoint=None,
+        save_checkpoint=None,
     )  # fmt: skip
     out = io.StringIO()
     with contextlib.redirect_stdout(out):

@@ -4,8 +4,11 @@ Reads the newest signed head, every entry and the public keys (``--url``: over H
 from ``/.well-known/baccarat-log-key``; ``--db``: from the database, the keys from the keys
 file or ``--public-key``), then checks them (``baccarat.logcheck``). ``--head FILE`` checks a
 head kept from an earlier run (and its consistency proof from the server); ``--save-head
-FILE`` keeps today's for the next run. Exit status 0: all good; 1: a problem; 2: bad input or
-the log could not be read.
+FILE`` keeps today's for the next run. The cosigned checkpoint (``--url``: the served one;
+``--db``: the one kept beside the keys file; ``--checkpoint FILE``: one kept or got elsewhere) is
+checked against the witnesses' keys (``--witness VKEY``, pinned by the reader; else those the
+key document lists, which only the operator vouches for) and ``--witness-quorum`` (``baccarat.
+witnesscheck``). Exit status 0: all good; 1: a problem; 2: bad input or the log could not be read.
 """
 
 from __future__ import annotations
@@ -19,13 +22,14 @@ import urllib.error
 import urllib.parse
 import urllib.request
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import sqlalchemy.exc
 
 from baccarat import merkle
-from baccarat.commands import options
+from baccarat.commands import options, verify_witnesses
 from baccarat.errors import BaccaratError, InvalidInput
 from baccarat.logbook import Entry, SignedHead
 from baccarat.logcheck import LoggedShoe, Report, check_age, check_indexes, check_log
@@ -35,8 +39,11 @@ ABOUT = """\
 --url reads a running server's log and its public keys (/.well-known/baccarat-log-key);
 --db reads a database (writing nothing), with the keys from --keys or --public-key.
 --head FILE checks a head kept from an earlier run; --save-head FILE keeps today's for the
-next one (docs/fairness.md). Exit status 0: all good; 1: a problem; 2: bad input or the
-log could not be read."""
+next one (docs/fairness.md). The cosigned checkpoint is checked against the witnesses' keys:
+pin them with --witness VKEY (as each witness prints it); without, those the operator's key
+document lists are used, with a warning, since an operator can list witnesses it runs itself.
+Fewer than --witness-quorum (default: the published policy's) vouching is a problem.
+Exit status 0: all good; 1: a problem; 2: bad input or the log could not be read."""
 
 _PAGE = 1000
 
@@ -50,6 +57,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--public-key", help="the log's Ed25519 public key in base64 (pinned)")
     parser.add_argument("--head", help="a head kept from before (JSON): the log must extend it")
     parser.add_argument("--save-head", help="write the newest head, checked, to this file")
+    parser.add_argument(
+        "--witness", action="append", default=[], metavar="VKEY",
+        help="a witness's verifier key, as `baccarat witness` prints it, pinned: whose "
+        "cosignatures count (repeatable; default: the witnesses the key document lists)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--witness-quorum", type=int, metavar="K",
+        help="how many witnesses must vouch (default: the published policy's, else all)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--checkpoint", metavar="FILE",
+        help="a cosigned checkpoint kept from before or got elsewhere: the log must extend it",
+    )  # fmt: skip
+    parser.add_argument("--save-checkpoint", metavar="FILE", help="write the checkpoint checked")
     parser.add_argument("--json", action="store_true", help="print JSON")
 
 
@@ -58,13 +79,20 @@ class _Http:
 
     def __init__(self, url: str) -> None:
         self.url = url.rstrip("/")
+        self._document: Any = None
 
     def get(self, path: str, **query: object) -> Any:
+        return json.loads(self.read(path, query) or "null")
+
+    def read(self, path: str, query: Mapping[str, object], missing: bool = False) -> str | None:
+        """The answer's text; None for a 404 when it may be ``missing``."""
         qs = f"?{urllib.parse.urlencode(query)}" if query else ""
         try:
             with urllib.request.urlopen(self.url + path + qs, timeout=30) as answer:
-                return json.load(answer)
+                return str(answer.read().decode("utf-8"))
         except urllib.error.HTTPError as exc:
+            if missing and exc.code == 404:
+                return None
             body = exc.read().decode(errors="replace")[:300]
             raise InvalidInput("unreadable_log", f"{path} answered {exc.code}: {body}") from None
         except (urllib.error.URLError, OSError) as exc:
@@ -73,9 +101,19 @@ class _Http:
     def head(self) -> SignedHead:
         return SignedHead.from_json(self.get("/api/log/head"))
 
+    def document(self) -> Any:
+        """The key document (``/.well-known/baccarat-log-key``), read once."""
+        if self._document is None:
+            self._document = self.get("/.well-known/baccarat-log-key")
+        return self._document
+
     def keys(self) -> dict[str, bytes]:
-        found = self.get("/.well-known/baccarat-log-key")
+        found = self.document()
         return {k["key_id"]: base64.b64decode(k["public_key"]) for k in found["keys"]}
+
+    def checkpoint(self) -> str | None:
+        """The served cosigned checkpoint (None: the server has none)."""
+        return self.read("/.well-known/baccarat-checkpoint", {}, missing=True)
 
     def entries(self, size: int) -> list[LoggedShoe]:
         out: list[LoggedShoe] = []
@@ -97,7 +135,17 @@ class _Database:
 
         from baccarat.store.engine import make_engine
 
+        self.url = url
         self.engine: sa.Engine = make_engine(url)
+
+    def checkpoint(self, keys_file: str | None) -> str | None:
+        """The cosigned checkpoint the nodes kept beside the keys file for this database."""
+        if keys_file is None:
+            return None
+        from baccarat.server.kepthead import KeptHead, path_beside
+
+        witnessed = KeptHead(path_beside(Path(keys_file)), self.url).witnessed
+        return None if witnessed is None else witnessed.note
 
     def head(self) -> SignedHead:
         from baccarat.store import shoelog
@@ -190,14 +238,27 @@ def _check_proof(source: _Http | _Database, kept: SignedHead, head: SignedHead, 
         r.problems.append("The server's consistency proof from the kept head does not hold.")
 
 
-def _check(
-    args: argparse.Namespace, source: _Http | _Database
-) -> tuple[Report, SignedHead, SignedHead | None]:
-    """Read the log and check it: the report, the head checked, the kept head."""
+@dataclass(slots=True)
+class _Checked:
+    """What the check read and found."""
+
+    report: Report
+    head: SignedHead
+    kept: SignedHead | None
+    witnessing: verify_witnesses.Witnessing
+
+
+def _check(args: argparse.Namespace, source: _Http | _Database) -> _Checked:
+    """Read the log and check it: the report, the head checked, the kept head, the witnesses."""
     keys = _public_keys(args, source)
     kept = _kept(args.head)
-    # Read before the head: a shoe logged after it names an index the head does not hold.
+    http = isinstance(source, _Http)
+    document = source.document() if isinstance(source, _Http) else None
+    witnessing = verify_witnesses.Witnessing(verify_witnesses.policy(args, document))
+    # Read before the head: a shoe logged after it names an index the head does not hold, and
+    # a checkpoint cosigned after it a size the head does not reach.
     indexes = source.indexes() if isinstance(source, _Database) else None
+    served = source.checkpoint() if isinstance(source, _Http) else source.checkpoint(args.keys)
     head = source.head()
     logged = source.entries(head.tree_size)
     report = check_log(head, logged, keys, kept)
@@ -206,7 +267,9 @@ def _check(
     check_age(head, time.time_ns() // 1_000_000, report)
     if kept is not None:
         _check_proof(source, kept, head, report)
-    return report, head, kept
+    what = "the served checkpoint" if http else "the checkpoint kept beside the keys file"
+    verify_witnesses.check(args, (what, served), logged, list(keys.values()), witnessing, report)
+    return _Checked(report, head, kept, witnessing)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -216,7 +279,7 @@ def run(args: argparse.Namespace) -> int:
         if args.url:
             options.verify_http_url("--url", args.url)
         source = _Http(args.url) if args.url else _Database(args.db)
-        report, head, kept = _check(args, source)
+        checked = _check(args, source)
     except BaccaratError as exc:
         _say_error(exc, as_json=args.json)
         return 2
@@ -229,10 +292,19 @@ def run(args: argparse.Namespace) -> int:
     finally:
         if isinstance(source, _Database):
             source.engine.dispose()
-    if report.ok and args.save_head:
-        Path(args.save_head).write_text(json.dumps(head.json()) + "\n", encoding="utf-8")
-    _say(report, head, kept, as_json=args.json)
-    return 0 if report.ok else 1
+    if checked.report.ok:
+        _save(args, checked)
+    _say(checked, as_json=args.json)
+    return 0 if checked.report.ok else 1
+
+
+def _save(args: argparse.Namespace, checked: _Checked) -> None:
+    """Keep the head (``--save-head``) and the checkpoint (``--save-checkpoint``) checked."""
+    if args.save_head:
+        Path(args.save_head).write_text(json.dumps(checked.head.json()) + "\n", encoding="utf-8")
+    served = checked.witnessing.served
+    if args.save_checkpoint and served is not None:
+        Path(args.save_checkpoint).write_text(served, encoding="utf-8")
 
 
 def _say_error(exc: BaccaratError, *, as_json: bool) -> None:
@@ -242,7 +314,8 @@ def _say_error(exc: BaccaratError, *, as_json: bool) -> None:
         print(f"error: {exc.message}", file=sys.stderr)
 
 
-def _say(report: Report, head: SignedHead, kept: SignedHead | None, *, as_json: bool) -> None:
+def _say(checked: _Checked, *, as_json: bool) -> None:
+    report, head, kept = checked.report, checked.head, checked.kept
     if as_json:
         out = {
             "ok": report.ok,
@@ -250,6 +323,7 @@ def _say(report: Report, head: SignedHead, kept: SignedHead | None, *, as_json: 
             "entries": report.entries,
             "seeds_checked": report.seeds,
             "shoes_checked": report.shoes,
+            "witnesses": checked.witnessing.json(),
             "problems": report.problems,
             "warnings": report.warnings,
         }
@@ -262,6 +336,8 @@ def _say(report: Report, head: SignedHead, kept: SignedHead | None, *, as_json: 
         print(f"shoes:   {report.shoes} logged shoes' log_index checked against the entries")
     if kept is not None:
         print(f"kept:    the head of {kept.tree_size} entries checked against today's log")
+    for line in checked.witnessing.lines():
+        print(line)
     for warning in report.warnings:
         print(f"WARNING: {warning}", file=sys.stderr)
     for problem in report.problems:
