@@ -50,6 +50,7 @@ def main() -> int:
     parser.add_argument("--faults", type=int, default=100, help="how many faults to inject")
     parser.add_argument("--restarts", type=int, default=5, help="rolling restarts after them")
     parser.add_argument("--out", type=Path, help="also write the JSON summary here")
+    parser.add_argument("--logs", type=Path, help="keep the run's logs in this folder")
     parser.add_argument(
         "--proxied",
         action="store_true",
@@ -72,7 +73,11 @@ def main() -> int:
     restarts: list[dict[str, Any]] = []
     started = time.monotonic()
     with contextlib.ExitStack() as stack:
-        tmp = stack.enter_context(tempfile.TemporaryDirectory())
+        if args.logs is None:
+            tmp = stack.enter_context(tempfile.TemporaryDirectory())
+        else:
+            args.logs.mkdir(parents=True, exist_ok=True)
+            tmp = str(args.logs)
         pg = stack.enter_context(own_postgres())
         redis = stack.enter_context(own_redis())
         standby = pg.standby() if args.failover is not None else None

@@ -33,23 +33,29 @@ def json_lines(path: Path) -> Iterator[dict[str, Any]]:
 
 
 def crew_back(path: Path, since: float, returned: float) -> tuple[float | None, int]:
-    """From a crew's log: seconds from ``returned`` until the last of its bots whose
-    connection ended after ``since`` was back in its seat (0.0 when none left or all were
-    back before), None while one is still away; and the answers 5xx but 503 its bots met."""
-    away = errors = 0
-    last = since
+    """From a crew's log: seconds from ``returned`` until the last of its bots that left
+    its seat after ``since`` was back in it (0.0 when none left, or all were back before),
+    None while one is still away; and the answers 5xx but 503 its bots met.
+
+    A bot logs each return to its seat, but not every way a connection ends (a socket
+    closed by its node ends quietly): one is away while the connections that ended
+    outnumber the returns, or while a try to connect failed after the last return."""
+    ended = backs = errors = 0
+    last, trying = since, False
     for rec in json_lines(path):
         if float(rec["ts"]) < since:
             continue
         msg = str(rec.get("msg", ""))
         if msg.startswith("bot connection ended"):
-            away += 1
-        elif msg == "bot back in its seat" and away:
-            away -= 1
-            last = float(rec["ts"])
+            ended += 1
+        elif msg.startswith("bot cannot connect"):
+            trying = True
+        elif msg == "bot back in its seat":
+            backs += 1
+            last, trying = float(rec["ts"]), False
         found = FIVE_XX.search(msg)
         errors += found is not None and found.group(1) != "503"
-    if away:
+    if trying or ended > backs:
         return None, errors
     return round(max(0.0, last - returned), 2), errors
 
