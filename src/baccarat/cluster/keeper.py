@@ -341,9 +341,10 @@ class Keeper:
             return
         try:
             await self.on_gained(table_id, token)
-        except Exception:
-            # A table this node cannot start is left for another node to take.
-            log.exception("table could not start", extra={"table_id": table_id})
+        except Exception as exc:
+            # A table this node cannot start is left for another node to take (a database
+            # away meanwhile is a warning: the next tick tries again).
+            log_failure(log, "table could not start", exc, {"table_id": table_id})
             await self.directory.release(table_id, self.node_id, token)
             return
         self.held[table_id] = token
