@@ -9,10 +9,12 @@ import subprocess
 import sys
 import threading
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 from typing import Any
 
+from baccarat import checkpoint
 from baccarat.api import login
 from baccarat.client import Client
 from baccarat.store import BetRecord, open_store
@@ -37,6 +39,7 @@ def test_demo_serves_bots_play_and_sigterm_exits_cleanly(tmp_path: Path) -> None
             return any(len(t["beads"]) >= 2 for t in tables)
 
         wait_until(bots_played, "bots to play two rounds")
+        witness = _the_demo_witness_cosigns_the_head(url)
         lobby = _get(url + "/api/lobby")
         tables = lobby["tables"]
         # In every room a table with a bot dealer, bots betting and free bettor seats.
@@ -61,6 +64,12 @@ def test_demo_serves_bots_play_and_sigterm_exits_cleanly(tmp_path: Path) -> None
     stopping = said.index("shutting down")
     assert [r["msg"] for r in records[stopping:] if r["logger"] == "baccarat.bots"] == []
     assert said.index("demo bots stopped") < said.index("stopped")
+    # Its witness stopped with it.
+    try:
+        urllib.request.urlopen(witness, timeout=5).close()
+        raise AssertionError(f"the demo's witness still answers at {witness}")
+    except urllib.error.URLError:
+        pass
     store = open_store(db)
     try:
         report = store.audit()
@@ -72,6 +81,24 @@ def test_demo_serves_bots_play_and_sigterm_exits_cleanly(tmp_path: Path) -> None
         assert {"demo1", "demo2", "demo3", "dealer"} <= names
     finally:
         store.close()
+
+
+def _the_demo_witness_cosigns_the_head(url: str) -> str:
+    """The demo's own witness cosigns the log's checkpoint, served at its well-known address;
+    where the witness listens."""
+    published = _get(url + "/.well-known/baccarat-log-key")
+    assert published["quorum"] == 1 and len(published["witnesses"]) == 1
+    witness = published["witnesses"][0]
+
+    def cosigned() -> str:
+        with urllib.request.urlopen(url + "/.well-known/baccarat-checkpoint", timeout=5) as r:
+            return str(r.read().decode())
+
+    text, lines = checkpoint.split_note(wait_until(cosigned, "the demo's head cosigned"))
+    vouched = checkpoint.vouching(text, lines, [checkpoint.parse_vkey(witness["vkey"])])
+    assert list(vouched) == [witness["name"]]
+    assert checkpoint.parse_body(text).tree_size >= 1
+    return str(witness["url"])
 
 
 def _a_second_server_is_refused_and_voids_nothing(url: str, db: str, tmp_path: Path) -> None:

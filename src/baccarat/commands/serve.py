@@ -21,7 +21,7 @@ from baccarat.cluster import RedisDirectory
 from baccarat.cluster.keeper import DEFAULT_TTL
 from baccarat.cluster.outage import Outage
 from baccarat.cluster.remote import DEFAULT_PREFIX, check_url
-from baccarat.commands import announce, options, serve_lock, witnesses, workers
+from baccarat.commands import announce, demo_witness, options, serve_lock, witnesses, workers
 from baccarat.commands.demo import Demo, demo_layout, ensure_accounts, start_demo
 from baccarat.errors import BaccaratError, Conflict
 from baccarat.logs import FORMATS, setup_logging
@@ -266,7 +266,10 @@ async def _serve(args: argparse.Namespace, config: RoomsConfig, store: Store, ur
     # A server alone is the whole system, and nodes share the tables: a server of the other
     # kind on the same database is refused before it writes anything.
     try:
-        async with serve_lock.held(store, url, shared=directory is not None):
+        async with (
+            serve_lock.held(store, url, shared=directory is not None),
+            demo_witness.beside(args, alone=directory is None),
+        ):
             return await _serve_alone_or_not(args, config, store, url, directory, stop)
     except Conflict as exc:
         print(f"baccarat serve: {exc.message}", file=sys.stderr)
