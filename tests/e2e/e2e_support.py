@@ -43,6 +43,8 @@ SCREENSHOTS = Path(
 the tree clean; ``BACCARAT_SCREENSHOTS=docs/screenshots`` refreshes the README's pictures."""
 DESKTOP = {"width": 1440, "height": 900}
 PHONE = {"width": 390, "height": 844}
+SMALL_PHONE = {"width": 360, "height": 640}
+"""The smallest phone the console is laid out for."""
 
 needs_chromium = pytest.mark.skipif(
     not CHROMIUM.exists(), reason="Debian's chromium is not installed at /usr/bin/chromium"
@@ -199,6 +201,17 @@ SEEN = """() => { const app = window.baccaratApp, v = app.table.view;
 def no_horizontal_overflow(page: Any) -> bool:
     """Whether the page fits its viewport's width."""
     return bool(page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1"))
+
+
+def cells_inside(page: Any) -> bool:
+    """Whether every cell and button of the console's tables lies within the screen's width
+    (none cut off behind a table's own sideways scrolling)."""
+    return bool(
+        page.evaluate(
+            """() => [...document.querySelectorAll('.cs-grid td, .cs-grid button')]
+                 .every((el) => el.getBoundingClientRect().right <= innerWidth + 1)"""
+        )
+    )
 
 
 def save_screenshot(page: Any, name: str) -> Path:

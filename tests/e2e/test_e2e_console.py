@@ -20,7 +20,9 @@ from e2e_support import (
     DESKTOP,
     PASSWORD,
     PHONE,
+    SMALL_PHONE,
     Server,
+    cells_inside,
     create_account,
     log_in,
     needs_chromium,
@@ -216,6 +218,12 @@ def test_an_operator_enrols_grants_mutes_bans_and_reads_the_log(
         )
         assert no_horizontal_overflow(phone)
         save_screenshot(phone, "console-user-phone-en")
+        # The smallest phone reads the log whole: each entry a card, its target inside.
+        phone.set_viewport_size(SMALL_PHONE)
+        phone.goto(f"{server.url}/admin/#/log")
+        phone.wait_for_selector("[data-list='log'] tr td[data-label]")
+        assert no_horizontal_overflow(phone) and cells_inside(phone)
+        save_screenshot(phone, "console-log-phone-en")
         assert not op.js_errors and not game.js_errors and not phone.js_errors
     finally:
         for page in pages:

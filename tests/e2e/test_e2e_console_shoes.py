@@ -15,8 +15,9 @@ import sqlalchemy as sa
 from e2e_support import (
     DESKTOP,
     PASSWORD,
-    PHONE,
+    SMALL_PHONE,
     Server,
+    cells_inside,
     needs_chromium,
     no_horizontal_overflow,
     save_screenshot,
@@ -205,12 +206,12 @@ def test_an_operator_reads_a_tables_shoes_and_rounds_by_name_and_hand(
         page.wait_for_selector(".cs-top h1:text('營運後台')")
         views_fit(page, played, "zh-TW")
         # A phone reads the shoes and a search without sideways scrolling of the page.
-        phone = console_page(browser, server, PHONE, phone=True)
+        phone = console_page(browser, server, SMALL_PHONE, phone=True)
         pages.append(phone)
         console_log_in(phone, operator, secret)
         phone.goto(f"{server.url}/admin/#/shoes/{TABLE}/{played['ended']}")
         phone.wait_for_selector(".cs-shoe [data-list='shoe_rounds'] tr[data-round]")
-        assert no_horizontal_overflow(phone)
+        assert no_horizontal_overflow(phone) and cells_inside(phone)
         save_screenshot(phone, "console-shoes-phone")
         phone.click("[data-action='lang']")
         phone.goto(f"{server.url}/admin/#/records/{played['rounds'][1]}")

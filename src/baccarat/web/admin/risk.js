@@ -4,17 +4,10 @@
 import { h, mount, fmt, signed } from "../js/dom.js";
 import { api } from "../js/net.js";
 import { t, refusal, when } from "./words.js";
-import { tableName } from "./names.js";
+import { grid } from "./grid.js";
+import { roundName, userLink } from "./names.js";
 
 const DAYS = [1, 7, 30, 90];
-
-function grid(heads, rows, attrs = {}) {
-  return h("table", { class: "cs-grid", ...attrs },
-    h("thead", null, h("tr", null, heads.map((x) => h("th", null, x)))),
-    h("tbody", null, rows.length ? rows : h("tr", null, h("td", { colspan: heads.length, class: "muted" }, t("empty")))));
-}
-
-const who = (id, name) => h("a", { href: `#/users/${id}` }, name);
 
 // A position as the side and the coins on it: 閒 500, 莊 300.
 function position(coins, pattern) {
@@ -35,23 +28,30 @@ function pairRow(p, open) {
   return h("tr", { "data-pair": `${p.pattern}:${p.a}:${p.b}`, "data-flagged": String(p.flagged), class: p.flagged ? "cs-flagged" : null },
     h("td", null, p.flagged ? h("span", { class: "pill cs-banned" }, t("risk_flagged")) : h("span", { class: "muted" }, t("risk_watch"))),
     h("td", null, t(`risk_${p.pattern}`)),
-    h("td", null, who(p.a, p.a_name), ` ${arrow} `, who(p.b, p.b_name)),
+    h("td", null, userLink(p.a, p.a_name), ` ${arrow} `, userLink(p.b, p.b_name)),
     h("td", { class: "num" }, p.score.toFixed(2)),
     h("td", null, measure(p)),
     h("td", null, p.addresses.length ? h("span", { class: "pill cs-muted", title: p.addresses.join(", ") }, t("risk_same_address")) : "—"),
     h("td", null, h("button", { class: "btn-link", "data-action": "evidence", onclick: () => open(p) }, t("risk_rounds"))));
 }
 
+// Why the pair scores what it does, in the view's words.
+function why(p) {
+  if (p.pattern === "hedge") return t("risk_why_hedge", { z: p.z.toFixed(2), n: fmt(p.rounds) });
+  // The one the coins left, and the one they reached, each with their own results' z.
+  const [from, to, fz, tz] = p.flow >= 0 ? [p.a_name, p.b_name, p.a_z, p.b_z] : [p.b_name, p.a_name, p.b_z, p.a_z];
+  return t("risk_why_dumping", { z: Math.abs(p.z).toFixed(2), n: fmt(p.rounds), from, to, fz: fz.toFixed(2), tz: tz.toFixed(2) });
+}
+
 function evidence(p) {
-  const heads = [t("time"), t("round"), t("table"), p.a_name, p.b_name];
+  const heads = [t("time"), t("round"), p.a_name, p.b_name];
   if (p.pattern === "dumping") heads.push(t("risk_flow", { name: p.b_name }));
   return h("section", { class: "cs-evidence panel", "data-evidence": `${p.pattern}:${p.a}:${p.b}` },
     h("h3", null, `${t(`risk_${p.pattern}`)} · ${p.a_name} · ${p.b_name}`),
-    h("p", { class: "muted" }, t(`risk_why_${p.pattern}`, { z: p.z.toFixed(2), n: fmt(p.rounds) })),
+    h("p", { class: "muted", "data-field": "why" }, why(p)),
     grid(heads, p.evidence.map((e) => h("tr", { "data-round": e.round_id },
       h("td", null, when(e.at)),
-      h("td", null, h("a", { href: `#/records/${encodeURIComponent(e.round_id)}` }, e.round_id)),
-      h("td", null, tableName(e.table_id)),
+      h("td", null, h("a", { href: `#/records/${encodeURIComponent(e.round_id)}`, title: e.round_id }, roundName(e.table_id, e.round_no))),
       h("td", { class: "num" }, position(e.a_position, p.pattern)),
       h("td", { class: "num" }, position(e.b_position, p.pattern)),
       p.pattern === "dumping" ? h("td", { class: "num" }, signed(e.flow)) : null)), { "data-list": "evidence" }));
@@ -68,7 +68,7 @@ export async function riskView(body) {
     mount(shown);
     mount(out,
       h("p", { class: "cs-risk-counts", "data-field": "flagged" },
-        t("risk_counts", { hedge: fmt(got.flagged.hedge), dumping: fmt(got.flagged.dumping) })),
+        t("risk_counts", { hedge: t("risk_hedge_pairs", { n: got.flagged.hedge }), dumping: t("risk_dumping_pairs", { n: got.flagged.dumping }) })),
       grid([t("status"), t("risk_pattern"), t("risk_pair"), t("risk_score"), t("risk_what"), t("risk_address"), ""],
         got.pairs.map((p) => pairRow(p, (pair) => { mount(shown, evidence(pair)); shown.scrollIntoView({ block: "nearest" }); })),
         { "data-list": "pairs" }),

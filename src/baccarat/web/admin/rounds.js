@@ -4,7 +4,7 @@
 import { h, mount, fmt, signed } from "../js/dom.js";
 import { api } from "../js/net.js";
 import { t, refusal, when } from "./words.js";
-import { grid } from "./grid.js";
+import { grid, labelled } from "./grid.js";
 import { tableName, tableSelect, userLink } from "./names.js";
 
 const AREAS = ["player", "banker", "tie", "player_pair", "banker_pair"];
@@ -44,6 +44,7 @@ function roundSearch() {
     const got = await api(`/api/admin/rounds?${q}`);
     rows.append(...got.rounds.map((r) => foundRow(got.table_id, r)));
     if (!cursor && !got.rounds.length) rows.append(h("tr", null, h("td", { colspan: 8, class: "muted" }, t("empty"))));
+    labelled(rows.parentElement);
     mount(more, got.next ? h("button", { class: "btn btn-ghost", "data-action": "more", onclick: () => page(got.next).catch(fail) }, t("more")) : null);
   };
   const fail = (err) => mount(more, h("p", { class: "cs-error", role: "alert", "data-code": err.code }, refusal(err)));

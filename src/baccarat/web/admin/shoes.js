@@ -5,7 +5,7 @@
 import { h, mount, fmt } from "../js/dom.js";
 import { api } from "../js/net.js";
 import { t, refusal, when } from "./words.js";
-import { grid } from "./grid.js";
+import { grid, labelled } from "./grid.js";
 import { rooms, tableName, tableSelect } from "./names.js";
 import { handsOf, winnerOf } from "./rounds.js";
 
@@ -35,6 +35,8 @@ export async function shoesView(body, tableId, shoeId) {
   const table = tableSelect(first);
   table.addEventListener("change", () => { location.hash = `#/shoes/${encodeURIComponent(table.value)}`; });
   const rows = h("tbody");
+  const list = h("table", { class: "cs-grid", "data-list": "shoes" },
+    h("thead", null, h("tr", null, [t("started"), t("ended"), t("end_reason"), t("rounds_settled"), t("commitment"), t("seed")].map((x) => h("th", null, x)))), rows);
   const more = h("div");
   const shown = h("div");
   const page = async (cursor) => {
@@ -43,6 +45,7 @@ export async function shoesView(body, tableId, shoeId) {
     const got = await api(`/api/shoes?${q}`);
     rows.append(...got.shoes.map((shoe) => shoeRow(first, shoe)));
     if (!cursor && !got.shoes.length) rows.append(h("tr", null, h("td", { colspan: 6, class: "muted" }, t("empty"))));
+    labelled(list);
     mount(more, got.next ? h("button", { class: "btn btn-ghost", "data-action": "more", onclick: () => page(got.next).catch(fail) }, t("more")) : null);
   };
   const fail = (err) => mount(more, h("p", { class: "cs-error", role: "alert" }, refusal(err)));
@@ -51,8 +54,7 @@ export async function shoesView(body, tableId, shoeId) {
     h("form", { class: "cs-search" }, h("label", null, t("table"), table)),
     shown,
     h("h3", null, t("shoes_of", { table: tableName(first) })),
-    h("table", { class: "cs-grid", "data-list": "shoes" },
-      h("thead", null, h("tr", null, [t("started"), t("ended"), t("end_reason"), t("rounds_settled"), t("commitment"), t("seed")].map((x) => h("th", null, x)))), rows),
+    list,
     more);
   await page(null).catch(fail);
   if (shoeId) mount(shown, await shoePanel(shoeId));

@@ -58,12 +58,13 @@ const WORDS = {
     risk: "風險", risk_hedge: "對打", risk_dumping: "籌碼輸送", risk_flagged: "已標記", risk_watch: "觀察",
     risk_pattern: "型態", risk_pair: "帳號組", risk_score: "分數", risk_what: "行為", risk_address: "同一位址",
     risk_same_address: "同一登入位址", risk_rounds: "查看牌局", risk_hedged_of: "{n} 局中 {k} 局對押（{pct}%）",
-    risk_flow_to: "{coins} 星幣流向 {name}", risk_flow: "流向 {name}", risk_counts: "已標記：對打 {hedge} 組、籌碼輸送 {dumping} 組",
+    risk_flow_to: "{coins} 星幣流向 {name}", risk_flow: "流向 {name}", risk_counts: "已標記：{hedge}、{dumping}",
+    risk_hedge_pairs: "對打 {n} 組", risk_dumping_pairs: "籌碼輸送 {n} 組",
     risk_why_hedge: "同桌同局押相反兩門、注額相近：z = {z}（{n} 局共同下注）",
-    risk_why_dumping: "兩人之間的星幣流向超出公平牌靴可解釋的範圍：z = {z}（{n} 局有往來）",
+    risk_why_dumping: "兩人彼此押注之間的星幣流向超出公平牌靴可解釋的範圍：z = {z}（{n} 局有往來）；兩人共同下注的牌局中，{from} 自己的輸贏 z = {fz}、{to} 的 z = {tz}。分數取三者中最小的一個。",
     risk_rules: "規則與門檻",
     risk_rule_hedge: "對打：兩人同局押相反兩門（閒對莊）且較小注額至少為較大的 {match}%；共同下注至少 {n} 局、其中至少 {share}% 對押，且對押局數相對於 50% 的 z 值（同一登入位址乘以 {weight}）達 {flag} 即標記。",
-    risk_rule_dumping: "籌碼輸送：荷官與閒家、或兩位閒家之間的星幣流向，以公平 8 副牌的結果機率計算期望與變異；至少 {n} 局有往來且 |z| 達 {flag} 即標記。",
+    risk_rule_dumping: "籌碼輸送：只算兩人彼此的押注。荷官與閒家之間是閒家的注額乘以結果；兩位閒家只在押相反兩門時有往來，金額為較小的注額。以公平 8 副牌的結果機率計算期望與變異；分數取流向的 |z|、送出者自己輸的 z、收到者自己贏的 z 三者中最小者，旁邊只是碰巧押中的人不會被標記。至少 {n} 局有往來且分數達 {flag} 即標記。",
     bad_days: "天數超出範圍",
     shoes: "牌靴", shoe: "牌靴", shoes_of: "{table} 的牌靴（新的在前）", started: "開始", ended: "結束", end_reason: "結束原因",
     rounds_settled: "已結算局數", shoe_running: "進行中", open_shoe: "查看這一靴", more: "載入更多",
@@ -90,7 +91,7 @@ const WORDS = {
     round_id: "Round id", cards: "Cards", bets: "Bets", settlement: "Settlement", commission: "Commission",
     void_reason: "Void reason", commitment: "Commitment", seed: "Seed", not_revealed: "revealed when the shoe ends",
     audit: "Ledger audit", run_audit: "Run the audit", audit_ok: "Audit clean: {rounds} rounds ({in_play} in play), {voided} voided",
-    audit_bad: "{n} problems found", actor: "Actor", action: "Action", target: "Target", before: "Before",
+    audit_bad: "{n} problems found", audit_bad_one: "1 problem found", actor: "Actor", action: "Action", target: "Target", before: "Before",
     after: "After", all: "All", done: "Done", need_reason: "Every action needs a reason", player: "Player",
     operator: "Operator", admin: "Admin", house: "House", winner: "Winner", status_settled: "Settled",
     status_voided: "Voided", status_escrowed: "In play", here: "this node", empty: "(none)", back: "Back",
@@ -112,7 +113,7 @@ const WORDS = {
     unknown_table: "No such table", table_elsewhere: "The table runs on another node", table_opening: "No node runs this table yet; try again in a moment",
     table_notice: "Notice to this table's players", lobby_notice: "Notice to every player on this node", bad_notice: "A notice needs Chinese or English text (up to 200 characters)",
     book: "The dealer's book", if_player_wins: "Dealer if Player wins", if_banker_wins: "Dealer if Banker wins",
-    voids: "Voided rounds", days: "Last {n} days", count: "Rounds", void_crash: "Server crash", void_shutdown: "Planned stop",
+    voids: "Voided rounds", days: "Last {n} days", days_one: "Last day", count: "Rounds", void_crash: "Server crash", void_shutdown: "Planned stop",
     void_settlement_refused: "Ledger refused the payout", void_escrow_refused: "Ledger refused the stakes", void_unrecorded: "Reason not recorded",
     grants: "Approvals", requested_by: "Asked by", why: "Why it waits", why_amount: "Above the bound", why_self: "To oneself",
     approve: "Approve", refuse: "Refuse", decided_by: "Decided by", decision: "Decision", grant_waiting: "Sent: it waits for a second operator's approval",
@@ -127,12 +128,15 @@ const WORDS = {
     risk: "Risk", risk_hedge: "Hedging (對打)", risk_dumping: "Chip dumping", risk_flagged: "Flagged", risk_watch: "Watch",
     risk_pattern: "Pattern", risk_pair: "Accounts", risk_score: "Score", risk_what: "What they did", risk_address: "One address",
     risk_same_address: "Same login address", risk_rounds: "Rounds", risk_hedged_of: "{k} of {n} rounds hedged ({pct}%)",
-    risk_flow_to: "{coins} coins to {name}", risk_flow: "To {name}", risk_counts: "Flagged: {hedge} hedging pairs, {dumping} chip dumping pairs",
+    risk_flow_to: "{coins} coins to {name}", risk_flow: "To {name}", risk_counts: "Flagged: {hedge}, {dumping}",
+    risk_hedge_pairs: "{n} hedging pairs", risk_hedge_pairs_one: "{n} hedging pair",
+    risk_dumping_pairs: "{n} chip dumping pairs", risk_dumping_pairs_one: "{n} chip dumping pair",
     risk_why_hedge: "Opposite sides of one round with matched stakes: z = {z} ({n} rounds both bet)",
-    risk_why_dumping: "Coins flowed between them beyond what a fair shoe explains: z = {z} ({n} rounds with a flow)",
+    risk_why_dumping: "Coins passed between their own stakes beyond what a fair shoe explains: z = {z} ({n} rounds with a flow). Over the rounds both played, {from}'s own results score z = {fz} and {to}'s z = {tz}; the score is the smallest of the three.",
+    risk_why_dumping_one: "Coins passed between their own stakes: z = {z} (1 round with a flow). Over the rounds both played, {from}'s own results score z = {fz} and {to}'s z = {tz}; the score is the smallest of the three.",
     risk_rules: "Rules and thresholds",
     risk_rule_hedge: "Hedging: opposite sides of one round (Player against Banker), the smaller stake at least {match}% of the larger; flagged from {n} shared rounds when at least {share}% are hedged and their z-score against 50% (times {weight} from one login address) reaches {flag}.",
-    risk_rule_dumping: "Chip dumping: the coins between a dealer and a bettor, or two bettors, against their mean and variance on a fair 8-deck shoe; flagged from {n} rounds with a flow when |z| reaches {flag}.",
+    risk_rule_dumping: "Chip dumping: only the two accounts' own stakes against each other count: a bettor's stake against the dealer, or two bettors' opposite stakes up to the smaller one. The coins are weighed against their mean and variance on a fair 8-deck shoe; the score is the smallest of the flow's |z|, how far the sender's own results fell short and how far the receiver's went beyond chance, so a bystander who merely sat on the winning side is not flagged. Flagged from {n} rounds with a flow when the score reaches {flag}.",
     bad_days: "The days are out of range",
     shoes: "Shoes", shoe: "Shoe", shoes_of: "Shoes of {table}, newest first", started: "Started", ended: "Ended", end_reason: "Why it ended",
     rounds_settled: "Rounds settled", shoe_running: "Running", open_shoe: "Open the shoe", more: "More",
@@ -151,9 +155,24 @@ export function setLang(next) {
   document.title = `${getLang() === "en" ? "Baccarat" : "百家樂"} ${t("title")}`;
 }
 
-/** A word in the current language, {x} filled from params. */
+const PLURALS = {};
+
+// The key's form for the count `n` among the params: `key_one` for one in English (the
+// language's plural rule says which), else the key itself.
+function form(key, params) {
+  const n = Number(String(params?.n ?? "").replace(/,/g, ""));
+  if (params?.n === undefined || !Number.isFinite(n)) return key;
+  const lang = getLang() === "en" ? "en" : "zh-TW";
+  PLURALS[lang] ??= new Intl.PluralRules(lang);
+  const chosen = `${key}_${PLURALS[lang].select(n)}`;
+  return WORDS[getLang()][chosen] !== undefined ? chosen : key;
+}
+
+/** A word in the current language, {x} filled from params; with a count `n`, its form for
+ * that count ("Last day", "Last 7 days"). */
 export function t(key, params) {
-  const text = WORDS[getLang()][key] ?? WORDS["zh-TW"][key] ?? key;
+  const word = form(key, params);
+  const text = WORDS[getLang()][word] ?? WORDS["zh-TW"][key] ?? key;
   return text.replace(/\{(\w+)\}/g, (_, k) => (params && k in params ? params[k] : `{${k}}`));
 }
 
