@@ -86,6 +86,13 @@ class ClusterView:
         line = {t["table_id"]: t for t in _get(node.url + "/api/lobby")["tables"]}[table]
         return {seat["user_id"] for seat in line["seats"] if seat is not None}
 
+    def who_sits(self) -> dict[str, set[int]]:
+        """Who sits at each table, once every table's node lists it (a table handed over at
+        a round's end is in no lobby for a moment)."""
+        found: dict[str, set[int]] = {}
+        self.wait(lambda: found.update({t: self.seated(t) for t in self.tables}) is None, "seats")
+        return found
+
     def coins(self) -> int:
         """Every coin held by users, the house, escrow and the platform's side of its users'
         stakes (minus the mint: it never moves)."""

@@ -246,7 +246,7 @@ class FaultRun(ClusterView):
         self.wait(lambda: self.lines()[table]["phase"] == phase, f"{table} in {phase}")
         epoch, owner = self.holder(table)
         node = self.node_of(owner)
-        before = {t: self.seated(t) for t in self.tables}
+        before = self.who_sits()
         coins = self.coins()
         refused = self.refused(node)
         since = time.time()

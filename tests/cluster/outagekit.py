@@ -163,7 +163,7 @@ class OutageRun(FaultRun):
     ) -> Outcome:
         at = nodelogs.marks(self.nodes)
         proxy_at = clientlogs.size(self.dir / "haproxy.log")
-        before = {t: self.seated(t) for t in self.tables}
+        before = self.who_sits()
         coins = self.coins()
         since = time.time()
         down()
