@@ -435,7 +435,11 @@ async def report(request: web.Request) -> web.Response:
         return web.json_response(
             {"error": {"code": "bad_signature", "message": "Not signed."}}, status=401
         )
-    start, end = float(request.query["from"]), float(request.query["to"])
+    try:  # whole Unix seconds, as docs/integration.md says the game sends them
+        start, end = int(request.query["from"]), int(request.query["to"])
+    except (KeyError, ValueError):
+        refusal = {"code": "bad_period", "message": "'from' and 'to' are whole seconds."}
+        return web.json_response({"error": refusal}, status=400)
     rows = p.db.execute(
         "SELECT * FROM transfers WHERE status = 'done' AND created_at >= ? AND created_at < ?"
         " ORDER BY created_at",

@@ -165,7 +165,11 @@ class Wallet:
         """GET /api/wallet/transactions?from=T&to=T, signed: every change made."""
         if not self.signed(request, b""):
             return web.json_response({"error": {"code": "bad_signature"}}, status=401)
-        start, end = float(request.query["from"]), float(request.query["to"])
+        try:  # whole Unix seconds, as docs/integration.md says the game sends them
+            start, end = int(request.query["from"]), int(request.query["to"])
+        except (KeyError, ValueError):
+            refusal = {"code": "bad_period", "message": "'from' and 'to' are whole seconds."}
+            return web.json_response({"error": refusal}, status=400)
         rows = self.db.execute(
             "SELECT * FROM wallet_tx WHERE created_at >= ? AND created_at < ? ORDER BY created_at",
             (start, end),

@@ -16,12 +16,17 @@ needs them, and every screen showing a name then has nothing to escape that coul
 markup), no Braille blank (an invisible character the profile lets through), at most 3
 combining marks in a row, and 1 to 32 characters. Display names are unique under the
 profile's form, fully case folded (:func:`display_key`).
+
+A name another system gives (a platform's launch token) is **cleaned** into a display name
+instead (:func:`clean_display_name`): every character the rules refuse is dropped, marks
+past the third in a row are dropped, and the result is cut to 32 characters.
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
+from functools import cache
 
 from precis_i18n import get_profile
 
@@ -87,6 +92,34 @@ def verify_display_name(name: object) -> str:
         raise _bad_display(f"has at most {DISPLAY_MAX} characters, not {len(out)}")
     _verify_mark_runs(out)
     return out
+
+
+def clean_display_name(name: object) -> str:
+    """The display name a name from elsewhere becomes: the characters a display name may not
+    hold dropped (controls, invisible and direction-changing characters, ``<``, ``>``, the
+    Braille blank), combining marks past the third in a row dropped, cut to
+    :data:`DISPLAY_MAX` characters; ``bad_display_name`` when nothing visible is left."""
+    if not isinstance(name, str):
+        raise _bad_display("is text")
+    kept = "".join(ch for ch in name[: 8 * DISPLAY_MAX] if _may_hold(ch))
+    out, run = [], 0
+    for ch in _enforce_nickname(kept):
+        run = run + 1 if _is_mark(ch) else 0
+        if run <= MAX_MARKS:
+            out.append(ch)
+    return verify_display_name("".join(out)[:DISPLAY_MAX])
+
+
+@cache
+def _may_hold(ch: str) -> bool:
+    """Whether a display name may hold ``ch`` (between two letters)."""
+    if ch in _REFUSED:
+        return False
+    try:
+        _NICKNAME.enforce(f"x{ch}x")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _enforce_nickname(name: str) -> str:

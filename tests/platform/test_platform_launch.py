@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from http.cookies import SimpleCookie
 
 from joserfc import jws, jwt
 from joserfc.jwk import ECKey
@@ -100,3 +101,26 @@ def test_a_platform_user_below_the_rooms_level_is_linked_at_that_level(stack: St
     assert me["level"] == 12
     with open_store(stack.db) as store:
         assert store.platform_user_of(me["id"]) == "u1003"
+
+
+def test_a_key_rotated_twice_within_seconds_launches_at_once_each_time(stack: Stack) -> None:
+    assert stack.launch(stack.token("u1001")).status == 200
+    for _ in range(2):
+        stack.admin("/admin/rotate", {})
+        answer = stack.launch(stack.token("u1001"))
+        assert answer.status == 200, answer.body
+
+
+def test_a_name_no_display_name_may_hold_is_cleaned_and_a_strange_locale_is_english(
+    stack: Stack,
+) -> None:
+    answer = stack.launch(stack.token("u1003", name="Mei<3\u200b", locale="fr-FR"))
+    assert answer.status == 200, answer.body
+    assert 'data-lang="en"' in answer.body
+    cookie: SimpleCookie = SimpleCookie(answer.headers["Set-Cookie"])
+    assert stack.me(cookie["baccarat_session"].value)["display_name"] == "Mei3"
+
+
+def test_a_malformed_sub_is_bad_claims(stack: Stack) -> None:
+    answer = stack.launch(stack.token("u1001", sub="u 1001"))
+    assert (answer.status, answer.body["error"]["code"]) == (401, "bad_claims")

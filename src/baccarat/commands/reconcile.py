@@ -10,6 +10,7 @@ import argparse
 import asyncio
 import datetime as dt
 import json
+import math
 import sys
 import time
 from pathlib import Path
@@ -80,7 +81,9 @@ async def _fetch(config: PlatformConfig, start: float, end: float) -> Any:
     if config.wallet_url is None:
         raise BaccaratError("bad_config", "The platform file names no wallet_url to ask.")
     listing = "transactions" if config.wallet == "seamless" else "transfers"
-    url = f"{config.wallet_url}/{listing}?{urlencode({'from': start, 'to': end})}"
+    # Whole seconds, as docs/integration.md promises: the period widened to the second.
+    period = {"from": math.floor(start), "to": math.ceil(end)}
+    url = f"{config.wallet_url}/{listing}?{urlencode(period)}"
     parts = urlsplit(url)
     path_qs = parts.path + (f"?{parts.query}" if parts.query else "")
     headers = signing.sign(config.secret, time.time(), "GET", path_qs)
