@@ -6,6 +6,7 @@ import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { positions, problemWords, skippedWords, skipWords } from "./fair.js";
 import { alarming } from "./seen.js";
+import { splitView } from "./cosigned.js";
 
 /** A moment as the page's language writes it, to the second: "12月6日 14:05:09". */
 export function when(ms) {
@@ -123,4 +124,31 @@ export function logLine(result) {
   return h("div", { class: `fp-log ${cls}`, "data-log": verdict, "data-signature": result?.signature ?? "",
     "data-failures": (result?.failures ?? []).join(" "), role: cls === "alarm" ? "alert" : null },
   h("p", null, `${mark} ${text}`), cmd);
+}
+
+const WITNESS_MARK = { vouched: ["ok", "✔"], too_few: ["alarm", "✘"], unsigned: ["alarm", "✘"],
+  unsupported: ["muted", "ⓘ"], unwitnessed: ["muted", "ⓘ"], none: ["muted", "ⓘ"], unreachable: ["muted", "ⓘ"],
+  checking: ["muted", "…"] };
+
+/**
+ * How many witnesses vouch for the log's head (cosigned.js's witnessed), in words, and how it
+ * stands against the checkpoint this page kept: a split view or a log rolled back first, in red.
+ * `result` undefined: the check is under way.
+ */
+export function witnessLine(result) {
+  const verdict = result?.verdict ?? "checking";
+  const [cls, mark] = WITNESS_MARK[verdict];
+  const memory = result?.memory ?? "";
+  const red = splitView(memory);
+  const said = h("p", null, `${mark} ${t(`witness_${verdict}`, { n: result?.vouching?.length ?? 0,
+    k: result?.of ?? 0, q: result?.quorum ?? 0, size: result?.size ?? "?" })}`);
+  const record = result?.record;
+  const kept = record && !["new", "no_memory"].includes(memory)
+    ? h("p", { class: red ? "fp-first" : null }, `${red ? "✘" : "ⓘ"} ${t(`witness_memory_${memory}`,
+      { kept: record.size, size: result.size, time: when(record.seen_at) })}`) : null;
+  const alarm = red || cls === "alarm";
+  return h("div", { class: `fp-log fp-witness ${red ? "alarm" : cls}`, "data-witness": verdict, "data-memory": memory,
+    "data-vouching": (result?.vouching ?? []).join(" "), role: alarm ? "alert" : null },
+  red ? kept : null, said, red ? null : kept,
+  verdict === "unsupported" ? hex(verifyLogCommand(), "cmd") : null);
 }
