@@ -40,10 +40,11 @@ BETTOR = "lgbettor"
 FOREIGN_WORDS = r"""(names) => {
   // Every visible text (text nodes, placeholders, the title) in the wrong script for the
   // page's language: Latin letters in zh-TW, CJK characters (and CJK punctuation) in English.
+  // (What only a screen reader reads, .sr-only, is not seen; its 黑桃 A names a card.)
   const lang = document.documentElement.lang;
   const bad = lang === 'en' ? /[\u3000-\u303f\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]/ : /[A-Za-z]/;
   const skip = (el) => el.closest('[translate]')?.getAttribute('translate') === 'no' ||
-    el.closest('code, script, style, .card-svg') ||
+    el.closest('code, script, style, .card-svg, .sr-only') ||
     (el.closest('[lang]') && el.closest('[lang]').lang !== lang);
   const visible = (el) => {
     if (!el.checkVisibility({ opacityProperty: true, visibilityProperty: true })) return false;

@@ -108,10 +108,10 @@ def _open_my_squeezes(bettor: Any, dealer: Any, played: Played) -> None:
             dealer.wait_for_selector(".squeeze:not([hidden])")
             played.dealer_squeeze_label = dealer.inner_text(".squeeze .sq-label")
             played.dealer_face_while_squeezed = (
-                dealer.get_attribute(".squeeze .sq-face svg", "aria-label") or ""
+                dealer.get_attribute(".squeeze .sq-face svg", "data-card") or ""
             )
             played.bettor_face_while_squeezed = (
-                bettor.get_attribute(".squeeze .sq-face svg", "aria-label") or ""
+                bettor.get_attribute(".squeeze .sq-face svg", "data-card") or ""
             )
             box = bettor.locator(".squeeze .sq-card").bounding_box()
             assert box is not None

@@ -307,7 +307,7 @@ def scene(server: Server, browser: Any, request: pytest.FixtureRequest) -> Scene
         bettor.mouse.move(box["x"] + box["width"] - 4, box["y"] + box["height"] - 4)
         bettor.mouse.down()
         bettor.mouse.move(box["x"] + box["width"] * 0.5, box["y"] + box["height"] * 0.55, steps=6)
-        squeeze_face = bettor.get_attribute(".squeeze .sq-face svg", "aria-label") or ""
+        squeeze_face = bettor.get_attribute(".squeeze .sq-face svg", "data-card") or ""
         save_screenshot(bettor, "squeeze-desktop")
         bettor.mouse.up()
     finally:

@@ -182,7 +182,7 @@ SEEN = """(hand) => {
   // The squeeze of that hand (a card that just opened may still show beside it).
   const sq = document.querySelector(`.squeeze[data-hand="${hand}"]:not([hidden])`);
   return sq ? { hand: sq.dataset.hand, peel: sq.dataset.peel, face: sq.dataset.face,
-                drawn: sq.querySelector('.sq-face svg')?.getAttribute('aria-label') ?? '' } : null;
+                drawn: sq.querySelector('.sq-face svg')?.getAttribute('data-card') ?? '' } : null;
 }"""
 
 REVEAL_GONE = """() => window.revealsSeen.some((r) => r.hand === 'banker' && r.forced) &&

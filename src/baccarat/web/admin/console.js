@@ -58,7 +58,7 @@ function loginForm(enrol) {
       show();
     } catch (err) {
       if (err.code === "totp_enrol") {
-        mount(root, topbar(), loginForm({ ...err.details, username: user.value, password: pass.value }));
+        mount(root, topbar(), h("main", null, loginForm({ ...err.details, username: user.value, password: pass.value })));
         root.querySelector("input[name=code]").focus();
         return;
       }
@@ -80,12 +80,13 @@ async function show() {
   clearInterval(state.refresh);
   setLang(getLang());
   if (!state.operator) {
-    mount(root, topbar(), loginForm(null));
+    mount(root, topbar(), h("main", null, loginForm(null)));
     return;
   }
   const [, tab = "tables", arg, arg2] = location.hash.split("/");
-  const body = h("main", { class: "cs-main", "data-view": tab });
-  mount(root, topbar(), body);
+  // The view's name heads it for screen readers (the tab shows it), above the view's own headings.
+  const body = h("div");
+  mount(root, topbar(), h("main", { class: "cs-main", "data-view": tab }, h("h2", { class: "sr-only" }, t(tab)), body));
   const ctx = { operator: state.operator, refresh: (fn, ms) => { state.refresh = setInterval(fn, ms); }, show };
   try {
     await loadNames();

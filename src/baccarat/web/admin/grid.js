@@ -19,6 +19,6 @@ export function labelled(table) {
 /** A table of `rows` under `heads`; `attrs` go on the table (its data-list). */
 export function grid(heads, rows, attrs = {}) {
   return labelled(h("table", { class: "cs-grid", ...attrs },
-    h("thead", null, h("tr", null, heads.map((x) => h("th", null, x)))),
+    h("thead", null, h("tr", null, heads.map((x) => h("th", null, x || h("span", { class: "sr-only" }, t("action")))))),
     h("tbody", null, rows.length ? rows : h("tr", null, h("td", { colspan: heads.length, class: "muted" }, t("empty"))))));
 }

@@ -43,7 +43,7 @@ export function roundName(tableId, roundNo) {
 
 /** A select of every table, grouped by room, each named in the page's language. */
 export function tableSelect(chosen) {
-  return h("select", { name: "table" }, known.rooms.map((room) =>
+  return h("select", { name: "table", "aria-label": t("table") }, known.rooms.map((room) =>
     h("optgroup", { label: roomName(room.room_id) }, room.tables.map((table) =>
       h("option", { value: table.table_id, selected: table.table_id === chosen }, tableName(table.table_id))))));
 }

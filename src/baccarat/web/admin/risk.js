@@ -59,7 +59,7 @@ function evidence(p) {
 
 /** Pairs by score over the chosen days; a pair's rounds open below the list. */
 export async function riskView(body) {
-  const days = h("select", { name: "days" }, DAYS.map((n) => h("option", { value: n, selected: n === 7 }, t("days", { n }))));
+  const days = h("select", { name: "days", "aria-label": t("days", { n: "…" }) }, DAYS.map((n) => h("option", { value: n, selected: n === 7 }, t("days", { n }))));
   const out = h("div");
   const shown = h("div");
   const load = async () => {

@@ -95,7 +95,7 @@ export async function roundView(body, roundId) {
       run.disabled = false;
     }
   } }, t("run_audit"));
-  const days = h("select", { name: "days" }, [1, 7, 30, 365].map((n) => h("option", { value: n, selected: n === 7 }, t("days", { n }))));
+  const days = h("select", { name: "days", "aria-label": t("days", { n: "…" }) }, [1, 7, 30, 365].map((n) => h("option", { value: n, selected: n === 7 }, t("days", { n }))));
   const voided = h("div");
   const count = async () => {
     const got = await api(`/api/admin/voids?days=${days.value}`);

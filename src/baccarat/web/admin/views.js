@@ -261,7 +261,7 @@ function logGrid(entries, names) {
 
 /** The operator log, filtered by action and actor. */
 export async function logView(body) {
-  const action = h("select", { name: "action" }, ["", "grant", "set_level", "set_role", "mute", "unmute", "ban", "unban", "stand_up",
+  const action = h("select", { name: "action", "aria-label": t("action") }, ["", "grant", "set_level", "set_role", "mute", "unmute", "ban", "unban", "stand_up",
     "close_table", "open_table", "notice", "audit", "grant_requested", "grant_approved", "grant_refused", "unlock",
     "console_login", "console_login_failed", "totp_enrolled", "console_locked"]
     .map((a) => h("option", { value: a }, a ? t(`do_${a}`) : t("all"))));
@@ -280,7 +280,7 @@ export async function logView(body) {
 
 /** Grants waiting for a second operator (or decided): approve or refuse each with a reason. */
 export async function grantsView(body, ctx) {
-  const status = h("select", { name: "status" }, ["pending", "approved", "refused", "all"].map((x) =>
+  const status = h("select", { name: "status", "aria-label": t("status") }, ["pending", "approved", "refused", "all"].map((x) =>
     h("option", { value: x }, x === "all" ? t("all") : t(`status_${x}`))));
   const out = h("div");
   const load = async () => {

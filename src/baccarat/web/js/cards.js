@@ -1,6 +1,7 @@
 // Playing cards drawn as SVG: faces with pips, and the table's own back.
 
 import { s } from "./dom.js";
+import { cardName } from "./spoken.js";
 
 const SUIT = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
 const RED = new Set(["H", "D"]);
@@ -85,8 +86,9 @@ function pips(rank, sym, color) {
 /** The face of a card as an SVG element (viewBox 100x140). */
 export function cardFace(code) {
   const c = parseCode(code);
+  // Named in words in the page's language; data-card keeps the code for anyone comparing faces.
   const svg = s("svg", { viewBox: "0 0 100 140", class: "card-svg", role: "img",
-    "aria-label": code || "card" });
+    "aria-label": cardName(code), "data-card": code || "" });
   svg.append(s("rect", { x: 1, y: 1, width: 98, height: 138, rx: 8, fill: "#fffdf7",
     stroke: "#c9c2b0", "stroke-width": 1.2 }));
   if (!c) return svg;
@@ -103,7 +105,7 @@ export function cardBack() {
   const id = `cb${backId++}`;
   return s(
     "svg",
-    { viewBox: "0 0 100 140", class: "card-svg", role: "img", "aria-label": "face down" },
+    { viewBox: "0 0 100 140", class: "card-svg", role: "img", "aria-label": cardName(null) },
     s("defs", null,
       s("pattern", { id, width: 10, height: 10, patternUnits: "userSpaceOnUse",
         patternTransform: "rotate(45)" },

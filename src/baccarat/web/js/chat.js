@@ -84,10 +84,10 @@ export class ChatPanel {
     this.badge = h("span", { class: "chat-badge", hidden: true });
     this.toggle = h("button", { class: "btn btn-ghost btn-small btn-chat", "data-action": "chat",
       onclick: () => this.setOpen(this.el.hidden) }, t("chat"), this.badge);
-    this.el = h("aside", { class: "chat-panel", hidden: true },
+    this.el = h("aside", { class: "chat-panel", hidden: true, "aria-label": t("chat") },
       h("header", null, h("b", null, t("chat")),
         h("button", { class: "btn btn-ghost btn-small", type: "button", "data-action": "chat-close",
-          onclick: () => this.setOpen(false) }, "×")),
+          "aria-label": t("close"), onclick: () => this.setOpen(false) }, "×")),
       this.list, this.mutedLine, this.hint, this.emotes, this.form);
   }
 

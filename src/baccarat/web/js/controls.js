@@ -10,6 +10,7 @@ import { ring, exposureCells } from "./parts.js";
 import { draggable, flyChip } from "./chipdrag.js";
 import { play } from "./sound.js";
 import { toast } from "./shell.js";
+import { say } from "./spoken.js";
 
 /** The controls of one table screen (`screen`: its view, its controller and its refusals). */
 export class TableControls {
@@ -18,7 +19,7 @@ export class TableControls {
     this.table = screen.table;
     this.chip = Number(localStorage.getItem("baccarat.chip")) || 1;
     this.urgeRing = null; // the 催促 button's cooldown, on the dealer's bar
-    this.el = h("div", { class: "controls" });
+    this.el = h("div", { class: "controls", role: "region", "aria-label": say("controls") });
   }
 
   draw(view) {
@@ -32,7 +33,7 @@ export class TableControls {
         h("div", { class: "db-info" }, h("b", null, t("dealer")),
           h("span", null, `${t("dealer_floor", { n: fmt(view.limits.dealer_floor ?? 0) })}`)),
         urgeBtn,
-        h("button", { class: "btn btn-stand", onclick: () => this.table.stand() }, t("stand"))));
+        h("button", { class: "btn btn-stand", "data-action": "stand", onclick: () => this.table.stand() }, t("stand"))));
       return;
     }
     this.urgeRing = null;
@@ -44,7 +45,7 @@ export class TableControls {
     const unit = view.chip_unit;
     const chips = view.chips.map((c) => {
       const btn = h("button", {
-        class: `tray-chip${c === this.chip ? " chosen" : ""}`, "data-chip": c, "aria-pressed": c === this.chip,
+        class: `tray-chip${c === this.chip ? " chosen" : ""}`, "data-chip": c, "aria-pressed": String(c === this.chip),
         onclick: () => {
           this.choose(c);
           play("chip");
@@ -67,7 +68,7 @@ export class TableControls {
       h("div", { class: "tray-buttons" },
         this.autoOpenToggle(view),
         ...this.slipButtons(view),
-        h("button", { class: "btn btn-stand", onclick: () => this.table.stand() }, t("stand"))),
+        h("button", { class: "btn btn-stand", "data-action": "stand", onclick: () => this.table.stand() }, t("stand"))),
     ));
   }
 

@@ -52,11 +52,43 @@ export function reducedMotion() {
   return REDUCE.matches;
 }
 
-/** Replace all children of el. */
+/** Replace all children of el. A control inside it that has the focus keeps it (keepFocus). */
 export function mount(el, ...children) {
+  const had = document.activeElement;
+  const key = had && had !== el && el.contains(had) ? focusKey(had, el) : null;
   el.replaceChildren();
   append(el, children);
+  if (key) keepFocus(el, had, key);
   return el;
+}
+
+// What names a control across redraws: its own data-* key and those of its keyed ancestors.
+const KEYS = ["data-action", "data-area", "data-chip", "data-sit", "data-seat", "data-table",
+  "data-emote", "data-filter", "data-page", "data-room-tab", "data-tab"];
+
+function focusKey(el, root) {
+  const key = (n) => KEYS.find((k) => n.hasAttribute(k));
+  const own = key(el);
+  if (!own) return null;
+  const parts = [`${el.localName}[${own}="${CSS.escape(el.getAttribute(own))}"]`];
+  for (let n = el.parentElement; n && n !== root; n = n.parentElement) {
+    const k = key(n);
+    if (k) parts.unshift(`[${k}="${CSS.escape(n.getAttribute(k))}"]`);
+  }
+  return parts.join(" ");
+}
+
+// A redraw replaces every control, so the focused one would be lost (focus falls to the page's
+// top and a screen reader reads the new control as if moved to). Instead the focused element
+// takes its twin's place, attributes and children: the same node, still focused.
+function keepFocus(root, had, key) {
+  const twin = root.querySelector(key);
+  if (!twin) return;
+  for (const a of [...had.attributes]) if (!twin.hasAttribute(a.name)) had.removeAttribute(a.name);
+  for (const a of [...twin.attributes]) had.setAttribute(a.name, a.value);
+  had.replaceChildren(...twin.childNodes);
+  twin.replaceWith(had);
+  had.focus({ preventScroll: true });
 }
 
 /** Query one element. */

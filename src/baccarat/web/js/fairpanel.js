@@ -41,8 +41,8 @@ export class FairnessPanel {
   constructor() {
     this.body = h("div", { class: "fp-body" });
     this.el = h("div", { class: "fair-panel", role: "dialog", "aria-modal": "true", hidden: true,
-      onclick: (ev) => { if (ev.target === this.el) this.close(); } },
-    h("section", { class: "fp-card" }, this.body));
+      "aria-label": t("fairness"), onclick: (ev) => { if (ev.target === this.el) this.close(); } },
+    h("section", { class: "fp-card", tabindex: "-1" }, this.body));
     this.open_ = false;
     this.view = null;
     this.kept = new Map(); // shoe id -> {result, seen}: the whole-shoe checks on screen
@@ -65,12 +65,16 @@ export class FairnessPanel {
     this.open_ = true;
     this.logs.clear(); // each opening asks the log afresh
     this.el.hidden = false;
+    this.el.setAttribute("aria-label", t("fairness"));
     this.draw(view);
+    // The keyboard goes into the dialog, and back to the button that opened it on closing.
+    this.el.firstElementChild.focus({ preventScroll: true });
   }
 
   close() {
     this.open_ = false;
     this.el.hidden = true;
+    document.querySelector("[data-action='fairness']")?.focus({ preventScroll: true });
   }
 
   /** Draw the panel again (a language switch); the checks on screen stay. */
@@ -112,12 +116,12 @@ export class FairnessPanel {
     this.list = h("ol", { class: "fp-shoes" }, h("li", { class: "muted" }, "…"));
     this.rows.clear();
     mount(this.body,
-      h("header", { class: "fp-head" }, h("h3", null, t("fairness")),
+      h("header", { class: "fp-head" }, h("h2", null, t("fairness")),
         h("button", { class: "btn btn-ghost btn-small", "data-action": "fairness-close", onclick: () => this.close() },
           t("close"))),
       h("p", { class: "fp-explain" }, t("fairness_explain")),
       this.currentEl, this.lastEl,
-      h("div", { class: "fp-shoe fp-archive" }, h("h4", null, t("table_shoes")), this.list));
+      h("div", { class: "fp-shoe fp-archive" }, h("h3", null, t("table_shoes")), this.list));
     this.drawCurrent(view);
     this.drawLast(view);
     this.fetchArchive(view.table_id);
@@ -130,7 +134,7 @@ export class FairnessPanel {
     this.noting = view.shoe?.commitment ? remember(view.shoe.id, view.table_id, view.shoe.commitment) : Promise.resolve();
     const noted = h("p", { class: "fp-noted muted" });
     mount(this.currentEl,
-      h("h4", null, t("this_shoe"), " ", h("span", { class: "fp-round" }, t("round_of", { n: view.round_no || 0 }))),
+      h("h3", null, t("this_shoe"), " ", h("span", { class: "fp-round" }, t("round_of", { n: view.round_no || 0 }))),
       h("div", { class: "fp-row" }, h("span", null, t("commitment")), hex(view.shoe?.commitment, "fp-commit")),
       view.shoe?.commitment ? noted : null,
       view.shoe?.commitment ? this.logSlot(view.shoe.id, view.shoe.commitment) : null);
@@ -270,7 +274,7 @@ export class FairnessPanel {
       if (alarming(seen)) this.alarm(last.shoe_id);
     });
     return h("div", { class: "fp-shoe fp-last", "data-shoe": last.shoe_id },
-      h("h4", null, t("last_shoe"), " · ", t("shoe_ended")),
+      h("h3", null, t("last_shoe"), " · ", t("shoe_ended")),
       h("div", { class: "fp-row" }, h("span", null, t("commitment")), hex(last.commitment, "fp-last-commit")),
       h("div", { class: "fp-row" }, h("span", null, t("seed")), hex(last.seed, "fp-seed")),
       memory,

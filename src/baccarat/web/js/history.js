@@ -159,6 +159,6 @@ export function historyScreen(lobby, back) {
   return h("div", { class: "screen history-screen" },
     h("header", { class: "topbar" },
       h("button", { class: "btn btn-ghost btn-back", "data-action": "back", onclick: () => back() }, `‹ ${t("back")}`),
-      h("h2", { class: "hist-title" }, t("my_bets")), toolbar()),
+      h("h1", { class: "hist-title", tabindex: "-1" }, t("my_bets")), toolbar()),
     h("main", { class: "hist-main" }, totals, list, empty, more));
 }

@@ -71,14 +71,14 @@ export function loginScreen(session) {
     displayRow,
     submit, msg,
     h("div", { class: "switch" }, swText, " ", switcher));
-  const logo = h("div", { class: "logo" },
+  const logo = h("div", { class: "logo", "aria-hidden": "true" },
     h("div", { class: "logo-cards" }, h("div", { class: "lc lc1" }, cardFace("9H")), h("div", { class: "lc lc2" }, cardFace("KS")),
       h("div", { class: "lc lc3" }, cardBack())),
     h("div", { class: "logo-chips" }, chipSVG(10), chipSVG(5), chipSVG(2)));
   return h("div", { class: "screen login-screen" },
-    h("div", { class: "login-top" }, toolbar()),
-    h("div", { class: "login-card" }, logo,
-      h("h1", null, t("title")), h("p", { class: "tagline" }, t("welcome")),
+    h("header", { class: "login-top" }, toolbar()),
+    h("main", { class: "login-card" }, logo,
+      h("h1", { tabindex: "-1" }, t("title")), h("p", { class: "tagline" }, t("welcome")),
       form, h("p", { class: "hint" }, t("login_hint"))));
 }
 
@@ -181,7 +181,7 @@ function filterBar(ctx, filter) {
     ctx.subscribe({ room: ctx.room, page: 0, road: value });
   };
   const chip = (value, label) => h("button", { class: `btn btn-small rf${filter === value ? " on" : ""}`,
-    "data-filter": value ?? "all", "aria-pressed": filter === value, onclick: () => choose(value) }, label);
+    "data-filter": value ?? "all", "aria-pressed": String(filter === value), onclick: () => choose(value) }, label);
   return h("nav", { class: "road-filter", "aria-label": t("good_roads") },
     h("span", { class: "rf-title" }, t("good_roads_filter")),
     chip(null, t("all_tables")), chip("any", t("any_good_road")),
@@ -220,7 +220,7 @@ export function lobbyScreen(ctx) {
   });
   return h("div", { class: "screen lobby-screen", "data-road": filter ?? "all" },
     h("header", { class: "topbar" },
-      h("div", { class: "brand" }, chipSVG(10, ""), h("b", null, t("title")), h("span", null, t("lobby"))),
+      h("h1", { class: "brand", tabindex: "-1" }, chipSVG(10, ""), h("b", null, t("title")), h("span", null, t("lobby"))),
       h("div", { class: "me-box" }, h("span", { class: "me-name", translate: "no" }, u.display_name || u.name || ""),
         h("span", { class: "lv" }, t("lv", { n: u.level ?? 0 })), h("span", { class: "coins" }, `${fmt(u.coins ?? 0)} ${t("coins")}`)),
       h("button", { class: "btn btn-ghost btn-history", "data-action": "history", onclick: () => ctx.history() }, t("my_bets")),

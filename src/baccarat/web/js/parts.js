@@ -2,6 +2,7 @@
 
 import { h, s, add, fmt, signed, reducedMotion } from "./dom.js";
 import { t } from "./i18n.js";
+import { say } from "./spoken.js";
 import { cardFace, cardBack } from "./cards.js";
 import { chipSVG, chipStack } from "./chips.js";
 import { AREAS, PAYOUT, occupant, cards, points, exposure, bookedCoins, bookRows } from "./selectors.js";
@@ -10,7 +11,7 @@ const SEAT_HUE = [42, 0, 28, 55, 150, 190, 260, 320];
 
 function avatar(name, seat) {
   const hue = SEAT_HUE[seat % SEAT_HUE.length];
-  return h("div", { class: "avatar", translate: "no", style: { "--hue": hue } }, (name || "?").slice(0, 1).toUpperCase());
+  return h("div", { class: "avatar", translate: "no", "aria-hidden": "true", style: { "--hue": hue } }, (name || "?").slice(0, 1).toUpperCase());
 }
 
 /** One seat box (bettor seats 1-7 and the dealer seat 0). */
@@ -25,7 +26,8 @@ export function seatBox(view, seat, { onSit, canSit }) {
     add(box,
       h("div", { class: "seat-no" }, seat === 0 ? t("dealer") : String(seat)),
       h("div", { class: "seat-empty" }, seat === 0 ? t("empty_dealer") : t("empty_seat")),
-      canSit ? h("button", { class: "btn btn-sit", "data-sit": seat, onclick: () => onSit(seat) },
+      canSit ? h("button", { class: "btn btn-sit", "data-sit": seat, onclick: () => onSit(seat),
+        "aria-label": seat === 0 ? t("sit_dealer") : `${t("sit")} · ${t("seat_n", { n: seat })}` },
         seat === 0 ? t("sit_dealer") : t("sit")) : null,
     );
     return box;
@@ -72,7 +74,8 @@ export function areaBox(view, area, { onTap, mySlip, left }) {
     class: `area area-${area}${mine ? " has-mine" : ""}`,
     "data-area": area,
     onclick: () => onTap(area),
-    "aria-label": `${t(area)} 1:${PAYOUT[area]}`,
+    // Its name says the viewer's own stake too, so that a bet placed by keyboard is heard.
+    "aria-label": `${t(area)} 1:${PAYOUT[area]}${mine ? say("sep") + say("your_bet", { area: t(area), coins: fmt(mine * unit) }) : ""}`,
   },
     h("span", { class: "area-name" }, t(area)),
     h("span", { class: "area-pay" }, `1:${PAYOUT[area]}`),
@@ -109,7 +112,8 @@ export function ring(cls) {
   const c = 2 * Math.PI * r;
   const arc = s("circle", { cx: 32, cy: 32, r, class: "ring-arc", "stroke-dasharray": c, "stroke-dashoffset": 0 });
   const txt = s("text", { x: 32, y: 39, "text-anchor": "middle", class: "ring-text" }, "");
-  const svg = s("svg", { viewBox: "0 0 64 64", class: `ring ${cls || ""}` },
+  // A picture of the time: its seconds would be read out as they change (aria-hidden).
+  const svg = s("svg", { viewBox: "0 0 64 64", class: `ring ${cls || ""}`, "aria-hidden": "true" },
     s("circle", { cx: 32, cy: 32, r, class: "ring-bg" }), arc, txt);
   return {
     el: svg,
@@ -156,10 +160,10 @@ export function bookPanel(view) {
   const pct = dealer && floor ? Math.min(100, (dealer.coins / (floor * 2)) * 100) : 0;
   const exRow = (label, v, cls) => h("div", { class: `ex ${cls} ${v > 0 ? "up" : v < 0 ? "down" : ""}` },
     h("span", null, label), h("b", { "data-exposure": cls }, signed(v)));
-  return h("aside", { class: "book" },
-    h("h3", null, t("book")),
+  return h("aside", { class: "book", "aria-label": t("book") },
+    h("h2", null, t("book")),
     h("table", { class: "book-table" },
-      h("thead", null, h("tr", null, h("th", null, "#"), h("th", null, ""),
+      h("thead", null, h("tr", null, h("th", null, "#"), h("th", null, h("span", { class: "sr-only" }, say("name"))),
         ...AREAS.map((a) => h("th", { class: `bk-${a}` }, t(a))))),
       h("tbody", null, rows.length ? rows.map(({ seat, name, bets }) => h("tr", { class: name === null ? "gone" : "" },
         h("td", { class: "bk-seat" }, String(seat)),
@@ -172,7 +176,7 @@ export function bookPanel(view) {
     h("div", { class: "book-totals" },
       h("div", { class: "bt bt-player" }, h("span", null, t("player")), h("b", null, fmt(booked.player))),
       h("div", { class: "bt bt-banker" }, h("span", null, t("banker")), h("b", null, fmt(booked.banker)))),
-    h("div", { class: "exposure" }, h("h4", null, t("exposure")),
+    h("div", { class: "exposure" }, h("h3", null, t("exposure")),
       exRow(t("if_player"), ex.if_player_wins, "player"),
       exRow(t("if_banker"), ex.if_banker_wins, "banker"),
       exRow(t("if_tie"), ex.if_tie, "tie")),

@@ -4,9 +4,11 @@
 // It is a copy of the big card laid over the screen, so the table goes on underneath: the next
 // squeeze shows at once (the copy then steps aside, or flies at once where there is no room),
 // and the server never waits for it. Every step is a Web Animation, so the whole beat can be
-// slowed down or sped up as one (and ends with its animations).
+// slowed down or sped up as one (and ends with its animations). For a player who asked for
+// reduced motion the steps that move are cut to nothing: the card shows face up for its beat
+// and is then in its hand, nothing turns or flies.
 
-import { h } from "./dom.js";
+import { h, reducedMotion } from "./dom.js";
 import { t } from "./i18n.js";
 import { cardFace } from "./cards.js";
 import { buzz } from "./device.js";
@@ -64,7 +66,8 @@ export class Reveal {
       forced ? h("div", { class: "rv-forced" }, t("time_up_opened")) : null,
       h("div", { class: "rv-points" }, t("reveal_points", { hand: handLabel, n: points })));
     // data-step says where the beat is (flip, hold, aside, fly), for anyone watching the page.
-    this.el = h("div", { class: "sq-reveal", "data-hand": hand, "data-forced": String(forced), "data-step": "flip",
+    // A picture only: the live region (announcer.js) names the card.
+    this.el = h("div", { class: "sq-reveal", "aria-hidden": "true", "data-hand": hand, "data-forced": String(forced), "data-step": "flip",
       style: { left: `${this.from.left}px`, top: `${this.from.top}px`, width: `${this.from.width}px`,
         height: `${this.from.height}px` } }, this.card, this.caption);
     // The table stays dimmed through the beat when no squeeze follows (css: only then).
@@ -153,7 +156,7 @@ export class Reveal {
   }
 
   play(el, frames, duration, easing = "linear") {
-    const a = el.animate(frames, { duration, easing, fill: "forwards" });
+    const a = el.animate(frames, { duration: reducedMotion() ? 0 : duration, easing, fill: "forwards" });
     this.anims.add(a);
     // A cancelled animation rejects its promise: fine for the steps nobody waits for.
     const done = a.finished.finally(() => this.anims.delete(a));
@@ -194,12 +197,12 @@ export class Reveal {
     const pts = this.host?.querySelector(`.hand[data-hand="${this.hand}"] .hand-points`);
     if (!pts) return;
     const r = pts.getBoundingClientRect();
-    const badge = h("div", { class: `rv-flash rv-flash-${this.hand}`,
+    const badge = h("div", { class: `rv-flash rv-flash-${this.hand}`, "aria-hidden": "true",
       style: { left: `${r.left + r.width / 2}px`, top: `${r.top + r.height / 2}px` } }, String(this.points));
     (this.host ?? document.body).append(badge);
     const a = badge.animate([
       { transform: "translate(-50%, -50%) scale(1)", opacity: 0 },
-      { transform: "translate(-50%, -50%) scale(2.1)", opacity: 1, offset: 0.3 },
+      { transform: `translate(-50%, -50%) scale(${reducedMotion() ? 1 : 2.1})`, opacity: 1, offset: 0.3 },
       { transform: "translate(-50%, -50%) scale(1)", opacity: 1, offset: 0.75 },
       { transform: "translate(-50%, -50%) scale(1)", opacity: 0 },
     ], { duration: 1100, easing: "ease-out" });

@@ -2,6 +2,7 @@
 
 import { h, mount } from "./dom.js";
 import { t } from "./i18n.js";
+import { say } from "./spoken.js";
 import { roads, ask } from "./roads.js";
 import { drawBeadPlate, drawBigRoad, drawDerived, miniMark } from "./roadsview.js";
 import { goodRoads, shoeStats } from "./patterns.js";
@@ -22,9 +23,10 @@ function columnsFor(width) {
 /** The roads under the table; update() redraws from the shoe's history marks. */
 export class RoadsPanel {
   constructor() {
-    this.el = h("section", { class: "roads-panel" });
-    // The Big Road again, as a strip a phone keeps on its first screen beside the chips.
-    this.strip = h("div", { class: "road-box road-strip" });
+    this.el = h("section", { class: "roads-panel", "aria-label": say("roads") });
+    // The Big Road again, as a strip a phone keeps on its first screen beside the chips (a
+    // picture the panel already gives a screen reader).
+    this.strip = h("div", { class: "road-box road-strip", "aria-hidden": "true" });
     this.history = [];
     this.shoe = {};
     this.lastShoe = null;

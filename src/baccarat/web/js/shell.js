@@ -24,9 +24,14 @@ export const shell = {
    * (`hooks.leave` of its last show); `hooks.relang` draws it again in another language.
    */
   show(name, el, hooks = {}) {
-    if (name !== current.name) current.leave?.();
+    const from = current.name;
+    if (name !== from) current.leave?.();
     current = { name, ...hooks };
     mount(root, el);
+    // Another screen: the keyboard starts at its heading, not at the page's top (where the
+    // control that led here was), and a screen reader says where it is.
+    const lost = !document.activeElement || document.activeElement === document.body;
+    if (name !== from && from !== "boot" && lost) el.querySelector("h1")?.focus({ preventScroll: true });
   },
 
   /** Draw the screen on show again, in the language just chosen. */

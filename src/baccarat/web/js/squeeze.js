@@ -15,7 +15,8 @@ import { ring } from "./parts.js";
 import { PeelCanvas } from "./peel.js";
 import { isZone } from "./fold.js";
 import { squeezeSpot, place } from "./squeezelayout.js";
-import { bindDrag } from "./squeezedrag.js";
+import { bindDrag, bindKeys } from "./squeezedrag.js";
+import { say, nth } from "./spoken.js";
 import { Reveal, asideRect } from "./reveal.js";
 
 const RATE = 10; // peel moves a second the server passes on, until its hello says otherwise
@@ -33,7 +34,8 @@ export class SqueezeView {
     this.onOpen = onOpen;
     this.host = null;
     this.timer = ring("squeeze-ring");
-    this.face = h("div", { class: "sq-face" });
+    // The real face under the peel is a picture only: a screen reader hears the card when it opens.
+    this.face = h("div", { class: "sq-face", "aria-hidden": "true" });
     this.canvas = h("canvas", { class: "sq-peel", "aria-hidden": "true" });
     this.peel = new PeelCanvas(this.canvas);
     this.grips = ["tl", "tr", "bl", "br", "l", "r"].map((z) => h("i", { class: `grip grip-${z}` }));
@@ -60,6 +62,7 @@ export class SqueezeView {
     this.reveals = new Set();
     this.waiting = []; // what waits for the reveals to end (the result's banner)
     bindDrag(this);
+    bindKeys(this);
     this.relayout = () => this.visible() && this.layout();
     addEventListener("resize", this.relayout);
     addEventListener("scroll", this.relayout, { passive: true });
@@ -107,7 +110,7 @@ export class SqueezeView {
       this.zone = isZone(sq.corner) ? sq.corner : "br";
       this.shown = Math.max(0, Math.min(1, Number(sq.progress) || 0));
       this.sentKey = "";
-      if (!wasHidden) this.card.animate([{ transform: "translateY(40px) scale(0.92)", opacity: 0 }, {}],
+      if (!wasHidden && !reducedMotion()) this.card.animate([{ transform: "translateY(40px) scale(0.92)", opacity: 0 }, {}],
         { duration: 260, easing: "cubic-bezier(0.2, 0.8, 0.2, 1)" });
     }
     if (mine) {
@@ -119,6 +122,8 @@ export class SqueezeView {
         h("span", { class: "sq-name", translate: "no" }, sq.controllerName || "?"), after ?? "");
     }
     this.openBtn.hidden = !mine;
+    this.name(sq, mine, handLabel);
+    if (fresh && mine) this.takeFocus();
     this.markHand();
     this.layout();
     if (fresh) {
@@ -128,10 +133,38 @@ export class SqueezeView {
     this.paint();
   }
 
+  /** The card as a screen reader has it: face down; for its controller a slider whose value is
+   * how far it is peeled (squeezedrag.js's keys). */
+  name(sq, mine, handLabel) {
+    const card = this.card;
+    const label = say("squeeze_card", { hand: handLabel, nth: nth(sq.position) });
+    card.setAttribute("role", mine ? "slider" : "img");
+    card.setAttribute("aria-label", mine ? `${label}${say("sep")}${say("peel_keys")}` : label);
+    if (mine) {
+      card.tabIndex = 0;
+      card.setAttribute("aria-valuemin", "0");
+      card.setAttribute("aria-valuemax", "100");
+    } else {
+      card.removeAttribute("tabindex");
+      for (const a of ["aria-valuemin", "aria-valuemax", "aria-valuenow", "aria-valuetext"]) card.removeAttribute(a);
+    }
+  }
+
+  // The controller's squeeze begins: the keyboard goes to the card, unless its user is busy
+  // elsewhere (typing a chat line, another screen's panel).
+  takeFocus() {
+    const at = document.activeElement;
+    const idle = !at || at === document.body || (this.host?.contains(at) && !at.closest("input, textarea, .fair-panel"));
+    if (idle) this.card.focus({ preventScroll: true });
+  }
+
   /** Hide the squeeze (a reveal under way goes on by itself). */
   hide() {
     if (this.el.hidden) return;
+    // The keyboard was on the card: it goes to the table's heading, not the page's top.
+    const focused = this.el.contains(document.activeElement);
     this.el.hidden = true;
+    if (focused) this.host?.querySelector("h1")?.focus({ preventScroll: true });
     this.key = null;
     this.drag = null;
     this.spring = null;
@@ -322,6 +355,11 @@ export class SqueezeView {
     this.peel.draw(this.zone, this.shown);
     // What is drawn, for anyone comparing two screens: the zone and the progress.
     this.el.dataset.peel = `${this.zone}:${this.shown.toFixed(3)}`;
+    const pct = String(Math.round(this.shown * 100));
+    if (this.mine && this.card.getAttribute("aria-valuenow") !== pct) {
+      this.card.setAttribute("aria-valuenow", pct);
+      this.card.setAttribute("aria-valuetext", say("peeled", { n: pct }));
+    }
     if (more) this.paint();
   }
 

@@ -1,7 +1,7 @@
 // The controller's finger on the squeeze card: a press grabs the corner or side under it, the
 // fold follows the pull toward the card's middle, and letting go opens the card (dragged far
 // enough, flicked, or a tap) or lets it fall back flat. Pointer events, so a finger works the
-// same as a mouse.
+// same as a mouse. And the keys of a player without a pointer: arrows peel, Enter opens.
 
 import { frame, curlRadius, depthFor, progressFor, depthForTravel, tipTravel, zoneAt } from "./fold.js";
 
@@ -66,6 +66,31 @@ export function bindDrag(view) {
   };
   card.addEventListener("pointerup", end);
   card.addEventListener("pointercancel", end);
+}
+
+const KEY_STEP = 0.1; // an arrow key peels this much more (or less) of the card
+const KEY_MOST = 0.9; // the keys peel up to here: opening is Enter's
+const KEY_STEPS = { ArrowUp: 1, ArrowRight: 1, PageUp: 3, ArrowDown: -1, ArrowLeft: -1, PageDown: -3 };
+
+/** Let the controller peel `view`'s card from the keyboard (the card is a slider while it is
+ * theirs): the arrows peel it bit by bit from the corner last used, Home lays it flat, Enter,
+ * Space or End opens it. Each step goes to the other screens as a finger's move would. */
+export function bindKeys(view) {
+  view.card.addEventListener("keydown", (ev) => {
+    if (!view.mine || !view.sq || ev.altKey || ev.ctrlKey || ev.metaKey) return;
+    if (ev.key === "Enter" || ev.key === " " || ev.key === "End") {
+      ev.preventDefault();
+      view.open();
+      return;
+    }
+    const step = ev.key === "Home" ? -10 : KEY_STEPS[ev.key];
+    if (!step) return;
+    ev.preventDefault();
+    view.spring = null;
+    view.shown = Math.round(Math.max(0, Math.min(KEY_MOST, view.shown + step * KEY_STEP)) * 1000) / 1000;
+    view.paint();
+    view.queueSend();
+  });
 }
 
 /** How fast (px/ms) the finger pulled over the drag's latest samples [[time, travel], ...]. */

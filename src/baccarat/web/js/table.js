@@ -21,6 +21,7 @@ import { ChatPanel, emoteSVG, mutedUsers } from "./chat.js";
 import { FairnessPanel } from "./fairpanel.js";
 import { remember } from "./seen.js";
 import { toast, toolbar } from "./shell.js";
+import { Announcer } from "./announcer.js";
 
 const BET_EARLY_MS = 300; // the betting countdown ends this much before the server closes
 // The view's timers leave out the urge's cooldown: the ring counts it against the rooms' default.
@@ -43,6 +44,8 @@ export class TableScreen {
     this.urgedUntil = 0;
     // The fairness panel goes on from screen to screen (a language switch): its checks stay.
     this.fairPanel = before?.fairPanel ?? new FairnessPanel();
+    // The live region keeps what it said: a language switch repeats nothing.
+    this.announcer = new Announcer(before?.announcer);
     this.build();
     this.fairPanel.onAlarm = () => this.view && this.drawTop(this.view);
     this.fairPanel.redraw();
@@ -76,9 +79,11 @@ export class TableScreen {
       onOpen: (hand) => this.table.send("open", { hand }).catch((err) => this.refuse(err)),
       rate: () => this.table.session.squeezeRate,
     });
-    this.felt = h("div", { class: "felt" },
+    // The table's name as the page's heading (the top bar shows it), for screen readers.
+    this.heading = h("h1", { class: "sr-only", tabindex: "-1" });
+    this.felt = h("div", { class: "felt", role: "main" }, this.heading,
       h("div", { class: "felt-inner" }, this.dealerRail, this.queueEl, this.handsRow, this.areasRow, this.seatsRow),
-      this.noticeEl, this.urgeEl, this.squeeze.el);
+      this.noticeEl, this.urgeEl, this.squeeze.el, this.announcer.el);
     this.bookSlot = h("div", { class: "book-slot" });
     this.controls = new TableControls(this);
     this.roads = new RoadsPanel();
@@ -119,10 +124,12 @@ export class TableScreen {
     this.roads.update(view.history, view.shoe, view.last_shoe);
     if (view.phase !== "betting") this.urgeEl.hidden = true;
     this.badges.update(view);
+    this.announcer.update(view);
   }
 
   drawTop(view) {
     const label = names(view, this.table.lobby.known());
+    this.heading.textContent = `${named(label.table)} · ${t(role(view) === "dealer" ? "dealer_view" : role(view) === "bettor" ? "bettor" : "watching")}`;
     mount(this.topInfo,
       h("span", { class: "ti-room" }, named(label.room)),
       h("span", { class: "ti-table" }, named(label.table)),
@@ -351,6 +358,7 @@ export class TableScreen {
     }
     // The squeezed card turns face up in the big view before the screen moves on.
     if (name === "card_opened") this.squeeze.opened(data, { handLabel: t(data.hand) });
+    if (name === "card_opened" && data.forced) this.announcer.timeUp(data);
     if (name === "urge" && isPrivate) {
       this.urgeEl.hidden = false;
       pulse(this.urgeEl, "pop");
