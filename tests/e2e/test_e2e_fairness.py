@@ -3,13 +3,16 @@
 ``web/js/fair.js`` implements ``docs/fairness.md`` with WebCrypto; its order must be
 :mod:`baccarat.shoe`'s, card for card, for any seed. The stand-alone verifier (``/verify``)
 works saved to a file and opened from the disk, and flags a card that is not where the seed
-puts it.
+puts it. The panel counts the witnesses whose cosignatures hold on the log's checkpoint, keeps
+the newest it saw, and shows a split view and a log rolled back in red.
 """
 
 from __future__ import annotations
 
 import json
 import random
+import secrets
+import time
 import urllib.request
 from itertools import accumulate
 from pathlib import Path
@@ -17,6 +20,7 @@ from typing import Any
 
 import pytest
 from archive_support import archived_shoe
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from e2e_support import (
     DESKTOP,
     PHONE,
@@ -28,6 +32,8 @@ from e2e_support import (
     save_screenshot,
 )
 
+from baccarat import checkpoint, merkle
+from baccarat.server.keyfile import Keys, default_path, load
 from baccarat.shoe import commitment, new_seed, shuffled_cards
 
 pytestmark = [pytest.mark.browser, needs_chromium]
@@ -427,3 +433,93 @@ def test_a_shoe_with_a_crashed_round_checks_out_in_dealing_order_counting_dealt_
         assert not page.js_errors
     finally:
         page.context.close()
+
+
+WITNESS = """() => {
+  const line = document.querySelector('.fp-witness:not([data-witness=checking])');
+  return line && { verdict: line.dataset.witness, memory: line.dataset.memory, vouching: line.dataset.vouching,
+    text: [...line.querySelectorAll('p')].map((p) => p.textContent), background: getComputedStyle(line).backgroundColor,
+    button: document.querySelector('.btn-fairness').classList.contains('alarm') };
+}"""
+
+
+def _note(keys: Keys, size: int, root: bytes, cosigners: list[tuple[str, bytes]]) -> str:
+    """The log's checkpoint at ``size`` with ``root``, signed by its key and cosigned."""
+    text = checkpoint.body(keys.log_origin, size, root)
+    lines = [checkpoint.sign(text, keys.log_origin, keys.log[0])]
+    lines += [checkpoint.cosign(text, name, key, int(time.time())) for name, key in cosigners]
+    return text + "\n" + "".join(f"{line}\n" for line in lines)
+
+
+def test_the_panel_counts_the_witnesses_and_shows_a_split_view_in_red(
+    server: Server, browser: Any
+) -> None:
+    keys = load(default_path(server.db))
+    cosigners = [(f"w{i}.e2e.test", secrets.token_bytes(32)) for i in (1, 2)]
+    with urllib.request.urlopen(f"{server.url}/.well-known/baccarat-log-key") as answer:
+        published = json.load(answer)
+    published["quorum"] = 2
+    published["witnesses"] = [
+        {"name": name, "url": "http://127.0.0.1:9", "vkey": checkpoint.Verifier(
+            name, checkpoint.COSIGNATURE,
+            Ed25519PrivateKey.from_private_bytes(key).public_key().public_bytes_raw()).vkey()}
+        for name, key in cosigners
+    ]  # fmt: skip
+    for _ in range(2):  # (two shoes logged, whatever the tests before logged)
+        archived_shoe(server, "high-2", 2, signer=keys.signer)
+    with urllib.request.urlopen(f"{server.url}/api/log/head") as answer:
+        size = json.load(answer)["tree_size"]
+    with urllib.request.urlopen(f"{server.url}/api/log/entries?start=0&end={size}") as answer:
+        leaves = [bytes.fromhex(e["leaf_hash"]) for e in json.load(answer)["entries"]]
+    served = {"note": ""}
+    page = open_page(browser, server, DESKTOP)
+    try:
+        page.route("**/.well-known/baccarat-log-key", lambda route: route.fulfill(json=published))
+        page.route(
+            "**/.well-known/baccarat-checkpoint",
+            lambda route: route.fulfill(body=served["note"], content_type="text/plain"),
+        )
+        log_in(page, create_account(server, "witnesswatcher"))
+        page.click(".table-card .btn-watch >> nth=0")
+        page.wait_for_selector(".table-screen")
+
+        def shown(note: str) -> dict[str, Any]:
+            served["note"] = note
+            if page.locator(".fair-panel:not([hidden])").count():
+                page.click("[data-action='fairness-close']")
+            page.click("[data-action='fairness']")
+            return dict(page.wait_for_function(WITNESS).json_value())
+
+        # Both witnesses vouch for the log one entry short of its head: the page keeps it.
+        got = shown(_note(keys, size - 1, merkle.root(leaves[:-1]), cosigners))
+        assert (got["verdict"], got["memory"], got["button"]) == ("vouched", "new", False)
+        assert got["text"] == [f"✔ 2 位見證人中有 2 位為日誌的這個狀態作證（日誌共 {size - 1} 筆）"]
+        # The head: it extends the kept one (the log's consistency proof checked in the page).
+        got = shown(_note(keys, size, merkle.root(leaves), cosigners))
+        assert (got["verdict"], got["memory"]) == ("vouched", "extends")
+        # One cosignature where the policy needs two: said, in red.
+        got = shown(_note(keys, size, merkle.root(leaves), cosigners[:1]))
+        assert (got["verdict"], got["memory"], got["background"]) == ("too_few", "same", RED)
+        assert got["text"][0].startswith("✘ 只有 1 位見證人（共 2 位）")
+        # A split view: another root at the kept size, cosigned all the same.
+        got = shown(_note(keys, size, merkle.leaf_hash(b"another log"), cosigners))
+        assert (got["memory"], got["background"], got["button"]) == ("split", RED, True)
+        assert got["text"][0].startswith("✘ 分裂視圖！本頁在 ")
+        assert f"看過日誌共 {size} 筆時的另一個根" in got["text"][0]
+        # In English, a smaller log after the larger one kept.
+        page.click("[data-action='fairness-close']")
+        page.click("[data-action='lang']")
+        page.wait_for_function("() => document.documentElement.lang === 'en'")
+        got = shown(_note(keys, size - 1, merkle.root(leaves[:-1]), cosigners))
+        assert (got["verdict"], got["memory"], got["background"]) == ("vouched", "smaller", RED)
+        assert got["text"][0].startswith("✘ LOG ROLLED BACK! At ")
+        assert got["text"][0].endswith(
+            f"this page saw a cosigned log of {size} entries; now it is shown {size - 1}"
+        )
+        assert got["text"][1] == f"✔ 2 of 2 witnesses vouch for this head (size {size - 1})"
+        assert not page.js_errors
+    finally:
+        page.context.close()
+
+
+RED = "rgb(127, 16, 16)"

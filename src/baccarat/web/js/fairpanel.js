@@ -10,8 +10,9 @@ import { t } from "./i18n.js";
 import { api } from "./net.js";
 import { seedMatches, verifyCommand, verifyShoe } from "./fair.js";
 import { alarming, recall, remember, witness } from "./seen.js";
-import { checkedBox, hex, logLine, memoryLine, when } from "./shoecheck.js";
+import { checkedBox, hex, logLine, memoryLine, when, witnessLine } from "./shoecheck.js";
 import { logInclusion } from "./logproof.js";
+import { splitView, witnessed } from "./cosigned.js";
 import { toast } from "./shell.js";
 
 const SHOES_LISTED = 5;
@@ -64,6 +65,7 @@ export class FairnessPanel {
   open(view) {
     this.open_ = true;
     this.logs.clear(); // each opening asks the log afresh
+    this.witnessing = null; // ... and the witnesses
     this.el.hidden = false;
     this.el.setAttribute("aria-label", t("fairness"));
     this.draw(view);
@@ -101,17 +103,18 @@ export class FairnessPanel {
     if (alarming(seen)) this.alarm(data.shoe_id);
   }
 
-  alarm(shoeId) {
+  alarm(shoeId, words = "memory_alarm_toast") {
     if (this.alarms.has(shoeId)) return;
     this.alarms.add(shoeId);
     // (an open panel says it in red where the player is looking)
-    if (!this.open_) toast(t("memory_alarm_toast"), "error", 12000);
+    if (!this.open_) toast(t(words), "error", 12000);
     this.onAlarm?.();
   }
 
   draw(view) {
     this.view = view;
     this.currentEl = h("div", { class: "fp-shoe fp-current" });
+    this.witnessEl = h("div", { class: "fp-witness-slot" });
     this.lastEl = h("div", { class: "fp-last-slot" });
     this.list = h("ol", { class: "fp-shoes" }, h("li", { class: "muted" }, "…"));
     this.rows.clear();
@@ -120,11 +123,24 @@ export class FairnessPanel {
         h("button", { class: "btn btn-ghost btn-small", "data-action": "fairness-close", onclick: () => this.close() },
           t("close"))),
       h("p", { class: "fp-explain" }, t("fairness_explain")),
-      this.currentEl, this.lastEl,
+      this.witnessEl, this.currentEl, this.lastEl,
       h("div", { class: "fp-shoe fp-archive" }, h("h3", null, t("table_shoes")), this.list));
+    this.drawWitness();
     this.drawCurrent(view);
     this.drawLast(view);
     this.fetchArchive(view.table_id);
+  }
+
+  /** How many witnesses vouch for the log's head, asked once an opening; a split view (the
+   * checkpoint kept in this browser contradicted) turns the 公平性 button red. */
+  drawWitness() {
+    const slot = this.witnessEl;
+    this.witnessing ??= witnessed().catch(() => ({ verdict: "unreachable" })).then((result) => {
+      if (splitView(result.memory)) this.alarm("checkpoint", "witness_alarm_toast");
+      return result;
+    });
+    mount(slot, witnessLine(undefined));
+    this.witnessing.then((result) => mount(slot, witnessLine(result)));
   }
 
   /** The shoe in play: its commitment, and whether this page has it noted for the shoe's end. */
