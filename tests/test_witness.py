@@ -163,7 +163,9 @@ def test_two_witnesses_cosign_every_head_and_refuse_a_split_view(tmp_path: Path)
     rc, out, err = _verify_log("--db", other, "--keys", str(keys_file), "--checkpoint", str(kept),
                                *pinned)  # fmt: skip
     assert rc == 1 and f"Split view: the checkpoint of {kept} was cosigned at size {size}" in err
-    assert re.search(f"2 of 2 witnesses vouch for a log of size {size} that is not this one", out), out + err
+    assert re.search(
+        f"2 of 2 witnesses vouch for a log of size {size} that is not this one", out
+    ), out + err
     for port_db in tmp_path.glob("*.db"):
         if port_db.name in ("b.db", "c.db"):
             continue
