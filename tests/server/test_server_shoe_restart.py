@@ -286,7 +286,7 @@ def test_a_gone_tables_shoe_is_revealed_and_an_unsealed_one_ended(tmp_path: Path
 def test_verify_log_says_in_a_line_why_it_cannot_read_a_log(tmp_path: Path) -> None:
     empty = _verify_log("--db", f"sqlite:///{tmp_path / 'none.db'}", "--public-key", "AAAA")
     assert empty.returncode == 2
-    assert empty.stderr.startswith("error: The database's log cannot be read: ")
+    assert empty.stderr.startswith("error: There is no database at ")
     assert "Traceback" not in empty.stderr and len(empty.stderr.splitlines()) == 1
     nobody = _verify_log("--url", "http://127.0.0.1:9/", "--json")
     assert nobody.returncode == 2
