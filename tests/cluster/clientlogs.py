@@ -11,12 +11,17 @@ from __future__ import annotations
 import contextlib
 import json
 import re
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 FIVE_XX = re.compile(r"\b(5\d\d), message=")
 """A bot's message about an HTTP answer (aiohttp's wording: ``502, message='...'``)."""
+PAUSE = 2.0
+"""The longest pause of a seated bot between two tries to connect (``BACKOFF_CAP_SEATED``)."""
+QUIET = 4.0
+"""Seconds without a failure after which a bot that was trying to connect has."""
 HTTP_LINE = re.compile(r"\] \S+ (\S+)/(\S+) \S+ (-?\d+) ")
 """An HAProxy request line: its backend, server and status."""
 
@@ -32,32 +37,38 @@ def json_lines(path: Path) -> Iterator[dict[str, Any]]:
                 yield rec
 
 
-def crew_back(path: Path, since: float, returned: float) -> tuple[float | None, int]:
-    """From a crew's log: seconds from ``returned`` until the last of its bots that left
-    its seat after ``since`` was back in it (0.0 when none left, or all were back before),
-    None while one is still away; and the answers 5xx but 503 its bots met.
+def crew_back(
+    path: Path, since: float, returned: float, now: float | None = None
+) -> tuple[float | None, int]:
+    """From a crew's log up to ``now``: a bound on the seconds from ``returned`` until every
+    bot that lost its connection after ``since`` had it again, in its seat (0.0 when none
+    lost it, or all had it again before), None while one is still trying; and the answers
+    5xx but 503 its bots met.
 
-    A bot logs each return to its seat, but not every way a connection ends (a socket
-    closed by its node ends quietly): one is away while the connections that ended
-    outnumber the returns, or while a try to connect failed after the last return."""
-    ended = backs = errors = 0
-    last, trying = since, False
+    A bot logs a connection that ended, a try to connect that failed and its return to its
+    seat, but not a connection closed by its node nor a seat taken on a new connection, and
+    not which bot failed: the bound is the later of the last return and one pause past the
+    last failure (a bot tries again within ``PAUSE``), once no try has failed for ``QUIET``
+    seconds."""
+    now = time.time() if now is None else now
+    errors = 0
+    back, failed = since, 0.0
     for rec in json_lines(path):
-        if float(rec["ts"]) < since:
+        ts = float(rec["ts"])
+        if not since <= ts <= now:
             continue
         msg = str(rec.get("msg", ""))
-        if msg.startswith("bot connection ended"):
-            ended += 1
-        elif msg.startswith("bot cannot connect"):
-            trying = True
+        if msg.startswith(("bot connection ended", "bot cannot connect")):
+            failed = ts
         elif msg == "bot back in its seat":
-            backs += 1
-            last, trying = float(rec["ts"]), False
+            back = ts
         found = FIVE_XX.search(msg)
         errors += found is not None and found.group(1) != "503"
-    if trying or ended > backs:
+    if failed and back < failed and now - failed <= QUIET:
         return None, errors
-    return round(max(0.0, last - returned), 2), errors
+    if failed:
+        back = max(back, failed + PAUSE)
+    return round(max(0.0, back - returned), 2), errors
 
 
 def page_back(
