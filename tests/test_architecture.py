@@ -15,7 +15,8 @@ SRC = Path(baccarat.__file__).parent
 PURE = (
     {
         "cards", "shoe", "rules", "bets", "settlement", "odds", "roads", "names", "numbers",
-        "errors", "merkle", "seal", "logbook", "logcheck", "simulate",
+        "errors", "merkle", "seal", "logbook", "logcheck", "simulate", "checkpoint",
+        "witnesscheck",
     },
     {"table"},
     {"protocol"},
