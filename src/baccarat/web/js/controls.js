@@ -2,7 +2,7 @@
 // the slip's buttons, 自動開牌 and 離座; the dealer's exposure, floor, 催促 and 離座; a
 // spectator's line. And the bet a tap on an area makes with the chosen chip.
 
-import { h, mount, fmt } from "./dom.js";
+import { h, mount, fmt, stableControls } from "./dom.js";
 import { t } from "./i18n.js";
 import { chipSVG } from "./chips.js";
 import { AREAS, role, myStake, hasBets, lastBets, limitsLeft } from "./selectors.js";
@@ -19,7 +19,7 @@ export class TableControls {
     this.table = screen.table;
     this.chip = Number(localStorage.getItem("baccarat.chip")) || 1;
     this.urgeRing = null; // the 催促 button's cooldown, on the dealer's bar
-    this.el = h("div", { class: "controls", role: "region", "aria-label": say("controls") });
+    this.el = stableControls(h("div", { class: "controls", role: "region", "aria-label": say("controls") }));
   }
 
   draw(view) {

@@ -52,7 +52,7 @@ export function reducedMotion() {
   return REDUCE.matches;
 }
 
-/** Replace all children of el. A control inside it that has the focus keeps it (keepFocus). */
+/** Replace all children of el. A control inside it that had the focus has it again (keepFocus). */
 export function mount(el, ...children) {
   const had = document.activeElement;
   const key = had && had !== el && el.contains(had) ? focusKey(had, el) : null;
@@ -78,12 +78,28 @@ function focusKey(el, root) {
   return parts.join(" ");
 }
 
-// A redraw replaces every control, so the focused one would be lost (focus falls to the page's
-// top and a screen reader reads the new control as if moved to). Instead the focused element
-// takes its twin's place, attributes and children: the same node, still focused.
+const STABLE = new WeakSet();
+
+/** Mark `el` as a container whose controls' handlers read nothing of the view they were drawn
+ * from (they name their area, chip or action and ask the screen): a redraw may keep the very
+ * node that has the focus there (keepFocus). Returns `el`. */
+export function stableControls(el) {
+  STABLE.add(el);
+  return el;
+}
+
+// A redraw replaces every control, so the focused one would be lost: focus would fall to the
+// page's top. Its twin in the new children gets it. In a container of stable controls the
+// focused element itself takes its twin's place, attributes and children instead: the same
+// node keeps the focus, so a screen reader does not read it again at each redraw (another
+// seat's chip redraws the areas many times a betting).
 function keepFocus(root, had, key) {
   const twin = root.querySelector(key);
   if (!twin) return;
+  if (!STABLE.has(root)) {
+    twin.focus({ preventScroll: true });
+    return;
+  }
   for (const a of [...had.attributes]) if (!twin.hasAttribute(a.name)) had.removeAttribute(a.name);
   for (const a of [...twin.attributes]) had.setAttribute(a.name, a.value);
   had.replaceChildren(...twin.childNodes);

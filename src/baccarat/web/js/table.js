@@ -3,7 +3,7 @@
 // the result's banner and badges (result.js, badges.js) and the squeeze (squeeze.js) are drawn
 // by their own modules.
 
-import { h, mount, fmt, pulse, reducedMotion } from "./dom.js";
+import { h, mount, fmt, pulse, reducedMotion, stableControls } from "./dom.js";
 import { t, errorText, named } from "./i18n.js";
 import {
   AREAS, names, role, occupant, seatOf, waitingForNextRound, cards, winner, squeeze, myBets, canBet, limitsLeft,
@@ -72,6 +72,8 @@ export class TableScreen {
     this.areasRow = h("div", { class: "areas" });
     this.seatsRow = h("div", { class: "seats" });
     this.queueEl = h("div", { class: "dealer-queue" });
+    // Their buttons name a seat, an area or an action: the focused one is kept through redraws.
+    for (const el of [this.dealerRail, this.areasRow, this.seatsRow, this.queueEl]) stableControls(el);
     this.noticeEl = h("div", { class: "notice", hidden: true });
     this.urgeEl = h("div", { class: "urge-banner", hidden: true, role: "alert" }, t("urged"));
     this.squeeze = new SqueezeView({
