@@ -101,36 +101,35 @@ export class ResultBadges {
     return spots.find(([x, y]) => this.clearSpot(x, y, b, avoid)) ?? null;
   }
 
-  /** Where a bettor's badge goes: on the seat's side facing the table's middle where it meets
-   * no area (a badge in an area reads as that area's result); else in the seat's foot, over the
-   * end of its bets, small and without the commission, below its name and coins; else on the far
-   * side of the seat; else facing the middle whatever it meets. */
+  /** Where a bettor's badge goes, small and without the commission (the banner says the
+   * viewer's): in the lane between the seat and the areas (sizes.css); else over the seat's
+   * avatar (a phone's narrow seat); else in the seat's foot; else on the far side of the seat;
+   * always off the areas (a badge in an area reads as that area's result), off the seat's
+   * name, coins and bets, and off the badges placed before it. */
   bettorSpot(el, box) {
     const s = this.feltBox(box);
-    const avoid = [...this.screen.areasRow.querySelectorAll(".area"), ...box.querySelectorAll(".seat-name, .coins")]
+    const avoid = [...this.screen.areasRow.querySelectorAll(".area"),
+      ...box.querySelectorAll(".seat-name, .seat-meta, .seat-bets .pill"),
+      ...this.felt.querySelectorAll(".float-net.placed")]
       .map((a) => this.feltBox(a)).filter(Boolean);
+    el.classList.add("in-seat");
+    const b = { width: el.offsetWidth, height: el.offsetHeight };
     const inward = (s.top + s.bottom) / 2 > this.felt.clientHeight / 2;
-    const size = (inSeat) => {
-      el.classList.toggle("in-seat", inSeat);
-      return { width: el.offsetWidth, height: el.offsetHeight };
-    };
-    const x = (b) => (s.left + s.right) / 2 - b.width / 2;
-    let b = size(false);
-    const toward = inward ? s.top - b.height - 4 : s.bottom + 4;
-    if (this.clearSpot(x(b), toward, b, avoid)) return [x(b), toward];
-    // In the seat: at its right end, leaving the first of its bets (on the left) in view.
-    b = size(true);
-    const end = Math.max(s.left + 2, s.right - b.width - 6);
-    if (this.clearSpot(end, s.bottom - b.height - 2, b, avoid)) return [end, s.bottom - b.height - 2];
-    b = size(false);
-    const away = inward ? s.bottom + 4 : s.top - b.height - 4;
-    return this.clearSpot(x(b), away, b, avoid) ? [x(b), away] : [x(b), toward];
+    const x = (s.left + s.right) / 2 - b.width / 2;
+    const spots = [[x, inward ? s.top - b.height - 2 : s.bottom + 2]];
+    const face = this.feltBox(box.querySelector(".avatar"));
+    if (face) spots.push([(face.left + face.right) / 2 - b.width / 2, (face.top + face.bottom) / 2 - b.height / 2]);
+    spots.push([Math.max(s.left + 2, s.right - b.width - 6), s.bottom - b.height - 2],
+      [x, inward ? s.bottom + 4 : s.top - b.height - 4]);
+    return spots.find(([px, py]) => this.clearSpot(px, py, b, avoid)) ?? spots[0];
   }
 
   /** Put each badge by its seat again: seats move when the screen is drawn again (a seat
    * that gains a line moves its row). */
   layout() {
-    for (const el of this.felt.querySelectorAll(".float-net")) {
+    const all = this.felt.querySelectorAll(".float-net");
+    for (const el of all) el.classList.remove("placed");
+    for (const el of all) {
       const seat = Number(el.dataset.seat);
       const box = this.screen.el.querySelector(`.seat[data-seat="${seat}"]`);
       if (!box) continue;
@@ -150,6 +149,7 @@ export class ResultBadges {
       }
       el.style.left = `${Math.max(4, Math.min(this.felt.clientWidth - el.offsetWidth - 4, x))}px`;
       el.style.top = `${Math.max(4, y)}px`;
+      el.classList.add("placed");
     }
   }
 }

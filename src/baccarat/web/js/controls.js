@@ -5,7 +5,7 @@
 import { h, mount, fmt, stableControls } from "./dom.js";
 import { t } from "./i18n.js";
 import { chipSVG } from "./chips.js";
-import { AREAS, role, myStake, hasBets, lastBets, limitsLeft } from "./selectors.js";
+import { AREAS, role, myStake, hasBets, lastBets, limitsLeft, waitingForNextRound } from "./selectors.js";
 import { ring, exposureCells } from "./parts.js";
 import { draggable, flyChip } from "./chipdrag.js";
 import { play } from "./sound.js";
@@ -62,6 +62,8 @@ export class TableControls {
     mount(this.el, h("div", { class: "tray" },
       h("div", { class: "tray-chips" }, chips),
       h("div", { class: "tray-side" },
+        // Sat down mid-round: said by the chips it is about, not over the felt's banner and ring.
+        waitingForNextRound(view) ? h("div", { class: "tray-late" }, t("next_round")) : null,
         h("div", { class: "tray-stake" }, h("span", null, t("bet_total")), h("b", null, fmt(myStake(view)))),
         h("div", { class: "tray-left" }, h("span", null, t("limits_left")),
           ...AREAS.map((a) => h("span", { class: `lim lim-${a}` }, `${t(a)} ${fmt((left[a] ?? 0) * unit)}`)))),

@@ -46,7 +46,7 @@ export function seatBox(view, seat, { onSit, canSit }) {
     ),
     seat === 0 ? null : h("div", { class: "seat-bets" },
       AREAS.filter((a) => bets[a]).map((a) => h("span", { class: `pill pill-${a}`, "data-coins": bets[a] * unit },
-        `${t(a)} ${fmt(bets[a] * unit)}`))),
+        h("span", { class: "pill-area" }, t(a)), ` ${fmt(bets[a] * unit)}`))),
     occ.waiting_next_round ? h("div", { class: "seat-wait" }, t("waiting_next")) : null,
     occ.leaving ? h("div", { class: "seat-leaving" }, t("leaving_after_round")) : null,
   );

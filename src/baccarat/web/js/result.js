@@ -81,16 +81,20 @@ export class ResultBanner {
     const bp = o.banker?.points ?? o.banker_points;
     const winner = o.winner;
     const myFee = res.settlement?.commission?.[String(view.me.user_id)] ?? 0;
+    // The words a phone's narrow banner leaves out (rb-word): the colours and the hands say them.
+    const word = (text) => h("span", { class: "rb-word" }, text);
+    const [before, after] = t("result_win", { hand: "\u0001" }).split("\u0001");
     mount(this.el,
       h("div", { class: `rb-title rb-${winner}` },
-        winner === "tie" ? t("result_tie") : t("result_win", { hand: t(winner) })),
+        winner === "tie" ? t("result_tie") : [before ? word(before) : null, t(winner), after ? word(after) : null]),
       h("div", { class: "rb-score" },
-        h("span", { class: "rb-p" }, `${t("player")} ${pp}`), " : ", h("span", { class: "rb-b" }, `${bp} ${t("banker")}`)),
+        h("span", { class: "rb-p" }, word(`${t("player")} `), String(pp)), " : ",
+        h("span", { class: "rb-b" }, String(bp), word(` ${t("banker")}`))),
       (o.player?.pair || o.banker?.pair) ? h("div", { class: "rb-pairs" },
         o.player?.pair ? h("span", { class: "pill pill-player_pair" }, t("player_pair")) : null,
         o.banker?.pair ? h("span", { class: "pill pill-banker_pair" }, t("banker_pair")) : null) : null,
       myDelta !== undefined ? h("div", { class: `rb-net ${myDelta > 0 ? "up" : myDelta < 0 ? "down" : ""}` },
-        `${t("net")} ${signed(myDelta)}`, myFee ? h("small", null, ` (${t("commission", { n: fmt(myFee) })})`) : null) : null,
+        word(`${t("net")} `), signed(myDelta), myFee ? h("small", null, ` (${t("commission", { n: fmt(myFee) })})`) : null) : null,
     );
     this.el.hidden = false;
     this.el.dataset.winner = winner;

@@ -6,7 +6,7 @@
 import { h, mount, fmt, pulse, reducedMotion, stableControls } from "./dom.js";
 import { t, errorText, named } from "./i18n.js";
 import {
-  AREAS, names, role, occupant, seatOf, waitingForNextRound, cards, winner, squeeze, myBets, canBet, limitsLeft,
+  AREAS, names, role, occupant, seatOf, cards, winner, squeeze, myBets, canBet, limitsLeft,
   deadline, urgeReadyAt, phaseSeconds, secondsLeft, dealerStreak,
 } from "./selectors.js";
 import { seatBox, areaBox, handBox, bookPanel, ring } from "./parts.js";
@@ -244,12 +244,11 @@ export class TableScreen {
 
   drawNotice(view) {
     // An operator's closing notice stands over the felt once the round in play is over.
+    // (A user who sat mid-round is told in the chip tray, controls.js.)
     const closed = view.suspended && view.phase === "waiting";
-    const late = waitingForNextRound(view);
-    this.noticeEl.hidden = !closed && !late;
+    this.noticeEl.hidden = !closed;
     this.noticeEl.classList.toggle("closed", Boolean(closed));
     if (closed) this.noticeEl.textContent = t("table_closed_notice", { notice: view.suspended });
-    else if (late) this.noticeEl.textContent = t("next_round");
   }
 
   phaseLabel(view) {
