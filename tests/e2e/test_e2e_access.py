@@ -41,6 +41,9 @@ from e2e_support import (
 )
 from playwright.sync_api import Error as PlaywrightError
 
+from baccarat.cards import parse_cards
+from baccarat.rules import next_draw
+
 pytestmark = [pytest.mark.browser, needs_chromium]
 
 LAPTOP = {"width": 1366, "height": 768}
@@ -157,13 +160,32 @@ def keyboard_log_in(page: Any, name: str) -> None:
     page.wait_for_selector(".lobby-screen")
 
 
+HANDS = """() => { const v = window.baccaratApp.table.view, sq = v.squeeze;
+  // Each hand's cards as they will be once the squeezed one opens (null: one still face down).
+  const cards = (h) => v.hands[h].map((c, i) => h === sq.hand && i === sq.position ? sq.card : c.card ?? null);
+  return [cards('player'), cards('banker')]; }"""
+
+
+def opens_the_last_card(page: Any) -> bool:
+    """Whether the card squeezed now is the round's last: no other is face down, and the
+    tableau draws no third card once it is open (the round then settles at once)."""
+    player, banker = page.evaluate(HANDS)
+    if None in player + banker:
+        return False
+    return next_draw(parse_cards(player), parse_cards(banker)) is None
+
+
 def squeezes_by_keyboard(server: Server, table: str, tour: Tour) -> None:
-    """Held at the first squeeze: peel it with the arrows, then open each card with Enter,
-    holding the table at the next squeeze, or at the result after the last card."""
+    """Held at the first squeeze: peel it with the arrows, then open each card with Enter; the
+    table holds at each squeeze, and at the result once the last card is opened."""
     bettor, dealer = tour.pages["bettor"], tour.pages["dealer"]
     tour.focus["squeeze"] = bettor.evaluate(FOCUSED)
     for _ in range(3):
         bettor.keyboard.press("ArrowUp")
+    # (the slider's value is drawn with the peel, on the next frame)
+    bettor.wait_for_function(
+        "() => document.activeElement?.getAttribute('aria-valuenow') === '30'", timeout=5_000
+    )
     tour.focus["peeled"] = bettor.evaluate(FOCUSED)
     dealer.wait_for_function(
         "() => document.querySelector('.squeeze:not([hidden])')?.dataset.peel?.endsWith(':0.300')"
@@ -171,12 +193,12 @@ def squeezes_by_keyboard(server: Server, table: str, tour: Tour) -> None:
     tour.peeled_elsewhere = dealer.get_attribute(".squeeze", "data-peel") or ""
     was = bettor.evaluate(SQUEEZE)
     for _ in range(6):
-        hold(server, table, "result")
+        if opens_the_last_card(bettor):
+            hold(server, table, "result")
         bettor.keyboard.press("Enter")
         got = bettor.wait_for_function(NEXT_OF_MINE, arg=was, timeout=15_000).json_value()
         if got == "result":
             return
-        hold(server, table, "squeeze")
         was = got
         tour.focus[f"squeeze {got}"] = bettor.evaluate(FOCUSED)
     raise AssertionError("the round dealt more than six squeezes")
@@ -189,6 +211,7 @@ def bet_by_keyboard(tour: Tour) -> None:
     dealer.keyboard.press("Enter")
     bettor.wait_for_selector(".urge-banner:not([hidden])")
     tour.urged = True
+    save_screenshot(dealer, "access-focus-urge-laptop-zh")
     tab_to(bettor, f".tray-chip[data-chip='{CHIP}']")
     bettor.keyboard.press("Enter")
     bettor.wait_for_selector(f".tray-chip[data-chip='{CHIP}'][aria-pressed='true']")
@@ -228,6 +251,7 @@ def play_round(server: Server, table: str, tour: Tour) -> None:
     tour.outcome = view["result"]["outcome"]
     tour.net = view["result"]["settlement"]["deltas"].get(str(view["me"]["user_id"]))
     tour.unit = view["chip_unit"]
+    zoomed(tour)
     watcher.click("[data-action='fairness']")
     watcher.wait_for_selector(".fair-panel:not([hidden]) .fp-body *")
     check(tour, watcher, "fairness panel")
@@ -238,21 +262,33 @@ def play_round(server: Server, table: str, tour: Tour) -> None:
     hold(server, table, None)
 
 
+def zoomed(tour: Tour) -> None:
+    """The seated bettor's laptop at 200% zoom (half the CSS pixels each way): every control of
+    the round is there, inside the page's width, and the page does not scroll sideways."""
+    bettor = tour.pages["bettor"]
+    bettor.set_viewport_size(ZOOMED)
+    tour.zoomed = bettor.evaluate(
+        """() => ({ overflow: document.documentElement.scrollWidth - innerWidth,
+          controls: [...document.querySelectorAll(
+            '.area, .tray-chip, [data-action=stand], [data-action=history], .btn-lobby')]
+            .filter((e) => { const r = e.getBoundingClientRect();
+              return r.width >= 1 && r.left >= 0 && r.right <= innerWidth; }).length })"""
+    )
+    save_screenshot(bettor, "access-zoom-200-en")
+    bettor.set_viewport_size(LAPTOP)
+
+
 def after_the_round(server: Server, table: str, tour: Tour) -> None:
-    """Stand up and open My bets by keyboard; 200% zoom; /verify."""
+    """Stand up and open My bets by keyboard; the watcher's phone in English; /verify."""
     bettor, watcher = tour.pages["bettor"], tour.pages["watcher"]
     tab_to(bettor, "[data-action='stand']")
     bettor.keyboard.press("Enter")
     bettor.wait_for_selector(".table-screen:not(:has(.seat.me))", timeout=20_000)
-    bettor.set_viewport_size(ZOOMED)
-    tour.zoomed = bettor.evaluate(
-        """() => ({ overflow: document.documentElement.scrollWidth - innerWidth,
-          outside: [...document.querySelectorAll('.area, .btn-lobby, [data-action=history]')]
-            .filter((e) => { const r = e.getBoundingClientRect();
-              return r.width < 1 || r.left < 0 || r.right > innerWidth; }).length })"""
-    )
-    save_screenshot(bettor, "access-zoom-200-en")
-    bettor.set_viewport_size(LAPTOP)
+    watcher.click("[data-action='lang']")
+    watcher.wait_for_function("() => document.documentElement.lang === 'en'")
+    tab_to(watcher, ".btn-sit")
+    check(tour, watcher, "watcher in English")
+    save_screenshot(watcher, "access-focus-phone-en")
     tab_to(bettor, "[data-action='history']")
     bettor.keyboard.press("Enter")
     bettor.wait_for_selector(".history-screen .hist-round")
@@ -327,7 +363,7 @@ SCREENS = [
     "login", "lobby",
     *(f"{who} {phase}" for who in ("bettor", "dealer", "watcher")
       for phase in ("betting", "squeeze", "result")),
-    "fairness panel", "history", "verify", "console login", "console enrolment",
+    "fairness panel", "watcher in English", "history", "verify", "console login", "console enrolment",
     "console tables", *(f"console {tab}" for tab in CONSOLE_TABS),
 ]  # fmt: skip
 
@@ -431,4 +467,5 @@ def test_with_reduced_motion_no_chip_flies_and_no_card_turns(tour: Tour) -> None
 
 
 def test_at_200_percent_zoom_the_table_still_fits_its_width(tour: Tour) -> None:
-    assert tour.zoomed == {"overflow": 0, "outside": 0}
+    # Five areas, five chips, 離座, 投注紀錄 and 大廳, whole within the width.
+    assert tour.zoomed == {"overflow": 0, "controls": 13}
