@@ -54,7 +54,9 @@ class ClusterView:
         """Poll until truthy; the seconds it took (a bound on a hang, not a speed test)."""
         start = time.monotonic()
         while time.monotonic() - start < limit:
-            with contextlib.suppress(OSError, ValueError, KeyError, sa.exc.OperationalError):
+            with contextlib.suppress(
+                OSError, ValueError, KeyError, StopIteration, sa.exc.OperationalError
+            ):
                 if predicate():
                     return time.monotonic() - start
             time.sleep(0.05)
@@ -142,7 +144,13 @@ class ClusterView:
         return max(loads) - min(loads) <= 1
 
     def seats(self) -> dict[int, tuple[str, int]]:
-        """Where each user sits (table and seat), as the nodes that run the tables say."""
+        """Where each user sits (table and seat), as the nodes that run the tables say, once
+        every table's node lists it."""
+        found: dict[int, tuple[str, int]] = {}
+        self.wait(lambda: found.update(self._seats_now()) is None, "every table's seats")
+        return found
+
+    def _seats_now(self) -> dict[int, tuple[str, int]]:
         out: dict[int, tuple[str, int]] = {}
         for t in self.tables:
             node = self.node_of(self.holder(t)[1])
