@@ -16,7 +16,9 @@ id it has seen. Anything else, or no answer within ``wallet_timeout`` seconds, i
   on it until the platform gives one with nothing owed to it (``owing``).
 
 Every call is recorded before it is sent and every answer when it comes
-(``baccarat.store.wallet``). A node sweeps every ``SWEEP_EVERY`` seconds for calls still
+(``baccarat.store.wallet``); a record that meets the database away is retried until it is
+back (each is idempotent: found or inserted once, or guarded by the call's state), so a
+round's stakes wait out an outage as its ledger writes do. A node sweeps every ``SWEEP_EVERY`` seconds for calls still
 owed, whichever node made them: rounds that landed without their coins given back (the node
 that dealt them stopped), debits that never had an answer, credits and rollbacks pending.
 """
@@ -27,12 +29,13 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Collection, Mapping
-from typing import Any
+from collections.abc import Callable, Collection, Mapping
+from typing import Any, TypeVar
 
 import aiohttp
 from yarl import URL
 
+from baccarat.cluster.outage import Outage, part_down
 from baccarat.platform import signing
 from baccarat.platform.config import PlatformConfig
 from baccarat.protocol import codec
@@ -40,6 +43,8 @@ from baccarat.store import Store
 from baccarat.store.wallet import DEBIT, DONE, UNFINISHED_AFTER, WalletCall
 
 log = logging.getLogger("baccarat.platform")
+
+T = TypeVar("T")
 
 RETRY_FIRST = 1.0
 RETRY_CAP = 30.0
@@ -119,6 +124,23 @@ class SeamlessWallet:
         """The last balance the platform gave of each user."""
         self._back = asyncio.Event()
         """Set (and replaced) when the platform answers: what waits to be sent again goes."""
+        self._outage = Outage("recording a wallet call", log)
+
+    async def _stored(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """A store call, tried again while the database is away (until the node stops)."""
+        pause = 0.1
+        while True:
+            try:
+                found = await asyncio.to_thread(fn, *args, **kwargs)
+            except Exception as exc:
+                if part_down(exc) != "database" or self._closing:
+                    raise
+                self._outage.failed(exc)
+                await asyncio.sleep(pause)
+                pause = min(2.0, pause * 2)
+                continue
+            self._outage.passed()
+            return found
 
     async def keeps(self, user_id: int) -> bool:
         """Whether the platform launched this user (it keeps their coins)."""
@@ -126,7 +148,7 @@ class SeamlessWallet:
 
     async def _platform_user(self, user_id: int) -> str | None:
         if user_id not in self._linked:
-            self._linked[user_id] = await asyncio.to_thread(self.store.platform_user_of, user_id)
+            self._linked[user_id] = await self._stored(self.store.platform_user_of, user_id)
         return self._linked[user_id]
 
     async def balances(self, user_ids: Collection[int]) -> dict[int, int]:
@@ -147,7 +169,7 @@ class SeamlessWallet:
     async def owing(self, user_ids: Collection[int]) -> set[int]:
         """The users of ``user_ids`` with a call still waiting for the platform's answer."""
         wanted = set(user_ids)
-        pending = await asyncio.to_thread(self.store.wallet_pending)
+        pending = await self._stored(self.store.wallet_pending)
         return {c.user_id for c in pending if c.user_id in wanted}
 
     def known(self, user_id: int) -> int | None:
@@ -163,8 +185,7 @@ class SeamlessWallet:
         """Debit each kept user's stakes at once; the kept users whose debit was not taken."""
         kept = [u for u, amount in stakes.items() if amount > 0 and await self.keeps(u)]
         calls = [
-            await asyncio.to_thread(self.store.wallet_debit, round_id, uid, stakes[uid])
-            for uid in kept
+            await self._stored(self.store.wallet_debit, round_id, uid, stakes[uid]) for uid in kept
         ]
         answered = await asyncio.gather(*(self._send(c) for c in calls))
         refused = {c.user_id for c in answered if c.state != DONE}
@@ -172,12 +193,12 @@ class SeamlessWallet:
             log.info(
                 "wallet debit not taken", extra={"round_id": round_id, "users": sorted(refused)}
             )
-            self._deliver_owed(await asyncio.to_thread(self.store.wallet_pending))
+            self._deliver_owed(await self._stored(self.store.wallet_pending))
         return refused
 
     async def give_back(self, round_id: str) -> None:
         """Record the round's credits or rollbacks and send them in the background."""
-        owed = await asyncio.to_thread(self.store.wallet_close, round_id)
+        owed = await self._stored(self.store.wallet_close, round_id)
         self._deliver_owed(owed)
 
     async def _send(self, call: WalletCall) -> WalletCall:
@@ -192,9 +213,7 @@ class SeamlessWallet:
             )
             if ok:
                 self._heard()
-            return await asyncio.to_thread(
-                self.store.wallet_answer, call.call_id, status, text, ok=ok
-            )
+            return await self._stored(self.store.wallet_answer, call.call_id, status, text, ok=ok)
         finally:
             self._sending.discard(call.call_id)
 
