@@ -41,12 +41,14 @@ from e2e_support import (
     sit,
 )
 from playwright.sync_api import Error as PlaywrightError
+from sizes_support import PARTS, SIZES, WATCH_RESIZE, problems
 
 pytestmark = [pytest.mark.browser, needs_chromium]
 
 DEALER = "lydealer"
 BETTOR = "lybettor"
 LATE = "lylate"
+WATCHER = "lywatch"
 
 COUNT_SOUNDS = """() => {
   // Every oscillator started is a sound played: count them.
@@ -154,6 +156,8 @@ class Layout:
     """The bettor's phone while betting is open, by language."""
     bubbles: dict[str, Any] = field(default_factory=dict)
     """The dealer's chat bubble on the bettor's pages, with the top bar and the felt."""
+    table: str = ""
+    """The table, its seats all taken, where the module's bots still play."""
 
 
 SQUEEZE_AND_BAR = """() => {
@@ -425,6 +429,10 @@ def layout(server: Server, browser: Any) -> Iterator[Layout]:
                 hold(server, table, None)
             late.wait_for_selector(".table-screen:not([data-phase='result'])", timeout=60_000)
         assert seen.wait_line, f"the late user never sat during a round: {refused}"
+        # Done with: closed, they draw nothing while the sizes are read.
+        for page in [*pages.values(), late]:
+            page.context.close()
+        seen.table = table
         yield seen
     finally:
         bots.terminate()
@@ -621,3 +629,84 @@ def test_chinese_is_drawn_with_real_glyphs_not_empty_boxes(server: Server, brows
     assert seen["box_has_ink"]  # the fallback box is drawn, so the comparison means something
     assert seen["same_as_box"] == []
     assert seen["distinct"] == seen["count"]
+
+
+BETS_DOWN = """() => [...document.querySelectorAll('.seats .seat')]
+  .filter((e) => e.querySelector('.seat-bets .pill')).length >= 5"""
+"""Five bettors' bets on the felt: the bettor's and four bots' (the late user does not bet)."""
+
+
+@pytest.fixture(scope="module")
+def sizes(server: Server, browser: Any, layout: Layout) -> Iterator[dict[str, Any]]:
+    """Every size x language x role, in each phase: by phase, how many pages were read in it
+    and the problems they showed.
+
+    One page a role (the dealer, the bettor, a watcher) at the layout's table, every seat taken,
+    resized through every size in both languages while the table is held in betting (bets on
+    every area), in the bettor's squeeze and at a result. Without motion: only the boxes are
+    read, and they are where the animations end."""
+    table = layout.table
+    create_account(server, WATCHER)
+    pages: dict[str, Any] = {}
+    for role, name in (("dealer", DEALER), ("bettor", BETTOR), ("watcher", WATCHER)):
+        w, h = SIZES[0]
+        pages[role] = page = open_page(browser, server, {"width": w, "height": h})
+        log_in(page, name)
+        page.evaluate(WATCH_RESIZE)
+    pages["watcher"].click(f".table-card[data-table='{table}'] .btn-watch")
+    found: dict[str, Any] = {}
+    try:
+        held_at_next_betting(server, table)
+        bettor = pages["bettor"]
+        bettor.wait_for_selector(".table-screen[data-phase='betting'] .tray")
+        # The most on the Player's area: the bettor squeezes its card (the bots bet less).
+        chips = [(10, "player")] * 5 + [(1, "tie"), (1, "player_pair"), (1, "banker_pair")]
+        assert [place_chip(bettor, c, a) for c, a in chips] == ["ok"] * len(chips)
+        with contextlib.suppress(PlaywrightError):
+            pages["dealer"].wait_for_function(BETS_DOWN, timeout=10_000)
+        langs = ["zh-TW", "en"]
+        for phase in ("betting", "squeeze", "result"):
+            if phase != "betting":
+                played_to(server, table, phase)
+            for page in pages.values():
+                page.wait_for_selector(f".table-screen[data-phase='{phase}']", timeout=60_000)
+            found[phase] = _every_size(pages, langs, phase)
+            langs.reverse()  # (one language switch a page between two phases)
+    finally:
+        hold(server, table, None)
+        for page in pages.values():
+            page.context.close()
+    yield found
+
+
+def _every_size(pages: dict[str, Any], langs: list[str], phase: str) -> tuple[int, list[str]]:
+    """Each page through every size in ``langs``: how many were read in ``phase``, and what is
+    wrong, named by page, language, size and phase."""
+    read = 0
+    found = []
+    for lang in langs:
+        for page in pages.values():
+            if page.evaluate("document.documentElement.lang") != lang:
+                page.click("[data-action='lang']")
+        for w, h in SIZES:
+            # Every page takes the size first, so that they lay out side by side.
+            for page in pages.values():
+                page.set_viewport_size({"width": w, "height": h})
+            for role, page in pages.items():
+                parts = page.evaluate(PARTS, phase)
+                where = f"{role} {lang} {w}x{h} {phase}"
+                if parts["phase"] != phase:
+                    found.append(f"{where}: the page shows {parts['phase']}")
+                read += 1
+                found += [f"{where}: {problem}" for problem in problems(parts)]
+    return read, found
+
+
+@pytest.mark.parametrize("phase", ["betting", "squeeze", "result"])
+def test_every_size_shows_the_whole_table_and_nothing_covers_it(
+    sizes: dict[str, Any], phase: str
+) -> None:
+    read, found = sizes[phase]
+    # Every size x language x role was read (a page never read would list nothing wrong).
+    assert read == len(SIZES) * 2 * 3
+    assert found == [], f"{len(found)} problems:\n" + "\n".join(found[:60])

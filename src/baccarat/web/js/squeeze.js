@@ -78,6 +78,10 @@ export class SqueezeView {
   /** The table screen this view lives on (its hands, seats and classes). */
   attach(host) {
     this.host = host;
+    // The hands move without a resize of the window when the rows below them change height
+    // (the felt grows to fill the window): the card follows them.
+    this.watch = new ResizeObserver(this.relayout);
+    for (const el of host.querySelectorAll(".felt, .hands-row")) this.watch.observe(el);
   }
 
   visible() {
@@ -192,6 +196,7 @@ export class SqueezeView {
     for (const r of this.reveals) r.cancel();
     removeEventListener("resize", this.relayout);
     removeEventListener("scroll", this.relayout);
+    this.watch?.disconnect();
     for (const kind of ["wheel", "touchmove", "keydown"]) removeEventListener(kind, this.userScrolled);
   }
 

@@ -27,7 +27,9 @@ export function squeezeSpot(host, panel, { seat: seatNo, hand, scrollBy }) {
     if (scrollBy(hands.top - under)) return null;
   }
   const seatEl = seatNo > 0 ? host.querySelector(`.seat[data-seat="${seatNo}"]`) : null;
-  const seat = seatEl?.getBoundingClientRect() ?? null;
+  // Off the controller's seat, and off 離座: a tap meant for it must not land on the panel.
+  const seat = [seatEl, host.querySelector(".controls .btn-stand")]
+    .map((el) => el?.getBoundingClientRect()).filter((r) => r?.width);
   const free = regions(host, hands, bar, vh);
   const cx = hands.left + hands.width / 2;
   const size = panelSizes(panel);
@@ -48,8 +50,9 @@ export function squeezeSpot(host, panel, { seat: seatNo, hand, scrollBy }) {
 function regions(host, hands, bar, vh) {
   // On a phone the dealer's bar (the exposure and 催促, under the felt) stays in sight: the
   // card goes above or below it, never over it. (On a desktop the exposure is in the book.)
+  // So does a bettor's 離座.
   const shows = host.querySelector(".db-exposure")?.getBoundingClientRect().height;
-  const keep = shows ? host.querySelector(".dealer-bar")?.getBoundingClientRect() : null;
+  const keep = host.querySelector(shows ? ".dealer-bar" : ".tray .btn-stand")?.getBoundingClientRect();
   const below = { top: hands.bottom + 6, bottom: vh - 8 };
   const split = keep?.height && keep.bottom > below.top && keep.top < below.bottom
     ? [{ top: below.top, bottom: keep.top - 6 }, { top: keep.bottom + 6, bottom: below.bottom }]
@@ -94,7 +97,7 @@ function spotsIn(reg, size, { cx, vw, seat }) {
     } else {
       panel = { left: Math.round(cx - bw / 2), top: card.top + card.h + GAP, w: bw, h: bh };
     }
-    const clash = seat && overlaps(panel, seat);
+    const clash = seat.some((r) => overlaps(panel, r));
     options.push({ mode, card, panel, covers: reg.covers, score: card.h - (clash ? 10000 : 0) - (reg.covers ? 20000 : 0) });
   }
   return options;
@@ -114,7 +117,7 @@ function besideHand(own, [sw, sh], { under, vw, vh, seat }) {
     const px = where === "right" ? card.left + cw + GAP : card.left - GAP - sw;
     for (const py of [card.top + card.h - sh, card.top]) {
       const panel = { left: px, top: py, w: sw, h: sh };
-      const clash = seat && overlaps(panel, seat);
+      const clash = seat.some((r) => overlaps(panel, r));
       options.push({ mode: "side", card, panel, score: card.h - (clash ? 10000 : 0) });
     }
   }
