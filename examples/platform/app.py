@@ -12,7 +12,8 @@ With ``--wallet seamless`` it keeps the coins itself and the game asks its walle
 round's stakes (``seamless.py``); the lobby then has no coins to move.
 
 Pages: ``/`` (the lobby: sign in as a user, open the game, move coins), ``/play`` (a signed
-token, then the game). For the game: ``/api/transfers?from=&to=`` (signed: the report
+token, then the game), ``/frame`` (the game inside the lobby's own page, told by the game's
+messages of the balance, leaving a table and closing). For the game: ``/api/transfers?from=&to=`` (signed: the report
 ``baccarat reconcile`` compares). For a sandbox (tests, a demo) on this machine only:
 ``/admin/users``, ``/admin/token``, ``/admin/rotate``.
 """
@@ -38,6 +39,7 @@ import seamless
 from aiohttp import web
 from joserfc import jwt
 from joserfc.jwk import ECKey, KeySet
+from yarl import URL
 
 AUDIENCE = "baccarat"
 TOKEN_LIFE = 120
@@ -64,6 +66,9 @@ WORDS = {
         "failed": "失敗",
         "pending": "處理中",
         "lang": "English",
+        "here": "在本頁遊玩",
+        "closed": "遊戲已關閉",
+        "back": "回到大廳",
     },
     "en": {
         "title": "Starlight Platform",
@@ -82,6 +87,9 @@ WORDS = {
         "failed": "failed",
         "pending": "pending",
         "lang": "中文",
+        "here": "Play in this page",
+        "closed": "The game has closed",
+        "back": "Back to the lobby",
     },
 }
 
@@ -148,6 +156,8 @@ class Platform:
             f'issuer = "{self.base}"\naudience = "{AUDIENCE}"\n'
             f'jwks_url = "{self.base}/.well-known/jwks.json"\nwallet = "{self.mode}"\n'
             f'wallet_url = "{url}"\nsecret_file = "secret.txt"\n'
+            # This platform's own pages may show the game in a frame (/frame).
+            f'frame_origins = ["{self.base}"]\n'
         )
 
     def user(self, uid: str) -> sqlite3.Row | None:
@@ -371,7 +381,10 @@ async def lobby(request: web.Request) -> web.Response:
 
 def _play_button(user: sqlite3.Row, w: dict[str, str]) -> str:
     if user["level"] >= 50:
-        return f'<a class="play" id="play" href="/play">{w["play"]}</a>'
+        return (
+            f'<a class="play" id="play" href="/play">{w["play"]}</a>'
+            f'<a id="play-here" href="/frame">{w["here"]}</a>'
+        )
     return f'<span class="muted">{w["low"]}</span>'
 
 
@@ -385,6 +398,42 @@ def _seamless_lobby(user: sqlite3.Row, w: dict[str, str]) -> str:
         f'<div class="card row"><div>{w["coins"]}<div class="big" id="coins">{user["coins"]:,}</div>'
         f'</div></div><div class="card row">{_play_button(user, w)}</div>'
     )
+
+
+FRAME_JS = """
+// The game's messages (docs/integration.md, "Embedding"): only from the game's origin.
+window.gameMessages = [];
+addEventListener("message", (e) => {
+  if (e.origin !== GAME || !e.data || e.data.source !== "baccarat") return;
+  window.gameMessages.push(e.data);
+  const line = document.createElement("li");
+  line.textContent = JSON.stringify(e.data);
+  document.getElementById("game-messages").append(line);
+  if (e.data.type === "balance") {
+    document.getElementById("frame-coins").textContent = e.data.coins.toLocaleString("en-US");
+  } else if (e.data.type === "close") {
+    document.getElementById("game").remove();
+    document.getElementById("game-closed").hidden = false;
+  }
+});
+"""
+
+
+async def frame(request: web.Request) -> web.Response:
+    """The game inside this page: a frame opened at /play, and the game's messages."""
+    p, user, lang = request.app[PLATFORM], _signed_in(request), _lang(request)
+    if user is None or user["level"] < 50:
+        raise web.HTTPSeeOther("/")
+    w, game = WORDS[lang], json.dumps(str(URL(p.game).origin()))
+    body = (
+        f'<div class="card row"><div>{w["game"]} <b class="big" id="frame-coins">…</b></div>'
+        f'<a href="/">{w["back"]}</a></div>'
+        '<iframe id="game" src="/play" title="Baccarat" '
+        'style="width:100%;height:min(80vh,760px);border:0;border-radius:12px"></iframe>'
+        f'<p id="game-closed" class="card" hidden>{w["closed"]} · <a href="/">{w["back"]}</a></p>'
+        f'<ul id="game-messages" class="muted"></ul><script>const GAME = {game};{FRAME_JS}</script>'
+    )
+    return _page(lang, body)
 
 
 async def signin(request: web.Request) -> web.Response:
@@ -512,6 +561,7 @@ def make_app(p: Platform) -> web.Application:
     app.router.add_post("/signin", signin)
     app.router.add_post("/signout", signout)
     app.router.add_get("/play", play)
+    app.router.add_get("/frame", frame)
     app.router.add_post("/wallet", wallet)
     app.router.add_get("/.well-known/jwks.json", jwks)
     app.router.add_get("/api/transfers", report)

@@ -85,11 +85,25 @@ def round_result(stack: Stack, user_id: int) -> int:
 def bet_a_round(stack: Stack, page: Any, dealer: Dealer, user_id: int, picture: str) -> int:
     """The page's player sits at t1 (``dealer`` deals), stakes 1,000 on Player while the
     betting is held, and has the round played out at once; the round's result for ``user_id``."""
+    return bet_a_round_in(stack, page, page, dealer, user_id, picture)
+
+
+def bet_a_round_in(
+    stack: Stack,
+    page: Any,
+    game_frame: Any,
+    dealer: Dealer,
+    user_id: int,
+    picture: str,
+    seat: int = 1,
+) -> int:
+    """As :func:`bet_a_round`, the game in ``game_frame`` (the page, or a frame of it), at
+    ``seat``."""
     game = Server(stack.game, stack.db, stack.serve.proc)
     hold(game, "t1", "betting")
-    sit(page, "t1", 1)
+    sit(game_frame, "t1", seat)
     wait_until(lambda: table_state(game, "t1")["phase"] == "betting", "betting")
-    assert place_chip(page, 10, "player") == "ok"
+    assert place_chip(game_frame, 10, "player") == "ok"
     shot(page, picture)
     # The rest of the round is played at once, each phase ended as it comes.
     played_to(game, "t1", "result")

@@ -200,13 +200,23 @@ def running_platform(tmp: Path, game: str, wallet: str = "transfer") -> Any:
 
 @contextlib.contextmanager
 def running_stack(
-    tmp: Path, *serve_args: str, wallet: str = "transfer", game_file: str = ""
+    tmp: Path,
+    *serve_args: str,
+    wallet: str = "transfer",
+    game_file: str = "",
+    game_host: str = "127.0.0.1",
 ) -> Any:
     """Start the platform (with its ``wallet`` mode), then the game reading the file the
-    platform wrote (with ``game_file``'s lines added)."""
+    platform wrote (with ``game_file``'s lines added). The platform sends its players to the
+    game at ``game_host`` (``localhost``: another site than the platform's 127.0.0.1, as a
+    game provider's is)."""
     game_port = free_port()
     game = f"http://127.0.0.1:{game_port}"
-    with running_platform(tmp, game, wallet) as (platform, data, proc):
+    with running_platform(tmp, f"http://{game_host}:{game_port}", wallet) as (
+        platform,
+        data,
+        proc,
+    ):
         if game_file:
             with (data / "game.toml").open("a") as f:
                 f.write(game_file)

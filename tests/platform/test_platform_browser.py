@@ -5,10 +5,11 @@ out, and the platform's balance has moved by exactly the round's result."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from itertools import pairwise
 from typing import Any
 
 import pytest
-from platform_browser import Dealer, bet_a_round, coins, page_of, shot
+from platform_browser import Dealer, bet_a_round, bet_a_round_in, coins, page_of, shot
 from platform_support import Stack, running_stack
 
 from e2e.e2e_support import DESKTOP, PHONE
@@ -19,7 +20,10 @@ pytestmark = pytest.mark.browser
 
 @pytest.fixture(scope="module")
 def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
-    with running_stack(tmp_path_factory.mktemp("browser"), "--test-hooks") as running:
+    # The game at localhost, the platform at 127.0.0.1: two sites, as in a casino's lobby.
+    with running_stack(
+        tmp_path_factory.mktemp("browser"), "--test-hooks", game_host="localhost"
+    ) as running:
         yield running
 
 
@@ -81,3 +85,51 @@ def test_the_platforms_lobby_and_the_game_opened_from_it_in_each_language(
     assert page.evaluate("document.documentElement.lang") == ("en" if lang == "en" else "zh-Hant")
     shot(page, f"platform-game-lobby-{size}-{lang}")
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+
+
+def test_the_game_plays_a_round_inside_the_platforms_page_and_tells_it(
+    stack: Stack, browser: Any
+) -> None:
+    """The platform's /frame shows the game (another site) in a frame: the launch's session
+    works there, the round is played in it, and the page hears the balance, the table left
+    and the close from the game's origin."""
+    # A player of its own (the other tests' player may still hold a seat at t1).
+    stack.admin("/admin/users", {"id": "u1004", "name": "框框 Fan", "level": 55, "coins": 50_000})
+    stack.session("u1004")  # known to the game, so coins can move in
+    moved = stack.admin("/admin/transfer", {"user": "u1004", "amount": 5_000})
+    assert moved["status"] == "done", moved
+    dealer = Dealer(stack, fund=True)
+    page = page_of(browser, DESKTOP, False, "en")
+    page.goto(f"{stack.platform}/?lang=en")
+    page.click("#signin-u1004")
+    page.click("#play-here")
+    page.wait_for_selector("iframe#game")
+    page.frame_locator("iframe#game").locator(".lobby-screen").wait_for()
+    frame = page.frame(url=lambda url: url.startswith("http://localhost:"))
+    assert frame is not None and frame.url.startswith(stack.game.replace("127.0.0.1", "localhost"))
+    me = frame.evaluate("fetch('/api/me').then((r) => r.json())")["user"]
+    assert me["display_name"] == "框框 Fan"
+    page.wait_for_function("document.querySelector('#frame-coins').textContent !== '…'")
+    before = coins(page, "#frame-coins")
+
+    result = bet_a_round_in(
+        stack, page, frame, dealer, me["id"], "platform-frame-desktop-en", seat=2
+    )
+    page.wait_for_function(
+        f"window.gameMessages.some((m) => m.type === 'balance' && m.coins === {before + result})"
+    )
+    frame.click(".btn-lobby")
+    page.wait_for_function("window.gameMessages.some((m) => m.type === 'left_table')")
+    frame.wait_for_selector(".lobby-screen")
+    frame.click(".lobby-screen button:text('Log out')")
+    page.wait_for_selector("#game-closed:not([hidden])")
+    told = page.evaluate("window.gameMessages")
+    assert {"source": "baccarat", "type": "left_table", "table_id": "t1"} in told
+    assert told[-1] == {"source": "baccarat", "type": "close"}
+    # Told each change once, never a stale balance: the last is the round's.
+    balances = [m["coins"] for m in told if m["type"] == "balance"]
+    assert balances[-1] == before + result and before in balances
+    assert all(a != b for a, b in pairwise(balances))
+    assert all(m["source"] == "baccarat" for m in told)
+    shot(page, "platform-frame-closed-desktop-en")
+    stack.assert_sound()

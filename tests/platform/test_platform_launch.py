@@ -7,7 +7,7 @@ from http.cookies import SimpleCookie
 
 from joserfc import jws, jwt
 from joserfc.jwk import ECKey
-from platform_support import Stack
+from platform_support import Stack, http
 
 from baccarat.store import open_store
 
@@ -124,3 +124,30 @@ def test_a_name_no_display_name_may_hold_is_cleaned_and_a_strange_locale_is_engl
 def test_a_malformed_sub_is_bad_claims(stack: Stack) -> None:
     answer = stack.launch(stack.token("u1001", sub="u 1001"))
     assert (answer.status, answer.body["error"]["code"]) == (401, "bad_claims")
+
+
+def test_only_the_platforms_origin_may_frame_the_game_and_never_the_console(
+    stack: Stack,
+) -> None:
+    for path in ("/", "/launch", "/js/main.js"):
+        headers = http("GET", stack.game + path).headers
+        assert "X-Frame-Options" not in headers, path
+        assert f"frame-ancestors {stack.platform};" in headers["Content-Security-Policy"] + ";"
+    for path in ("/admin/", "/api/admin/risk"):
+        headers = http("GET", stack.game + path).headers
+        assert headers["X-Frame-Options"] == "DENY", path
+        assert "frame-ancestors 'none'" in headers["Content-Security-Policy"], path
+
+
+def test_a_launch_in_a_frame_gets_a_session_cookie_that_works_there(stack: Stack) -> None:
+    token = stack.token("u1001")
+    framed = http("GET", f"{stack.game}/launch?token={token}", headers={"Sec-Fetch-Dest": "iframe"})
+    assert framed.status == 200, framed.body
+    cookie = framed.headers["Set-Cookie"]
+    for part in ("HttpOnly", "SameSite=None", "Secure", "Partitioned"):
+        assert part in cookie.split("; "), cookie
+    assert f'data-hosts="{stack.platform}"' in framed.body
+    session = cookie.split(";")[0].split("=", 1)[1]
+    assert stack.me(session)["display_name"] == "美美 Mei"
+    plain = stack.launch(stack.token("u1001")).headers["Set-Cookie"]
+    assert "SameSite=Lax" in plain and "Partitioned" not in plain

@@ -68,3 +68,9 @@ def test_a_host_header_that_is_not_a_host_adds_no_socket_source() -> None:
         assert csp["script-src"][0] == "'self'" and len(csp) == 10, bad
     csp = _directives(content_security_policy("[::1]:8000"))
     assert csp["connect-src"] == ["'self'", "ws://[::1]:8000", "wss://[::1]:8000"]
+
+
+def test_listed_origins_and_no_other_may_frame_a_page() -> None:
+    assert _directives(content_security_policy("a.example"))["frame-ancestors"] == ["'none'"]
+    framed = _directives(content_security_policy("a.example", ("https://p.example",)))
+    assert framed["frame-ancestors"] == ["https://p.example"]

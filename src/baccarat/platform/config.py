@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from yarl import URL
+
 from baccarat.errors import BaccaratError
 
 WALLETS = ("ledger", "transfer", "seamless")
@@ -37,6 +39,8 @@ class PlatformConfig:
     """Seconds of clock difference a token's times and a call's timestamp may have."""
     max_token_age: int = 300
     """A launch token lives at most this long from ``iat`` to ``exp``."""
+    frame_origins: tuple[str, ...] = ()
+    """The origins whose pages may show the game in a frame (``scheme://host[:port]``)."""
 
 
 def _bad(message: str) -> BaccaratError:
@@ -72,6 +76,34 @@ def _public_key(data: dict[str, Any], base: Path) -> tuple[str | None, str | Non
     return jwks, None
 
 
+MAX_FRAME_ORIGINS = 20
+
+
+def _bare(url: URL) -> bool:
+    """Whether ``url`` is an http(s) origin and nothing more (no user, path, query)."""
+    extra = url.user is not None or url.query_string or url.fragment
+    return url.scheme in ("http", "https") and bool(url.host) and not extra
+
+
+def _origin(value: object) -> str:
+    """``value`` as an origin, ``scheme://host[:port]`` of http or https and nothing more."""
+    url = URL(value) if isinstance(value, str) and value.isascii() else None
+    if url is None or url.raw_path not in ("", "/") or not _bare(url):
+        raise _bad(
+            f"'frame_origins' holds origins such as 'https://platform.example', not {value!r}."
+        )
+    # As a browser writes an origin: no default port (``location.ancestorOrigins``).
+    port = "" if url.is_default_port() else f":{url.port}"
+    return f"{url.scheme}://{str(url.host).lower()}{port}"
+
+
+def _frame_origins(data: dict[str, Any]) -> tuple[str, ...]:
+    value = data.get("frame_origins", [])
+    if not isinstance(value, list) or len(value) > MAX_FRAME_ORIGINS:
+        raise _bad(f"'frame_origins' is a list of at most {MAX_FRAME_ORIGINS} origins.")
+    return tuple(dict.fromkeys(_origin(v) for v in value))
+
+
 def parse(data: dict[str, Any], base: Path) -> PlatformConfig:
     """The configuration in a parsed file; relative paths are from ``base``."""
     wallet = data.get("wallet", "ledger")
@@ -99,6 +131,7 @@ def parse(data: dict[str, Any], base: Path) -> PlatformConfig:
         wallet_url=wallet_url.rstrip("/") if wallet_url else None,
         wallet_timeout=float(timeout),
         leeway=leeway,
+        frame_origins=_frame_origins(data),
     )
 
 

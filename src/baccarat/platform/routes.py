@@ -12,6 +12,7 @@ from baccarat.platform import launch, transfers
 from baccarat.platform.config import PlatformConfig
 from baccarat.platform.seamless import SeamlessWallet, WalletClient
 from baccarat.platform.tokens import LaunchTokens
+from baccarat.server.http.headers import FRAME_ANCESTORS
 from baccarat.server.http.keys import SERVER
 
 
@@ -19,6 +20,7 @@ def add_routes(app: web.Application, config: PlatformConfig) -> None:
     """``/launch``; with the transfer wallet, ``/api/platform/...``; with the seamless wallet,
     the tables ask the platform's wallet for the coins of the users it launched."""
     app[launch.TOKENS] = LaunchTokens(config)
+    app[FRAME_ANCESTORS] = config.frame_origins
     app[transfers.CONFIG] = config
     app[transfers.ONE_AT_A_TIME] = asyncio.Lock()
     app.router.add_get("/launch", launch.launch)

@@ -3,11 +3,17 @@
 The client loads only its own scripts, styles and images (plus ``data:`` images, its icon),
 opens a WebSocket back to the host it came from, and sets styles only through the CSSOM
 (``element.style``), which a Content-Security-Policy without ``'unsafe-inline'`` allows.
+
+No page may be framed (``frame-ancestors 'none'``, ``X-Frame-Options: DENY``), but the
+game's pages by the origins a platform file lists (``frame_origins``): their policy names
+exactly those origins and they carry no ``X-Frame-Options`` (which cannot name one). The
+console is never framed.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from aiohttp import web
 
@@ -23,8 +29,11 @@ BASE_POLICY = (
     "object-src 'none'",
     "base-uri 'self'",
     "form-action 'self'",
-    "frame-ancestors 'none'",
 )
+FRAME_ANCESTORS: web.AppKey[tuple[str, ...]] = web.AppKey("frame_ancestors")
+"""The origins that may frame the game's pages (a platform file's ``frame_origins``)."""
+NEVER_FRAMED = ("/admin", "/api/admin")
+"""Paths no origin may frame: the operator console."""
 
 FIXED = {
     "X-Content-Type-Options": "nosniff",
@@ -33,13 +42,15 @@ FIXED = {
 }
 
 
-def content_security_policy(host: str | None) -> str:
-    """The policy for a page served to ``host`` (the request's Host header)."""
+def content_security_policy(host: str | None, framed_by: Sequence[str] = ()) -> str:
+    """The policy for a page served to ``host`` (the request's Host header) that the
+    origins ``framed_by`` (and no other) may frame."""
     connect = "connect-src 'self'"
     # Older browsers do not count ws:/wss: of the page's own host as 'self'.
     if host and _HOST.fullmatch(host):
         connect += f" ws://{host} wss://{host}"
-    return "; ".join((*BASE_POLICY[:4], connect, *BASE_POLICY[4:]))
+    ancestors = "frame-ancestors " + (" ".join(framed_by) or "'none'")
+    return "; ".join((*BASE_POLICY[:4], connect, *BASE_POLICY[4:], ancestors))
 
 
 async def add_security_headers(request: web.Request, response: web.StreamResponse) -> None:
@@ -48,8 +59,13 @@ async def add_security_headers(request: web.Request, response: web.StreamRespons
     socket's response (with its headers) lives as long as the socket."""
     if response.status == 101:
         return
+    framed_by: tuple[str, ...] = request.config_dict.get(FRAME_ANCESTORS, ())
+    if request.path.startswith(NEVER_FRAMED):
+        framed_by = ()
     for name, value in FIXED.items():
-        response.headers.setdefault(name, value)
+        if not (framed_by and name == "X-Frame-Options"):
+            response.headers.setdefault(name, value)
     response.headers.setdefault(
-        "Content-Security-Policy", content_security_policy(request.headers.get("Host"))
+        "Content-Security-Policy",
+        content_security_policy(request.headers.get("Host"), framed_by),
     )
