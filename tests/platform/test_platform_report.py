@@ -6,7 +6,13 @@ import pytest
 
 from baccarat.errors import InvalidInput
 from baccarat.platform import signing
-from baccarat.platform.report import Entry, differences, platform_entries
+from baccarat.platform.report import (
+    Entry,
+    differences,
+    net_entries,
+    platform_entries,
+    platform_transactions,
+)
 
 
 def test_every_kind_of_difference_inside_the_period_is_named_and_nothing_outside() -> None:
@@ -44,3 +50,22 @@ def test_a_signature_covers_the_body_and_the_path() -> None:
         with pytest.raises(InvalidInput) as err:
             signing.verify(b"s" * 16, 1000.0, headers, "POST", path, body)
         assert err.value.code == "bad_signature"
+
+
+def test_a_seamless_difference_is_named_by_round_and_user_not_as_a_transfer() -> None:
+    ours = net_entries([("r:1", "u:9", -500, 10.0), ("r:1", "u:9", 1000, 11.0)])
+    theirs = platform_transactions(
+        {"transactions": [{"transaction_id": "r:1:5:debit", "round_id": "r:1", "user": "u:9",
+                           "amount": -500, "created_at": 10.5}]}
+    )  # fmt: skip
+    (found,) = differences(ours, theirs, 0.0, 100.0)
+    assert found.json() == {
+        "round_id": "r:1",
+        "user": "u:9",
+        "kind": "amount_differs",
+        "game": {"user": "u:9", "amount": 500, "at": 10.0},
+        "platform": {"user": "u:9", "amount": -500, "at": 10.5},
+    }
+    assert found.line().startswith("round r:1 of u:9: amount_differs: ")
+    transfer = differences([Entry("t1", "u1", 5, 1.0)], [], 0.0, 100.0)[0].json()
+    assert transfer["transfer_id"] == "t1" and "round_id" not in transfer

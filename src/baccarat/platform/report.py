@@ -2,7 +2,7 @@
 platform's report of a period, and every difference between them (``baccarat reconcile``).
 
 With the seamless wallet, what is compared is each round's net change to each user's coins
-at the platform (debits, credits and rollbacks summed, ``<round id>:<user>``): a debit the
+at the platform (debits, credits and rollbacks summed), named by round and user: a debit the
 game gave up on and its rollback net to nothing on both sides whether or not the platform took
 the debit, and a credit the game owes and the platform has not taken yet shows as a
 difference until it has.
@@ -29,12 +29,15 @@ window's edge is stamped within it on both sides."""
 
 @dataclass(frozen=True, slots=True)
 class Entry:
-    """One transfer as one side reports it."""
+    """One transfer as one side reports it (or, with the seamless wallet, one round's net
+    change to one user's coins: ``transfer_id`` is then ``<round_id>:<user>``)."""
 
     transfer_id: str
     user: str
     amount: int
     at: float
+    round_id: str | None = None
+    """The seamless wallet's round (None for a transfer)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,16 +63,32 @@ class Difference:
             "amount_differs": f"the game moved {g.amount if g else 0}, the platform says "
             f"{p.amount if p else 0}",
         }[self.kind]
-        return f"{self.transfer_id}: {self.kind}: {shown}"
+        return f"{self._named()}: {self.kind}: {shown}"
+
+    def _round(self) -> tuple[str, str] | None:
+        """The seamless wallet's round and user this difference is of, or None."""
+        e = self.game or self.platform
+        return None if e is None or e.round_id is None else (e.round_id, e.user)
+
+    def _named(self) -> str:
+        found = self._round()
+        return self.transfer_id if found is None else f"round {found[0]} of {found[1]}"
 
     def json(self) -> dict[str, Any]:
-        """The difference as JSON."""
+        """The difference as JSON: a transfer's by ``transfer_id``, a round's net change by
+        ``round_id`` and ``user``."""
 
         def side(e: Entry | None) -> dict[str, Any] | None:
             return None if e is None else {"user": e.user, "amount": e.amount, "at": e.at}
 
+        found = self._round()
+        named = (
+            {"transfer_id": self.transfer_id}
+            if found is None
+            else {"round_id": found[0], "user": found[1]}
+        )
         return {
-            "transfer_id": self.transfer_id,
+            **named,
             "kind": self.kind,
             "game": side(self.game),
             "platform": side(self.platform),
@@ -145,9 +164,9 @@ def platform_transactions(report: Any) -> list[Entry]:
         key = f"{round_id}:{e.user}"
         seen = nets.get(key)
         nets[key] = (
-            Entry(key, e.user, e.amount, e.at)
+            Entry(key, e.user, e.amount, e.at, round_id)
             if seen is None
-            else Entry(key, e.user, seen.amount + e.amount, min(seen.at, e.at))
+            else Entry(key, e.user, seen.amount + e.amount, min(seen.at, e.at), round_id)
         )
     return [e for e in nets.values() if e.amount]
 
@@ -159,8 +178,8 @@ def net_entries(changes: Iterable[tuple[str, str, int, float]]) -> list[Entry]:
         key = f"{round_id}:{user}"
         seen = nets.get(key)
         nets[key] = (
-            Entry(key, user, change, at)
+            Entry(key, user, change, at, round_id)
             if seen is None
-            else Entry(key, user, seen.amount + change, min(seen.at, at))
+            else Entry(key, user, seen.amount + change, min(seen.at, at), round_id)
         )
     return [e for e in nets.values() if e.amount]
