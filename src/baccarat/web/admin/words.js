@@ -132,6 +132,7 @@ const WORDS = {
     risk_hedge_pairs: "{n} hedging pairs", risk_hedge_pairs_one: "{n} hedging pair",
     risk_dumping_pairs: "{n} chip dumping pairs", risk_dumping_pairs_one: "{n} chip dumping pair",
     risk_why_hedge: "Opposite sides of one round with matched stakes: z = {z} ({n} rounds both bet)",
+    risk_why_hedge_one: "Opposite sides of one round with matched stakes: z = {z} (1 round both bet)",
     risk_why_dumping: "Coins passed between their own stakes beyond what a fair shoe explains: z = {z} ({n} rounds with a flow). Over the rounds both played, {from}'s own results score z = {fz} and {to}'s z = {tz}; the score is the smallest of the three.",
     risk_why_dumping_one: "Coins passed between their own stakes: z = {z} (1 round with a flow). Over the rounds both played, {from}'s own results score z = {fz} and {to}'s z = {tz}; the score is the smallest of the three.",
     risk_rules: "Rules and thresholds",
