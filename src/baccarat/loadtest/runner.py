@@ -190,7 +190,7 @@ async def _own_servers(
         # A fresh database per step: the server keeps who sat where across restarts, and a
         # step's tables must start empty.
         db = fresh_database(work, n)
-        crews = _accounts(db, [f"load-{i}" for i in range(1, n + 1)], phase)
+        crews = _accounts(db, [f"load-{i}" for i in range(1, n + 1)], phase, create=True)
         step = await _project_step(crews, db, work, core, opts, phase)
         bare = (
             [await _raw_step(crews, step, work, core, opts, phase, s) for s in RAW_STACKS]
@@ -206,9 +206,11 @@ async def _own_servers(
     return audits
 
 
-def _accounts(db: str, table_ids: list[str], phase: Phase) -> list[Crew]:
+def _accounts(db: str, table_ids: list[str], phase: Phase, *, create: bool = False) -> list[Crew]:
+    """The crews' accounts, made in ``db``: the step's own new database (``create``), or
+    the running server's, which must exist."""
     phase.start("accounts", 1)
-    with open_store(db, create=False) as store:
+    with open_store(db, create=create) as store:
         crews = make_crews(store, table_ids)
     phase.advance(1)
     return crews
