@@ -111,8 +111,9 @@ class TableDriver:
         self._line_key: tuple[object, ...] | None = None
         """What the lobby line was made of when the table was last marked changed."""
         self.moves = SqueezeMoves(squeeze_interval)
-        self.on_recorded: Callable[[list[Event]], Awaitable[None]] = lambda _: asyncio.sleep(0)
-        """Awaited with the events written, before they go out (the rollback guard's)."""
+        self.on_recorded: Callable[[list[Event]], Awaitable[None]] | None = None
+        """Awaited with the events written, before they go out (the rollback guard's). None
+        by default: a step with nothing to write must not give up its turn of the loop."""
 
     # -- the task ---------------------------------------------------------------------
 
@@ -253,7 +254,8 @@ class TableDriver:
                 # does not answer): announce nothing the ledger has not accepted.
                 log_failure(log, "persisting failed", exc, {"table_id": self.table_id})
                 events = []
-        await self.on_recorded(events)
+        if self.on_recorded is not None:
+            await self.on_recorded(events)
         # A step's events, the ``me`` they change and its acks reach each client in one write.
         with self.hub.corked(self.table_id):
             self._publish(events)
