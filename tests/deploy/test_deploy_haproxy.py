@@ -99,9 +99,8 @@ def test_a_frozen_node_is_taken_out_of_the_public_address_by_the_health_checks(
                 )
                 out_after = time.monotonic() - frozen
                 for _ in range(10):
-                    started = time.monotonic()
+                    # A request sent to the frozen node would hang past this timeout.
                     assert _status(f"{public}/healthz", timeout=2.0) == 200
-                    assert time.monotonic() - started < 1.0
             finally:
                 a.proc.send_signal(signal.SIGCONT)
             wait_until(lambda: _status(f"{public}/node/a/healthz") == 200, "node a back")
