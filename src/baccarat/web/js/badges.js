@@ -82,12 +82,14 @@ export class ResultBadges {
 
   /** Where the dealer's badge goes: beside the dealer's seat (right, else left), else above or
    * below it, else in the seat's own right end (a phone's narrow table: its middle, else its
-   * foot), else beside the queue's line, wherever it stays inside the felt and off that line and
-   * the dealer's name and coins. */
+   * foot), else beside the queue's line, wherever it stays inside the felt and off that line,
+   * the dealer's name, level and coins, the hands, the areas and the banner. */
   dealerSpot(x0, y0, r, b) {
     const strip = this.feltBox(this.screen.queueEl);
-    const own = this.screen.el.querySelectorAll('.seat[data-seat="0"] .seat-name, .seat[data-seat="0"] .coins');
-    const avoid = [strip, ...[...own].map((el) => this.feltBox(el))].filter(Boolean);
+    const own = this.screen.el.querySelectorAll('.seat[data-seat="0"] .seat-name, .seat[data-seat="0"] .seat-meta');
+    // Nor over a hand, an area or the banner (a short phone's seat has the hands right under it).
+    const table = this.screen.el.querySelectorAll(".hands-row .hand, .areas .area, .result-banner:not([hidden])");
+    const avoid = [strip, ...[...own, ...table].map((el) => this.feltBox(el))].filter(Boolean);
     const midY = y0 + r.height / 2 - b.height / 2;
     const midX = x0 + r.width / 2 - b.width / 2;
     const spots = [[x0 + r.width + 8, midY], [x0 - 8 - b.width, midY], [midX, y0 - b.height - 4],

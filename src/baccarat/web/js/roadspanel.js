@@ -9,6 +9,7 @@ import { goodRoads, shoeStats } from "./patterns.js";
 
 const DERIVED = ["big_eye_boy", "small_road", "cockroach_pig"];
 const STRIP_CELL = 10; // px: one cell of the phone's Big Road strip
+const SIDEWAYS = "(orientation: landscape) and (max-height: 500px)"; // a phone on its side
 
 function columnsFor(width) {
   // As many columns as fit the panel's width at the CSS heights (big road 108 px, derived 56 px).
@@ -92,8 +93,11 @@ export class RoadsPanel {
   /** The phone's strip, drawn only on a phone and only when its road changed: the panel is
    * drawn again on every event of the table. */
   drawStrip(bigRoad, preview, history) {
-    const cols = Math.max(12, Math.floor((window.innerWidth - 16) / STRIP_CELL));
-    const key = matchMedia("(max-width: 600px)").matches &&
+    // Upright as wide as the window; on its side in the column beside the felt (sizes.css).
+    const upright = matchMedia("(max-width: 600px)").matches;
+    const width = upright ? window.innerWidth - 16 : this.strip.clientWidth - 4;
+    const cols = Math.max(12, Math.floor(width / STRIP_CELL));
+    const key = (upright || matchMedia(SIDEWAYS).matches) &&
       [this.which, this.shoe?.commitment, history.length, this.preview?.winner, cols, t("big_road")].join("|");
     if (key === this.stripKey) return;
     this.stripKey = key;
