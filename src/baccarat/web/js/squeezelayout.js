@@ -4,6 +4,8 @@
 // squeezed hand at full height.
 
 const MAX_CARD_H = 600;
+/** Narrower than this, a window is a phone's. */
+const PHONE_W = 600;
 const GAP = 14;
 /** A short, wide window (a phone on its side): the card stands beside its hand, full height. */
 const SHORT = "(orientation: landscape) and (max-height: 500px)";
@@ -50,9 +52,12 @@ export function squeezeSpot(host, panel, { seat: seatNo, hand, scrollBy }) {
 function regions(host, hands, bar, vh) {
   // On a phone the dealer's bar (the exposure and 催促, under the felt) stays in sight: the
   // card goes above or below it, never over it. (On a desktop the exposure is in the book.)
-  // So does a bettor's 離座.
+  // So does a bettor's 離座 on a phone (on a wider screen the scores of spotsIn keep the
+  // panel off it, and the card keeps the room below the hands whole).
   const shows = host.querySelector(".db-exposure")?.getBoundingClientRect().height;
-  const keep = host.querySelector(shows ? ".dealer-bar" : ".tray .btn-stand")?.getBoundingClientRect();
+  const stand = innerWidth < PHONE_W ? ".tray .btn-stand" : null;
+  const keep = (shows ? host.querySelector(".dealer-bar") : stand && host.querySelector(stand))
+    ?.getBoundingClientRect();
   const below = { top: hands.bottom + 6, bottom: vh - 8 };
   const split = keep?.height && keep.bottom > below.top && keep.top < below.bottom
     ? [{ top: below.top, bottom: keep.top - 6 }, { top: keep.bottom + 6, bottom: below.bottom }]
