@@ -9,6 +9,7 @@ import { play } from "./sound.js";
 
 const BADGE_MS = 4200; // how long a result's badges stay
 const REVEAL_BEAT_MS = 1700; // the longest a result waits for an opened card (its whole beat)
+const LATE_MS = 250; // read this late, the result waits for no card
 
 /** The result banner of one table screen; `before`: the one it replaces, whose memory it keeps. */
 export class ResultBanner {
@@ -42,7 +43,14 @@ export class ResultBanner {
         // third of the result's time left, if sooner) the card is in its hand at once, however
         // long a starved device's flight would still take, and the banner shows. The time
         // left is the server's: a page that read the result late has less of it.
-        const ends = deadline(view, this.screen.table.store.at);
+        const { at } = this.screen.table.store;
+        if (performance.now() - at > LATE_MS) {
+          // A page that read the result late (a starved device) lands the card now: its
+          // timers would come later still, and the next round before the banner.
+          squeeze.landReveals();
+          return;
+        }
+        const ends = deadline(view, at);
         const third = ends === null ? 0 : Math.max(0, ends - performance.now()) / 3;
         setTimeout(() => {
           if (this.screen.view?.result?.round_id === res.round_id) squeeze.landReveals();
