@@ -159,6 +159,8 @@ class Server:
         )
         """This server as a node: one of many with a shared directory, else a system of one."""
         self.metrics.watch_keeper(self.node.keeper)
+        self.began = False
+        """``start`` was called: stopping drains the tables and leaves the directory."""
         self.health = Health()
         """Liveness, readiness and the shared parts' answers (``/healthz``)."""
         self.health.watch("database", lambda: asyncio.to_thread(store.house_balance))
@@ -171,7 +173,7 @@ class Server:
     async def start(self) -> None:
         """Start the tables whose lease this node gets (now and later). A server alone (a
         system of one) gets every table at once."""
-        self.health.started = True
+        self.began = True
         self.health.start()
         self.lobby.start()
         self.tables.spawn(self.heartbeat.run())
@@ -183,6 +185,9 @@ class Server:
         if self.witnesses is not None:
             self.tables.spawn(self.witnesses.keep())
         await self.node.start()
+        # Ready once the first tick has taken this node's tables: a client sent here finds
+        # them running.
+        self.health.started = True
         log.info("node running", extra={"tables": len(self.drivers)})
 
     async def drain(self) -> None:
@@ -193,7 +198,7 @@ class Server:
     async def stop(self) -> None:
         """Drain the tables, then close every socket (a server never started only closes:
         a node id it shares with a running node must not be told to leave)."""
-        if not self.health.started:
+        if not self.began:
             await self.health.stop()
             self.passwords.close()
             return
