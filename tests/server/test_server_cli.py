@@ -235,7 +235,8 @@ def test_a_newcomer_deals_and_bets_with_the_demo_accounts_and_the_audit_is_clean
     tmp_path: Path,
 ) -> None:
     db = f"sqlite:///{tmp_path / 'x.db'}"
-    with start_serve("--db", db, "--demo", "--speed", "10") as served:
+    # Speed 5: a squeeze runs 2 s, time enough for a loaded machine to peel it.
+    with start_serve("--db", db, "--demo", "--speed", "5") as served:
         accounts = dict(
             m.groups()
             for line in served.lines
