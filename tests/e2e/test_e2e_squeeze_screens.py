@@ -95,14 +95,14 @@ WATCH_REVEALS = """() => {
   window.revealsSeen = [];
   const note = (el) => window.revealsSeen.push({
     hand: el.dataset.hand, forced: el.dataset.forced === 'true', step: el.dataset.step,
-    caption: el.querySelector('.rv-caption')?.innerText ?? '' });
+    landed: el.dataset.landed ?? '', caption: el.querySelector('.rv-caption')?.innerText ?? '' });
   new MutationObserver((changes) => {
     for (const change of changes) {
       if (change.type === 'attributes' && change.target.classList.contains('sq-reveal')) note(change.target);
       for (const node of change.addedNodes) if (node.classList?.contains('sq-reveal')) note(node);
     }
   }).observe(document.body, { subtree: true, childList: true, attributes: true,
-                              attributeFilter: ['data-step'] });
+                              attributeFilter: ['data-step', 'data-landed'] });
   // Each squeeze that comes on screen, and the step of every reveal still on screen then.
   window.squeezesShown = [];
   const squeeze = document.querySelector('.squeeze');
@@ -555,7 +555,10 @@ def test_the_timer_opens_the_card_with_its_caption_on_every_screen(seen: Seen) -
         # The Banker's card, held until its countdown ran out, turned face up and stayed a
         # beat with the timer's words (after its flip, before it flew to its hand).
         shown = [r for r in reveals if r["step"] in ("hold", "aside")]
-        assert any(
+        # Unless the page read the result too late for any beat (a starved page, as a busy
+        # machine makes one): then the card went straight to its hand, and said so.
+        late = any(r["hand"] == "banker" and r["landed"] == "late" for r in reveals)
+        assert late or any(
             r["hand"] == "banker" and r["forced"] and words in r["caption"] for r in shown
         ), (
             name,

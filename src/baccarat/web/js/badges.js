@@ -100,7 +100,19 @@ export class ResultBadges {
       const y = (strip.top + strip.bottom) / 2 - b.height / 2;
       spots.push([strip.right + 8, y], [strip.left - 8 - b.width, y]);
     }
-    return spots.find(([x, y]) => this.clearSpot(x, y, b, avoid)) ?? null;
+    return spots.find(([x, y]) => this.clearSpot(x, y, b, avoid)) ?? this.leastCovering(spots, b, avoid);
+  }
+
+  /** Of `spots` inside the felt, the one whose badge of size `b` covers least of `avoid`. */
+  leastCovering(spots, b, avoid) {
+    const inside = spots.filter(([x, y]) => x >= 4 && x + b.width <= this.felt.clientWidth - 4 &&
+      y >= 4 && y + b.height <= this.felt.clientHeight - 4);
+    const covered = ([x, y]) => avoid.reduce((sum, a) =>
+      sum + Math.max(0, Math.min(x + b.width, a.right) - Math.max(x, a.left)) *
+        Math.max(0, Math.min(y + b.height, a.bottom) - Math.max(y, a.top)), 0);
+    let best = null;
+    for (const spot of inside) if (best === null || covered(spot) < covered(best)) best = spot;
+    return best;
   }
 
   /** Where a bettor's badge goes, small and without the commission (the banner says the

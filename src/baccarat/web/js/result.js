@@ -47,13 +47,13 @@ export class ResultBanner {
         if (performance.now() - at > LATE_MS) {
           // A page that read the result late (a starved device) lands the card now: its
           // timers would come later still, and the next round before the banner.
-          squeeze.landReveals();
+          squeeze.landReveals("late");
           return;
         }
         const ends = deadline(view, at);
         const third = ends === null ? 0 : Math.max(0, ends - performance.now()) / 3;
         setTimeout(() => {
-          if (this.screen.view?.result?.round_id === res.round_id) squeeze.landReveals();
+          if (this.screen.view?.result?.round_id === res.round_id) squeeze.landReveals("beat");
         }, Math.min(REVEAL_BEAT_MS, third));
       }
       return;

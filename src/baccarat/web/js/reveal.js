@@ -143,8 +143,9 @@ export class Reveal {
   }
 
   /** In its hand now: the result is due, and waits for no flight (a starved device's
-   * stretches over seconds). */
-  land() {
+   * stretches over seconds). `why`: "late" (the page read the result late) or "beat". */
+  land(why) {
+    this.el.dataset.landed = why;
     for (const a of this.anims) a.cancel();
     this.finish();
   }

@@ -184,9 +184,9 @@ export class SqueezeView {
     else this.waiting.push(then);
   }
 
-  /** Put every card still turning over or flying in its hand at once. */
-  landReveals() {
-    for (const r of [...this.reveals]) r.land();
+  /** Put every card still turning over or flying in its hand at once (`why`: Reveal.land). */
+  landReveals(why) {
+    for (const r of [...this.reveals]) r.land(why);
   }
 
   /** Leave the screen: stop every reveal. */
