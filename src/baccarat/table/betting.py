@@ -17,10 +17,10 @@ from baccarat.table.round import Bettor, Round
 from baccarat.table.seats import Occupant
 
 if TYPE_CHECKING:
-    from baccarat.table.table import Table
+    from baccarat.table.state import TableState
 
 
-def check_bettor(t: Table, user_id: int, now: float) -> tuple[Occupant, Round]:
+def check_bettor(t: TableState, user_id: int, now: float) -> tuple[Occupant, Round]:
     """Raise why ``user_id`` may not bet now; return their seat and the open round."""
     occ = t.require_seat(user_id)
     if occ.is_dealer:
@@ -35,7 +35,7 @@ def check_bettor(t: Table, user_id: int, now: float) -> tuple[Occupant, Round]:
     return occ, rnd
 
 
-def verify_wallet(t: Table, occ: Occupant) -> None:
+def verify_wallet(t: TableState, occ: Occupant) -> None:
     """Raise ``wallet_unavailable`` when a stake of ``occ``'s would count on a balance the
     platform's wallet has not confirmed: the bettor's own, or the dealer's that covers it."""
     dealer = t.dealer
@@ -57,7 +57,7 @@ def bettor_of(rnd: Round, occ: Occupant) -> Bettor:
     return bettor
 
 
-def check_chip(t: Table, c: PlaceChip, now: float) -> tuple[Occupant, Round, Area]:
+def check_chip(t: TableState, c: PlaceChip, now: float) -> tuple[Occupant, Round, Area]:
     """Raise the rule a chip breaks; return who bets, the round and the area."""
     chip = verify_chip(c.chip)
     area = parse_area(c.area)
@@ -71,7 +71,7 @@ def check_chip(t: Table, c: PlaceChip, now: float) -> tuple[Occupant, Round, Are
 
 
 def covers(
-    t: Table, rnd: Round, extra: dict[Area, int], book: tuple[int, int] | None = None
+    t: TableState, rnd: Round, extra: dict[Area, int], book: tuple[int, int] | None = None
 ) -> bool:
     """Whether the dealer could pay the round's book with ``extra`` chips added, in the worse
     outcome (Player or Banker wins); ``book`` is the round's ``book_chips()`` when the caller
@@ -83,7 +83,7 @@ def covers(
     return dealer is not None and rnd.liability(t.config.chip_unit, extra, book) <= dealer.coins
 
 
-def return_uncovered(t: Table, rnd: Round, coins: int) -> list[Event]:
+def return_uncovered(t: TableState, rnd: Round, coins: int) -> list[Event]:
     """At the close, give back what the dealer's ``coins`` cannot cover, the latest bets first.
 
     Each chip was checked when it landed, but a bet cleared since (or the dealer's coins
@@ -122,7 +122,7 @@ def return_uncovered(t: Table, rnd: Round, coins: int) -> list[Event]:
 
 
 def verify_cover(
-    t: Table, rnd: Round, extra: dict[Area, int], book: tuple[int, int] | None = None
+    t: TableState, rnd: Round, extra: dict[Area, int], book: tuple[int, int] | None = None
 ) -> None:
     """Refuse chips the dealer could not pay in the worse outcome (``covers``)."""
     if not covers(t, rnd, extra, book):
@@ -137,7 +137,7 @@ def verify_cover(
         )
 
 
-def place_chip(t: Table, c: PlaceChip, now: float) -> list[Event]:
+def place_chip(t: TableState, c: PlaceChip, now: float) -> list[Event]:
     """Put one chip on an area for the bettor."""
     occ, rnd, area = check_chip(t, c, now)
     bettor = bettor_of(rnd, occ)
@@ -157,7 +157,7 @@ def place_chip(t: Table, c: PlaceChip, now: float) -> list[Event]:
     ]
 
 
-def clear_bets(t: Table, c: ClearBets, now: float) -> list[Event]:
+def clear_bets(t: TableState, c: ClearBets, now: float) -> list[Event]:
     """Take back all of a bettor's chips while betting is open."""
     occ = t.require_seat(c.user_id)
     if occ.is_dealer:
@@ -172,13 +172,13 @@ def clear_bets(t: Table, c: ClearBets, now: float) -> list[Event]:
     return [drop_bets(t, rnd, occ, "cleared")]
 
 
-def drop_bets(t: Table, rnd: Round, occ: Occupant, reason: str) -> BetsCleared:
+def drop_bets(t: TableState, rnd: Round, occ: Occupant, reason: str) -> BetsCleared:
     """Remove a bettor's bets from an open round (cleared, or the bettor left)."""
     del rnd.bettors[occ.user_id]
     return BetsCleared(rnd.round_id, occ.seat, occ.user_id, reason)
 
 
-def urge(t: Table, c: Urge, now: float) -> list[Event]:
+def urge(t: TableState, c: Urge, now: float) -> list[Event]:
     """The dealer reminds every bettor who has not bet yet; public and private events."""
     occ, rnd = verify_urge(t, c.user_id, now)
     deadline = t.deadline
@@ -197,7 +197,7 @@ def urge(t: Table, c: Urge, now: float) -> list[Event]:
     return events
 
 
-def verify_urge(t: Table, user_id: int, now: float) -> tuple[Occupant, Round]:
+def verify_urge(t: TableState, user_id: int, now: float) -> tuple[Occupant, Round]:
     """The dealer and the open round, or the rule an urge from ``user_id`` breaks now."""
     occ = t.occupant(user_id)
     if occ is None or not occ.is_dealer:

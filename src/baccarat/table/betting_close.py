@@ -12,7 +12,7 @@ from baccarat.table.round import Round
 from baccarat.table.seats import Occupant
 
 if TYPE_CHECKING:
-    from baccarat.table.table import Table
+    from baccarat.table.state import TableState
 
 FIRST_FOUR: tuple[tuple[Hand, bool], ...] = (
     ("player", False),
@@ -23,7 +23,7 @@ FIRST_FOUR: tuple[tuple[Hand, bool], ...] = (
 """The first four cards, each hand and whether it is face down: P1 and B1 up, P2 and B2 down."""
 
 
-def close_betting(t: Table, now: float) -> list[Event]:
+def close_betting(t: TableState, now: float) -> list[Event]:
     """Close betting: count idle bettors, escrow the stakes, deal four cards."""
     rnd = t.round
     assert rnd is not None
@@ -57,7 +57,7 @@ def close_betting(t: Table, now: float) -> list[Event]:
     return events + dealing.next_squeeze(t, now)
 
 
-def _count_idle(t: Table, rnd: Round) -> tuple[list[Occupant], dict[int, int]]:
+def _count_idle(t: TableState, rnd: Round) -> tuple[list[Occupant], dict[int, int]]:
     """Idle count: every bettor dealt into this round who did not bet. The bettors it takes
     to the limit, and every other bettor's count by seat. A round the platform's wallet kept
     a bettor from betting in (theirs or the dealer's not confirmed) does not count."""
@@ -79,7 +79,7 @@ def _count_idle(t: Table, rnd: Round) -> tuple[list[Occupant], dict[int, int]]:
     return idle, counted
 
 
-def _cover(t: Table, rnd: Round) -> list[Event]:
+def _cover(t: TableState, rnd: Round) -> list[Event]:
     """Return the bets the dealer cannot cover, if any."""
     dealer = t.dealer
     if dealer is None or rnd.liability(t.config.chip_unit) <= dealer.coins:
@@ -90,7 +90,7 @@ def _cover(t: Table, rnd: Round) -> list[Event]:
     return return_uncovered(t, rnd, dealer.coins)
 
 
-def _escrow(t: Table, rnd: Round) -> None:
+def _escrow(t: TableState, rnd: Round) -> None:
     """Take each bettor's stake from their balance into the round, and keep their slip."""
     unit = t.config.chip_unit
     assert t.shoe is not None

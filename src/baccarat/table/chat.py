@@ -20,15 +20,12 @@ import re
 import unicodedata
 from collections import deque
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from baccarat.errors import InvalidInput, RuleViolation
 from baccarat.table.commands import Emote, Say
 from baccarat.table.events import ChatMessage
-
-if TYPE_CHECKING:
-    from baccarat.table.seats import Occupant
-    from baccarat.table.table import Table
+from baccarat.table.seats import Occupant
 
 MAX_CHARS = 120
 """The longest message, in characters after normalisation."""
@@ -56,6 +53,15 @@ class Chat:
     budgets: dict[int, tuple[float, float]] = field(default_factory=dict)
     """Each user's (messages left, when counted)."""
     next_id: int = 1
+
+
+class Room(Protocol):
+    """What the chat reads of its table (the table's state keeps a :class:`Chat`)."""
+
+    @property
+    def chat(self) -> Chat: ...
+
+    def occupant(self, user_id: int) -> Occupant | None: ...
 
 
 def normalize(text: object) -> str:
@@ -106,7 +112,7 @@ def _left(chat: Chat, user_id: int, now: float) -> float:
     return min(float(BURST), tokens + max(0.0, now - at) / REFILL_SECONDS)
 
 
-def _verify_speaker(t: Table, user_id: int, now: float) -> Occupant:
+def _verify_speaker(t: Room, user_id: int, now: float) -> Occupant:
     occ = t.occupant(user_id)
     if occ is None:
         raise RuleViolation("not_seated", "Only seated users speak at the table; take a seat.")
@@ -120,20 +126,20 @@ def _verify_speaker(t: Table, user_id: int, now: float) -> Occupant:
     return occ
 
 
-def verify_say(t: Table, c: Say, now: float) -> tuple[Occupant, str]:
+def verify_say(t: Room, c: Say, now: float) -> tuple[Occupant, str]:
     """Raise why ``c`` is refused; return the speaker and the normalised text."""
     text = normalize(c.text)
     return _verify_speaker(t, c.user_id, now), text
 
 
-def verify_emote(t: Table, c: Emote, now: float) -> Occupant:
+def verify_emote(t: Room, c: Emote, now: float) -> Occupant:
     """Raise why ``c`` is refused; return the speaker."""
     if c.emote not in EMOTES:
         raise InvalidInput("unknown_emote", f"The emotes are {', '.join(EMOTES)}, not {c.emote!r}.")
     return _verify_speaker(t, c.user_id, now)
 
 
-def can_speak(t: Table, user_id: int, now: float) -> bool:
+def can_speak(t: Room, user_id: int, now: float) -> bool:
     """Whether ``user_id`` may send a message now (seated, budget left)."""
     try:
         _verify_speaker(t, user_id, now)
@@ -142,7 +148,7 @@ def can_speak(t: Table, user_id: int, now: float) -> bool:
     return True
 
 
-def _post(t: Table, occ: Occupant, now: float, text: str | None, emote: str | None) -> ChatMessage:
+def _post(t: Room, occ: Occupant, now: float, text: str | None, emote: str | None) -> ChatMessage:
     chat = t.chat
     chat.budgets[occ.user_id] = (_left(chat, occ.user_id, now) - 1, now)
     msg = ChatMessage(chat.next_id, occ.user_id, occ.name, occ.seat, text, emote)
@@ -151,13 +157,13 @@ def _post(t: Table, occ: Occupant, now: float, text: str | None, emote: str | No
     return msg
 
 
-def say(t: Table, c: Say, now: float) -> list[ChatMessage]:
+def say(t: Room, c: Say, now: float) -> list[ChatMessage]:
     """Post a seated user's message to everyone at the table."""
     occ, text = verify_say(t, c, now)
     return [_post(t, occ, now, text, None)]
 
 
-def emote(t: Table, c: Emote, now: float) -> list[ChatMessage]:
+def emote(t: Room, c: Emote, now: float) -> list[ChatMessage]:
     """Post a seated user's emote to everyone at the table."""
     occ = verify_emote(t, c, now)
     return [_post(t, occ, now, None, c.emote)]

@@ -26,16 +26,16 @@ from baccarat.table.round import CardRef, Round
 from baccarat.table.squeeze import Squeeze
 
 if TYPE_CHECKING:
-    from baccarat.table.table import Table
+    from baccarat.table.state import TableState
 
 
-def wait(t: Table) -> list[Event]:
+def wait(t: TableState) -> list[Event]:
     """Enter the waiting phase and say what the table waits for."""
     t.enter("waiting")
     return [Waiting(dealer_needed=t.dealer is None, bettor_needed=not t.bettors())]
 
 
-def maybe_start(t: Table, now: float) -> list[Event]:
+def maybe_start(t: TableState, now: float) -> list[Event]:
     """Open betting if the table is waiting and has a quorum."""
     if t.phase != "waiting" or t.closing or t.suspended is not None or not t.has_quorum():
         return []
@@ -65,7 +65,7 @@ def maybe_start(t: Table, now: float) -> list[Event]:
     return events
 
 
-def cancel_round(t: Table, reason: str, now: float) -> list[Event]:
+def cancel_round(t: TableState, reason: str, now: float) -> list[Event]:
     """Call off a round whose betting is open: nothing was staked, nothing moves."""
     assert t.round is not None and not t.round.closed
     events: list[Event] = [RoundCancelled(t.round.round_id, reason)]
@@ -79,7 +79,7 @@ def cancel_round(t: Table, reason: str, now: float) -> list[Event]:
     return events
 
 
-def deal_card(t: Table, rnd: Round, hand: Hand, face_down: bool) -> CardDealt:
+def deal_card(t: TableState, rnd: Round, hand: Hand, face_down: bool) -> CardDealt:
     """Deal the shoe's next card to ``hand``; a face-down one waits for its squeeze."""
     assert t.shoe is not None
     cards = rnd.hand(hand)
@@ -95,7 +95,7 @@ def deal_card(t: Table, rnd: Round, hand: Hand, face_down: bool) -> CardDealt:
     )
 
 
-def next_squeeze(t: Table, now: float) -> list[Event]:
+def next_squeeze(t: TableState, now: float) -> list[Event]:
     """Start the next face-down card's squeeze, deal a third card, or settle."""
     rnd = t.round
     assert rnd is not None
@@ -120,7 +120,7 @@ def next_squeeze(t: Table, now: float) -> list[Event]:
         events.append(deal_card(t, rnd, hand, face_down=True))
 
 
-def _start_squeeze(t: Table, rnd: Round, ref: CardRef, controller: int, now: float) -> Event:
+def _start_squeeze(t: TableState, rnd: Round, ref: CardRef, controller: int, now: float) -> Event:
     """Hand the face-down card ``ref`` to its controller to squeeze, on a countdown."""
     name = rnd.bettors[controller].name
     deadline = now + t.config.squeeze_seconds
@@ -146,7 +146,7 @@ def _reveal(rnd: Round, ref: CardRef, forced: bool) -> CardOpened:
     return CardOpened(rnd.round_id, ref[0], ref[1], rnd.card(ref), rnd.open_points(ref[0]), forced)
 
 
-def open_current(t: Table, now: float, forced: bool) -> list[Event]:
+def open_current(t: TableState, now: float, forced: bool) -> list[Event]:
     """Open the card under squeeze, then go on with the deal."""
     rnd = t.round
     assert rnd is not None and rnd.squeeze is not None
@@ -156,7 +156,7 @@ def open_current(t: Table, now: float, forced: bool) -> list[Event]:
     return [_reveal(rnd, ref, forced), *next_squeeze(t, now)]
 
 
-def end_result(t: Table, now: float) -> list[Event]:
+def end_result(t: TableState, now: float) -> list[Event]:
     """After the result: end the shoe if it is done, else the next round."""
     t.round = None
     called = queue.call_dealer(t, now)
@@ -167,7 +167,7 @@ def end_result(t: Table, now: float) -> list[Event]:
     return events + maybe_start(t, now)
 
 
-def end_shuffle(t: Table, now: float) -> list[Event]:
+def end_shuffle(t: TableState, now: float) -> list[Event]:
     """After the shuffle: start the new shoe and, with a quorum, a round."""
     events: list[Event] = shoes.new_shoe(t)
     t.enter("waiting")

@@ -12,10 +12,10 @@ from baccarat.table.events import CoinsSet, Disconnected, Event, Reconnected
 
 if TYPE_CHECKING:
     from baccarat.table.seats import Occupant
-    from baccarat.table.table import Table
+    from baccarat.table.state import TableState
 
 
-def set_auto_open(t: Table, c: SetAutoOpen) -> list[Event]:
+def set_auto_open(t: TableState, c: SetAutoOpen) -> list[Event]:
     """A seated user's 自動開牌 preference: only their own view shows it."""
     occ = t.require_seat(c.user_id)
     if not isinstance(c.on, bool):
@@ -25,7 +25,7 @@ def set_auto_open(t: Table, c: SetAutoOpen) -> list[Event]:
     return []
 
 
-def disconnect(t: Table, c: Disconnect, now: float) -> list[Event]:
+def disconnect(t: TableState, c: Disconnect, now: float) -> list[Event]:
     """The user's connection dropped: the seat is kept for the reconnect grace."""
     occ = t.require_seat(c.user_id)
     if not occ.connected:
@@ -36,7 +36,7 @@ def disconnect(t: Table, c: Disconnect, now: float) -> list[Event]:
     return [Disconnected(occ.seat, occ.user_id, grace_until)]
 
 
-def reconnect(t: Table, c: Reconnect, now: float) -> list[Event]:
+def reconnect(t: TableState, c: Reconnect, now: float) -> list[Event]:
     """The user is back within the reconnect grace."""
     occ = t.require_seat(c.user_id)
     if occ.connected:
@@ -48,7 +48,7 @@ def reconnect(t: Table, c: Reconnect, now: float) -> list[Event]:
     return [Reconnected(occ.seat, occ.user_id)]
 
 
-def set_coins(t: Table, c: SetCoins, now: float) -> list[Event]:
+def set_coins(t: TableState, c: SetCoins, now: float) -> list[Event]:
     """A seated user's balance changed outside the table (an operator grant); refused
     when it would leave the dealer's book or the user's stakes uncovered."""
     occ = check_coins(t, c.user_id, c.coins)
@@ -56,7 +56,7 @@ def set_coins(t: Table, c: SetCoins, now: float) -> list[Event]:
     return [CoinsSet(occ.seat, occ.user_id, c.coins)]
 
 
-def set_wallet_away(t: Table, c: WalletAway, now: float) -> list[Event]:
+def set_wallet_away(t: TableState, c: WalletAway, now: float) -> list[Event]:
     """Whether the platform's wallet could not confirm a seated user's balance. No event: the
     balance shown stays the last one known, and what changes (the stakes the user and the
     dealer's bettors may place) reaches each screen as their ``me``."""
@@ -65,7 +65,7 @@ def set_wallet_away(t: Table, c: WalletAway, now: float) -> list[Event]:
     return []
 
 
-def check_coins(t: Table, user_id: int, coins: int) -> Occupant:
+def check_coins(t: TableState, user_id: int, coins: int) -> Occupant:
     """Raise why a seated user's balance may not become ``coins`` (it would leave the
     dealer's book or the user's stakes uncovered); their occupant otherwise. Changes
     nothing, so a server can ask before it writes a grant."""

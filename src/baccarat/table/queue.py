@@ -14,19 +14,19 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from baccarat.errors import InvalidInput, RuleViolation
-from baccarat.table import sitting
 from baccarat.table.commands import JoinQueue, LeaveQueue
 from baccarat.table.config import DEALER_SEAT, UserInfo
-from baccarat.table.events import DealerQueueChanged, DealerTurn, Event, Queued
+from baccarat.table.events import DealerQueueChanged, DealerTurn, Event, Queued, SeatFreed
+from baccarat.table.seats import Occupant, seated
 
 if TYPE_CHECKING:
-    from baccarat.table.table import Table
+    from baccarat.table.state import TableState
 
 MAX_QUEUE = 20
 """At most this many users wait for one table's dealer seat."""
 
 
-def position(t: Table, user_id: int) -> int | None:
+def position(t: TableState, user_id: int) -> int | None:
     """``user_id``'s place in the line (1 is next), or None."""
     for i, w in enumerate(t.queue):
         if w.user_id == user_id:
@@ -34,11 +34,11 @@ def position(t: Table, user_id: int) -> int | None:
     return None
 
 
-def _changed(t: Table, user_id: int, change: str, reason: str | None = None) -> Event:
+def _changed(t: TableState, user_id: int, change: str, reason: str | None = None) -> Event:
     return DealerQueueChanged(tuple(t.queue), user_id, change, reason)
 
 
-def verify_join(t: Table, c: JoinQueue) -> None:
+def verify_join(t: TableState, c: JoinQueue) -> None:
     """Raise why ``c.user`` may not join the line."""
     user = c.user
     if not isinstance(user, UserInfo) or user.user_id != c.user_id:
@@ -68,7 +68,7 @@ def verify_join(t: Table, c: JoinQueue) -> None:
         )
 
 
-def can_join(t: Table, c: JoinQueue) -> bool:
+def can_join(t: TableState, c: JoinQueue) -> bool:
     """Whether ``c`` would be taken."""
     try:
         verify_join(t, c)
@@ -77,14 +77,14 @@ def can_join(t: Table, c: JoinQueue) -> bool:
     return True
 
 
-def join(t: Table, c: JoinQueue, now: float) -> list[Event]:
+def join(t: TableState, c: JoinQueue, now: float) -> list[Event]:
     """Put the user at the end of the line; if the seat is free, call the first in line."""
     verify_join(t, c)
     t.queue.append(Queued(c.user.user_id, c.user.name, c.user.level))
     return [_changed(t, c.user_id, "joined"), *call_dealer(t, now)]
 
 
-def leave(t: Table, c: LeaveQueue, now: float) -> list[Event]:
+def leave(t: TableState, c: LeaveQueue, now: float) -> list[Event]:
     """Take the user out of the line (``reason`` says why, when the server does it)."""
     at = position(t, c.user_id)
     if at is None:
@@ -95,7 +95,7 @@ def leave(t: Table, c: LeaveQueue, now: float) -> list[Event]:
     return [_changed(t, c.user_id, "left", c.reason), *call_dealer(t, now)]
 
 
-def verify_dealer_seat(t: Table, user_id: int) -> None:
+def verify_dealer_seat(t: TableState, user_id: int) -> None:
     """While anyone waits, only the first in line may take the free dealer seat."""
     if t.queue and t.queue[0].user_id != user_id:
         raise RuleViolation(
@@ -105,7 +105,7 @@ def verify_dealer_seat(t: Table, user_id: int) -> None:
         )
 
 
-def seated_as_dealer(t: Table, user_id: int) -> list[Event]:
+def seated_as_dealer(t: TableState, user_id: int) -> list[Event]:
     """The first in line took the dealer seat: they leave the line."""
     if not t.queue or t.queue[0].user_id != user_id:
         return []
@@ -114,7 +114,7 @@ def seated_as_dealer(t: Table, user_id: int) -> list[Event]:
     return [_changed(t, user_id, "promoted")]
 
 
-def call_dealer(t: Table, now: float) -> list[Event]:
+def call_dealer(t: TableState, now: float) -> list[Event]:
     """With the dealer seat free between rounds, seat or call the first in line."""
     events: list[Event] = []
     while t.queue and t.seats[DEALER_SEAT] is None and t.round is None:
@@ -130,11 +130,11 @@ def call_dealer(t: Table, now: float) -> list[Event]:
             t.queue.pop(0)
             events.append(_changed(t, head.user_id, "left", "coins_below_floor"))
             continue
-        events += sitting.move_to_dealer(t, occ, now)
+        events += move_to_dealer(t, occ, now)
     return events
 
 
-def over_limit(t: Table) -> bool:
+def over_limit(t: TableState) -> bool:
     """Whether the dealer has dealt the room's limit of rounds in a row while others wait."""
     dealer = t.dealer
     return (
@@ -142,3 +142,17 @@ def over_limit(t: Table) -> bool:
         and dealer.dealer_rounds >= t.config.dealer_round_limit
         and any(w.user_id != dealer.user_id for w in t.queue)
     )
+
+
+def move_to_dealer(t: TableState, occ: Occupant, now: float) -> list[Event]:
+    """Move a seated bettor to the free dealer seat (checked by the caller)."""
+    t.seats[occ.seat] = None
+    events: list[Event] = [SeatFreed(occ.seat, occ.user_id, "moved", occ.coins)]
+    occ.seat = DEALER_SEAT
+    occ.idle_rounds = 0
+    occ.dealer_rounds = 0
+    t.seats[DEALER_SEAT] = occ
+    events.append(seated(occ, t.round))
+    events += seated_as_dealer(t, occ.user_id)
+    events += t.maybe_start(now)
+    return events

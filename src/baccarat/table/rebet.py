@@ -24,16 +24,18 @@ from baccarat.table.round import Round
 from baccarat.table.seats import Occupant
 
 if TYPE_CHECKING:
-    from baccarat.table.table import Table
+    from baccarat.table.state import TableState
 
 
-def _verify_added(t: Table, occ: Occupant, rnd: Round, added: dict[Area, int]) -> None:
+def _verify_added(t: TableState, occ: Occupant, rnd: Round, added: dict[Area, int]) -> None:
     verify_wallet(t, occ)
     verify_bets(rnd.slip(occ.user_id), added, chip_unit=t.config.chip_unit, coins=occ.coins)
     verify_cover(t, rnd, added)
 
 
-def verify_rebet(t: Table, user_id: int, now: float) -> tuple[Occupant, Round, dict[Area, int]]:
+def verify_rebet(
+    t: TableState, user_id: int, now: float
+) -> tuple[Occupant, Round, dict[Area, int]]:
     """Raise why a rebet is refused; return who bets, the round and the bets to place."""
     occ, rnd = check_bettor(t, user_id, now)
     last = t.last_slips.get(user_id)
@@ -47,7 +49,9 @@ def verify_rebet(t: Table, user_id: int, now: float) -> tuple[Occupant, Round, d
     return occ, rnd, dict(last)
 
 
-def verify_double(t: Table, user_id: int, now: float) -> tuple[Occupant, Round, dict[Area, int]]:
+def verify_double(
+    t: TableState, user_id: int, now: float
+) -> tuple[Occupant, Round, dict[Area, int]]:
     """Raise why a double is refused; return who bets, the round and the bets to add."""
     occ, rnd = check_bettor(t, user_id, now)
     added = rnd.slip(user_id)
@@ -57,7 +61,7 @@ def verify_double(t: Table, user_id: int, now: float) -> tuple[Occupant, Round, 
     return occ, rnd, added
 
 
-def verify_undo(t: Table, user_id: int, now: float) -> tuple[Occupant, Round]:
+def verify_undo(t: TableState, user_id: int, now: float) -> tuple[Occupant, Round]:
     """Raise why an undo is refused; return who bets and the round."""
     occ, rnd = check_bettor(t, user_id, now)
     if not rnd.slip(user_id):
@@ -65,7 +69,9 @@ def verify_undo(t: Table, user_id: int, now: float) -> tuple[Occupant, Round]:
     return occ, rnd
 
 
-def _can(check: Callable[[Table, int, float], object], t: Table, user_id: int, now: float) -> bool:
+def _can(
+    check: Callable[[TableState, int, float], object], t: TableState, user_id: int, now: float
+) -> bool:
     try:
         check(t, user_id, now)
     except (InvalidInput, RuleViolation):
@@ -73,29 +79,29 @@ def _can(check: Callable[[Table, int, float], object], t: Table, user_id: int, n
     return True
 
 
-def can_rebet(t: Table, user_id: int, now: float) -> bool:
+def can_rebet(t: TableState, user_id: int, now: float) -> bool:
     """Whether a rebet would be taken now."""
     return _can(verify_rebet, t, user_id, now)
 
 
-def can_double(t: Table, user_id: int, now: float) -> bool:
+def can_double(t: TableState, user_id: int, now: float) -> bool:
     """Whether a double would be taken now."""
     return _can(verify_double, t, user_id, now)
 
 
-def can_undo(t: Table, user_id: int, now: float) -> bool:
+def can_undo(t: TableState, user_id: int, now: float) -> bool:
     """Whether an undo would be taken now."""
     return _can(verify_undo, t, user_id, now)
 
 
-def _changed(t: Table, rnd: Round, occ: Occupant, action: str) -> BetsChanged:
+def _changed(t: TableState, rnd: Round, occ: Occupant, action: str) -> BetsChanged:
     slip = rnd.slip(occ.user_id)
     return BetsChanged(
         rnd.round_id, occ.seat, occ.user_id, action, slip, stake_coins(slip, t.config.chip_unit)
     )
 
 
-def _add(t: Table, occ: Occupant, rnd: Round, added: dict[Area, int], now: float) -> None:
+def _add(t: TableState, occ: Occupant, rnd: Round, added: dict[Area, int], now: float) -> None:
     bettor = bettor_of(rnd, occ)
     for area, chips in added.items():
         bettor.slip[area] = bettor.slip.get(area, 0) + chips
@@ -103,21 +109,21 @@ def _add(t: Table, occ: Occupant, rnd: Round, added: dict[Area, int], now: float
     bettor.actions.append(dict(added))
 
 
-def rebet(t: Table, c: Rebet, now: float) -> list[Event]:
+def rebet(t: TableState, c: Rebet, now: float) -> list[Event]:
     """Place the bettor's last round's bets again, all of them or none."""
     occ, rnd, added = verify_rebet(t, c.user_id, now)
     _add(t, occ, rnd, added, now)
     return [_changed(t, rnd, occ, "rebet")]
 
 
-def double(t: Table, c: Double, now: float) -> list[Event]:
+def double(t: TableState, c: Double, now: float) -> list[Event]:
     """Double every bet on the bettor's slip, all of them or none."""
     occ, rnd, added = verify_double(t, c.user_id, now)
     _add(t, occ, rnd, added, now)
     return [_changed(t, rnd, occ, "double")]
 
 
-def undo(t: Table, c: Undo, now: float) -> list[Event]:
+def undo(t: TableState, c: Undo, now: float) -> list[Event]:
     """Take back the bettor's last chip, or their last rebet or double."""
     occ, rnd = verify_undo(t, c.user_id, now)
     bettor = rnd.bettors[occ.user_id]

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from baccarat.table.config import DEALER_SEAT
+from baccarat.table.events import Seated
+from baccarat.table.round import Round
 
 
 @dataclass(slots=True)
@@ -36,3 +38,22 @@ class Occupant:
     def is_dealer(self) -> bool:
         """Whether this occupant holds the dealer seat."""
         return self.seat == DEALER_SEAT
+
+
+def seated(occ: Occupant, rnd: Round | None) -> Seated:
+    """The event of ``occ`` sitting down, as every screen may see them."""
+    return Seated(
+        seat=occ.seat,
+        user_id=occ.user_id,
+        name=occ.name,
+        level=occ.level,
+        coins=occ.coins,
+        connected=occ.connected,
+        waiting_next_round=occ.waiting_next_round,
+        idle_rounds=occ.idle_rounds,
+        leaving=occ.leaving is not None,
+        dealer_rounds=occ.dealer_rounds,
+        # One who sat down during a round has no bets in it (not even a settled round's, bet
+        # from the seat they stood up from).
+        bets=rnd.slip(occ.user_id) if rnd is not None and not occ.waiting_next_round else {},
+    )

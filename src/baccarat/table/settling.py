@@ -13,10 +13,10 @@ from baccarat.table.events import Event, RoundSettled, SeatResult
 from baccarat.table.round import Round, RoundResult
 
 if TYPE_CHECKING:
-    from baccarat.table.table import Table
+    from baccarat.table.state import TableState
 
 
-def verify_settle(t: Table) -> Round:
+def verify_settle(t: TableState) -> Round:
     """The round that settles now; ``InternalError`` unless its stakes are in escrow, it is
     not settled yet, every card is open and the tableau draws no more: a table that gets
     here otherwise has a bug, and a round settles exactly once."""
@@ -28,7 +28,7 @@ def verify_settle(t: Table) -> Round:
     return rnd
 
 
-def can_settle(t: Table) -> bool:
+def can_settle(t: TableState) -> bool:
     """Whether the table's round is ready to settle."""
     try:
         verify_settle(t)
@@ -37,14 +37,14 @@ def can_settle(t: Table) -> bool:
     return True
 
 
-def settle_round(t: Table, now: float) -> list[Event]:
+def settle_round(t: TableState, now: float) -> list[Event]:
     """Settle the round (checked first), then free the seats its result empties."""
     rnd = verify_settle(t)
     events: list[Event] = [_do_settle(t, rnd, now)]
     return events + _leave_after_settlement(t, now)
 
 
-def _do_settle(t: Table, rnd: Round, now: float) -> RoundSettled:
+def _do_settle(t: TableState, rnd: Round, now: float) -> RoundSettled:
     """Pay the round out on the table's balances, record it, and show the result."""
     unit = t.config.chip_unit
     outcome = Outcome(tuple(rnd.player), tuple(rnd.banker))
@@ -86,7 +86,7 @@ def _do_settle(t: Table, rnd: Round, now: float) -> RoundSettled:
     )
 
 
-def _leave_after_settlement(t: Table, now: float) -> list[Event]:
+def _leave_after_settlement(t: TableState, now: float) -> list[Event]:
     """Bettors below the floor leave; the dealer leaves if they asked to, fell below the
     dealer floor, or dealt the room's limit of rounds while others wait. A balance the
     platform's wallet has not confirmed is not held against its user: they stay until it is."""

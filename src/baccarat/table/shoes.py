@@ -10,10 +10,10 @@ from baccarat.table.events import Event, ShoeEnded, ShoeStarted, Shuffling
 
 if TYPE_CHECKING:
     from baccarat.shoe import Shoe
-    from baccarat.table.table import Table
+    from baccarat.table.state import TableState
 
 
-def shoe_done(t: Table) -> bool:
+def shoe_done(t: TableState) -> bool:
     """Whether the table needs a new shoe: it has none, dealt its rounds (a round a crash
     voided counts, so that no round is numbered past the last), or runs short."""
     return t.shoe is None or (
@@ -21,7 +21,7 @@ def shoe_done(t: Table) -> bool:
     )
 
 
-def new_shoe(t: Table) -> list[Event]:
+def new_shoe(t: TableState) -> list[Event]:
     """Start a shoe from the table's factory, with a fresh id and empty roads."""
     t.shoe = t.shoe_factory()
     t.shoe_id = t.new_id()
@@ -32,7 +32,7 @@ def new_shoe(t: Table) -> list[Event]:
 
 
 def resume_shoe(
-    t: Table, shoe_id: str, shoe: Shoe, history: list[RoundMark], last_round_no: int = 0
+    t: TableState, shoe_id: str, shoe: Shoe, history: list[RoundMark], last_round_no: int = 0
 ) -> None:
     """Deal on a shoe begun before a restart: its id, its cards from where they stopped, the
     results of its settled rounds, and the highest round number it recorded (its voided
@@ -46,7 +46,7 @@ def resume_shoe(
     t.history = list(history)
 
 
-def end_shoe(t: Table, now: float) -> list[Event]:
+def end_shoe(t: TableState, now: float) -> list[Event]:
     """End the shoe, revealing its seed, and shuffle the next one."""
     assert t.shoe is not None and t.shoe_id is not None
     seed = t.shoe.seed

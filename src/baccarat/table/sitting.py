@@ -1,4 +1,5 @@
-"""Sitting down: who may take a seat, and a bettor's move to the free dealer seat."""
+"""Sitting down: who may take a seat (a bettor's move to the free dealer seat is the queue's,
+:func:`baccarat.table.queue.move_to_dealer`)."""
 
 from __future__ import annotations
 
@@ -9,34 +10,14 @@ from baccarat.numbers import whole
 from baccarat.table import dealing, queue
 from baccarat.table.commands import Sit
 from baccarat.table.config import DEALER_SEAT, SEATS, UserInfo
-from baccarat.table.events import Event, Seated, SeatFreed
-from baccarat.table.round import Round
-from baccarat.table.seats import Occupant
+from baccarat.table.events import Event
+from baccarat.table.seats import Occupant, seated
 
 if TYPE_CHECKING:
-    from baccarat.table.table import Table
+    from baccarat.table.state import TableState
 
 
-def seated(occ: Occupant, rnd: Round | None) -> Seated:
-    """The event of ``occ`` sitting down, as every screen may see them."""
-    return Seated(
-        seat=occ.seat,
-        user_id=occ.user_id,
-        name=occ.name,
-        level=occ.level,
-        coins=occ.coins,
-        connected=occ.connected,
-        waiting_next_round=occ.waiting_next_round,
-        idle_rounds=occ.idle_rounds,
-        leaving=occ.leaving is not None,
-        dealer_rounds=occ.dealer_rounds,
-        # One who sat down during a round has no bets in it (not even a settled round's, bet
-        # from the seat they stood up from).
-        bets=rnd.slip(occ.user_id) if rnd is not None and not occ.waiting_next_round else {},
-    )
-
-
-def verify_sit(t: Table, c: Sit) -> Occupant | None:
+def verify_sit(t: TableState, c: Sit) -> Occupant | None:
     """Raise why ``c`` is refused; return the user's current occupant when ``c`` moves a
     seated bettor to the free dealer seat (None for a user not seated here)."""
     _verify_request(c)
@@ -61,7 +42,7 @@ def _verify_request(c: Sit) -> None:
         )
 
 
-def _verify_open_to(t: Table, c: Sit) -> None:
+def _verify_open_to(t: TableState, c: Sit) -> None:
     """Whether the table takes the user: their level, and a table not closing or closed."""
     t.verify_entry(c.user.level)
     if t.closing:
@@ -74,7 +55,7 @@ def _verify_open_to(t: Table, c: Sit) -> None:
         )
 
 
-def _verify_seat(t: Table, c: Sit) -> Occupant | None:
+def _verify_seat(t: TableState, c: Sit) -> Occupant | None:
     """Whether the seat is free and the user may take it: the dealer seat's queue, and a
     seated user only moving from a bettor seat to the dealer seat between rounds."""
     if t.seats[c.seat] is not None:
@@ -95,7 +76,7 @@ def _verify_seat(t: Table, c: Sit) -> Occupant | None:
     return current
 
 
-def _verify_floor(t: Table, c: Sit, coins: int) -> None:
+def _verify_floor(t: TableState, c: Sit, coins: int) -> None:
     """Whether ``coins`` meet the floor of the seat asked for."""
     floor = t.config.dealer_floor if c.seat == DEALER_SEAT else t.config.bettor_floor
     if coins < floor:
@@ -108,7 +89,7 @@ def _verify_floor(t: Table, c: Sit, coins: int) -> None:
         )
 
 
-def can_sit(t: Table, c: Sit) -> bool:
+def can_sit(t: TableState, c: Sit) -> bool:
     """Whether ``c`` would be taken."""
     try:
         verify_sit(t, c)
@@ -117,14 +98,14 @@ def can_sit(t: Table, c: Sit) -> bool:
     return True
 
 
-def sit(t: Table, c: Sit, now: float) -> list[Event]:
+def sit(t: TableState, c: Sit, now: float) -> list[Event]:
     current = verify_sit(t, c)
     if current is not None:
-        return move_to_dealer(t, current, now)
+        return queue.move_to_dealer(t, current, now)
     return _do_sit(t, c.user, c.seat, now)
 
 
-def _do_sit(t: Table, user: UserInfo, seat: int, now: float) -> list[Event]:
+def _do_sit(t: TableState, user: UserInfo, seat: int, now: float) -> list[Event]:
     """Seat ``user`` in the free ``seat`` (checked by the caller)."""
     occ = Occupant(user.user_id, user.name, user.level, user.coins, seat)
     occ.auto_open = user.auto_open is True
@@ -136,19 +117,5 @@ def _do_sit(t: Table, user: UserInfo, seat: int, now: float) -> list[Event]:
     events: list[Event] = [seated(occ, t.round)]
     if occ.is_dealer:
         events += queue.seated_as_dealer(t, occ.user_id)
-    events += dealing.maybe_start(t, now)
-    return events
-
-
-def move_to_dealer(t: Table, occ: Occupant, now: float) -> list[Event]:
-    """Move a seated bettor to the free dealer seat (checked by the caller)."""
-    t.seats[occ.seat] = None
-    events: list[Event] = [SeatFreed(occ.seat, occ.user_id, "moved", occ.coins)]
-    occ.seat = DEALER_SEAT
-    occ.idle_rounds = 0
-    occ.dealer_rounds = 0
-    t.seats[DEALER_SEAT] = occ
-    events.append(seated(occ, t.round))
-    events += queue.seated_as_dealer(t, occ.user_id)
     events += dealing.maybe_start(t, now)
     return events

@@ -19,10 +19,12 @@ from baccarat.table.round import Round
 from baccarat.table.squeeze import CORNERS, Squeeze, choose_controller, extend
 
 if TYPE_CHECKING:
-    from baccarat.table.table import Table
+    from baccarat.table.state import TableState
 
 
-def _current_squeeze(t: Table, user_id: int, hand: object, now: float) -> tuple[Round, Squeeze]:
+def _current_squeeze(
+    t: TableState, user_id: int, hand: object, now: float
+) -> tuple[Round, Squeeze]:
     if hand not in HANDS:
         raise InvalidInput("bad_hand", f"The hand is 'player' or 'banker', not {hand!r}.")
     rnd = t.round
@@ -39,7 +41,7 @@ def _current_squeeze(t: Table, user_id: int, hand: object, now: float) -> tuple[
     return rnd, sq
 
 
-def squeeze_progress(t: Table, c: SqueezeProgress, now: float) -> list[Event]:
+def squeeze_progress(t: TableState, c: SqueezeProgress, now: float) -> list[Event]:
     """The controller peels the card under squeeze; every screen sees it move."""
     p = c.progress
     if (
@@ -72,13 +74,13 @@ def squeeze_progress(t: Table, c: SqueezeProgress, now: float) -> list[Event]:
     ]
 
 
-def open_card(t: Table, c: OpenCard, now: float) -> list[Event]:
+def open_card(t: TableState, c: OpenCard, now: float) -> list[Event]:
     """The controller turns the card under squeeze over."""
     _current_squeeze(t, c.user_id, c.hand, now)
     return dealing.open_current(t, now, forced=False)
 
 
-def controller_for(t: Table, rnd: Round, hand: Hand) -> int | None:
+def controller_for(t: TableState, rnd: Round, hand: Hand) -> int | None:
     """Who squeezes ``hand``: chosen among the round's bettors still seated at the table."""
     present = {uid: b for uid, b in rnd.bettors.items() if t.occupant(uid) is not None}
     slips = {uid: b.slip for uid, b in present.items()}
@@ -92,7 +94,7 @@ def controllers_event(rnd: Round) -> Controllers:
     return Controllers(rnd.round_id, rnd.controllers["player"], rnd.controllers["banker"])
 
 
-def controller_left(t: Table, user_id: int, now: float) -> list[Event]:
+def controller_left(t: TableState, user_id: int, now: float) -> list[Event]:
     """A controller left the table mid-squeeze: the next bettor by the same rule takes over.
 
     The card under squeeze passes at once (with a fresh countdown, since the new controller
@@ -109,7 +111,7 @@ def controller_left(t: Table, user_id: int, now: float) -> list[Event]:
     return [controllers_event(rnd), *_pass_on(t, rnd, hands, now)]
 
 
-def _pass_on(t: Table, rnd: Round, hands: list[Hand], now: float) -> list[Event]:
+def _pass_on(t: TableState, rnd: Round, hands: list[Hand], now: float) -> list[Event]:
     """The card under squeeze, if it is one of ``hands``, to its new controller, or open."""
     sq = rnd.squeeze
     if t.phase != "squeeze" or sq is None or sq.hand not in hands:

@@ -7,13 +7,11 @@ command checks everything before it changes anything, so a rejected command chan
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
 from baccarat.bets import Area
 from baccarat.errors import InvalidInput, RuleViolation
-from baccarat.numbers import whole
 from baccarat.roads.marks import RoundMark
 from baccarat.shoe import Shoe
 from baccarat.table import (
@@ -54,128 +52,22 @@ from baccarat.table.commands import (
     Urge,
     WalletAway,
 )
-from baccarat.table.config import DEALER_SEAT, SEATS, TableConfig
 from baccarat.table.events import (
     Closing,
     DealerLeaving,
     Event,
-    Queued,
     Resumed,
     SeatFreed,
-    ShoeEnded,
     Suspended,
 )
-from baccarat.table.round import Round, RoundResult
 from baccarat.table.seats import Occupant
+from baccarat.table.state import Phase, TableState
 
-Phase = Literal["waiting", "shuffling", "betting", "squeeze", "result"]
-
-
-def _uuid_hex() -> str:
-    return uuid.uuid4().hex
+__all__ = ["HANDLERS", "Phase", "Table"]
 
 
-class Table:
+class Table(TableState):
     """One baccarat table. Read its attributes freely; change it only through commands."""
-
-    def __init__(
-        self,
-        config: TableConfig,
-        shoe_factory: Callable[[], Shoe],
-        new_id: Callable[[], str] = _uuid_hex,
-    ) -> None:
-        self.config = config
-        self.shoe_factory = shoe_factory
-        self.new_id = new_id
-        self.seats: list[Occupant | None] = [None] * SEATS
-        self.phase: Phase = "waiting"
-        self.deadline: float | None = None
-        """When the current phase ends (betting, squeeze, result, shuffling)."""
-        self.shoe: Shoe | None = None
-        self.shoe_id: str | None = None
-        self.rounds_in_shoe = 0
-        """Rounds settled from the current shoe."""
-        self.last_round_no = 0
-        """The highest round number the shoe's record may hold (every round whose betting
-        closed, and after a restart its voided ones too): the next round takes the one after."""
-        self.round: Round | None = None
-        self.closing = False
-        self.suspended: str | None = None
-        """Why an operator closed the table (no round starts, nobody new sits), or None."""
-        """Closed for a planned stop: no round starts again (see :meth:`close`)."""
-        """The round from the opening of betting to the end of its result display."""
-        self.history: list[RoundMark] = []
-        """The current shoe's results, oldest first."""
-        self.last_shoe: ShoeEnded | None = None
-        """The previous shoe's id, commitment and revealed seed."""
-        self.last_result: RoundResult | None = None
-        self.last_urge_at: float | None = None
-        self.rounds_settled = 0
-        self.last_slips: dict[int, dict[Area, int]] = {}
-        """Each user's bets in the last round they bet in here, for a rebet."""
-        self.queue: list[Queued] = []
-        """The dealer queue, first in line first."""
-        self.dealer_called: int | None = None
-        """The watcher called to take the free dealer seat, until they sit or leave the line."""
-        self.chat = chat.Chat()
-        """The last chat messages and each user's chat budget."""
-        self.idle_counts: dict[int, int] = {}
-        """Idle rounds of bettors who left, so standing up and sitting again keeps the count."""
-
-    # ----------------------------------------------------------------- queries
-
-    @property
-    def table_id(self) -> str:
-        """The table's id."""
-        return self.config.table_id
-
-    @property
-    def next_deadline(self) -> float | None:
-        """When the driver must call :meth:`advance` next, or None when nothing is timed."""
-        times = [o.grace_until for o in self.seats if o is not None and o.grace_until is not None]
-        if self.deadline is not None:
-            times.append(self.deadline)
-        return min(times) if times else None
-
-    @property
-    def dealer(self) -> Occupant | None:
-        """The user in the dealer seat."""
-        return self.seats[DEALER_SEAT]
-
-    def occupant(self, user_id: int) -> Occupant | None:
-        """The seat occupant who is ``user_id``, if seated here."""
-        for occ in self.seats:
-            if occ is not None and occ.user_id == user_id:
-                return occ
-        return None
-
-    def seat_of(self, user_id: int) -> int | None:
-        """The seat ``user_id`` holds here, or None."""
-        occ = self.occupant(user_id)
-        return occ.seat if occ else None
-
-    def bettors(self) -> list[Occupant]:
-        """The occupants of the bettor seats, by seat."""
-        return [o for o in self.seats[1:] if o is not None]
-
-    def enter(self, phase: Phase, deadline: float | None = None) -> None:
-        """Move to ``phase`` (or stay in it with a new deadline), which ends at ``deadline``
-        (None: when something happens, not at a time). The one place both change."""
-        self.phase = phase
-        self.deadline = deadline
-
-    def has_quorum(self) -> bool:
-        """A dealer and at least one bettor: enough for a round."""
-        return self.dealer is not None and bool(self.bettors())
-
-    def betting_open(self, now: float) -> bool:
-        """Whether a chip placed at ``now`` would still land."""
-        return (
-            self.phase == "betting"
-            and self.round is not None
-            and self.deadline is not None
-            and now < self.deadline
-        )
 
     def can_bet(self, user_id: int, area: Area, chip: int, now: float) -> bool:
         """Whether ``user_id`` may place ``chip`` on ``area`` now (to grey out a button)."""
@@ -184,31 +76,6 @@ class Table:
         except (InvalidInput, RuleViolation):
             return False
         return True
-
-    def verify_entry(self, level: int) -> None:
-        """Refuse a user below the room's level: entering, to watch or to sit, needs it."""
-        if not whole(level):
-            raise InvalidInput("bad_level", f"A level is a whole number, not {level!r}.")
-        if level < self.config.min_level:
-            raise RuleViolation(
-                "level_too_low",
-                f"This room is for level {self.config.min_level} and above; you are level {level}.",
-                min_level=self.config.min_level,
-            )
-
-    def can_enter(self, level: int) -> bool:
-        """Whether a user of ``level`` may enter this table's room."""
-        try:
-            self.verify_entry(level)
-        except (InvalidInput, RuleViolation):
-            return False
-        return True
-
-    def urge_ready_at(self) -> float | None:
-        """When the dealer may urge again, or None if they never have."""
-        if self.last_urge_at is None:
-            return None
-        return self.last_urge_at + self.config.urge_cooldown_seconds
 
     # ----------------------------------------------------------------- closing
 
@@ -262,13 +129,6 @@ class Table:
             raise InvalidInput("unknown_command", f"{command!r} is not a table command.")
         return list(handler(self, command, now))
 
-    def require_seat(self, user_id: int) -> Occupant:
-        """The occupant who is ``user_id``; refuse with ``not_seated`` if there is none."""
-        occ = self.occupant(user_id)
-        if occ is None:
-            raise RuleViolation("not_seated", "You do not hold a seat at this table.")
-        return occ
-
     def _stand_up(self, c: StandUp, now: float) -> list[Event]:
         occ = self.require_seat(c.user_id)
         if occ.leaving is not None:
@@ -278,6 +138,10 @@ class Table:
         return self.free_seat(occ, "stood_up", now)
 
     # ----------------------------------------------------------------- seats
+
+    def maybe_start(self, now: float) -> list[Event]:
+        """Open betting if the table waits with a quorum (``dealing.maybe_start``)."""
+        return dealing.maybe_start(self, now)
 
     def free_seat(self, occ: Occupant, reason: str, now: float) -> list[Event]:
         """Take ``occ`` out of their seat; open-betting bets go back, bets in play stay.

@@ -19,12 +19,12 @@ from baccarat.table.events import Event, StakesReturned
 from baccarat.table.squeezing import controller_left
 
 if TYPE_CHECKING:
-    from baccarat.table.table import Table
+    from baccarat.table.state import TableState
 
 NOT_DEBITED = "not_debited"
 
 
-def unstake(t: Table, c: Unstake, now: float) -> list[Event]:
+def unstake(t: TableState, c: Unstake, now: float) -> list[Event]:
     """Return ``c.user_id``'s stakes of the round that closed; ``not_in_round`` if there are
     none (the round moved on, or the user did not bet)."""
     rnd = t.round

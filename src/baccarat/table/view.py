@@ -35,8 +35,7 @@ from baccarat.table.events import (
     SqueezeStarted,
 )
 from baccarat.table.round import RoundResult
-from baccarat.table.seats import Occupant
-from baccarat.table.sitting import seated
+from baccarat.table.seats import Occupant, seated
 from baccarat.table.squeeze import Squeeze
 from baccarat.table.table import Phase, Table
 
