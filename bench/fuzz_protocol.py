@@ -50,7 +50,8 @@ from served import served
 from baccarat.bets import AREAS, CHIPS
 from baccarat.errors import InvalidInput
 from baccarat.protocol.ids import UserId
-from baccarat.protocol.parse import COMMANDS, parse
+from baccarat.protocol.parse import parse
+from baccarat.protocol.registry import BY_TYPE
 from baccarat.rules import HANDS
 from baccarat.store import open_store
 from baccarat.table.squeeze import CORNERS
@@ -118,7 +119,7 @@ def frame(rng: random.Random) -> str | bytes:
     """One hostile frame (or, one time in five, a well-formed command)."""
     roll = rng.random()
     if roll < 0.2:
-        kind = rng.choice(sorted(COMMANDS))
+        kind = rng.choice(sorted(BY_TYPE))
         fields = {name: _valid_field(rng, name) for name in REQUIRED.get(kind, [])}
         return json.dumps({"type": kind, "id": rng.randint(0, 999), **fields})
     roll = rng.random()
@@ -127,7 +128,7 @@ def frame(rng: random.Random) -> str | bytes:
     if roll < 0.45:
         return mutate(rng, rng.choice(SEEDS))
     if roll < 0.9:
-        kind = rng.choice([*COMMANDS, "fly", "", "PING"]) if rng.random() < 0.95 else _value(rng)
+        kind = rng.choice([*BY_TYPE, "fly", "", "PING"]) if rng.random() < 0.95 else _value(rng)
         msg: dict[str, Any] = {
             "type": kind,
             "id": _value(rng) if rng.random() < 0.3 else rng.randint(0, 999),

@@ -37,7 +37,7 @@ from hypothesis import strategies as st
 from server_live import TEST_LIMIT, Live, start_live
 from yarl import URL
 
-from baccarat.protocol.parse import COMMANDS
+from baccarat.protocol.registry import BY_TYPE
 from schemas import SERVER
 
 T = TypeVar("T")
@@ -64,7 +64,7 @@ FIELDS = st.sampled_from(
 ) | st.text(max_size=8)
 COMMAND_FRAMES = st.builds(
     lambda kind, msg_id, extra: json.dumps({"type": kind, "id": msg_id, **extra}),
-    st.sampled_from(sorted(COMMANDS)) | st.text(max_size=12),
+    st.sampled_from(sorted(BY_TYPE)) | st.text(max_size=12),
     st.integers(-5, 50) | st.text(max_size=8) | VALUES,
     st.dictionaries(FIELDS, VALUES, max_size=4),
 )

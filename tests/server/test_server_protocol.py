@@ -9,7 +9,8 @@ import pytest
 
 from baccarat.errors import InvalidInput
 from baccarat.protocol.ids import UserId
-from baccarat.protocol.parse import COMMANDS, Message, parse
+from baccarat.protocol.parse import Message, parse
+from baccarat.protocol.registry import BY_TYPE
 from schemas import CLIENT, CLIENT_SCHEMA
 
 USER = UserId(7)
@@ -94,7 +95,7 @@ def test_a_command_acts_for_the_connections_user_and_cannot_name_another() -> No
 
 
 def test_every_command_of_the_schema_is_parsed_and_no_other() -> None:
-    assert set(CLIENT_SCHEMA["properties"]["type"]["enum"]) == set(COMMANDS)
+    assert set(CLIENT_SCHEMA["properties"]["type"]["enum"]) == set(BY_TYPE)
 
 
 def test_a_bad_field_is_named() -> None:
