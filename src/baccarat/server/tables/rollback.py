@@ -42,6 +42,9 @@ class Rollback:
 
     def behind(self) -> str | None:
         """Why the database is behind what this node knows outside it, or None when it is not."""
+        # (with --workers, another worker may have kept a newer head since this one read it)
+        self._identify()
+        self.kept.refresh()
         head, seen = self.kept.head, self.kept.witnessed
         if head is not None and not self.store.holds_log_head(head):
             return (
@@ -61,6 +64,13 @@ class Rollback:
                     "witnesses cosigned"
                 )
         return None
+
+    def _identify(self) -> None:
+        """Name the kept record by the log's first entry too, once the log has one."""
+        if self.kept.log_id is None:
+            first = self.store.log_root_at(1)
+            if first is not None:
+                self.kept.identify(first.hex())
 
     def found_behind(self, why: str) -> None:
         """Note a database found behind: every shoe in play in it is a suspect, said loudly;
@@ -121,5 +131,6 @@ class Rollback:
     def dealing(self) -> None:
         """A round's betting closed (its shoe's mark moved): sign a head and keep it, so that
         a copy made before now is told from the live database."""
+        self._identify()
         with self._lock:
             self.kept.keep_head(self.store.sign_log_head(self.keys.signer))
