@@ -6,6 +6,7 @@ import pytest
 
 from baccarat.protocol import fields as f
 from baccarat.protocol.registry import BY_CLASS, BY_TYPE, REGISTRY, Entry, Field
+from baccarat.protocol.requests import Ping
 from baccarat.table.commands import Disconnect, JoinQueue, PlaceChip, SetCoins, Sit
 
 
@@ -40,6 +41,11 @@ def test_an_optional_field_needs_a_default() -> None:
             (Field("area", f.area), Field("chip", f.chip, optional=True)),
             "at_once",
         )
+
+
+def test_a_request_has_no_table_route() -> None:
+    with pytest.raises(TypeError, match="only a table's command"):
+        Entry("ping", Ping, (), "at_seat")
 
 
 def test_only_a_peel_move_is_coalesced() -> None:

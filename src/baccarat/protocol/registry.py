@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Mapping
-from typing import Literal
+from typing import Literal, get_args
 
 from baccarat.protocol import fields as f
 from baccarat.protocol.fields import Fields
@@ -102,6 +102,8 @@ class Entry:
         self.coalesced = coalesced
         """Moves the server may replace by a later one: not rate limited, nor timed."""
         self._make: Callable[..., Command | Request] = command
+        if route != "server" and command not in get_args(Command):
+            raise TypeError(f"{kind}: only a table's command goes to a table ({route})")
         self.defaults, self.unsent = _defaults(kind, command, fields)
 
     def read(self, user_id: UserId, frame: Fields) -> Command | Request:

@@ -23,6 +23,7 @@ from baccarat.protocol.codec import dumps
 from baccarat.protocol.ids import UserId
 from baccarat.protocol.messages import hello
 from baccarat.protocol.parse import MAX_FRAME, parse
+from baccarat.protocol.registry import BY_TYPE, REGISTRY, Route
 from baccarat.protocol.requests import (
     Leave,
     LobbySubscribe,
@@ -48,21 +49,11 @@ from baccarat.server.tables.seating import Seating
 from baccarat.server.tables.tables import Tables
 from baccarat.store import Store, User
 from baccarat.table import (
-    ClearBets,
     Command,
-    Double,
-    Emote,
     JoinQueue,
-    LeaveQueue,
-    OpenCard,
-    PlaceChip,
-    Rebet,
     Say,
     SetAutoOpen,
     SqueezeProgress,
-    StandUp,
-    Undo,
-    Urge,
     UserInfo,
 )
 
@@ -177,15 +168,11 @@ async def _read(server: Host, conn: Connection, ws: web.WebSocketResponse) -> No
 Handler = Callable[[Connection, "Command | Request", Reply], Awaitable[None]]
 """A command's handler: it answers through the ``Reply`` or hands it to a table's task."""
 
-AT_ONCE: tuple[type[Command], ...] = (PlaceChip, ClearBets, Rebet, Double, Undo)
-"""The betting window's commands write nothing: run at once when the table idles."""
-AT_SEAT: tuple[type[Command], ...] = (StandUp, Urge, OpenCard, Emote)
-"""Commands for the table where the user sits, run in the table's order."""
-
 
 class Dispatcher:
     """Routes each parsed command, by its class, to its handler; every answer goes through a
-    ``Reply``."""
+    ``Reply``. A command's route is its entry's in ``protocol.registry``: a table command
+    needs no line here unless the server does something first (its ``server`` route)."""
 
     def __init__(self, server: Host) -> None:
         self.server = server
@@ -199,13 +186,19 @@ class Dispatcher:
         self._on(TakeSeat, self.sit)
         self._on(SqueezeProgress, self.squeeze)
         self._on(QueueUp, self.queue_join)
-        self._on(LeaveQueue, self.queue_leave)
         self._on(SetAutoOpen, self.prefs)
-        for kind in AT_ONCE:
-            self._on(kind, self.at_once)
-        for kind in AT_SEAT:
-            self._on(kind, self.at_seat)
         self._on(Say, self.say)
+        # The registry gives a table's route to the table's commands only.
+        routes: dict[Route, Callable[[Connection, Command, Reply], Awaitable[None]]] = {
+            "at_once": self.at_once,
+            "at_seat": self.at_seat,
+            "at_table": self.at_table,
+        }
+        for entry in REGISTRY:
+            if entry.route != "server":
+                self.handlers[entry.command] = cast(Handler, routes[entry.route])
+            elif entry.command not in self.handlers:
+                raise TypeError(f"{entry.type} is routed to the server, which has no handler")
 
     def _on(
         self, kind: type[C], handler: Callable[[Connection, C, Reply], Awaitable[None]]
@@ -223,8 +216,9 @@ class Dispatcher:
             self.refuse(conn, exc)
             return
         reply = Reply(conn, msg.id, metrics)
+        coalesced = BY_TYPE[msg.type].coalesced
         try:
-            if msg.type != "squeeze" and not conn.allow(time.monotonic()):
+            if not coalesced and not conn.allow(time.monotonic()):
                 # Squeeze moves are coalesced instead; everything else counts.
                 raise RuleViolation(
                     "rate_limited", "Too many commands; slow down and try again in a moment."
@@ -250,7 +244,7 @@ class Dispatcher:
                     )
                 )
         finally:
-            if msg.type != "squeeze":
+            if not coalesced:
                 # Peel moves are answered as they arrive (coalesced), many a second; timing
                 # each one costs more than it tells.
                 metrics.observe_command(msg.type, time.perf_counter() - started)
@@ -357,8 +351,8 @@ class Dispatcher:
         info = UserInfo(user.user_id, user.display_name, user.level, user.coins)
         await driver.submit(driver.command(JoinQueue(conn.user_id, info)), reply=reply)
 
-    async def queue_leave(self, conn: Connection, cmd: LeaveQueue, reply: Reply) -> None:
-        """Leave the dealer queue of the table one sits at or watches."""
+    async def at_table(self, conn: Connection, cmd: Command, reply: Reply) -> None:
+        """A command for the table one sits at or watches (leaving its dealer queue)."""
         driver = self._here(conn)
         await driver.submit(driver.command(cmd), reply=reply)
 
