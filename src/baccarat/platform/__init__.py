@@ -2,7 +2,8 @@
 moved between its wallet and the game's (``docs/integration.md``).
 
 ``config`` (the ``--platform`` file), ``signing`` (the HMAC both sides sign their calls
-with), ``tokens`` (launch tokens and the platform's keys), ``launch`` (``GET /launch``),
-``transfers`` (the transfer wallet's API) and ``report`` (what ``baccarat reconcile``
-compares).
+with), ``tokens`` (launch tokens and the platform's keys), ``seamless`` (the seamless
+wallet, which fills ``server/tables/wallet.py``) and ``report`` (what ``baccarat reconcile``
+compares). Its HTTP routes are the server's (``server/http/launch``, ``transfers`` and
+``platform_routes``): this package imports no part of the server.
 """

@@ -1,7 +1,7 @@
 """A change to a user's coins passed on, as it came, to the node whose table seats the user.
 
 The bets on that table and its dealer's book are what the change must leave alone, and only
-the node running the table knows them; so a platform's withdrawal (``platform.transfers``)
+the node running the table knows them; so a platform's withdrawal (``http.transfers``)
 or an operator's grant (``console_actions``) that reaches another node is made there. The
 node that receives a passed-on request makes it and never passes it on again.
 """

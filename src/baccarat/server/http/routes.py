@@ -18,7 +18,7 @@ from typing import Any
 from aiohttp import web
 
 from baccarat.errors import RuleViolation
-from baccarat.platform import routes as platform_routes
+from baccarat.server.http import platform_routes
 from baccarat.platform.config import PlatformConfig
 from baccarat.roads.patterns import PATTERNS
 from baccarat.server.app import Server

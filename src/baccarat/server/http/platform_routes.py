@@ -1,4 +1,5 @@
-"""The platform's routes, added to the application when ``baccarat serve --platform``."""
+"""The platform's routes, added to the application when ``baccarat serve --platform``
+(what they use of the platform is :mod:`baccarat.platform`'s: its config, tokens and wallet)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from collections.abc import AsyncIterator, Callable
 
 from aiohttp import web
 
-from baccarat.platform import launch, transfers
+from baccarat.server.http import launch, transfers
 from baccarat.platform.config import PlatformConfig
 from baccarat.platform.seamless import SeamlessWallet, WalletClient
 from baccarat.platform.tokens import LaunchTokens
