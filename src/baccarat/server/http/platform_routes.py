@@ -9,10 +9,10 @@ from collections.abc import AsyncIterator, Callable
 
 from aiohttp import web
 
-from baccarat.server.http import launch, transfers
 from baccarat.platform.config import PlatformConfig
 from baccarat.platform.seamless import SeamlessWallet, WalletClient
 from baccarat.platform.tokens import LaunchTokens
+from baccarat.server.http import launch, transfers
 from baccarat.server.http.headers import FRAME_ANCESTORS
 from baccarat.server.http.keys import SERVER
 

@@ -18,11 +18,19 @@ from typing import Any
 from aiohttp import web
 
 from baccarat.errors import RuleViolation
-from baccarat.server.http import platform_routes
 from baccarat.platform.config import PlatformConfig
 from baccarat.roads.patterns import PATTERNS
 from baccarat.server.app import Server
-from baccarat.server.http import auth, commitlog, console, console_risk, mybets, shoes, tickets
+from baccarat.server.http import (
+    auth,
+    commitlog,
+    console,
+    console_risk,
+    mybets,
+    platform_routes,
+    shoes,
+    tickets,
+)
 from baccarat.server.http.bad_requests import quiet_bad_requests
 from baccarat.server.http.guard import answer_not_logged_in
 from baccarat.server.http.headers import add_security_headers
