@@ -6,7 +6,7 @@ from http_from import login_from, post
 from server_live import ROOMS, Live, live_test
 
 from baccarat.server.config import parse_rooms
-from baccarat.server.http.limits import AuthLimits, RateLimiter
+from baccarat.server.limits import AuthLimits, RateLimiter
 
 OWNER, ATTACKER, OTHER = "127.0.0.1", "127.0.0.2", "127.0.0.3"
 

@@ -15,11 +15,11 @@ from baccarat.cluster.keeper import DEFAULT_TTL
 from baccarat.server import keyfile, loghead, stalls
 from baccarat.server.config import RoomsConfig
 from baccarat.server.health import Health
-from baccarat.server.http.limits import AuthLimits
-from baccarat.server.http.passwords import PasswordPool
 from baccarat.server.kepthead import KeptHead
 from baccarat.server.keyfile import Keys
+from baccarat.server.limits import AuthLimits
 from baccarat.server.metrics import Metrics
+from baccarat.server.passwords import PasswordPool
 from baccarat.server.sockets.connection import CLOSE_GOING_AWAY
 from baccarat.server.sockets.heartbeat import INTERVAL as HEARTBEAT_INTERVAL
 from baccarat.server.sockets.heartbeat import Heartbeat

@@ -26,8 +26,8 @@ from baccarat.server import collector
 if TYPE_CHECKING:
     from baccarat.cluster.keeper import Keeper
     from baccarat.server.health import Health
-    from baccarat.server.http.limits import AuthLimits
-    from baccarat.server.http.passwords import PasswordPool
+    from baccarat.server.limits import AuthLimits
+    from baccarat.server.passwords import PasswordPool
     from baccarat.store import Store
 
 LATENCY_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0)

@@ -4,8 +4,8 @@ The session token goes to a browser as an HttpOnly SameSite=Lax cookie and to ot
 in the JSON body. Every POST checks the browser's Origin like the WebSocket does, and login
 and register take ``application/json`` only, so another site can neither log a visitor into
 an account of its choosing nor register one from a form. Logins and registrations are rate
-limited (``baccarat.server.http.limits``) and their password work runs on its own small, bounded
-pool (``baccarat.server.http.passwords``).
+limited (``baccarat.server.limits``) and their password work runs on its own small, bounded
+pool (``baccarat.server.passwords``).
 """
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ from baccarat.errors import BaccaratError, Conflict, InvalidInput
 from baccarat.protocol import codec
 from baccarat.server.config import ServerSettings
 from baccarat.server.http import proxy
-from baccarat.server.http.limits import AuthLimits
-from baccarat.server.http.passwords import RETRY_AFTER, PasswordPool, PasswordsBusy
+from baccarat.server.limits import AuthLimits
+from baccarat.server.passwords import RETRY_AFTER, PasswordPool, PasswordsBusy
 from baccarat.store import Store, User
 
 COOKIE = "baccarat_session"

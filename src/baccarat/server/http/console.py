@@ -47,8 +47,8 @@ from baccarat.server.http.console_request import (
     user_json,
 )
 from baccarat.server.http.keys import SERVER
-from baccarat.server.http.limits import RateLimiter
 from baccarat.server.http.mybets import round_entry
+from baccarat.server.limits import RateLimiter
 from baccarat.store import Store
 from baccarat.store.audit import IN_PLAY_SECONDS
 from baccarat.store.operators import LogEntry

@@ -25,8 +25,8 @@ from baccarat import names
 from baccarat.errors import BaccaratError, InvalidInput, NotFound
 from baccarat.server.http import auth, proxy
 from baccarat.server.http.keys import SERVER
-from baccarat.server.http.limits import RateLimiter
-from baccarat.server.http.passwords import PasswordsBusy
+from baccarat.server.limits import RateLimiter
+from baccarat.server.passwords import PasswordsBusy
 from baccarat.store import Store, User
 from baccarat.store.operators import ADMIN_SESSION_TTL, CONSOLE_ROLES, Actor
 from baccarat.store.records import user_wallet
