@@ -1,6 +1,7 @@
 """The server's messages as a client reads them: one typed dictionary per ``type``.
 
-Pure: no I/O. These are the shapes :mod:`.messages` builds and ``docs/protocol.md`` (and
+Pure: no I/O. These are the shapes :mod:`.messages` builds (a builder for each, which the
+type checker holds to its shape) and ``docs/protocol.md`` (and
 ``docs/protocol/server.schema.json``) pin; a client narrows a :data:`ServerMessage` by its
 ``type`` (``if msg["type"] == "event": msg["data"]``). A view and an event's ``data`` keep
 the reducer's JSON form (:data:`baccarat.table.reducer.View`), their keys pinned by the schema.
@@ -42,14 +43,23 @@ class Hello(TypedDict):
     squeeze_rate: float
 
 
-class Ack(TypedDict):
-    """A command carried out (a ``ping``'s carries the clock; a peel move replaced by a later
-    one before its turn is ``coalesced``)."""
+class AckFields(TypedDict, total=False):
+    """What an ``ack`` may carry beside its id: a ``ping``'s the clock; a peel move replaced
+    by a later one before its turn is ``coalesced``."""
+
+    server_time: float
+    coalesced: bool
+
+
+class Ack(AckFields):
+    """A command carried out."""
 
     type: Literal["ack"]
     id: MessageId
-    server_time: NotRequired[float]
-    coalesced: NotRequired[bool]
+
+
+Detail = str | int | float | bool | None
+"""A refusal's detail: a figure of the rule it broke (the limit, the area...)."""
 
 
 class Refusal(TypedDict):
@@ -59,7 +69,7 @@ class Refusal(TypedDict):
     id: MessageId | None
     code: str
     message: str
-    details: NotRequired[dict[str, str | int | float | bool | None]]
+    details: NotRequired[dict[str, Detail]]
 
 
 class Snapshot(TypedDict):

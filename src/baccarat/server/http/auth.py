@@ -19,6 +19,7 @@ from aiohttp import web
 from baccarat import names
 from baccarat.errors import BaccaratError, Conflict, InvalidInput
 from baccarat.protocol import codec
+from baccarat.protocol.frames import User as UserJson
 from baccarat.server.config import ServerSettings
 from baccarat.server.http import proxy
 from baccarat.server.limits import AuthLimits
@@ -29,7 +30,7 @@ COOKIE = "baccarat_session"
 MIN_PASSWORD = 6
 
 
-def user_json(user: User) -> dict[str, Any]:
+def user_json(user: User) -> UserJson:
     """A user as the protocol shows it (no secrets)."""
     return {
         "id": user.user_id,

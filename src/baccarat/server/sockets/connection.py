@@ -23,10 +23,11 @@ import contextlib
 import logging
 from collections import deque
 from collections.abc import Callable
-from typing import Any, cast
+from typing import cast
 
 from aiohttp import web
 
+from baccarat.protocol.frames import Ack, Refusal
 from baccarat.server.sockets.frames import PING, encode, payload, text_frame
 
 log = logging.getLogger("baccarat.server")
@@ -279,7 +280,7 @@ class Connection:
             self._repeats.pop(oldest, None)
         return False
 
-    def answer(self, message: dict[str, Any]) -> None:
+    def answer(self, message: Ack | Refusal) -> None:
         """Send the answer (ack or error) to a command, and remember it if the command ran."""
         frame = encode(message)
         msg_id = message.get("id")

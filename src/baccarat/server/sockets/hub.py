@@ -10,8 +10,8 @@ import contextlib
 import logging
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any
 
+from baccarat.protocol.frames import ServerMessage
 from baccarat.server.sockets.connection import CLOSE_LOGGED_OUT, Connection
 from baccarat.server.sockets.frames import encode
 
@@ -81,7 +81,7 @@ class Hub:
         """Whether the user has at least one open connection."""
         return bool(self.by_user.get(user_id))
 
-    def broadcast(self, conns: Iterable[Connection], message: dict[str, Any]) -> int:
+    def broadcast(self, conns: Iterable[Connection], message: ServerMessage) -> int:
         """Encode once (a finished frame) and send it on every connection; return how many."""
         frame = encode(message)
         n = 0
@@ -103,11 +103,11 @@ class Hub:
             for conn in conns:
                 conn.uncork()
 
-    def to_table(self, table_id: str, message: dict[str, Any]) -> int:
+    def to_table(self, table_id: str, message: ServerMessage) -> int:
         """Send to everyone watching a table."""
         return self.broadcast(self.watchers.get(table_id, ()), message)
 
-    def to_user_at(self, user_id: int, table_id: str, message: dict[str, Any]) -> int:
+    def to_user_at(self, user_id: int, table_id: str, message: ServerMessage) -> int:
         """Send to the user's connections that watch ``table_id``."""
         conns = [c for c in self.by_user.get(user_id, ()) if c.watching == table_id]
         return self.broadcast(conns, message)

@@ -14,6 +14,7 @@ import logging
 from dataclasses import dataclass, field
 
 from baccarat.errors import BaccaratError
+from baccarat.protocol.frames import AckFields
 from baccarat.protocol.messages import ack, refusal
 from baccarat.server.metrics import Metrics
 from baccarat.server.sockets.connection import Connection
@@ -25,7 +26,7 @@ log = logging.getLogger("baccarat.server")
 class Ack:
     """The command was carried out; ``fields`` go into the ``ack`` beside its id."""
 
-    fields: dict[str, float | bool] = field(default_factory=dict)
+    fields: AckFields = field(default_factory=AckFields)
 
 
 OK = Ack()
@@ -53,6 +54,8 @@ class Reply:
             return
         self.sent = True
         if isinstance(result, Ack):
+            # Only a command read with its id is carried out; a frame without one is refused.
+            assert self.msg_id is not None
             self.conn.answer(ack(self.msg_id, **result.fields))
         else:
             self.metrics.errors.labels(result.code).inc()

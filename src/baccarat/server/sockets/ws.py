@@ -20,6 +20,7 @@ from aiohttp import WSMsgType, web
 from baccarat.cluster.outage import log_failure, part_down
 from baccarat.errors import BaccaratError, InternalError, InvalidInput, RuleViolation
 from baccarat.protocol.codec import dumps
+from baccarat.protocol.frames import Seat
 from baccarat.protocol.ids import UserId
 from baccarat.protocol.messages import hello
 from baccarat.protocol.parse import MAX_FRAME, parse
@@ -138,7 +139,9 @@ def _connect(
     server.metrics.clients.inc()
     conn.start()
     seat = server.seating.seats.get(user.user_id)
-    seat_json = None if seat is None else {"table_id": seat.table_id, "seat": seat.seat}
+    seat_json: Seat | None = (
+        None if seat is None else {"table_id": seat.table_id, "seat": seat.seat}
+    )
     conn.send(dumps(hello(auth.user_json(user), time.time(), seat_json, server.squeeze_rate)))
     if seat is not None:
         # Back at the table: mark the user connected, then send the table as it stands.

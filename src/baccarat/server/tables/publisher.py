@@ -13,6 +13,7 @@ import time
 
 from baccarat.protocol.codec import dumps
 from baccarat.protocol.events import event_wire
+from baccarat.protocol.frames import Snapshot
 from baccarat.protocol.messages import event, snapshot
 from baccarat.protocol.view import view
 from baccarat.server.sockets.connection import Connection
@@ -47,7 +48,7 @@ class Publisher:
         self._personal_key: dict[int, PersonalKey] = {}
         """What each bettor's last ``me`` was made of (``view.personal_key``)."""
 
-    def snapshot_for(self, conn: Connection, now: float) -> dict[str, object]:
+    def snapshot_for(self, conn: Connection, now: float) -> Snapshot:
         """The table's snapshot for the user of ``conn``, as of the last public event."""
         return snapshot(self.table_id, self.seq, time.time(), view(self.table, conn.user_id, now))
 
@@ -103,7 +104,7 @@ class Publisher:
             else:
                 self._personal[user_id] = own
             self._remember_key(user_id, key)
-            msg = event(self.table_id, self.seq, "me", own, private=True)
+            msg = event(self.table_id, self.seq, "me", dict(own), private=True)
             sent += self.hub.to_user_at(user_id, self.table_id, msg)
         return sent
 
