@@ -21,7 +21,8 @@ from baccarat.loadtest import MODELS, P99_LIMIT_MS
 from baccarat.loadtest.curve import write_curve
 
 if TYPE_CHECKING:
-    from baccarat.loadtest.runner import Options, Step
+    from baccarat.loadtest.options import Options
+    from baccarat.loadtest.runner import Step
 
 HELP = "run full tables of human-like clients against a server and measure its capacity"
 ABOUT = """\
@@ -107,7 +108,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run the steps; print a table (or JSON); exit 0 when the first step passed."""
     try:
-        from baccarat.loadtest.runner import Options
+        from baccarat.loadtest.options import Options
     except ImportError as exc:
         # The load generator's client library is an extra: ``pip install -e '.[loadtest]'``.
         print(f"baccarat loadtest: {exc}; install the 'loadtest' extra", file=sys.stderr)
@@ -173,7 +174,7 @@ def _unopened(db: str) -> str | None:
 
 def _run_with_progress(opts: Options) -> dict[str, Any]:
     """Run the load test, its current phase shown as a progress bar on stderr."""
-    from baccarat.loadtest.runner import Phase
+    from baccarat.loadtest.options import Phase
 
     console = Console(stderr=True)
     with Progress(

@@ -7,16 +7,13 @@ import asyncio
 import gc
 import os
 import time
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from baccarat.loadtest import scrape
 from baccarat.loadtest.accounts import Crew
 from baccarat.loadtest.clients import Generator
+from baccarat.loadtest.options import Options, Phase
 from baccarat.loadtest.process import ServerProcess
-
-if TYPE_CHECKING:
-    # Only named in annotations: the runner imports this module.
-    from baccarat.loadtest.runner import Options, Phase
 
 CLIENTS_PER_TABLE = 9
 

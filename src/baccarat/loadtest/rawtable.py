@@ -8,10 +8,7 @@ import contextlib
 import json
 import random
 from collections.abc import Awaitable, Iterable
-from typing import TYPE_CHECKING, Any, Protocol
-
-if TYPE_CHECKING:
-    from baccarat.loadtest.raw import RawServer
+from typing import Any, Protocol
 
 BETTING, SQUEEZE, RESULT = 15.0, 10.0, 5.0
 
@@ -59,10 +56,22 @@ class Frames:
         return self.pad(kind, msg, msg)
 
 
+class Host(Protocol):
+    """What a table reads of its bare server (``raw.RawServer``)."""
+
+    @property
+    def frames(self) -> Frames: ...
+
+    @property
+    def squeeze_interval(self) -> float: ...
+
+    def lobby_line(self, table: RawTable) -> Deliveries: ...
+
+
 class RawTable:
     """A table's sockets and a round loop that sends the real server's kinds of events."""
 
-    def __init__(self, server: RawServer, table_id: str) -> None:
+    def __init__(self, server: Host, table_id: str) -> None:
         self.server = server
         self.table_id = table_id
         self.sockets: set[Peer] = set()
