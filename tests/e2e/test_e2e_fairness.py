@@ -4,7 +4,9 @@
 :mod:`baccarat.shoe`'s, card for card, for any seed. The stand-alone verifier (``/verify``)
 works saved to a file and opened from the disk, and flags a card that is not where the seed
 puts it. The panel counts the witnesses whose cosignatures hold on the log's checkpoint, keeps
-the newest it saw, and shows a split view and a log rolled back in red.
+the newest it saw, and shows a split view and a log rolled back in red; the table checks the
+newest one as the player comes to it, the panel closed. ``/verify`` counts the witnesses of
+the checkpoint beside a shoe's proof, and flags a forged cosignature and a split view.
 """
 
 from __future__ import annotations
@@ -451,9 +453,9 @@ def _note(keys: Keys, size: int, root: bytes, cosigners: list[tuple[str, bytes]]
     return text + "\n" + "".join(f"{line}\n" for line in lines)
 
 
-def test_the_panel_counts_the_witnesses_and_shows_a_split_view_in_red(
-    server: Server, browser: Any
-) -> None:
+def _two_witnesses(server: Server) -> tuple[Keys, list[tuple[str, bytes]], dict[str, Any]]:
+    """The server's keys, two witnesses' names and private keys, and the key document as it
+    would be with them named and a policy of both."""
     keys = load(default_path(server.db))
     cosigners = [(f"w{i}.e2e.test", secrets.token_bytes(32)) for i in (1, 2)]
     with urllib.request.urlopen(f"{server.url}/.well-known/baccarat-log-key") as answer:
@@ -465,20 +467,38 @@ def test_the_panel_counts_the_witnesses_and_shows_a_split_view_in_red(
             Ed25519PrivateKey.from_private_bytes(key).public_key().public_bytes_raw()).vkey()}
         for name, key in cosigners
     ]  # fmt: skip
-    for _ in range(2):  # (two shoes logged, whatever the tests before logged)
-        archived_shoe(server, "high-2", 2, signer=keys.signer)
+    return keys, cosigners, published
+
+
+def _log(server: Server) -> tuple[int, list[bytes]]:
+    """The log's size now, and its leaf hashes."""
     with urllib.request.urlopen(f"{server.url}/api/log/head") as answer:
         size = json.load(answer)["tree_size"]
     with urllib.request.urlopen(f"{server.url}/api/log/entries?start=0&end={size}") as answer:
-        leaves = [bytes.fromhex(e["leaf_hash"]) for e in json.load(answer)["entries"]]
+        return size, [bytes.fromhex(e["leaf_hash"]) for e in json.load(answer)["entries"]]
+
+
+def _serve(page: Any, published: dict[str, Any], served: dict[str, str]) -> None:
+    """The page is given ``published`` as the key document and ``served["note"]`` as the
+    cosigned checkpoint."""
+    page.route("**/.well-known/baccarat-log-key", lambda route: route.fulfill(json=published))
+    page.route(
+        "**/.well-known/baccarat-checkpoint",
+        lambda route: route.fulfill(body=served["note"], content_type="text/plain"),
+    )
+
+
+def test_the_panel_counts_the_witnesses_and_shows_a_split_view_in_red(
+    server: Server, browser: Any
+) -> None:
+    keys, cosigners, published = _two_witnesses(server)
+    for _ in range(2):  # (two shoes logged, whatever the tests before logged)
+        archived_shoe(server, "high-2", 2, signer=keys.signer)
+    size, leaves = _log(server)
     served = {"note": ""}
     page = open_page(browser, server, DESKTOP)
     try:
-        page.route("**/.well-known/baccarat-log-key", lambda route: route.fulfill(json=published))
-        page.route(
-            "**/.well-known/baccarat-checkpoint",
-            lambda route: route.fulfill(body=served["note"], content_type="text/plain"),
-        )
+        _serve(page, published, served)
         log_in(page, create_account(server, "witnesswatcher"))
         page.click(".table-card .btn-watch >> nth=0")
         page.wait_for_selector(".table-screen")
@@ -517,9 +537,89 @@ def test_the_panel_counts_the_witnesses_and_shows_a_split_view_in_red(
             f"this page saw a cosigned log of {size} entries; now it is shown {size - 1}"
         )
         assert got["text"][1] == f"✔ 2 of 2 witnesses vouch for this head (size {size - 1})"
+        # The panel closed, the table checks the newest checkpoint as the player comes to it: a
+        # split view is said at once, and turns the button red.
+        page.click("[data-action='fairness-close']")
+        served["note"] = _note(keys, size, merkle.leaf_hash(b"a third log"), cosigners)
+        page.click(".btn-lobby")
+        page.click(".table-card .btn-watch >> nth=0")
+        page.wait_for_selector(".table-screen .btn-fairness.alarm")
+        assert page.text_content(".toast-error") == (
+            "The cosigned log does not match what this page saw before! Open Fairness to see it"
+        )
+        assert page.locator(".fair-panel:not([hidden])").count() == 0
         assert not page.js_errors
     finally:
         page.context.close()
 
 
 RED = "rgb(127, 16, 16)"
+
+
+VERIFIED = """() => {
+  const line = (name) => document.querySelector(`[data-check=${name}]`);
+  return { ok: document.querySelector('#out').dataset.ok, witness: line('witness')?.dataset.witness,
+    vouching: line('witness')?.dataset.vouching, memory: line('witness-memory')?.dataset.memory,
+    tie: line('witness-tie')?.dataset.tie,
+    lines: [...document.querySelectorAll('#out [data-check^=witness]')].map((p) => [p.className, p.textContent]),
+    first: document.querySelector('#out .verdict')?.textContent };
+}"""
+
+
+def test_the_verifier_counts_the_witnesses_and_flags_a_forged_or_split_checkpoint(
+    server: Server, browser: Any
+) -> None:
+    keys, cosigners, published = _two_witnesses(server)
+    shoe = archived_shoe(server, "high-2", 2, signer=keys.signer)
+    size, leaves = _log(server)
+    root = merkle.root(leaves)
+    served = {"note": ""}
+    page = open_page(browser, server, DESKTOP)
+    try:
+        _serve(page, published, served)
+
+        def verified(note: str, lang: str = "en") -> dict[str, Any]:
+            served["note"] = note
+            page.goto(f"{server.url}/verify?shoe={shoe.shoe_id}&lang={lang}")
+            page.wait_for_selector("#out[data-ok] [data-check=witness]")
+            return dict(page.evaluate(VERIFIED))
+
+        # Both witnesses vouch for the log that holds the shoe: said, and kept in this browser.
+        got = verified(_note(keys, size, root, cosigners))
+        assert (got["ok"], got["witness"], got["memory"]) == ("true", "vouched", "new")
+        assert got["vouching"] == "w1.e2e.test w2.e2e.test"
+        assert ["verdict ok", f"✔ 2 of 2 witnesses vouch for this head (size {size})"] in got[
+            "lines"
+        ]
+        # (a table that started a shoe meanwhile grew the log past it: the proof then holds)
+        assert got["tie"] in ("same", "extends")
+        # A forged cosignature (a key the document does not name): too few vouch, in red.
+        forged = [cosigners[0], ("w2.e2e.test", secrets.token_bytes(32))]
+        got = verified(_note(keys, size, root, forged))
+        assert (got["ok"], got["witness"], got["memory"]) == ("false", "too_few", "same")
+        assert [
+            "verdict bad",
+            f"✘ Only 1 of 2 witnesses vouch for this head (size {size}); the policy needs 2!",
+        ] in got["lines"]
+        # A split view: another root at the kept size, cosigned by both, flagged first, in red.
+        got = verified(_note(keys, size, merkle.leaf_hash(b"another log"), cosigners), "zh")
+        assert (got["ok"], got["witness"], got["memory"]) == ("false", "vouched", "split")
+        assert got["tie"] in ("split", "inconsistent")
+        assert got["first"].startswith("✘ 分裂視圖！本頁在 ")
+        assert f"看過日誌共 {size} 筆時的另一個根" in got["first"]
+        # (the count holds, but beside the alarm nothing is green)
+        assert [
+            "verdict ok plain",
+            f"✔ 2 位見證人中有 2 位為日誌的這個狀態作證（日誌共 {size} 筆）",
+        ] in got["lines"]
+        page.evaluate("() => document.querySelector('#out').scrollIntoView()")
+        save_screenshot(page, "verify-split-view")
+        # A smaller log after the one kept: rolled back.
+        got = verified(_note(keys, size - 1, merkle.root(leaves[:-1]), cosigners))
+        assert (got["ok"], got["memory"]) == ("false", "smaller")
+        assert got["first"].endswith(
+            f"this page saw a cosigned log of {size} entries; now it is shown {size - 1}"
+        )
+        assert not page.js_errors
+    finally:
+        page.context.close()

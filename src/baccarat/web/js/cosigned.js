@@ -9,11 +9,11 @@
 // root at the same size or a log that does not extend it (a split view), or a smaller one (a
 // log rolled back). A red flag keeps the older record: it is the one to show.
 //
-// checkNote() is pure; witnessed() fetches, checks and remembers.
+// checkNote() is pure; againstKept() judges and remembers; witnessing.js fetches. Inline in
+// /verify (server/http/verifier.py) with merkle.js and idb.js, as fair.js is.
 
 import { bytesToHex, verifyConsistency } from "./merkle.js";
-import { api } from "./net.js";
-import { logKeys } from "./logproof.js";
+import { keptStore } from "./idb.js";
 
 const DASH = "\u2014";
 const LOG_KEY = 0x01;
@@ -24,7 +24,7 @@ function base64(text) {
   return Uint8Array.from(atob(String(text ?? "")), (c) => c.charCodeAt(0));
 }
 
-async function sha256(bytes) {
+async function sha256Of(bytes) {
   return new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
 }
 
@@ -41,7 +41,7 @@ export async function readVkey(text) {
     return null;
   }
   if (!name || blob.length !== 33 || ![LOG_KEY, COSIGNATURE].includes(blob[0])) return null;
-  const id = (await sha256(new Uint8Array([...utf8(`${name}\n`), ...blob]))).slice(0, 4);
+  const id = (await sha256Of(new Uint8Array([...utf8(`${name}\n`), ...blob]))).slice(0, 4);
   return bytesToHex(id) === String(hexId).toLowerCase() ? { name, kind: blob[0], key: blob.slice(1), id } : null;
 }
 
@@ -125,52 +125,7 @@ export async function checkNote(text, document) {
   return { ...base, vouching: names, verdict: names.length >= quorum ? "vouched" : "too_few" };
 }
 
-const DB = "baccarat-checkpoint";
-const STORE = "newest";
-let opened = null;
-
-function request(req) {
-  return new Promise((resolve, reject) => {
-    req.onsuccess = () => resolve(req.result);
-    req.onerror = () => reject(req.error);
-  });
-}
-
-function database() {
-  opened ??= new Promise((resolve) => {
-    try {
-      const req = indexedDB.open(DB, 1);
-      req.onupgradeneeded = () => req.result.createObjectStore(STORE, { keyPath: "origin" });
-      req.onsuccess = () => resolve(req.result);
-      req.onerror = () => resolve(null);
-      req.onblocked = () => resolve(null);
-    } catch {
-      resolve(null);
-    }
-  });
-  return opened;
-}
-
-async function kept(origin) {
-  const db = await database();
-  if (!db) return undefined;
-  try {
-    return (await request(db.transaction(STORE).objectStore(STORE).get(origin))) ?? null;
-  } catch {
-    return undefined;
-  }
-}
-
-async function keep(checked) {
-  const db = await database();
-  if (!db) return;
-  try {
-    const { origin, size, root } = checked;
-    await request(db.transaction(STORE, "readwrite").objectStore(STORE).put({ origin, size, root, seen_at: Date.now() }));
-  } catch {
-    // (kept at the next sighting)
-  }
-}
+const checkpoints = keptStore("baccarat-checkpoint", "newest", "origin");
 
 /**
  * A cosigned checkpoint against the one this page kept: "new" (none kept), "same", "extends"
@@ -192,8 +147,11 @@ export async function judge(checked, record, proofOf = consistencyProof) {
   return (await verifyConsistency(record.size, checked.size, record.root, checked.root, proof)) ? "extends" : "inconsistent";
 }
 
+/** The log's consistency proof from `first` entries to `second`, asked of the site. */
 async function consistencyProof(first, second) {
-  return (await api(`/api/log/consistency?first=${first}&second=${second}`)).proof;
+  const res = await fetch(`/api/log/consistency?first=${first}&second=${second}`, { credentials: "same-origin" });
+  if (!res.ok) throw new Error(`consistency proof: ${res.status}`);
+  return (await res.json()).proof;
 }
 
 /** Whether a memory verdict is a red flag. */
@@ -202,27 +160,17 @@ export function splitView(memory) {
 }
 
 /**
- * Fetch the served checkpoint and the key document, check them and judge the checkpoint
- * against this page's memory: checkNote's answer with {memory, record}, or {verdict: "none"}
- * (the log names no witnesses, or none cosigned yet) or {verdict: "unreachable"}.
+ * A checked checkpoint (checkNote's answer) judged against the one this page kept for its log:
+ * {memory, record} (judge's verdict, and the record it was judged against). One that is new or
+ * extends the kept one, with a cosignature, is kept as the newest.
  */
-export async function witnessed() {
-  let document;
-  let text;
-  try {
-    document = await logKeys();
-    if (!(document?.witnesses ?? []).length) return { verdict: "unwitnessed" };
-    const res = await fetch("/.well-known/baccarat-checkpoint", { credentials: "same-origin" });
-    if (res.status === 404) return { verdict: "none" };
-    if (!res.ok) return { verdict: "unreachable" };
-    text = await res.text();
-  } catch {
-    return { verdict: "unreachable" };
+export async function againstKept(checked, proofOf = consistencyProof) {
+  const record = await checkpoints.get(checked.origin);
+  const memory = await judge(checked, record, proofOf);
+  if (["new", "extends"].includes(memory) && checked.vouching.length) {
+    const { origin, size, root } = checked;
+    // (a larger one kept meanwhile, by another check of this page, stays)
+    await checkpoints.change(origin, (now) => (now && now.size >= size ? null : { origin, size, root, seen_at: Date.now() }));
   }
-  const checked = await checkNote(text, document);
-  if (!["vouched", "too_few"].includes(checked.verdict)) return checked;
-  const record = await kept(checked.origin);
-  const memory = await judge(checked, record);
-  if (["new", "extends"].includes(memory) && checked.vouching.length) await keep(checked);
-  return { ...checked, memory, record };
+  return { memory, record };
 }

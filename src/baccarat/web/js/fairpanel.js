@@ -12,7 +12,8 @@ import { seedMatches, verifyCommand, verifyShoe } from "./fair.js";
 import { alarming, recall, remember, witness } from "./seen.js";
 import { checkedBox, hex, logLine, memoryLine, when, witnessLine } from "./shoecheck.js";
 import { logInclusion } from "./logproof.js";
-import { splitView, witnessed } from "./cosigned.js";
+import { splitView } from "./cosigned.js";
+import { witnessed } from "./witnessing.js";
 import { toast } from "./shell.js";
 
 const SHOES_LISTED = 5;
@@ -101,6 +102,15 @@ export class FairnessPanel {
   async shoeEnded(data) {
     const seen = await witness(data.shoe_id, data.seed);
     if (alarming(seen)) this.alarm(data.shoe_id);
+  }
+
+  /** Check the served checkpoint in the background (the table entered, a shoe started): a split
+   * view or a log rolled back is said at once, and turns the 公平性 button red. */
+  watch() {
+    this.watching ??= witnessed({ again: false }).catch(() => ({ verdict: "unreachable" })).then((result) => {
+      this.watching = null;
+      if (splitView(result.memory)) this.alarm("checkpoint", "witness_alarm_toast");
+    });
   }
 
   alarm(shoeId, words = "memory_alarm_toast") {

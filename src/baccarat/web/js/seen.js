@@ -8,38 +8,14 @@
 // it is. A browser may keep nothing (private browsing): then every answer says so.
 
 import { sha256Hex } from "./fair.js";
+import { keptStore } from "./idb.js";
 
-const DB = "baccarat-fair";
-const STORE = "shoes";
-let opened = null; // the database's promise (null inside it: this browser keeps nothing)
+const seenShoes = keptStore("baccarat-fair", "shoes", "shoe_id");
 const noted = new Set(); // "shoe|commitment" already written by this page
-
-function request(req) {
-  return new Promise((resolve, reject) => {
-    req.onsuccess = () => resolve(req.result);
-    req.onerror = () => reject(req.error);
-  });
-}
-
-/** The database, or null where the browser keeps nothing for the page. */
-function database() {
-  opened ??= new Promise((resolve) => {
-    try {
-      const req = indexedDB.open(DB, 1);
-      req.onupgradeneeded = () => req.result.createObjectStore(STORE, { keyPath: "shoe_id" });
-      req.onsuccess = () => resolve(req.result);
-      req.onerror = () => resolve(null);
-      req.onblocked = () => resolve(null);
-    } catch {
-      resolve(null); // no indexedDB at all, or one that refuses to open
-    }
-  });
-  return opened;
-}
 
 /** Whether the page can remember what it saw (IndexedDB opens). */
 export async function remembers() {
-  return (await database()) !== null;
+  return (await seenShoes.open()) !== null;
 }
 
 /** Note that the page was shown `commitment` for a shoe (its start, or the table's snapshot). */
@@ -48,32 +24,20 @@ export async function remember(shoeId, tableId, commitment) {
   const key = `${shoeId}|${seen}`;
   if (!shoeId || !seen || noted.has(key)) return;
   noted.add(key);
-  const db = await database();
-  if (!db) return;
-  try {
-    const tx = db.transaction(STORE, "readwrite");
-    const shoes = tx.objectStore(STORE);
-    const first = await request(shoes.get(shoeId));
-    if (!first) {
-      shoes.put({ shoe_id: shoeId, table_id: tableId, commitment: seen, seen_at: Date.now() });
-    } else if (first.commitment !== seen && !(first.others ?? []).some((o) => o.commitment === seen)) {
-      shoes.put({ ...first, others: [...(first.others ?? []), { commitment: seen, seen_at: Date.now() }] });
-    }
-  } catch {
-    noted.delete(key); // tried again at the next sighting
-  }
+  if (!(await seenShoes.open())) return;
+  const wrote = await seenShoes.change(shoeId, (first) => {
+    if (!first) return { shoe_id: shoeId, table_id: tableId, commitment: seen, seen_at: Date.now() };
+    if (first.commitment === seen || (first.others ?? []).some((o) => o.commitment === seen)) return null;
+    return { ...first, others: [...(first.others ?? []), { commitment: seen, seen_at: Date.now() }] };
+  });
+  if (!wrote) noted.delete(key); // tried again at the next sighting
 }
 
 /** What the page saw of a shoe: its record, null if it never saw it; undefined if it keeps nothing. */
 export async function recall(shoeId) {
-  const db = await database();
-  if (!db) return undefined;
+  if (!(await seenShoes.open())) return undefined;
   if (!shoeId) return null; // a shoe without an id was never noted
-  try {
-    return (await request(db.transaction(STORE).objectStore(STORE).get(shoeId))) ?? null;
-  } catch {
-    return undefined;
-  }
+  return seenShoes.get(shoeId);
 }
 
 /**

@@ -44,6 +44,7 @@ export class TableScreen {
     this.urgedUntil = 0;
     // The fairness panel goes on from screen to screen (a language switch): its checks stay.
     this.fairPanel = before?.fairPanel ?? new FairnessPanel();
+    if (!before) this.fairPanel.watch();
     // The live region keeps what it said: a language switch repeats nothing.
     this.announcer = new Announcer(before?.announcer);
     this.build();
@@ -370,7 +371,10 @@ export class TableScreen {
     if (name === "chip_placed" && data.seat !== view.me.seat) play("chip");
     if (name === "round_voided") toast(t("round_voided"), "error");
     if (name === "stakes_returned" && data.user_id === view.me.user_id) toast(t("stakes_returned"), "error");
-    if (name === "shoe_started") remember(data.shoe_id, view.table_id, data.commitment);
+    if (name === "shoe_started") {
+      remember(data.shoe_id, view.table_id, data.commitment);
+      this.fairPanel.watch(); // (the log grew: the witnesses' word on it is asked again)
+    }
     if (name === "shoe_ended") this.fairPanel.shoeEnded(data);
     if (name === "table_closing") toast(t("closing_notice"), "info", 8000);
     if (name === "table_suspended") toast(t("table_suspended_notice", { notice: data.reason }), "info", 8000);
