@@ -13,7 +13,7 @@ import sys
 from collections.abc import Iterator
 from typing import Any
 
-from baccarat.cli import COMMANDS, build_parser
+from baccarat.commands.parser import COMMANDS, build_parser
 
 SECTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("Playing and serving", ("serve", "bots", "loadtest")),
