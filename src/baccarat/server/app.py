@@ -25,7 +25,6 @@ from baccarat.server.sockets.heartbeat import INTERVAL as HEARTBEAT_INTERVAL
 from baccarat.server.sockets.heartbeat import Heartbeat
 from baccarat.server.sockets.hub import Hub
 from baccarat.server.sockets.moderation import Moderation
-from baccarat.server.sockets.ws import Dispatcher
 from baccarat.server.tables.claims import SeatClaims
 from baccarat.server.tables.driver import TableDriver
 from baccarat.server.tables.inflight import CoinsInFlight
@@ -168,7 +167,6 @@ class Server:
             self.health.watch("directory", directory.nodes)
         self.metrics.watch_health(self.health)
         self.tables.keeper = self.node.keeper
-        self.dispatch = Dispatcher(self)
 
     async def start(self) -> None:
         """Start the tables whose lease this node gets (now and later). A server alone (a

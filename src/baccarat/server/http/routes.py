@@ -39,7 +39,7 @@ from baccarat.server.http.keys import SERVER
 from baccarat.server.http.outages import OUTAGES, RETRY_AFTER, Outages, answer_outages
 from baccarat.server.http.static import StaticFiles
 from baccarat.server.http.verifier import verifier_routes
-from baccarat.server.sockets.ws import websocket
+from baccarat.server.http.ws import Dispatcher, websocket
 from baccarat.server.tables.lobby import View
 
 log = logging.getLogger("baccarat.server")
@@ -202,7 +202,7 @@ def create_app(
     app.router.add_get("/readyz", healthz)
     app.router.add_get("/livez", livez)
     app.router.add_get("/metrics", public_metrics)
-    app.router.add_get("/ws", functools.partial(websocket, server))
+    app.router.add_get("/ws", functools.partial(websocket, server, Dispatcher(server)))
     if server.test_hooks:
         held = hold_route(server.drivers)
         app.router.add_get("/api/test/tables/{table_id}", held)

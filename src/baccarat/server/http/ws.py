@@ -78,7 +78,6 @@ class Host(Protocol):
     seating: Seating
     tables: Tables
     drivers: dict[str, TableDriver]
-    dispatch: Dispatcher
 
 
 def _dropped(metrics: Metrics, conn: Connection, reason: str) -> None:
@@ -88,8 +87,9 @@ def _dropped(metrics: Metrics, conn: Connection, reason: str) -> None:
         log.warning("client too slow; dropped", extra={"user_id": conn.user_id})
 
 
-async def websocket(server: Host, request: web.Request) -> web.StreamResponse:
-    """GET /ws: one client's socket, for as long as it stays."""
+async def websocket(server: Host, dispatch: Dispatcher, request: web.Request) -> web.StreamResponse:
+    """GET /ws: one client's socket, for as long as it stays (``dispatch`` routes its
+    commands: one for the server, made with its application)."""
     if not auth.origin_allowed(request, server.origins):
         return auth.fail(403, "bad_origin", "This origin may not open a socket here.")
     user, token = await require_user(request)
@@ -108,7 +108,7 @@ async def websocket(server: Host, request: web.Request) -> web.StreamResponse:
         return ws
     conn = _connect(server, ws, request, await server.seating.shown(user), token)
     try:
-        await _read(server, conn, ws)
+        await _read(server, dispatch, conn, ws)
     finally:
         server.metrics.clients.dec()
         server.lobby.unsubscribe(conn)
@@ -151,16 +151,18 @@ def _connect(
     return conn
 
 
-async def _read(server: Host, conn: Connection, ws: web.WebSocketResponse) -> None:
+async def _read(
+    server: Host, dispatch: Dispatcher, conn: Connection, ws: web.WebSocketResponse
+) -> None:
     """Read the client's frames until it leaves or is dropped; each text frame is a command."""
     async for msg in ws:
         conn.heard = True
         if msg.type == WSMsgType.TEXT:
-            await server.dispatch(conn, msg.data)
+            await dispatch(conn, msg.data)
         elif msg.type == WSMsgType.PING:
             conn.send_frame(pong_frame(msg.data))
         elif msg.type == WSMsgType.BINARY:
-            server.dispatch.refuse(conn, InvalidInput("bad_message", "Send JSON text frames."))
+            dispatch.refuse(conn, InvalidInput("bad_message", "Send JSON text frames."))
         if conn.closed:
             break
         # Frames already buffered are read without a pause: let the writer send the
