@@ -25,7 +25,6 @@ from collections.abc import Awaitable, Callable
 
 from baccarat.cluster.outage import log_failure
 from baccarat.errors import BaccaratError, InternalError, RuleViolation
-from baccarat.protocol.frames import Snapshot
 from baccarat.protocol.lobby import LobbyLine
 from baccarat.server.keyfile import Keys
 from baccarat.server.metrics import Metrics
@@ -348,10 +347,6 @@ class TableDriver:
     def seq(self) -> int:
         """The number of the last public event published."""
         return self.out.seq
-
-    def snapshot_for(self, conn: Connection, now: float) -> Snapshot:
-        """The table's snapshot for the user of ``conn`` (call only inside the task)."""
-        return self.out.snapshot_for(conn, now)
 
     async def watch(
         self, conn: Connection, *, reply: Reply | None = None, level: int | None = None
