@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from typing import cast
 
+from baccarat.protocol.frames import LobbyTable
 from baccarat.protocol.ids import TableId, UserId
 from baccarat.protocol.values import JsonObject, good_road, mark
 from baccarat.roads.marks import RoundMark
@@ -18,6 +20,12 @@ from baccarat.roads.patterns import GoodRoad
 
 LineJson = JsonObject
 """A lobby line on the wire: as built here, or as heard from another node."""
+
+
+def line_table(line: Mapping[str, object]) -> LobbyTable:
+    """A line, or the changed fields of one with its ``table_id``, as the lobby's messages
+    carry it: JSON that :meth:`LobbyLine.json` wrote, on this node or on the table's own."""
+    return cast(LobbyTable, line)
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,16 +16,18 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from baccarat.bets import CHIPS, LIMITS
 from baccarat.cluster import Directory
 from baccarat.cluster.outage import Outage
 from baccarat.errors import RuleViolation
 from baccarat.protocol.codec import dumps
-from baccarat.protocol.lobby import LineJson
+from baccarat.protocol.frames import Lobby as LobbyMessage
+from baccarat.protocol.frames import LobbyTable, Room
+from baccarat.protocol.lobby import LineJson, line_table
+from baccarat.protocol.messages import lobby, lobby_update
 from baccarat.server.config import RoomsConfig
 from baccarat.server.sockets.connection import Connection
 from baccarat.server.sockets.frames import encode
@@ -40,7 +42,7 @@ TICK = 1.0
 """Seconds between two updates to a subscriber (changes in between are merged)."""
 
 
-def room_json(config: RoomsConfig) -> list[dict[str, Any]]:
+def room_json(config: RoomsConfig) -> list[Room]:
     """Every room's rules as the lobby shows them."""
     return [
         {
@@ -52,7 +54,7 @@ def room_json(config: RoomsConfig) -> list[dict[str, Any]]:
             "bettor_floor": r.bettor_floor,
             "dealer_floor": r.dealer_floor,
             "dealer_round_limit": r.dealer_round_limit,
-            "limits": dict(LIMITS),
+            "limits": {area: limit for area, limit in LIMITS.items()},
             "chips": list(CHIPS),
         }
         for r in config.rooms
@@ -98,7 +100,7 @@ class Lobby:
         """The line of each table this server runs, as last built."""
         self.views: dict[Connection, View] = {}
         self._by_view: dict[View, set[Connection]] = {}
-        self._sent: dict[View, dict[str, Any]] = {}
+        self._sent: dict[View, LobbyMessage] = {}
         """The ``lobby`` message each looked-at page's subscribers were last sent (or brought
         up to by updates)."""
         self._ranks = {t: i for i, t in enumerate(config.table_room())}
@@ -156,24 +158,27 @@ class Lobby:
             raise RuleViolation("unknown_room", f"There is no room {view.room!r}.")
         return view
 
-    async def message(self, view: View | None = None) -> dict[str, Any]:
+    async def message(self, view: View | None = None) -> Mapping[str, object]:
         """The ``lobby`` message of a page (None: every table, as ``GET /api/lobby``)."""
         if view is None:
             lines = await self.all_lines()
             return {"type": "lobby", "rooms": self.rooms, "tables": list(lines.values())}
+        return await self.page(view)
+
+    async def page(self, view: View) -> LobbyMessage:
+        """The ``lobby`` message of the page ``view`` looks at."""
         self.refresh()
         found = await self.directory.page(view.room, view.road, view.page * PAGE_SIZE, PAGE_SIZE)
-        return {
-            "type": "lobby",
-            "rooms": self.rooms,
-            "room": view.room,
-            "road": view.road,
-            "page": view.page,
-            "pages": max(1, -(-found.total // PAGE_SIZE)),
-            "page_size": PAGE_SIZE,
-            "total": found.total,
-            "tables": [self._fresh(line) for line in found.lines],
-        }
+        return lobby(
+            self.rooms,
+            [line_table(self._fresh(line)) for line in found.lines],
+            room=view.room,
+            road=view.road,
+            page=view.page,
+            pages=max(1, -(-found.total // PAGE_SIZE)),
+            page_size=PAGE_SIZE,
+            total=found.total,
+        )
 
     async def subscribe(self, conn: Connection, view: View) -> None:
         """Send ``conn`` its page now and the page's changes every tick after."""
@@ -181,7 +186,7 @@ class Lobby:
         self.views[conn] = view
         self._by_view.setdefault(view, set()).add(conn)
         if view not in self._sent:
-            page = await self.message(view)
+            page = await self.page(view)
             self._sent.setdefault(view, page)
         # What the page's other subscribers have, so that the next updates fit it too (unless
         # the client changed its page meanwhile).
@@ -206,7 +211,7 @@ class Lobby:
         """Send each subscriber its page's changes since the last tick; return frames sent."""
         self.refresh()
         views = list(self._by_view)
-        pages = await asyncio.gather(*(self.message(v) for v in views))
+        pages = await asyncio.gather(*(self.page(v) for v in views))
         sent = 0
         for view, page in zip(views, pages, strict=True):
             subs = self._by_view.get(view)
@@ -242,7 +247,7 @@ class Lobby:
                 outage.failed(exc)
 
 
-def _send_changes(subs: set[Connection], old: dict[str, Any] | None, page: dict[str, Any]) -> int:
+def _send_changes(subs: set[Connection], old: LobbyMessage | None, page: LobbyMessage) -> int:
     """Send ``subs`` what changed since ``old``: the whole page if it holds other tables, else
     each changed table's delta (or nothing). Return the frames sent."""
     if old is None or _tables_of(old) != _tables_of(page):
@@ -254,20 +259,20 @@ def _send_changes(subs: set[Connection], old: dict[str, Any] | None, page: dict[
     changes = [d for d in deltas if d is not None]
     if not changes:
         return 0
-    frame = encode({"type": "lobby.update", "tables": changes})
+    frame = encode(lobby_update(changes))
     for conn in subs:
         conn.send_frame(frame)
     return len(subs)
 
 
-def _tables_of(page: dict[str, Any]) -> tuple[int, list[object]]:
+def _tables_of(page: LobbyMessage) -> tuple[int, list[object]]:
     # What makes a page the same page: the same tables, in the same places, of as many.
     return page["total"], [line.get("table_id") for line in page["tables"]]
 
 
-def _delta(old: LineJson, new: LineJson) -> LineJson | None:
+def _delta(old: LobbyTable, new: LobbyTable) -> LobbyTable | None:
     # The fields of a table's line that changed, with its id; None when none did.
     if old is new:
         return None
     delta = {k: v for k, v in new.items() if old.get(k) != v}
-    return {"table_id": new["table_id"], **delta} if delta else None
+    return line_table({"table_id": new["table_id"], **delta}) if delta else None
