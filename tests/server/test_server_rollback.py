@@ -9,11 +9,15 @@ import contextlib
 import json
 import shutil
 import sqlite3
+import subprocess
 import urllib.request
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qs, urlsplit, urlunsplit
 
+import psycopg
 import pytest
 
 from baccarat.server import keyfile
@@ -21,7 +25,7 @@ from baccarat.server.kepthead import KeptHead, Witnessed, path_beside
 from baccarat.server.tables.rollback import Rollback
 from baccarat.shoe import commitment, new_seed
 from baccarat.store import Store, open_store
-from pgschema import PG_URL, private_schema
+from pgschema import PG_URL, private_schema, with_search_path
 from serving import start_serve, wait_until
 
 KEYS = keyfile.new_keys()
@@ -175,3 +179,74 @@ def test_a_server_started_on_a_restored_copy_deals_none_of_the_cards_dealt_since
         assert all(r["first_card"] < mark for r in _dealt(served.url, shoe_id))
         assert min(seen) >= mark
         assert served.stop() == 0
+
+
+@contextlib.contextmanager
+def _fresh_database() -> Iterator[str]:
+    """A URL to a new, empty PostgreSQL database beside the test one, dropped on exit."""
+    name = f"restored_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(PG_URL, connect_timeout=3, autocommit=True) as conn:
+        conn.execute(f"CREATE DATABASE {name}")
+    try:
+        yield urlunsplit(urlsplit(PG_URL)._replace(path=f"/{name}", query=""))
+    finally:
+        with psycopg.connect(PG_URL, autocommit=True) as conn:
+            conn.execute(f"DROP DATABASE {name} WITH (FORCE)")
+
+
+def _one(url: str, sql: str, *params: str) -> list[Any]:
+    """The first column of each row ``sql`` reads from the database at ``url``."""
+    with psycopg.connect(url) as conn:
+        return [row[0] for row in conn.execute(sql, params).fetchall()]
+
+
+@pytest.mark.postgres
+def test_a_server_on_a_postgresql_dump_restored_deals_none_of_the_cards_dealt_since(
+    tmp_path: Path,
+) -> None:
+    if shutil.which("pg_dump") is None or shutil.which("pg_restore") is None:
+        pytest.skip("pg_dump and pg_restore are not installed")
+    with private_schema("rbdump") as live_url, _fresh_database() as fresh:
+        schema = parse_qs(urlsplit(live_url).query)["options"][0].removeprefix("-csearch_path=")
+        keys = ("--keys", str(tmp_path / "k.keys"), "--speed", "20", "--demo")
+        with start_serve("--db", live_url, *keys) as served:
+            newest = wait_until(
+                lambda: _get(f"{served.url}/api/shoes?table={TABLE}&limit=1")["shoes"], "a shoe"
+            )
+            shoe_id = newest[0]["shoe_id"]
+            wait_until(lambda: _dealt(served.url, shoe_id), "a round dealt")
+            # The operator's backup, taken with pg_dump while the table deals, and restored
+            # into a fresh database, where the server is started again (another URL).
+            dump = tmp_path / "backup.dump"
+            run = {"check": True, "capture_output": True, "timeout": 60}
+            subprocess.run(
+                ["pg_dump", "--format=custom", f"--schema={schema}", f"--file={dump}", PG_URL],
+                **run,
+            )
+            subprocess.run(["pg_restore", "--no-owner", f"--dbname={fresh}", str(dump)], **run)
+            restored = with_search_path(fresh, schema)
+            (mark,) = _one(restored, "SELECT next_card FROM shoes WHERE id = %s", shoe_id)
+            dealt = wait_until(
+                lambda: [r for r in _dealt(served.url, shoe_id) if r["first_card"] >= mark],
+                "a round dealt after the dump",
+            )
+            assert served.stop() == 0
+        seen = {p for r in dealt for p in range(r["first_card"], r["first_card"] + len(r["cards"]))}
+        in_play = _one(restored, "SELECT id FROM shoes WHERE ended_at IS NULL")
+        assert shoe_id in in_play
+
+        with start_serve("--db", restored, *keys) as served:
+            # Every shoe in play in the copy ends restored, its seed revealed; none is dealt on.
+            for shoe in (_get(f"{served.url}/api/shoes/{s}") for s in in_play):
+                assert (shoe["end_reason"], bool(shoe["seed"])) == ("restored", True), shoe
+            said = served.log.read_text()
+            # (told by the head kept beside the keys, under the log's name: not the URL's)
+            assert "DATABASE RESTORED FROM A COPY" in said and "does not hold the log head" in said
+            newest = wait_until(
+                lambda: _get(f"{served.url}/api/shoes?table={TABLE}&limit=1")["shoes"][0],
+                "the table's next shoe",
+            )
+            assert newest["shoe_id"] != shoe_id
+            assert all(r["first_card"] < mark for r in _dealt(served.url, shoe_id))
+            assert min(seen) >= mark
+            assert served.stop() == 0
