@@ -1,16 +1,64 @@
-"""The house rules a reader relies on: imports flow one way (docs/architecture.md: the engine
-imports neither the table nor the wire, the table does not import the wire, and no pure layer
-imports an I/O one), every function is radon grade B or better, and no module of logic runs
-over 450 lines (CONTRIBUTING)."""
+"""The house rules a reader relies on: imports flow one way, top to bottom, between the
+packages of ``baccarat`` and between the rooms of ``baccarat.server`` (docs/architecture.md,
+"Layers"), no module or package imports one that imports it back, no pure module imports an
+I/O one, every function is radon grade B or better, no module of logic runs over 450 lines
+(CONTRIBUTING), and docs/architecture.md names every module.
+
+The import graph is grimp's: every import counts, one inside a function or under
+``TYPE_CHECKING`` too."""
 
 from __future__ import annotations
 
-import ast
+import importlib
+import sys
+import textwrap
+from collections.abc import Sequence
 from pathlib import Path
+
+import grimp
+import pytest
 
 import baccarat
 
 SRC = Path(baccarat.__file__).parent
+DOC = SRC.parents[1] / "docs" / "architecture.md"
+
+Order = Sequence[str | grimp.Layer]
+
+PACKAGES: Order = (
+    "__main__",
+    "cli",
+    "commands",
+    grimp.Layer("server", "loadtest", "bots", "witness"),
+    grimp.Layer("platform", "client"),
+    grimp.Layer("cluster", "api"),
+    "store",
+    "protocol",
+    "table",
+    grimp.Layer(
+        "roads", "odds", "risk", "simulate", "settlement", "bets", "shoe", "rules", "cards",
+        "names", "numbers", "errors", "merkle", "seal", "logbook", "logcheck", "checkpoint",
+        "witnesscheck", "logs",
+        independent=False,
+    ),
+)  # fmt: skip
+"""The parts of ``baccarat``, top first: each imports only the layers below its own. The
+parts of one ``Layer`` import none of each other, except those of the bottom one (the
+engine and its helpers), which may, never in a ring."""
+
+ROOMS: Order = (
+    "http",
+    "app",
+    "witnesses",
+    "tables",
+    "sockets",
+    grimp.Layer(
+        "config", "metrics", "collector", "health", "stalls", "keyfile", "kepthead", "loghead",
+        "limits", "passwords",
+        independent=False,
+    ),
+)  # fmt: skip
+"""The rooms of ``baccarat.server``, top first (its ``__init__`` names the top ones)."""
 
 PURE = (
     {
@@ -21,48 +69,156 @@ PURE = (
     {"table"},
     {"protocol"},
 )  # fmt: skip
-"""The pure layers, top first: a module may import its own layer and those above it only."""
-
-KNOWN: set[tuple[str, str]] = set()
-"""Imports that break the rule for now, each with its reason (none today)."""
+"""The pure layers: no module of theirs imports a module outside them."""
 
 
-def _layer(package: str) -> int | None:
-    return next((i for i, names in enumerate(PURE) if package in names), None)
+@pytest.fixture(scope="module")
+def graph() -> grimp.ImportGraph:
+    return grimp.build_graph("baccarat", cache_dir=None)
 
 
-def _imports(path: Path) -> set[str]:
-    found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text())):
-        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            if node.module == "baccarat":
-                found.update(f"baccarat.{alias.name}" for alias in node.names)
-            else:
-                found.add(node.module)
-        elif isinstance(node, ast.Import):
-            found.update(alias.name for alias in node.names)
-    return {name for name in found if name.startswith("baccarat.")}
+def _names(order: Order) -> list[str]:
+    return [
+        n
+        for part in order
+        for n in (part.module_tails if isinstance(part, grimp.Layer) else [part])
+    ]
 
 
-def test_no_pure_module_imports_a_layer_below_it() -> None:
-    upward = []
-    for path in sorted(SRC.rglob("*.py")):
-        rel = path.relative_to(SRC)
-        layer = _layer(rel.parts[0].removesuffix(".py"))
-        if layer is None:
-            continue
-        for name in sorted(_imports(path)):
-            theirs = _layer(name.split(".")[1])
-            if (theirs is None or theirs > layer) and (rel.as_posix(), name) not in KNOWN:
-                upward.append(f"{rel.as_posix()} imports {name}")
-    assert upward == []
+def unplaced(graph: grimp.ImportGraph, container: str, order: Order) -> list[str]:
+    """The parts of ``container`` the order leaves out, and the names it gives twice."""
+    parts = {m.rsplit(".", 1)[1] for m in graph.find_children(container)}
+    names = _names(order)
+    twice = sorted({n for n in names if names.count(n) > 1})
+    return sorted(parts - set(names)) + [f"{n} (twice)" for n in twice]
 
 
-def test_the_check_reads_an_import_inside_a_function(tmp_path: Path) -> None:
-    # An import hidden in a call is an import all the same: the check must see it.
-    module = tmp_path / "hidden.py"
-    module.write_text("def f() -> None:\n    from baccarat.protocol.view import view\n")
-    assert "baccarat.protocol.view" in _imports(module)
+def upward(graph: grimp.ImportGraph, container: str, order: Order) -> list[str]:
+    """Each import that goes up ``order`` (or across a layer of independent parts), with
+    the chains of imports that carry it."""
+    found = graph.find_illegal_dependencies_for_layers(layers=order, containers={container})
+    return sorted(
+        f"{dep.importer} -> {dep.imported}: "
+        + "; ".join(" -> ".join([*r.heads, *r.middle, *r.tails]) for r in dep.routes)
+        for dep in found
+    )
+
+
+def cycles(graph: grimp.ImportGraph, root: str) -> list[str]:
+    """For each package whose parts import each other in a ring (a module, or a package
+    taken whole), the imports that would have to go to break every ring."""
+    packages = sorted(m for m in graph.modules if m.startswith(root) and graph.find_children(m))
+    return [
+        f"{package}: " + ", ".join(sorted(f"{a} -> {b}" for a, b in breakers))
+        for package in packages
+        if (breakers := graph.nominate_cycle_breakers(package))
+    ]
+
+
+def test_the_order_names_every_package_and_every_room(graph: grimp.ImportGraph) -> None:
+    assert unplaced(graph, "baccarat", PACKAGES) == []
+    assert unplaced(graph, "baccarat.server", ROOMS) == []
+
+
+def test_every_package_imports_downward_only(graph: grimp.ImportGraph) -> None:
+    assert upward(graph, "baccarat", PACKAGES) == []
+
+
+def test_every_room_of_the_server_imports_downward_only(graph: grimp.ImportGraph) -> None:
+    assert upward(graph, "baccarat.server", ROOMS) == []
+
+
+def test_no_module_or_package_imports_one_that_imports_it_back(graph: grimp.ImportGraph) -> None:
+    assert cycles(graph, "baccarat") == []
+
+
+def test_no_pure_module_imports_an_io_one(graph: grimp.ImportGraph) -> None:
+    pure = set().union(*PURE)
+    impure = sorted(
+        f"{module} imports {name}"
+        for module in graph.modules
+        if module.split(".")[1:2] and module.split(".")[1] in pure
+        for name in graph.find_modules_directly_imported_by(module)
+        if name.split(".")[1] not in pure
+    )
+    assert impure == []
+
+
+PLANTED = {
+    "__init__.py": "",
+    "table/__init__.py": "",
+    "table/state.py": "SEATS = 9\n",
+    "table/dealing.py": "from planted.table.state import SEATS\n",
+    "protocol/__init__.py": "",
+    "protocol/view.py": "from planted.table import dealing\n",
+    "server/__init__.py": "",
+    "server/app.py": "from planted.server.tables import driver\n",
+    "server/tables/__init__.py": "",
+    "server/tables/driver.py": "from planted.server.sockets import hub\n",
+    "server/sockets/__init__.py": "",
+    "server/sockets/hub.py": "from planted.protocol import view\n",
+}
+"""A small package laid out like this one: every import downward."""
+
+
+def _planted(
+    root: Path, extra: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> grimp.ImportGraph:
+    """The import graph of ``PLANTED`` with the files of ``extra`` in place of its own."""
+    for name, text in {**PLANTED, **extra}.items():
+        path = root / "planted" / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text))
+    monkeypatch.syspath_prepend(str(root))
+    for name in [m for m in sys.modules if m == "planted" or m.startswith("planted.")]:
+        monkeypatch.delitem(sys.modules, name)
+    importlib.invalidate_caches()
+    return grimp.build_graph("planted", cache_dir=None)
+
+
+def test_the_checks_pass_a_package_that_imports_downward(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    clean = _planted(tmp_path, {}, monkeypatch)
+    assert unplaced(clean, "planted.server", ROOMS[2:]) == ["app"]
+    assert upward(clean, "planted", PACKAGES) == []
+    assert upward(clean, "planted.server", ROOMS) == []
+    assert cycles(clean, "planted") == []
+
+
+def test_the_checks_find_a_planted_upward_import_and_a_ring(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Upward, seen only by a type checker: the table names the wire.
+    state = """\
+        from typing import TYPE_CHECKING
+        if TYPE_CHECKING:
+            from planted.protocol.view import dealing
+        SEATS = 9
+        """
+    # Upward between rooms, from inside a function: the hub and the driver in a ring.
+    hub = """\
+        from planted.protocol import view
+        def watchers() -> None:
+            from planted.server.tables import driver
+        """
+    # A ring of two modules of one package, one side inside a function.
+    ring = {
+        "table/dealing.py": "from planted.table import queue\n",
+        "table/queue.py": "def call_dealer() -> None:\n    from planted.table import dealing\n",
+    }
+    files = {"table/state.py": state, "server/sockets/hub.py": hub, **ring}
+    dirty = _planted(tmp_path, files, monkeypatch)
+    assert upward(dirty, "planted", PACKAGES) == [
+        "planted.table -> planted.protocol: planted.table.state -> planted.protocol.view"
+    ]
+    assert upward(dirty, "planted.server", ROOMS) == [
+        "planted.server.sockets -> planted.server.tables: "
+        "planted.server.sockets.hub -> planted.server.tables.driver"
+    ]
+    # The table and the wire (packages), the hub and the driver (rooms), dealing and queue.
+    rings = cycles(dirty, "planted")
+    assert [r.split(":")[0] for r in rings] == ["planted", "planted.server", "planted.table"]
 
 
 DECLARATIONS = {"table/events.py", "store/schema.py"}
