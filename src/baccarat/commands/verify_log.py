@@ -143,9 +143,16 @@ class _Database:
         if keys_file is None:
             return None
         from baccarat.server.kepthead import KeptHead, path_beside
+        from baccarat.store import shoelog
+        from baccarat.store.engine import reading
 
-        witnessed = KeptHead(path_beside(Path(keys_file)), self.url).witnessed
-        return None if witnessed is None else witnessed.note
+        kept = KeptHead(path_beside(Path(keys_file)), self.url)
+        with reading(self.engine) as conn:
+            first = shoelog.leaf_hashes(conn, 1)
+        if first:
+            # (kept under the log's first entry too: a copy restored under another URL)
+            kept.identify(first[0].hex())
+        return None if kept.witnessed is None else kept.witnessed.note
 
     def head(self) -> SignedHead:
         from baccarat.store import shoelog
