@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from baccarat.bets import Area
+from baccarat.rules import HANDS
 
 STRATEGIES = ("flat", "streak", "random")
 
@@ -27,7 +28,6 @@ class BotPlan:
     """How often a bot says a word in the table's chat after a round."""
 
 
-HANDS: tuple[Area, ...] = ("player", "banker")
 SIDE_BETS: tuple[Area, ...] = ("tie", "player_pair", "banker_pair")
 
 
@@ -40,8 +40,8 @@ def choose_bet(
     if strategy == "streak":
         last = next((h["winner"] for h in reversed(history) if h.get("winner") != "tie"), None)
         return [(last or "banker", 3)]
-    area = rng.choice(HANDS)
-    bets = [(area, rng.choice((1, 2, 3, 5, 10)))]
+    area: Area = rng.choice(HANDS)
+    bets: list[tuple[Area, int]] = [(area, rng.choice((1, 2, 3, 5, 10)))]
     if rng.random() < 0.2:
         bets.append((rng.choice(SIDE_BETS), 1))
     return bets

@@ -49,7 +49,7 @@ from baccarat.protocol.requests import (
     TakeSeat,
     Watch,
 )
-from baccarat.rules import Hand
+from baccarat.rules import HANDS, Hand
 from baccarat.table.commands import Command, OpenCard, PlaceChip, SqueezeProgress
 from baccarat.table.squeeze import Corner
 
@@ -64,8 +64,6 @@ RESYNC_DEBOUNCE = 0.04
 SQUEEZE_RATE = 15.0
 """Moves a second of a controller's hand while it squeezes."""
 CHIPS = (1, 2, 3, 5)
-HANDS: tuple[Area, ...] = ("player", "banker")
-"""The areas a member bets on (one of them a round)."""
 PARSED = frozenset({"betting_opened", "chip_placed", "squeeze_started", "seat_freed"})
 
 _EVENT = b'{"type":"event"'
