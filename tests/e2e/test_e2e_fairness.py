@@ -567,7 +567,7 @@ VERIFIED = """() => {
 
 
 def test_the_verifier_counts_the_witnesses_and_flags_a_forged_or_split_checkpoint(
-    server: Server, browser: Any
+    server: Server, browser: Any, tmp_path: Path
 ) -> None:
     keys, cosigners, published = _two_witnesses(server)
     shoe = archived_shoe(server, "high-2", 2, signer=keys.signer)
@@ -620,6 +620,22 @@ def test_the_verifier_counts_the_witnesses_and_flags_a_forged_or_split_checkpoin
         assert got["first"].endswith(
             f"this page saw a cosigned log of {size} entries; now it is shown {size - 1}"
         )
+        # Saved to a disk, the page counts the witnesses with nothing of the server's.
+        with urllib.request.urlopen(server.url + "/verify") as answer:
+            saved = tmp_path / "verify.html"
+            saved.write_bytes(answer.read())
+        page.goto(saved.as_uri() + "?lang=en")
+        page.fill("#seed", shoe.seed.hex())
+        page.fill("#commitment", commitment(shoe.seed))
+        page.fill("#logkey", json.dumps(published))
+        page.fill("#checkpoint", _note(keys, size, root, cosigners))
+        page.click("#check")
+        page.wait_for_selector("#out[data-ok] [data-check=witness]")
+        got = dict(page.evaluate(VERIFIED))
+        assert (got["ok"], got["witness"], got["memory"]) == ("true", "vouched", None)
+        assert got["lines"] == [
+            ["verdict ok", f"✔ 2 of 2 witnesses vouch for this head (size {size})"]
+        ]
         assert not page.js_errors
     finally:
         page.context.close()
