@@ -10,6 +10,7 @@ from typing import Any
 from yarl import URL
 
 from baccarat.errors import BaccaratError
+from baccarat.numbers import whole
 
 WALLETS = ("ledger", "transfer", "seamless")
 """``ledger``: the game's own wallet (coins granted by its operators); ``transfer``: the
@@ -119,7 +120,7 @@ def parse(data: dict[str, Any], base: Path) -> PlatformConfig:
         raise _bad("'wallet_timeout' is a number of seconds from 0.1 to 60.")
     jwks_url, public_key = _public_key(data, base)
     leeway = data.get("leeway", 30)
-    if not isinstance(leeway, int) or not 0 <= leeway <= 300:
+    if not whole(leeway) or not 0 <= leeway <= 300:
         raise _bad("'leeway' is a whole number of seconds from 0 to 300.")
     return PlatformConfig(
         issuer=str(_text(data, "issuer")),

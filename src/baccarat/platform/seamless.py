@@ -36,6 +36,7 @@ import aiohttp
 from yarl import URL
 
 from baccarat.cluster.outage import Outage, part_down
+from baccarat.numbers import whole
 from baccarat.platform import signing
 from baccarat.platform.config import PlatformConfig
 from baccarat.protocol import codec
@@ -158,7 +159,7 @@ class SeamlessWallet:
         found: dict[int, int] = {}
         for (uid, _), (status, _text, data) in zip(kept, answers, strict=True):
             balance = data.get("balance") if isinstance(data, dict) else None
-            if status == 200 and isinstance(balance, int) and not isinstance(balance, bool):
+            if status == 200 and whole(balance):
                 found[uid] = self._known[uid] = balance
             else:
                 log.warning("wallet balance not told", extra={"user_id": uid, "status": status})

@@ -8,6 +8,7 @@ from typing import Any
 from aiohttp import web
 
 from baccarat.errors import BaccaratError, InvalidInput, NotFound, RuleViolation
+from baccarat.numbers import whole
 from baccarat.protocol.ids import SeatAt
 from baccarat.server.app import Server
 from baccarat.server.http import auth
@@ -83,7 +84,7 @@ async def body_of(request: web.Request) -> dict[str, Any]:
 
 def whole_field(data: dict[str, Any], field: str) -> int:
     value = data.get(field)
-    if not isinstance(value, int) or isinstance(value, bool):
+    if not whole(value):
         raise InvalidInput(f"bad_{field}", f"'{field}' is a whole number.")
     return value
 
