@@ -221,6 +221,43 @@ def test_the_checks_find_a_planted_upward_import_and_a_ring(
     assert [r.split(":")[0] for r in rings] == ["planted", "planted.server", "planted.table"]
 
 
+def _listed(doc: str) -> dict[str, set[str]]:
+    """The modules docs/architecture.md names under "Every module", by package."""
+    section = doc.split("\n## Every module\n", 1)[1]
+    block = section.split("```\n", 2)[1]
+    listed: dict[str, set[str]] = {}
+    package = ""
+    for line in block.splitlines():
+        words = line.split()
+        if not line.startswith(" "):
+            package, words = words[0].removeprefix("baccarat/"), words[1:]
+        listed.setdefault(package, set()).update(words)
+    return listed
+
+
+def _modules_by_package() -> dict[str, set[str]]:
+    found: dict[str, set[str]] = {}
+    for path in _modules():
+        package = path.parent.relative_to(SRC).as_posix() + "/"
+        names = found.setdefault("" if package == "./" else package, set())
+        if path.stem != "__init__":
+            names.add(path.stem)
+    return found
+
+
+def test_the_architecture_page_names_every_module() -> None:
+    listed = _listed(DOC.read_text())
+    found = _modules_by_package()
+    missing = sorted(f"{p}{m}" for p, names in found.items() for m in names - listed.get(p, set()))
+    gone = sorted(f"{p}{m}" for p, names in listed.items() for m in names - found.get(p, set()))
+    assert (missing, gone) == ([], [])
+
+
+def test_the_module_list_check_reads_the_page_as_written() -> None:
+    doc = "## Every module\n\n```\nbaccarat/  cli\n           logs\nserver/    app\n```\n"
+    assert _listed("x\n" + doc) == {"": {"cli", "logs"}, "server/": {"app"}}
+
+
 DECLARATIONS = {"table/events.py", "store/schema.py"}
 """Modules of declarations (the event dataclasses, the schema), which may run longer."""
 MAX_LINES = 450
