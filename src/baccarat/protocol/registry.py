@@ -84,7 +84,19 @@ class Field:
 class Entry:
     """One command: its ``type``, its class, its fields in frame order, and its route."""
 
-    __slots__ = ("_make", "coalesced", "command", "defaults", "fields", "route", "type", "unsent")
+    __slots__ = (
+        "_acts",
+        "_kept",
+        "_make",
+        "_reads",
+        "coalesced",
+        "command",
+        "defaults",
+        "fields",
+        "route",
+        "type",
+        "unsent",
+    )
 
     def __init__(
         self,
@@ -101,37 +113,45 @@ class Entry:
         self.route = route
         self.coalesced = coalesced
         """Moves the server may replace by a later one: not rate limited, nor timed."""
-        self._make: Callable[..., Command | Request] = command
         if route != "server" and command not in get_args(Command):
             raise TypeError(f"{kind}: only a table's command goes to a table ({route})")
         self.defaults, self.unsent = _defaults(kind, command, fields)
+        # Read once here: a frame is read on every command, peel moves many a second.
+        self._make: Callable[..., Command | Request] = command
+        self._acts = "user_id" in self.unsent
+        self._kept = tuple((k, v) for k, v in self.unsent.items() if k != "user_id")
+        self._reads = tuple(
+            (
+                f.name,
+                f.target,
+                f.check,
+                self.defaults.get(f.target, _MISSING) if f.optional else _MISSING,
+            )
+            for f in fields
+        )
 
     def read(self, user_id: UserId, frame: Fields) -> Command | Request:
         """The command of a frame's fields, acting for ``user_id`` when it acts for a user."""
-        values = {
-            field.target: (
-                frame.maybe(field.name, field.check, self.defaults[field.target])
-                if field.optional
-                else frame.take(field.name, field.check)
-            )
-            for field in self.fields
-        }
-        if "user_id" in self.unsent:
-            values["user_id"] = user_id
+        values: dict[str, object] = {"user_id": user_id} if self._acts else {}
+        for name, target, check, default in self._reads:
+            if default is _MISSING:
+                values[target] = frame.take(name, check)
+            else:
+                values[target] = frame.maybe(name, check, default)
         return self._make(**values)
 
     def write(self, command: Command | Request) -> Frame:
         """The frame's fields of ``command`` (which is of this entry's class)."""
-        for name, default in self.unsent.items():
-            if name != "user_id" and getattr(command, name) != default:
+        for name, default in self._kept:
+            if getattr(command, name) != default:
                 raise ValueError(
                     f"a client sends {self.type} without a {name}; the server gives one"
                 )
         out: Frame = {}
-        for field in self.fields:
-            value = getattr(command, field.target)
-            if not field.optional or value != self.defaults[field.target]:
-                out[field.name] = value
+        for name, target, _, default in self._reads:
+            value = getattr(command, target)
+            if value != default:
+                out[name] = value
         return out
 
 
