@@ -11,14 +11,10 @@ from typing import Any
 
 SIZES = [
     (1280, 720), (1280, 800), (1366, 768), (1440, 900), (1536, 864), (1920, 1080), (2560, 1440),
-    (768, 1024), (1024, 768), (360, 640), (375, 667), (390, 844), (412, 915),
+    (768, 1024), (1024, 768), (360, 640), (375, 667), (390, 844), (412, 915), (844, 390),
 ]  # fmt: skip
-"""Laptops and desktops, tablets both ways, and the phones upright, short and tall: the table
-holds whole at each of these. ``NOT_YET`` are the common sizes where it does not yet."""
-
-NOT_YET = [(844, 390)]
-"""A phone on its side: the squeeze's card, as tall as the window beside its hand, stands over
-the other hand."""
+"""Laptops and desktops, tablets both ways, the phones upright, short and tall, and a phone on
+its side: the table holds whole at each of these."""
 
 PARTS = """async (phase) => {
   const frames = (n) => new Promise((done) => {
@@ -161,13 +157,35 @@ def problems(p: dict[str, Any]) -> list[str]:
     return found
 
 
+def card_room(vw: int, vh: int) -> float | None:
+    """The least height (px) of the squeeze's card in a window of ``vw`` x ``vh``, or None
+    where it is not set (an upright phone, whose card is as wide as the room left lets it):
+    on a laptop or a desktop 45% of the window's height, on a tablet 40%, and on a phone on
+    its side most of its height (250 of 390 px)."""
+    if vh <= 500:
+        return 250.0
+    if vw >= 1280:
+        return 0.45 * vh
+    return 0.4 * vh if vw > 600 else None
+
+
 def squeeze_problems(p: dict[str, Any]) -> list[str]:
     """During a squeeze the page may scroll (the hands go up under the top bar): the card and
-    its panel are in the window and cover neither hand, and the panel (its countdown and 開牌)
-    is not over 離座, whose taps it would take."""
+    its panel are in the window and cover neither hand nor each other, the panel (its countdown
+    and 開牌) is not over 離座, whose taps it would take, and the card is large
+    (``card_room``)."""
     window = {"left": 0, "top": p["under"], "right": p["vw"], "bottom": p["vh"]}
     found = [f"{b['name']} out of the window: {_off(b, window)}"
              for b in [*p["hands"], *p["card"], *p["panel"]] if not _within(b, window)]  # fmt: skip
+    least = card_room(p["vw"], p["vh"])
+    found += [
+        f"squeeze card {c['bottom'] - c['top']:.0f} px tall, less than {least:.0f} px"
+        for c in p["card"]
+        if least is not None and c["bottom"] - c["top"] < least - 1
+    ]
     return (
-        found + _clashes([*p["card"], *p["panel"]], p["hands"]) + _clashes(p["panel"], p["stand"])
+        found
+        + _clashes([*p["card"], *p["panel"]], p["hands"])
+        + _clashes(p["card"], p["panel"])
+        + _clashes(p["panel"], p["stand"])
     )

@@ -512,10 +512,9 @@ def test_the_card_is_large(seen: Seen) -> None:
             # panel under the card, decides how tall and so how wide it can be).
             large = width >= 0.65 * layout["width"]
         else:
-            # The room below the hands, which are sized by the window's height: two fifths
-            # of a desktop's height at least (360 px of a 900 px window), less a pixel's
-            # rounding.
-            large = height >= 0.4 * layout["height"] - 1
+            # Below the hands, or between them: 45% of a desktop's height at least (405 px of
+            # a 900 px window), less a pixel's rounding (sizes_support.card_room).
+            large = height >= 0.45 * layout["height"] - 1
         if not large:
             small[name] = card
     assert small == {}

@@ -50,17 +50,20 @@ export class ResultBadges {
     }
     this.layout();
     // The badges follow their seats while they show: the table's rows move when the roads,
-    // the hands or a seat change size. Watched, not measured every frame: a loop of frames
-    // kept a software-drawn page busy for the whole result.
+    // the hands or a seat change size, or the felt's padding does (a screen drawn again for a
+    // language switch takes its last styles a few frames late, the badges their size with
+    // them). Watched, not measured every frame: a loop of frames kept a software-drawn page
+    // busy for the whole result.
     if (!this.watch) {
       this.watch = new ResizeObserver(() => {
         if (this.felt.querySelector(".float-net")) this.layout();
       });
       const s = this.screen;
-      for (const el of [s.felt, s.dealerRail, s.queueEl, s.handsRow, s.areasRow, s.seatsRow]) {
-        this.watch.observe(el);
+      for (const el of [s.felt, s.felt.querySelector(".felt-inner"), s.dealerRail, s.queueEl, s.handsRow, s.areasRow, s.seatsRow]) {
+        if (el) this.watch.observe(el);
       }
     }
+    for (const el of this.felt.querySelectorAll(".float-net")) this.watch.observe(el);
   }
 
   /** A box on the felt, from its padding box (where the badges are placed), or null. */
@@ -130,7 +133,7 @@ export class ResultBadges {
     const b = { width: el.offsetWidth, height: el.offsetHeight };
     const inward = (s.top + s.bottom) / 2 > this.felt.clientHeight / 2;
     const x = (s.left + s.right) / 2 - b.width / 2;
-    const spots = [[x, inward ? s.top - b.height - 2 : s.bottom + 2]];
+    const spots = [[x, inward ? s.top - b.height - 1 : s.bottom + 1]];
     const face = this.feltBox(box.querySelector(".avatar"));
     if (face) spots.push([(face.left + face.right) / 2 - b.width / 2, (face.top + face.bottom) / 2 - b.height / 2]);
     spots.push([Math.max(s.left + 2, s.right - b.width - 6), s.bottom - b.height - 2],

@@ -34,8 +34,12 @@ export function asideRect(card, panel, host, hand) {
   const room = right ? innerWidth - c.right - 24 : c.left - 24;
   let top = c.top;
   let bottom = c.bottom;
-  // Keep clear of the caption and the button when they sit on that side.
-  if ((right && p.left >= c.right) || (!right && p.right <= c.left)) bottom = Math.min(bottom, p.top - 12);
+  // Keep clear of the caption and the button when they sit on that side: above them, or
+  // below them when they stand at the card's head (a card between the hands).
+  if ((right && p.left >= c.right) || (!right && p.right <= c.left)) {
+    if (p.top - c.top >= c.bottom - p.bottom) bottom = Math.min(bottom, p.top - 12);
+    else top = Math.max(top, p.bottom + 12);
+  }
   const w = Math.min(c.width * 0.72, room - 16, (bottom - top) / 1.4);
   if (w < c.width * 0.4) return null;
   const hgt = w * 1.4;

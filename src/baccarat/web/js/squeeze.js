@@ -79,9 +79,10 @@ export class SqueezeView {
   attach(host) {
     this.host = host;
     // The hands move without a resize of the window when the rows below them change height
-    // (the felt grows to fill the window): the card follows them.
+    // (the felt grows to fill the window), or the felt's padding does (a screen drawn again
+    // for a language switch takes its last styles a few frames late): the card follows them.
     this.watch = new ResizeObserver(this.relayout);
-    for (const el of host.querySelectorAll(".felt, .hands-row")) this.watch.observe(el);
+    for (const el of host.querySelectorAll(".felt, .felt-inner, .hands-row")) this.watch.observe(el);
   }
 
   visible() {
