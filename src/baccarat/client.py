@@ -8,12 +8,14 @@
             ...
 
 ``send`` sends a typed command (a table's command dataclass, or one of
-``baccarat.protocol.requests``), written by ``baccarat.protocol.encode``, and returns its
-``ack`` or raises ``CommandError`` with the server's code, message and details (``no_answer``
-after ``answer_timeout`` seconds); each command has its method (``sit``, ``bet``, ...). What the server sends is typed by
-``baccarat.protocol.frames``. The client keeps the watched table's ``view`` up to date
-from events alone (``baccarat.table.reducer``): a snapshot only when it watches or sits, when
-asked with ``resync``, or after a gap in ``seq``. It keeps the lobby's tables up to date too.
+``baccarat.protocol.requests``: any command of ``baccarat.protocol.registry``), written by
+``baccarat.protocol.encode`` from its entry, and returns its ``ack`` or raises
+``CommandError`` with the server's code, message and details (``no_answer`` after
+``answer_timeout`` seconds); the common commands have a method each (``sit``, ``bet``, ...).
+What the server sends is typed by ``baccarat.protocol.frames``. The client keeps the
+watched table's ``view`` up to date from events alone (``baccarat.table.reducer``): a
+snapshot only when it watches or sits, when asked with ``resync``, or after a gap in
+``seq``. It keeps the lobby's tables up to date too.
 """
 
 from __future__ import annotations
