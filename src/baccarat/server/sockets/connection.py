@@ -28,6 +28,7 @@ from typing import cast
 from aiohttp import web
 
 from baccarat.protocol.frames import Ack, Refusal
+from baccarat.protocol.messages import ack
 from baccarat.server.sockets.frames import PING, encode, payload, text_frame
 
 log = logging.getLogger("baccarat.server")
@@ -271,7 +272,7 @@ class Connection:
             if frame is None:
                 self._repeats[msg_id] = self._repeats.get(msg_id, 0) + 1
             else:
-                self.send_frame(frame or encode({"type": "ack", "id": msg_id}))
+                self.send_frame(frame or encode(ack(msg_id)))
             return True
         self._answers[msg_id] = None
         while len(self._answers) > ANSWERS_KEPT:
@@ -286,7 +287,7 @@ class Connection:
         msg_id = message.get("id")
         copies = 1
         if msg_id is not None and msg_id in self._answers and self._answers[msg_id] is None:
-            plain = message == {"type": "ack", "id": msg_id}
+            plain = message == ack(msg_id)
             self._answers[msg_id] = _PLAIN_ACK if plain else frame
             copies += self._repeats.pop(msg_id, 0)
         for _ in range(copies):
