@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 import pytest
 
 from baccarat.protocol import fields as f
 from baccarat.protocol.registry import BY_CLASS, BY_TYPE, REGISTRY, Entry, Field
 from baccarat.protocol.requests import Ping
+from baccarat.server.http.ws import Dispatcher, Host
 from baccarat.table.commands import Disconnect, JoinQueue, PlaceChip, SetCoins, Sit
 
 
@@ -50,3 +53,13 @@ def test_a_request_has_no_table_route() -> None:
 
 def test_only_a_peel_move_is_coalesced() -> None:
     assert [e.type for e in REGISTRY if e.coalesced] == ["squeeze"]
+
+
+def test_the_dispatcher_routes_every_command_by_its_entry() -> None:
+    dispatcher = Dispatcher(cast(Host, None))
+    assert set(dispatcher.handlers) == set(BY_CLASS)
+    routed = {"at_once": "at_once", "at_seat": "at_seat", "at_table": "at_table"}
+    for entry in REGISTRY:
+        name = dispatcher.handlers[entry.command].__name__
+        assert name == routed.get(entry.route, name), entry.type
+        assert (entry.route == "server") == (name not in routed.values()), entry.type
