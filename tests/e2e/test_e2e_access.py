@@ -1,13 +1,15 @@
 """Every screen for a player who does not see it or uses no pointer.
 
 axe-core (through ``axe-playwright-python``, every rule but the experimental ones: WCAG 2.2
-AA and its best practices) finds nothing on the login, the lobby, the table for the bettor,
-the dealer and a watcher in betting, squeeze and result, My bets, the fairness panel,
-``/verify`` and the operator console. A bettor plays a whole round by keyboard alone (log in,
-sit, pick a chip and an area, peel with the arrows and open with Enter, stand up) while the
-dealer urges by keyboard, and the table's live region says the round in the page's language,
-each line once: what a screen reader would read, checked line by line. Reduced motion is
-asked for with ``page.emulate_media``: no chip flies and an opened card turns over at once.
+AA and its best practices) finds nothing on the login, the lobby (in English, and in Chinese
+with a dealer seated), the table for the bettor, the dealer and a watcher in betting, squeeze
+and result, My bets, the fairness panel, ``/verify`` and the operator console. The lobby's
+seats are named in words in the page's language (the seat to sit in, or whose it is). A
+bettor plays a whole round by keyboard alone (log in, sit, pick a chip and an area, peel with
+the arrows and open with Enter, stand up) while the dealer urges by keyboard, and the table's
+live region says the round in the page's language, each line once: what a screen reader would
+read, checked line by line. Reduced motion is asked for with ``page.emulate_media``: no chip
+flies and an opened card turns over at once.
 
 One round is played (module fixture), held in each phase with the test hooks while the three
 pages are checked; the tests read what it recorded.
@@ -16,6 +18,7 @@ pages are checked; the tests read what it recorded.
 from __future__ import annotations
 
 import contextlib
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -124,6 +127,9 @@ class Tour:
     peeled_elsewhere: str = ""
     motion: dict[str, Any] = field(default_factory=dict)
     zoomed: dict[str, Any] = field(default_factory=dict)
+    seats: dict[str, dict[str, str]] = field(default_factory=dict)
+    """By language: the lobby's seats of the table as a screen reader gets them (the table's
+    name, their accessibility tree, and the one the keyboard sits in from)."""
 
 
 AXE = Axe()
@@ -228,6 +234,7 @@ def play_round(server: Server, table: str, tour: Tour) -> None:
     bettor, watcher = tour.pages["bettor"], tour.pages["watcher"]
     hold(server, table, "betting")
     tab_to(bettor, f".table-card[data-table='{table}'] .seat-dot[data-seat='1']")
+    tour.seats["en"] = lobby_seats(bettor, table, focused=True)
     bettor.keyboard.press("Enter")
     bettor.wait_for_selector(".table-screen .seat.me[data-seat='1']")
     tour.focus["seated"] = bettor.evaluate(FOCUSED)
@@ -260,6 +267,19 @@ def play_round(server: Server, table: str, tour: Tour) -> None:
         tour.heard[name] = page.evaluate("window.heard")
         tour.motion[name] = page.evaluate("({ flying: window.flying, turns: window.turns })")
     hold(server, table, None)
+
+
+def lobby_seats(page: Any, table: str, *, focused: bool = False) -> dict[str, str]:
+    """The table's seats in the lobby as the accessibility tree has them (and the focused
+    element, when the keyboard is on one)."""
+    card = page.locator(f".table-card[data-table='{table}']")
+    seen = {
+        "table": card.locator("h3").inner_text(),
+        "tree": card.locator(".tc-seats").aria_snapshot(),
+    }
+    if focused:
+        seen["focused"] = page.locator(":focus").aria_snapshot()
+    return seen
 
 
 def zoomed(tour: Tour) -> None:
@@ -345,6 +365,10 @@ def tour(server: Server, browser: Any) -> Iterator[Tour]:
         log_in(dealer, DEALER)
         sit(dealer, table, 0)
         log_in(watcher, WATCHER)
+        # The lobby in Chinese, the dealer seated: each seat named in words, and axe.
+        watcher.wait_for_selector(f".table-card[data-table='{table}'] .seat-dot.dealer.taken")
+        tour.seats["zh"] = lobby_seats(watcher, table)
+        check(tour, watcher, "lobby in Chinese")
         watcher.click(f".table-card[data-table='{table}'] .btn-watch")
         watcher.wait_for_selector(".table-screen")
         play_round(server, table, tour)
@@ -360,7 +384,7 @@ def tour(server: Server, browser: Any) -> Iterator[Tour]:
 
 
 SCREENS = [
-    "login", "lobby",
+    "login", "lobby", "lobby in Chinese",
     *(f"{who} {phase}" for who in ("bettor", "dealer", "watcher")
       for phase in ("betting", "squeeze", "result")),
     "fairness panel", "watcher in English", "history", "verify", "console login", "console enrolment",
@@ -372,6 +396,30 @@ def test_axe_finds_nothing_on_any_screen(tour: Tour) -> None:
     assert sorted(tour.found) == sorted(SCREENS)
     found = [f"{screen}: {line}" for screen, lines in tour.found.items() for line in lines]
     assert found == [], "\n".join(found)
+
+
+def test_the_lobbys_seats_are_named_in_words_in_the_pages_language(tour: Tour) -> None:
+    assert set(tour.seats) == {"en", "zh"}
+    words = {
+        "en": ("Seats at {}", "Dealer seat, taken by {}", "Sit in seat {}"),
+        "zh": ("{} 的座位", "荷官位，{} 已入座", "坐 {} 號座位"),
+    }
+    for lang, (group, taken, free) in words.items():
+        seen = tour.seats[lang]
+        # The seats a group named by the table; the dealer's seat says whose it is (and is not
+        # to be taken); every other seat, free, says which it is to sit in.
+        want = [f'- group "{group.format(seen["table"])}":',
+                f'  - button "{taken.format(DEALER)}" [disabled]',
+                *(f'  - button "{free.format(n)}"' for n in range(1, 8))]  # fmt: skip
+        assert [named(line) for line in seen["tree"].splitlines()] == want, (lang, seen["tree"])
+    # The keyboard sat down from a seat that said so.
+    assert named(tour.seats["en"]["focused"]) == '- button "Sit in seat 1"'
+
+
+def named(line: str) -> str:
+    """A line of an accessibility tree without the text a button shows (a seat's number, and
+    a name when taken): its role, its name and whether it is disabled."""
+    return re.sub(r'^(\s*- button "[^"]*"( \[disabled\])?).*$', r"\1", line)
 
 
 def expected_lines(tour: Tour, zh: bool) -> list[str]:

@@ -105,6 +105,13 @@ function miniBeads(beads) {
   return svg;
 }
 
+/** A lobby seat's name in words: the seat to take, or whose it is. */
+function seatName(i, occ, me) {
+  if (!occ) return i === 0 ? t("sit_dealer") : t("sit_seat", { n: i });
+  if (me) return i === 0 ? t("dealer_yours") : t("seat_yours", { n: i });
+  return i === 0 ? t("dealer_taken_by", { name: occ.name }) : t("seat_taken_by", { n: i, name: occ.name });
+}
+
 const PHASE_KEY = { waiting: "phase_waiting", betting: "phase_betting", squeeze: "phase_squeeze",
   result: "phase_result", shuffling: "phase_shuffling" };
 
@@ -115,10 +122,12 @@ function tableCard(ctx, table, room) {
   const seatDot = (i) => {
     const occ = seats[i];
     const me = occ && occ.user_id === ctx.user?.id;
+    // Named in words for a screen reader (its face is only the seat's number and a name).
+    const name = seatName(i, occ, me);
     return h("button", {
       class: `seat-dot${i === 0 ? " dealer" : ""}${occ ? " taken" : " free"}${me ? " me" : ""}`,
       "data-seat": i, disabled: Boolean(occ) || lowLevel || Boolean(table.suspended),
-      title: occ ? occ.name : i === 0 ? t("sit_dealer") : `${t("sit")} ${i}`,
+      title: name, "aria-label": name,
       onclick: () => ctx.sit(table.table_id, i),
     }, i === 0 ? t("dealer").slice(0, 1) : String(i), occ ? h("span", { class: "sd-name", translate: "no" }, occ.name) : null);
   };
@@ -141,7 +150,8 @@ function tableCard(ctx, table, room) {
         // The shoe's commitment, published before its first round: its start, whole on hover.
         table.commitment ? h("div", { class: "tc-commit muted", translate: "no", title: table.commitment },
           `${t("commitment")} ${table.commitment.slice(0, 10)}…`) : null)),
-    h("div", { class: "tc-seats" }, h("div", { class: "tc-dealer" }, seatDot(0)),
+    h("div", { class: "tc-seats", role: "group", "aria-label": t("seats_of", { table: named(table, table.table_id) }) },
+      h("div", { class: "tc-dealer" }, seatDot(0)),
       h("div", { class: "tc-bettors" }, [1, 2, 3, 4, 5, 6, 7].map(seatDot))),
     h("footer", null,
       h("button", { class: "btn btn-watch", disabled: lowLevel, onclick: () => ctx.watch(table.table_id) },
