@@ -3,48 +3,24 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from baccarat.bets import AREAS, CHIPS
+from baccarat.protocol import fields as f
 from baccarat.protocol.encode import encode, frame, kind
-from baccarat.protocol.fields import MAX_CHAT_TEXT
 from baccarat.protocol.ids import TableId, UserId
 from baccarat.protocol.parse import MAX_ID, parse
-from baccarat.protocol.registry import BY_CLASS, REGISTRY
-from baccarat.protocol.requests import (
-    Leave,
-    LobbySubscribe,
-    LobbyUnsubscribe,
-    Ping,
-    QueueUp,
-    Resync,
-    TakeSeat,
-    Watch,
-)
+from baccarat.protocol.registry import REGISTRY, Entry
+from baccarat.protocol.requests import LobbySubscribe
 from baccarat.roads.patterns import PATTERNS
 from baccarat.rules import HANDS
 from baccarat.table.chat import EMOTES
-from baccarat.table.commands import (
-    ClearBets,
-    Disconnect,
-    Double,
-    Emote,
-    JoinQueue,
-    LeaveQueue,
-    OpenCard,
-    PlaceChip,
-    Rebet,
-    Say,
-    SetAutoOpen,
-    SqueezeProgress,
-    StandUp,
-    Undo,
-    Urge,
-)
+from baccarat.table.commands import Disconnect, JoinQueue, LeaveQueue, PlaceChip, StandUp
 from baccarat.table.config import SEATS, UserInfo
 from baccarat.table.squeeze import CORNERS
 
@@ -53,57 +29,53 @@ USER = UserId(7)
 # A text a frame carries: any character but a lone surrogate (which no JSON reader takes).
 TEXT = st.characters(exclude_categories=("Cs",))
 IDS = st.text(TEXT, min_size=1, max_size=64)
-TABLE_IDS = IDS.map(TableId)
 
-STRATEGIES: dict[type, st.SearchStrategy[Any]] = {
-    Ping: st.just(Ping()),
-    LobbySubscribe: st.builds(
-        LobbySubscribe,
-        st.none() | IDS,
-        st.integers(0, 100_000),
-        st.none() | st.sampled_from(("any", *PATTERNS)),
-    ),
-    LobbyUnsubscribe: st.just(LobbyUnsubscribe()),
-    Watch: st.builds(Watch, TABLE_IDS),
-    Leave: st.just(Leave()),
-    Resync: st.just(Resync()),
-    TakeSeat: st.builds(TakeSeat, TABLE_IDS, st.integers(0, SEATS - 1)),
-    StandUp: st.just(StandUp(USER)),
-    PlaceChip: st.builds(PlaceChip, st.just(USER), st.sampled_from(AREAS), st.sampled_from(CHIPS)),
-    ClearBets: st.just(ClearBets(USER)),
-    Rebet: st.just(Rebet(USER)),
-    Double: st.just(Double(USER)),
-    Undo: st.just(Undo(USER)),
-    Urge: st.just(Urge(USER)),
-    SqueezeProgress: st.builds(
-        SqueezeProgress,
-        st.just(USER),
-        st.sampled_from(HANDS),
-        st.floats(0, 1),
-        st.sampled_from(CORNERS),
-    ),
-    OpenCard: st.builds(OpenCard, st.just(USER), st.sampled_from(HANDS)),
-    QueueUp: st.just(QueueUp()),
-    LeaveQueue: st.just(LeaveQueue(USER)),
-    SetAutoOpen: st.builds(SetAutoOpen, st.just(USER), st.booleans()),
-    Say: st.builds(Say, st.just(USER), st.text(TEXT, max_size=MAX_CHAT_TEXT)),
-    Emote: st.builds(Emote, st.just(USER), st.sampled_from(sorted(EMOTES))),
+VALUES: dict[Callable[[object], object], st.SearchStrategy[Any]] = {
+    f.table_id: IDS.map(TableId),
+    f.seat: st.integers(0, SEATS - 1),
+    f.area: st.sampled_from(AREAS),
+    f.chip: st.sampled_from(CHIPS),
+    f.hand: st.sampled_from(HANDS),
+    f.progress: st.floats(0, 1),
+    f.corner: st.sampled_from(CORNERS),
+    f.chat_text: st.text(TEXT, max_size=f.MAX_CHAT_TEXT),
+    f.flag: st.booleans(),
+    f.emote: st.sampled_from(sorted(EMOTES)),
+    f.room_id: IDS,
+    f.road: st.sampled_from(("any", *PATTERNS)),
+    f.page: st.integers(0, 100_000),
 }
+"""Every value each field's check takes."""
 
 MESSAGE_IDS = st.text(TEXT, max_size=64) | st.integers(-MAX_ID, MAX_ID)
 
 
-def test_every_command_of_the_registry_has_a_strategy() -> None:
-    assert set(STRATEGIES) == set(BY_CLASS)
-    assert len(REGISTRY) == len(STRATEGIES)
+def commands(entry: Entry) -> st.SearchStrategy[Any]:
+    """Every command of ``entry``, acting for ``USER`` (an optional field also left out)."""
+    values = {
+        field.target: VALUES[field.check]
+        | (st.just(entry.defaults[field.target]) if field.optional else st.nothing())
+        for field in entry.fields
+    }
+    if "user_id" in entry.unsent:
+        values["user_id"] = st.just(USER)
+    return st.builds(entry.command, **values)
 
 
-@given(st.one_of(*STRATEGIES.values()), MESSAGE_IDS)
-def test_parse_reads_back_every_encoded_command(command: Any, msg_id: str | int) -> None:
+def test_every_field_of_the_registry_has_its_values() -> None:
+    assert {field.check for entry in REGISTRY for field in entry.fields} == set(VALUES)
+
+
+@pytest.mark.parametrize("entry", REGISTRY, ids=lambda e: e.type)
+@settings(max_examples=30)
+@given(data=st.data())
+def test_parse_reads_back_every_encoded_command(entry: Entry, data: st.DataObject) -> None:
+    command = data.draw(commands(entry))
+    msg_id = data.draw(MESSAGE_IDS)
     message = parse(encode(command, msg_id), USER)
     assert message.command == command
     assert message.id == msg_id
-    assert message.type == kind(command)
+    assert message.type == kind(command) == entry.type
 
 
 def test_a_frame_names_its_type_and_id_and_leaves_the_user_out() -> None:
@@ -115,6 +87,9 @@ def test_a_frame_names_its_type_and_id_and_leaves_the_user_out() -> None:
     }
     assert json.loads(encode(StandUp(USER), "a")) == {"type": "stand", "id": "a"}
     assert frame(LobbySubscribe(), 1) == {"type": "lobby.subscribe", "id": 1}
+    assert encode(LobbySubscribe("vip", 2, "any"), 1) == (
+        '{"type":"lobby.subscribe","id":1,"page":2,"room":"vip","road":"any"}'
+    )
 
 
 @pytest.mark.parametrize(
