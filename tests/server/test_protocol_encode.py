@@ -23,6 +23,7 @@ from baccarat.table.chat import EMOTES
 from baccarat.table.commands import Disconnect, JoinQueue, LeaveQueue, PlaceChip, StandUp
 from baccarat.table.config import SEATS, UserInfo
 from baccarat.table.squeeze import CORNERS
+from schemas import CLIENT
 
 USER = UserId(7)
 
@@ -72,7 +73,10 @@ def test_every_field_of_the_registry_has_its_values() -> None:
 def test_parse_reads_back_every_encoded_command(entry: Entry, data: st.DataObject) -> None:
     command = data.draw(commands(entry))
     msg_id = data.draw(MESSAGE_IDS)
-    message = parse(encode(command, msg_id), USER)
+    text = encode(command, msg_id)
+    # What the encoder writes, the schema that documents the wire takes.
+    CLIENT.validate(json.loads(text))
+    message = parse(text, USER)
     assert message.command == command
     assert message.id == msg_id
     assert message.type == kind(command) == entry.type
