@@ -7,11 +7,9 @@
         async for message in client:
             ...
 
-``send`` sends a typed command (a table's command dataclass, or one of
-``baccarat.protocol.requests``: any command of ``baccarat.protocol.registry``), written by
-``baccarat.protocol.encode`` from its entry, and returns its ``ack`` or raises
-``CommandError`` with the server's code, message and details (``no_answer`` after
-``answer_timeout`` seconds); the common commands have a method each (``sit``, ``bet``, ...).
+``send`` sends any command of ``baccarat.protocol.registry`` (written by its entry) and
+returns its ``ack`` or raises ``CommandError`` with the server's code, message and details
+(``no_answer`` after ``answer_timeout`` seconds); common ones have a method (``sit``, ...).
 What the server sends is typed by ``baccarat.protocol.frames``. The client keeps the
 watched table's ``view`` up to date from events alone (``baccarat.table.reducer``): a
 snapshot only when it watches or sits, when asked with ``resync``, or after a gap in
