@@ -142,3 +142,23 @@ async def test_the_heartbeat_pings_a_quiet_client_drops_a_silent_one_and_spares_
     assert silent.closed and closed == [1001]
     assert not full.closed
     await full.finish()
+
+
+async def test_watchers_holding_the_same_frames_share_one_write() -> None:
+    from baccarat.server.sockets.hub import Hub
+
+    hub = Hub()
+    transports = [Transport() for _ in range(3)]
+    conns = [_connection(t) for t in transports]
+    for conn in conns:
+        hub.watch(conn, "t1")
+    with hub.corked("t1"):
+        hub.to_table("t1", {"n": 1})
+        hub.to_table("t1", {"n": 2})
+        conns[2].send_frame(encode({"own": True}))
+    first, second, third = (t.writes for t in transports)
+    assert len(first) == len(second) == len(third) == 1
+    # The same bytes, built once for the two clients that held the same frames.
+    assert first[0] is second[0]
+    assert _messages(first[0]) == [b'{"n":1}', b'{"n":2}']
+    assert _messages(third[0]) == [b'{"n":1}', b'{"n":2}', b'{"own":true}']

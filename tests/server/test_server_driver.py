@@ -102,7 +102,7 @@ class Screen:
     def cork(self) -> None:
         pass
 
-    def uncork(self) -> None:
+    def uncork(self, joined: object = None) -> None:
         pass
 
     def events(self) -> list[str]:

@@ -163,21 +163,18 @@ class Connection:
         if self._corked is None:
             self._corked = []
 
-    def uncork(self) -> None:
-        """Write what was held since ``cork``, in order."""
+    def uncork(self, joined: Joined | None = None) -> None:
+        """Write what was held since ``cork``, in order. Clients of one table mostly hold
+        the same frames: ``joined`` keeps each run of frames made one write, so a step's
+        write is built once for all of them (``Hub.corked``)."""
         items, self._corked = self._corked, None
         if not items:
             return
         if len(items) > 1 and self._writable():
-            frames: list[bytes] = []
-            for item in items:
-                frame = item if isinstance(item, bytes) else _frame_or_none(item)
-                if frame is None:
-                    break
-                frames.append(frame)
-            else:
+            data = _join(items, {} if joined is None else joined)
+            if data is not None:
                 assert self._transport is not None
-                self._transport.write(b"".join(frames))
+                self._transport.write(data)
                 return
         for item in items:
             self._put(item)
@@ -380,6 +377,29 @@ class Connection:
 
 def _frame(text: str) -> bytes:
     return text_frame(text.encode("utf-8"))
+
+
+Joined = dict[tuple[str | bytes, ...], bytes | None]
+"""Runs of held frames, each as the one write it makes (None: a text that cannot be sent)."""
+
+
+def _join(items: list[str | bytes], joined: Joined) -> bytes | None:
+    """``items`` as one write, from ``joined`` when another client held the same ones (the
+    same objects: a key compares by identity first, and a frame's hash is kept)."""
+    key = tuple(items)
+    if key in joined:
+        return joined[key]
+    frames: list[bytes] = []
+    data: bytes | None = None
+    for item in items:
+        frame = item if isinstance(item, bytes) else _frame_or_none(item)
+        if frame is None:
+            break
+        frames.append(frame)
+    else:
+        data = b"".join(frames)
+    joined[key] = data
+    return data
 
 
 def _frame_or_none(text: str) -> bytes | None:

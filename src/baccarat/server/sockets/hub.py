@@ -12,7 +12,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
 
 from baccarat.protocol.frames import ServerMessage
-from baccarat.server.sockets.connection import CLOSE_LOGGED_OUT, Connection
+from baccarat.server.sockets.connection import CLOSE_LOGGED_OUT, Connection, Joined
 from baccarat.server.sockets.frames import encode
 
 log = logging.getLogger("baccarat.server")
@@ -100,8 +100,9 @@ class Hub:
         try:
             yield
         finally:
+            joined: Joined = {}
             for conn in conns:
-                conn.uncork()
+                conn.uncork(joined)
 
     def to_table(self, table_id: str, message: ServerMessage) -> int:
         """Send to everyone watching a table."""
