@@ -38,7 +38,7 @@ PACKAGES: Order = (
     grimp.Layer(
         "roads", "odds", "risk", "simulate", "settlement", "bets", "shoe", "rules", "cards",
         "names", "numbers", "errors", "merkle", "seal", "logbook", "logcheck", "checkpoint",
-        "witnesscheck", "logs",
+        "witnesscheck", "logs", "compiled",
         independent=False,
     ),
 )  # fmt: skip

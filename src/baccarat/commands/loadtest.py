@@ -81,6 +81,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="also run each step against bare aiohttp and picows servers sending the same frames",
     )
     parser.add_argument(
+        "--compiled",
+        action="store_true",
+        help="also run each step against the server with its hot path compiled by mypyc "
+        "(built first with: python -m baccarat.compiled build)",
+    )
+    parser.add_argument(
         "--squeeze-rate",
         type=float,
         default=10.0,
@@ -126,6 +132,7 @@ def run(args: argparse.Namespace) -> int:
         url=args.url,
         db=args.db,
         raw=args.raw,
+        compiled=args.compiled,
         workdir=args.workdir,
         p99_limit_ms=args.p99_limit,
         seed=args.seed,
@@ -147,17 +154,32 @@ def run(args: argparse.Namespace) -> int:
 
 def _refusal(args: argparse.Namespace) -> str | None:
     """What is wrong with the options taken together, if anything."""
-    if args.url and not args.db:
-        return "--url needs --db (the server's database)"
-    if args.url and urlsplit(args.url).scheme not in ("http", "https"):
-        return f"--url {args.url!r} needs its scheme: http://HOST:PORT"
     if args.url:
-        return _unopened(args.db)
+        return _url_refusal(args)
     if not 1 <= args.squeeze_rate <= 30:
         return "--squeeze-rate must be from 1 to 30"
     if args.duration <= 0 or args.warmup < 0 or args.ramp < 0:
         return "--duration must be > 0, --warmup and --ramp >= 0"
-    return None
+    return _uncompiled() if args.compiled else None
+
+
+def _url_refusal(args: argparse.Namespace) -> str | None:
+    """What is wrong with loading a running server (``--url``), if anything."""
+    if not args.db:
+        return "--url needs --db (the server's database)"
+    if urlsplit(args.url).scheme not in ("http", "https"):
+        return f"--url {args.url!r} needs its scheme: http://HOST:PORT"
+    if args.compiled:
+        return "--compiled starts its own servers; it does not go with --url"
+    return _unopened(args.db)
+
+
+def _uncompiled() -> str | None:
+    """Why the compiled build cannot be run, if it cannot."""
+    from baccarat.compiled import stale
+
+    why = stale()
+    return None if why is None else f"--compiled: {why}"
 
 
 def _unopened(db: str) -> str | None:

@@ -29,6 +29,8 @@ class Options:
     """Run every step even after one failed."""
     squeeze_rate: float = 10.0
     """Peel moves a second the servers started here pass on (``[server] squeeze_rate``)."""
+    compiled: bool = False
+    """Also run each step against the project's mypyc build (``baccarat.compiled``)."""
     pin_generator: bool = False
     """Keep the load generator off the server's core. On a two-core machine that stalls the
     measurement itself: past ~26,000 deliveries a second both processes sit half idle while

@@ -50,7 +50,14 @@ def machine() -> dict[str, Any]:
 class ServerProcess:
     """A server started as ``python -m ...``; it prints its URL once it is ready."""
 
-    def __init__(self, argv: list[str], *, core: int | None, log: Path) -> None:
+    def __init__(
+        self,
+        argv: list[str],
+        *,
+        core: int | None,
+        log: Path,
+        env: dict[str, str] | None = None,
+    ) -> None:
         self.log = log
         self._out = log.open("w", encoding="utf-8")
         self.metrics_token = secrets.token_hex(16)
@@ -64,6 +71,7 @@ class ServerProcess:
                 **os.environ,
                 "PYTHONUNBUFFERED": "1",
                 "BACCARAT_METRICS_TOKEN": self.metrics_token,
+                **(env or {}),
             },
         )
         pin(self.proc.pid, core)

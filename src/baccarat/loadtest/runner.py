@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from baccarat.compiled import SWITCH
 from baccarat.loadtest.accounts import Crew, make_crews
 from baccarat.loadtest.clients import Generator
 from baccarat.loadtest.measure import CLIENTS_PER_TABLE, measure_step
@@ -137,6 +138,7 @@ def _report_head(opts: Options) -> dict[str, Any]:
         "p99_limit_ms": opts.p99_limit_ms,
         "squeeze_rate": opts.squeeze_rate,
         "generator_pinned": opts.pin_generator,
+        "compiled": opts.compiled,
         "database": opts.db or "sqlite (a fresh file per step)",
         "steps": [],
     }
@@ -155,21 +157,36 @@ async def _own_servers(
     for n in opts.steps:
         # A fresh database per step: the server keeps who sat where across restarts, and a
         # step's tables must start empty.
-        db = fresh_database(work, n)
-        crews = _accounts(db, [f"load-{i}" for i in range(1, n + 1)], phase, create=True)
-        step = await _project_step(crews, db, work, core, opts, phase)
+        builds = await _project_steps(n, work, core, opts, phase)
+        crews = builds[-1][1]
+        mine = [step for step, _, _ in builds]
         bare = (
-            [await _raw_step(crews, step, work, core, opts, phase, s) for s in RAW_STACKS]
+            [await _raw_step(crews, mine, work, core, opts, phase, s) for s in RAW_STACKS]
             if opts.raw
             else []
         )
-        for done in (step, *bare):
+        for done in (*mine, *bare):
             report["steps"].append(_step_json(done))
             announce(done)
-        audits.append(await _audit(db, phase, void=True))
+        for _, _, db in builds:
+            audits.append(await _audit(db, phase, void=True))
+        step = mine[0]
         if not step.passed and not opts.keep_going:
             break
     return audits
+
+
+async def _project_steps(
+    n: int, work: Path, core: int | None, opts: Options, phase: Phase
+) -> list[tuple[Step, list[Crew], str]]:
+    """Step ``n`` against the project's server, pure and (``compiled``) compiled, each with
+    its own fresh database: each step, its crews and its database."""
+    out: list[tuple[Step, list[Crew], str]] = []
+    for build in BUILDS if opts.compiled else BUILDS[:1]:
+        db = fresh_database(work, n, build)
+        crews = _accounts(db, [f"load-{i}" for i in range(1, n + 1)], phase, create=True)
+        out.append((await _project_step(crews, db, work, core, opts, phase, build), crews, db))
+    return out
 
 
 def _accounts(db: str, table_ids: list[str], phase: Phase, *, create: bool = False) -> list[Crew]:
@@ -192,10 +209,11 @@ def _audit_summary(audits: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
-def fresh_database(work: Path, tables: int) -> str:
-    """The URL of step ``tables``'s database in ``work``, with any earlier run's file removed
-    (a ``--workdir`` used again would find last run's seats taken)."""
-    path = work / f"load-{tables}.db"
+def fresh_database(work: Path, tables: int, build: str = "project") -> str:
+    """The URL of step ``tables``'s database in ``work`` for one build of the server, with
+    any earlier run's file removed (a ``--workdir`` used again would find last run's seats
+    taken)."""
+    path = work / (f"load-{tables}.db" if build == "project" else f"{build}-{tables}.db")
     for suffix in ("", "-wal", "-shm", "-journal"):
         Path(f"{path}{suffix}").unlink(missing_ok=True)
     return f"sqlite:///{path}"
@@ -260,19 +278,29 @@ async def _project_step(
     core: int | None,
     opts: Options,
     phase: Phase,
+    build: str = "project",
 ) -> Step:
     rooms = work / f"rooms-{len(crews)}.toml"
     rooms.write_text(rooms_toml([c.table_id for c in crews], opts.squeeze_rate), encoding="utf-8")
-    phase.start("start server", 1)
-    server = ServerProcess(_serve_argv(db, rooms), core=core, log=work / f"serve-{len(crews)}.log")
+    phase.start(f"start {build} server", 1)
+    server = ServerProcess(
+        _serve_argv(db, rooms),
+        core=core,
+        log=work / f"{'serve' if build == 'project' else build}-{len(crews)}.log",
+        # Pure Python unless this is the compiled build's step, whatever the caller's setting.
+        env={SWITCH: "1" if build == BUILDS[1] else "0"},
+    )
     try:
         url = await asyncio.to_thread(server.wait_ready)
         phase.advance(1)
         figures = await _step_against(url, crews, server, opts, phase)
     finally:
         await asyncio.to_thread(server.stop)
-    return Step("project", len(crews), opts.model, figures)
+    return Step(build, len(crews), opts.model, figures)
 
+
+BUILDS = ("project", "project-mypyc")
+"""The project's server as pure Python, and with its hot path compiled (``--compiled``)."""
 
 RAW_STACKS = {"aiohttp": "raw", "picows": "raw-picows"}
 """Each bare server's stack, and its name in the report."""
@@ -280,7 +308,7 @@ RAW_STACKS = {"aiohttp": "raw", "picows": "raw-picows"}
 
 async def _raw_step(
     crews: list[Crew],
-    project: Step,
+    projects: list[Step],
     work: Path,
     core: int | None,
     opts: Options,
@@ -289,7 +317,7 @@ async def _raw_step(
 ) -> Step:
     sizes = {
         kind: round(v["bytes"] / v["frames"])
-        for kind, v in project.figures.get("per_client_round", {}).items()
+        for kind, v in projects[0].figures.get("per_client_round", {}).items()
         if v["frames"]
     }
     name = RAW_STACKS[stack]
@@ -306,9 +334,12 @@ async def _raw_step(
     finally:
         await asyncio.to_thread(server.stop)
     step = Step(name, len(crews), opts.model, figures)
-    mine, bare = project.figures.get("cpu_us_per_delivery"), figures.get("cpu_us_per_delivery")
-    if mine and bare:
-        project.figures[f"vs_{name.replace('-', '_')}_cpu_per_delivery"] = round(mine / bare, 2)
+    bare = figures.get("cpu_us_per_delivery")
+    for project in projects:
+        mine = project.figures.get("cpu_us_per_delivery")
+        if mine and bare:
+            ratio = round(mine / bare, 2)
+            project.figures[f"vs_{name.replace('-', '_')}_cpu_per_delivery"] = ratio
     return step
 
 

@@ -26,7 +26,8 @@ from baccarat.errors import InvalidInput
 MAX_DEPTH = 16
 """Deepest nesting of arrays and objects accepted (a protocol message has depth 1)."""
 
-_SURROGATE = re.compile("[\ud800-\udfff]")
+# Written with chr(): a lone surrogate cannot stand in the compiled build's literals.
+_SURROGATE = re.compile(f"[{chr(0xD800)}-{chr(0xDFFF)}]")
 
 
 def loads(data: str | bytes) -> object:
