@@ -6,6 +6,7 @@ so parallel runs and other suites sharing the database never see each other's ro
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -37,10 +38,33 @@ def pg_reachable() -> bool:
     return _reachable
 
 
+@pytest.fixture(scope="session")
+def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A SQLite file migrated once per worker: each test's database starts as its copy
+    (the migrations' own tests start from an empty file)."""
+    path = tmp_path_factory.mktemp("template") / "store.db"
+    open_store(f"sqlite:///{path}", hasher=FAST_HASHER).close()
+    return path
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
+def empty_db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A URL to an empty database, for tests that run the migrations themselves."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'store.db'}"
+    else:
+        if not pg_reachable():
+            pytest.skip(f"PostgreSQL is not reachable at {PG_URL}")
+        with private_schema("t") as url:
+            yield url
+
+
 @pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
 def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    """A URL to an empty database: a temp SQLite file, or a private PostgreSQL schema."""
+    """A URL to a database with no rows of its own: a copy of a migrated SQLite file, or a
+    private PostgreSQL schema."""
     if request.param == "sqlite":
+        shutil.copyfile(request.getfixturevalue("sqlite_template"), tmp_path / "store.db")
         yield f"sqlite:///{tmp_path / 'store.db'}"
     else:
         if not pg_reachable():

@@ -74,11 +74,11 @@ def test_the_migrations_have_a_single_head() -> None:
 
 
 def test_upgrading_gives_existing_accounts_canonical_keys_and_unique_clean_display_names(
-    db_url: str,
+    empty_db_url: str,
 ) -> None:
     # A database as the first revision left it, with display names the new rules refuse
     # or that collide once folded.
-    engine = make_engine(db_url, create=True)
+    engine = make_engine(empty_db_url, create=True)
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS))
     with engine.begin() as conn:
@@ -100,7 +100,7 @@ def test_upgrading_gives_existing_accounts_canonical_keys_and_unique_clean_displ
                 {"u": name, "k": name.casefold(), "d": display, "t": time.time()},
             )
     engine.dispose()
-    store = open_store(db_url)
+    store = open_store(empty_db_url)
     try:
         shown = {u.username: u.display_name for u in store.list_users()}
         assert shown == {

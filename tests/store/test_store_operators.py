@@ -118,8 +118,8 @@ def test_search_finds_names_with_underscores_literally(store: Store) -> None:
     assert [u.username for u in store.search_users("%")] == []
 
 
-def test_the_migration_logs_the_grants_made_before_the_log(db_url: str) -> None:
-    engine = make_engine(db_url, create=True)
+def test_the_migration_logs_the_grants_made_before_the_log(empty_db_url: str) -> None:
+    engine = make_engine(empty_db_url, create=True)
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS))
     with engine.begin() as conn:
@@ -150,7 +150,7 @@ def test_the_migration_logs_the_grants_made_before_the_log(db_url: str) -> None:
         )
         conn.execute(sa.text("UPDATE system_wallets SET balance = -300 WHERE name = 'mint'"))
     engine.dispose()
-    store = open_store(db_url)
+    store = open_store(empty_db_url)
     try:
         [entry] = store.operator_log()
         assert (entry.actor, entry.action, entry.target) == ("ledger", "grant", f"user:{uid}")

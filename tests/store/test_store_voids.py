@@ -90,8 +90,10 @@ def test_rounds_left_in_escrow_by_a_crash_are_voided_as_a_crash(
     assert store.audit().ok
 
 
-def test_upgrading_marks_rounds_voided_before_reasons_were_kept_unrecorded(db_url: str) -> None:
-    engine = make_engine(db_url, create=True)
+def test_upgrading_marks_rounds_voided_before_reasons_were_kept_unrecorded(
+    empty_db_url: str,
+) -> None:
+    engine = make_engine(empty_db_url, create=True)
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS))
     with engine.begin() as conn:
@@ -122,7 +124,7 @@ def test_upgrading_marks_rounds_voided_before_reasons_were_kept_unrecorded(db_ur
             )
         )
     engine.dispose()
-    store = open_store(db_url)
+    store = open_store(empty_db_url)
     try:
         assert store.get_round("old").void_reason == "unrecorded"
         report = store.audit()
