@@ -23,6 +23,7 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import sqlalchemy.exc
@@ -160,6 +161,62 @@ def _show(user: Any) -> str:
     )
 
 
+@dataclass(frozen=True)
+class _UserChange:
+    """One change to a user: the console's path for it, the arguments its body carries
+    beside the reason, the change in the database alone, and what is said after it."""
+
+    path: str
+    fields: tuple[str, ...]
+    alone: Callable[[Store, int, argparse.Namespace], Any]
+    said: Callable[[dict[str, Any], argparse.Namespace], str]
+
+
+_USER_CHANGES: dict[str, _UserChange] = {
+    "set-level": _UserChange(
+        "level",
+        ("level",),
+        lambda store, uid, a: store.set_level_logged(uid, a.level, a.reason),
+        lambda u, a: f"{u['username']} is now level {u['level']}",
+    ),
+    "set-role": _UserChange(
+        "role",
+        ("role",),
+        lambda store, uid, a: store.set_role(uid, a.role, a.reason),
+        lambda u, a: f"{u['username']} is now {u['role']}",
+    ),
+    "ban": _UserChange(
+        "ban",
+        (),
+        lambda store, uid, a: store.ban(uid, a.reason),
+        lambda u, a: f"{u['username']} is banned: {u['banned']}",
+    ),
+    "unban": _UserChange(
+        "unban",
+        (),
+        lambda store, uid, a: store.unban(uid, a.reason),
+        lambda u, a: f"{u['username']} is no longer banned",
+    ),
+    "unlock": _UserChange(
+        "unlock",
+        (),
+        lambda store, uid, a: store.unlock_console(uid, a.reason),
+        lambda u, a: f"{u['username']} may log in to the console again",
+    ),
+    "mute": _UserChange(
+        "mute",
+        ("seconds",),
+        lambda store, uid, a: store.mute(uid, a.seconds, a.reason),
+        lambda u, a: (
+            f"{u['username']} is muted for {a.seconds} s"
+            if u["muted_until"]
+            else f"{u['username']} may chat again"
+        ),
+    ),
+}
+"""The changes to one user, by action: each acts through a running server when one answers."""
+
+
 def run(args: argparse.Namespace) -> int:
     """Run one admin action."""
 
@@ -185,49 +242,12 @@ def run(args: argparse.Namespace) -> int:
         print(f"{args.name} now has {coins if got is None else got['user']['coins']} coins")
         return 0
 
-    def set_level(store: Store) -> int:
+    def change_user(store: Store) -> int:
+        change = _USER_CHANGES[args.action]
         uid = store.user_id_of(args.name)
-        body = {"level": args.level, "reason": args.reason}
-        user = _user(store, uid, "level", body, lambda: store.set_level_logged(
-            uid, args.level, args.reason))  # fmt: skip
-        print(f"{user['username']} is now level {user['level']}")
-        return 0
-
-    def set_role(store: Store) -> int:
-        uid = store.user_id_of(args.name)
-        body = {"role": args.role, "reason": args.reason}
-        user = _user(store, uid, "role", body, lambda: store.set_role(
-            uid, args.role, args.reason))  # fmt: skip
-        print(f"{user['username']} is now {user['role']}")
-        return 0
-
-    def ban(store: Store) -> int:
-        uid = store.user_id_of(args.name)
-        body = {"reason": args.reason}
-        user = _user(store, uid, "ban", body, lambda: store.ban(uid, args.reason))
-        print(f"{user['username']} is banned: {user['banned']}")
-        return 0
-
-    def unban(store: Store) -> int:
-        uid = store.user_id_of(args.name)
-        body = {"reason": args.reason}
-        user = _user(store, uid, "unban", body, lambda: store.unban(uid, args.reason))
-        print(f"{user['username']} is no longer banned")
-        return 0
-
-    def unlock(store: Store) -> int:
-        uid = store.user_id_of(args.name)
-        body = {"reason": args.reason}
-        user = _user(store, uid, "unlock", body, lambda: store.unlock_console(uid, args.reason))
-        print(f"{user['username']} may log in to the console again")
-        return 0
-
-    def mute(store: Store) -> int:
-        uid = store.user_id_of(args.name)
-        body = {"seconds": args.seconds, "reason": args.reason}
-        user = _user(store, uid, "mute", body, lambda: store.mute(uid, args.seconds, args.reason))
-        print(f"{user['username']} is muted for {args.seconds} s" if user["muted_until"] else
-              f"{user['username']} may chat again")  # fmt: skip
+        body = {f: getattr(args, f) for f in change.fields} | {"reason": args.reason}
+        user = _user(store, uid, change.path, body, lambda: change.alone(store, uid, args))
+        print(change.said(user, args))
         return 0
 
     def grants(store: Store) -> int:
@@ -274,12 +294,7 @@ def run(args: argparse.Namespace) -> int:
     actions: dict[str, Callable[[Store], int]] = {
         "create-user": create,
         "grant": grant,
-        "set-level": set_level,
-        "set-role": set_role,
-        "ban": ban,
-        "unban": unban,
-        "mute": mute,
-        "unlock": unlock,
+        **dict.fromkeys(_USER_CHANGES, change_user),
         "grants": grants,
         "approve": decide,
         "refuse": decide,
