@@ -164,13 +164,19 @@ def ticket_hash(ticket: str) -> str:
     return hashlib.sha256(b"ticket:" + ticket.encode()).hexdigest()
 
 
-def _new_secret(conn: sa.Connection, user_id: int, ttl: float, hashed: Callable[[str], str]) -> str:
-    """A new secret for ``user_id``, kept in ``sessions`` under ``hashed(secret)`` for ``ttl``."""
+def _new_secret(
+    conn: sa.Connection,
+    user_id: int,
+    ttl: float,
+    hashed: Callable[[str], str],
+    table: sa.Table = s.sessions,
+) -> str:
+    """A new secret for ``user_id``, kept in ``table`` under ``hashed(secret)`` for ``ttl``."""
     load_user(conn, user_id)
     secret = secrets.token_urlsafe(32)
     now = time.time()
     conn.execute(
-        sa.insert(s.sessions).values(
+        sa.insert(table).values(
             token_hash=hashed(secret), user_id=user_id, created_at=now, expires_at=now + ttl
         )
     )
@@ -194,6 +200,25 @@ def take_ticket(conn: sa.Connection, ticket: str) -> int | None:
     return int(row.user_id)
 
 
-def new_session(conn: sa.Connection, user_id: int, ttl: float) -> str:
-    """Create a session for ``user_id``; return its secret token."""
-    return _new_secret(conn, user_id, ttl, token_hash)
+def new_session(conn: sa.Connection, user_id: int, ttl: float, table: sa.Table = s.sessions) -> str:
+    """Create a session for ``user_id`` in ``table`` (the game's ``sessions``, or the
+    console's ``admin_sessions``); return its secret token."""
+    return _new_secret(conn, user_id, ttl, token_hash, table)
+
+
+def session_user(conn: sa.Connection, token: str, table: sa.Table = s.sessions) -> Any:
+    """The row of the user a live token of ``table`` belongs to, or None."""
+    return conn.execute(
+        sa.select(s.users)
+        .join(table, table.c.user_id == s.users.c.id)
+        .where(table.c.token_hash == token_hash(token), table.c.expires_at > time.time())
+    ).first()
+
+
+def end_session(conn: sa.Connection, token: str, table: sa.Table = s.sessions) -> None:
+    """Log a token of ``table`` out (an unknown one is ignored); expired ones go too."""
+    conn.execute(
+        sa.delete(table).where(
+            sa.or_(table.c.token_hash == token_hash(token), table.c.expires_at <= time.time())
+        )
+    )

@@ -8,7 +8,6 @@ and the accounts never disagree. Grants log themselves inside the ledger's batch
 
 from __future__ import annotations
 
-import secrets
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -296,32 +295,15 @@ class Operators:
 
     def create_admin_session(self, user_id: int, ttl: float = ADMIN_SESSION_TTL) -> str:
         """A console token for an operator or admin."""
-        token = secrets.token_urlsafe(32)
-        now = time.time()
         with self.engine.begin() as conn:
-            conn.execute(
-                sa.insert(s.admin_sessions).values(
-                    token_hash=accounts.token_hash(token),
-                    user_id=user_id,
-                    created_at=now,
-                    expires_at=now + ttl,
-                )
-            )
-        return token
+            return accounts.new_session(conn, user_id, ttl, s.admin_sessions)
 
     def operator_for_session(self, token: str) -> User | None:
         """The operator or admin a live console token belongs to, or None."""
         if not isinstance(token, str) or not token or len(token) > 256:
             return None
         with reading(self.engine) as conn:
-            row = conn.execute(
-                sa.select(s.users)
-                .join(s.admin_sessions, s.admin_sessions.c.user_id == s.users.c.id)
-                .where(
-                    s.admin_sessions.c.token_hash == accounts.token_hash(token),
-                    s.admin_sessions.c.expires_at > time.time(),
-                )
-            ).first()
+            row = accounts.session_user(conn, token, s.admin_sessions)
         if row is None or row.role not in CONSOLE_ROLES or row.banned:
             return None
         return accounts.user_from_row(row)
@@ -329,14 +311,7 @@ class Operators:
     def delete_admin_session(self, token: str) -> None:
         """Log a console token out; expired console sessions go too."""
         with self.engine.begin() as conn:
-            conn.execute(
-                sa.delete(s.admin_sessions).where(
-                    sa.or_(
-                        s.admin_sessions.c.token_hash == accounts.token_hash(token),
-                        s.admin_sessions.c.expires_at <= time.time(),
-                    )
-                )
-            )
+            accounts.end_session(conn, token, s.admin_sessions)
 
     # TOTP ------------------------------------------------------------------------------
 

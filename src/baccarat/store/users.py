@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 import uuid
 
 import sqlalchemy as sa
@@ -154,24 +153,10 @@ class Users:
         if not isinstance(token, str) or not token:
             return None
         with reading(self.engine) as conn:
-            row = conn.execute(
-                sa.select(s.users)
-                .join(s.sessions, s.sessions.c.user_id == s.users.c.id)
-                .where(
-                    s.sessions.c.token_hash == accounts.token_hash(token),
-                    s.sessions.c.expires_at > time.time(),
-                )
-            ).first()
+            row = accounts.session_user(conn, token)
         return accounts.user_from_row(row) if row is not None else None
 
     def delete_session(self, token: str) -> None:
         """Log a token out (unknown tokens are ignored); expired sessions are purged too."""
         with self.engine.begin() as conn:
-            conn.execute(
-                sa.delete(s.sessions).where(
-                    sa.or_(
-                        s.sessions.c.token_hash == accounts.token_hash(token),
-                        s.sessions.c.expires_at <= time.time(),
-                    )
-                )
-            )
+            accounts.end_session(conn, token)
