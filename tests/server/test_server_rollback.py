@@ -73,6 +73,35 @@ def test_a_database_holding_the_kept_head_deals_its_shoes_on(store: Store, tmp_p
     assert store.get_shoe("s1").ended_at is None
 
 
+def test_closes_waiting_together_share_one_signed_head(tmp_path: Path) -> None:
+    import threading
+
+    store = open_store(f"sqlite:///{tmp_path / 'b.db'}")
+    _shoe(store, "s1", "t1")
+    guard = _guard(store, tmp_path)
+    signed: list[object] = []
+    sign = store.sign_log_head
+
+    def counted(signer: Any) -> Any:
+        signed.append(signer)
+        return sign(signer)
+
+    store.sign_log_head = counted  # type: ignore[method-assign]
+    guard.dealing()
+    assert len(signed) == 1
+    # Three tables close while a head is being signed: one more head holds all their marks.
+    with guard._lock:
+        waiting = [threading.Thread(target=guard.dealing) for _ in range(3)]
+        for t in waiting:
+            t.start()
+        wait_until(lambda: guard._asked == 4, "the three closes waiting", limit=10)
+    for t in waiting:
+        t.join(10)
+    assert len(signed) == 2
+    assert store.holds_log_head(guard.kept.head)
+    store.close()
+
+
 def test_a_database_without_the_kept_head_ends_every_shoe_in_play_restored(
     store: Store, tmp_path: Path
 ) -> None:

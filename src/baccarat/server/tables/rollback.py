@@ -39,6 +39,11 @@ class Rollback:
         self.suspects: set[str] = set()
         """Shoes that were in play when the database was found behind: none is dealt on."""
         self._lock = threading.Lock()
+        self._asked = 0
+        """How many ``dealing`` calls have begun (counted under ``_counting``)."""
+        self._covered = 0
+        """The calls that began before the last head ``dealing`` signed started: covered."""
+        self._counting = threading.Lock()
 
     def behind(self) -> str | None:
         """Why the database is behind what this node knows outside it, or None when it is not."""
@@ -132,5 +137,15 @@ class Rollback:
         """A round's betting closed (its shoe's mark moved): sign a head and keep it, so that
         a copy made before now is told from the live database."""
         self._identify()
+        with self._counting:
+            self._asked += 1
+            mine = self._asked
         with self._lock:
+            # Tables close together: a head signed after this call began holds its mark too,
+            # so one signature and one kept file serve every close that waited for it.
+            if self._covered >= mine:
+                return
+            with self._counting:
+                upto = self._asked
             self.kept.keep_head(self.store.sign_log_head(self.keys.signer))
+            self._covered = upto
