@@ -6,14 +6,20 @@ timers, one view per viewer kind, a round's events made wire data (``baccarat.pr
 the ``me`` of every seated user (what the server checks after each change to send the
 private ``me`` event), and mid-betting the seven bettors' ``me`` keys (what the server
 compares after each chip to skip building a ``me`` that did not change). Prints a Markdown table for docs/benchmarks.md.
+With ``--builds pure,compiled`` it runs once per build of the package (``baccarat.compiled``:
+pure Python, and the hot path compiled with mypyc) in turn, and prints them side by side.
 
-    python bench/bench_table.py [--rounds N]
+    python bench/bench_table.py [--rounds N] [--builds pure,compiled]
 """
 
 from __future__ import annotations
 
 import argparse
 import itertools
+import json
+import os
+import subprocess
+import sys
 import time
 
 from baccarat.errors import BaccaratError
@@ -90,7 +96,46 @@ def main() -> None:
     """Run the benchmark and print the results."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--rounds", type=int, default=2000)
+    parser.add_argument("--builds", help="pure,compiled: each build in its own process")
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args()
+    if args.builds:
+        side_by_side(args.builds.split(","), args.rounds)
+        return
+    rows = measure(args.rounds)
+    if args.json:
+        print(json.dumps(rows))
+        return
+    print("| what | figure |")
+    print("|---|---|")
+    for what, (value, unit) in rows.items():
+        print(f"| {what} | {value:,.1f}{unit} |")
+
+
+def side_by_side(builds: list[str], rounds: int) -> None:
+    """Each build's figures in one table, and the compiled build's against the pure one."""
+    from baccarat.compiled import SWITCH, stale
+
+    if "compiled" in builds and stale() is not None:
+        sys.exit(f"bench_table: {stale()}")
+    figures = {}
+    for build in builds:
+        env = {**os.environ, SWITCH: "1" if build == "compiled" else "0"}
+        argv = [sys.executable, __file__, "--rounds", str(rounds), "--json"]
+        out = subprocess.run(argv, env=env, capture_output=True, text=True, check=True).stdout
+        figures[build] = json.loads(out)
+    first = figures[builds[0]]
+    print("| what | " + " | ".join(builds) + " | ratio |")
+    print("|---|" + "---|" * (len(builds) + 1))
+    for what, (value, unit) in first.items():
+        cells = [f"{figures[b][what][0]:,.1f}{unit}" for b in builds]
+        ratio = figures[builds[-1]][what][0] / value if value else 0.0
+        print(f"| {what} | " + " | ".join(cells) + f" | {ratio:.2f} |")
+
+
+def measure(rounds: int) -> dict[str, tuple[float, str]]:
+    """Play ``rounds`` and time the parts: each figure with its unit."""
+    args = argparse.Namespace(rounds=rounds)
 
     table, clock = new_table()
     play_round(table, clock)
@@ -137,16 +182,16 @@ def main() -> None:
             view(table, uid, clock[0])
         view_times[name] = (time.perf_counter() - t0) / n
 
-    print("| what | figure |")
-    print("|---|---|")
-    print(f"| rounds played (dealer + 7 bettors, 28 chips a round) | {args.rounds:,} |")
-    print(f"| rounds/s, commands and timers included | {args.rounds / elapsed:,.0f} |")
-    print(f"| commands/s (chips and opens) | {commands / elapsed:,.0f} |")
+    rows: dict[str, tuple[float, str]] = {
+        "rounds/s, commands and timers included": (args.rounds / elapsed, ""),
+        "commands/s (chips and opens)": (commands / elapsed, ""),
+    }
     for name, t in view_times.items():
-        print(f"| one {name} view | {t * 1e6:,.1f} µs |")
-    print(f"| a round's {len(LOG)} events made wire data | {wire_round * 1e6:,.1f} µs |")
-    print(f"| the me of all 8 seated users | {personal_all * 1e6:,.1f} µs |")
-    print(f"| the me keys of the 7 bettors, mid-betting | {keys_betting * 1e6:,.1f} µs |")
+        rows[f"one {name} view"] = (t * 1e6, " µs")
+    rows[f"a round's {len(LOG)} events made wire data"] = (wire_round * 1e6, " µs")
+    rows["the me of all 8 seated users"] = (personal_all * 1e6, " µs")
+    rows["the me keys of the 7 bettors, mid-betting"] = (keys_betting * 1e6, " µs")
+    return rows
 
 
 if __name__ == "__main__":
