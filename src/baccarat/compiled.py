@@ -26,8 +26,6 @@ from types import ModuleType
 MODULES = (
     "baccarat.bets",
     "baccarat.table.book",
-    "baccarat.table.betting",
-    "baccarat.table.rebet",
     "baccarat.table.view",
     "baccarat.table.reducer",
     "baccarat.protocol.values",
@@ -40,7 +38,11 @@ MODULES = (
     "baccarat.server.sockets.hub",
     "baccarat.server.tables.publisher",
 )
-"""The modules compiled: what every table step and every delivery runs through."""
+"""The modules compiled: what every delivery runs through. Compiled code gains on the
+values it builds (dictionaries, lists, text) and loses on attributes of objects the
+interpreter's own caches read faster: the table's rules (``betting``, ``rebet``,
+``round``...), which mostly read the table's objects, ran slower compiled
+(``docs/benchmarks.md``)."""
 
 SWITCH = "BACCARAT_COMPILED"
 """Set to 1 to load the compiled build (when it is there and current)."""
@@ -142,6 +144,8 @@ def build(where: Path | None = None) -> Path:
 
     out = (where or build_dir()).resolve()
     work = out / "work"
+    for old in [out / MANIFEST, *_built(out)] if out.exists() else []:
+        old.unlink(missing_ok=True)  # a module no longer compiled must not be loaded
     sources = {m: digest(m) for m in MODULES}
     paths = [str(source(m).relative_to(SOURCES)) for m in MODULES]
     here = Path.cwd()
