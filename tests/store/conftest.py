@@ -15,10 +15,10 @@ import pytest
 from argon2 import PasswordHasher, profiles
 
 from baccarat.cards import parse_cards
-from baccarat.protocol import values
 from baccarat.rules import deal
 from baccarat.settlement import settle
 from baccarat.store import BetRecord, Store, User, open_store
+from baccarat.store.dealt import stored_outcome
 from pgschema import PG_URL, private_schema
 
 FAST_HASHER = PasswordHasher.from_parameters(profiles.CHEAPEST)
@@ -47,30 +47,32 @@ def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
-@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
+BACK_ENDS = ["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)]
+
+
+def _database(request: pytest.FixtureRequest, path: Path, migrated: bool) -> Iterator[str]:
+    if request.param == "sqlite":
+        if migrated:
+            shutil.copyfile(request.getfixturevalue("sqlite_template"), path)
+        yield f"sqlite:///{path}"
+        return
+    if not pg_reachable():
+        pytest.skip(f"PostgreSQL is not reachable at {PG_URL}")
+    with private_schema("t") as url:
+        yield url
+
+
+@pytest.fixture(params=BACK_ENDS)
 def empty_db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     """A URL to an empty database, for tests that run the migrations themselves."""
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'store.db'}"
-    else:
-        if not pg_reachable():
-            pytest.skip(f"PostgreSQL is not reachable at {PG_URL}")
-        with private_schema("t") as url:
-            yield url
+    yield from _database(request, tmp_path / "store.db", migrated=False)
 
 
-@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
+@pytest.fixture(params=BACK_ENDS)
 def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     """A URL to a database with no rows of its own: a copy of a migrated SQLite file, or a
     private PostgreSQL schema."""
-    if request.param == "sqlite":
-        shutil.copyfile(request.getfixturevalue("sqlite_template"), tmp_path / "store.db")
-        yield f"sqlite:///{tmp_path / 'store.db'}"
-    else:
-        if not pg_reachable():
-            pytest.skip(f"PostgreSQL is not reachable at {PG_URL}")
-        with private_schema("t") as url:
-            yield url
+    yield from _database(request, tmp_path / "store.db", migrated=True)
 
 
 @pytest.fixture
@@ -117,7 +119,7 @@ def settlement_for(cards: list[str], dealer: int, bets: list[BetRecord]) -> Sett
         slip[b.area] = slip.get(b.area, 0) + b.coins
     result = settle(outcome, dealer, stakes)  # type: ignore[arg-type]
     dealt = cards[: len(outcome.player) + len(outcome.banker)]
-    return dealt, values.outcome(outcome), result.deltas, result.commission, result.house
+    return dealt, dict(stored_outcome(outcome)), result.deltas, result.commission, result.house
 
 
 @pytest.fixture
