@@ -19,7 +19,7 @@ from baccarat.rules import deal
 from baccarat.settlement import settle
 from baccarat.store import BetRecord, Store, User, open_store
 from baccarat.store.dealt import stored_outcome
-from pgschema import PG_URL, private_schema
+from pgschema import PG_URL, migrated_schema, private_schema
 
 FAST_HASHER = PasswordHasher.from_parameters(profiles.CHEAPEST)
 
@@ -58,7 +58,7 @@ def _database(request: pytest.FixtureRequest, path: Path, migrated: bool) -> Ite
         return
     if not pg_reachable():
         pytest.skip(f"PostgreSQL is not reachable at {PG_URL}")
-    with private_schema("t") as url:
+    with (migrated_schema if migrated else private_schema)("t") as url:
         yield url
 
 
@@ -70,8 +70,8 @@ def empty_db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
 
 @pytest.fixture(params=BACK_ENDS)
 def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    """A URL to a database with no rows of its own: a copy of a migrated SQLite file, or a
-    private PostgreSQL schema."""
+    """A URL to a database migrated, with no rows of its own: a copy of a migrated SQLite
+    file, or a private PostgreSQL schema made by a migrated one's script."""
     yield from _database(request, tmp_path / "store.db", migrated=True)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable
 from typing import Any
@@ -133,6 +134,35 @@ def test_the_audit_passes_a_sound_ledger(
     store.void_round("r2")
     report = store.audit()
     assert (report.ok, report.rounds, report.voided, report.problems) == (True, 2, 1, [])
+
+
+NATURAL_STORED = (
+    '{"player":{"cards":["5S","KH"],"points":5,"pair":false},'
+    '"banker":{"cards":["5H","3C"],"points":8,"pair":false},"winner":"banker"}'
+)
+"""NATURAL's outcome as a database written by earlier versions holds it, byte for byte."""
+
+
+def test_a_round_stored_in_the_earlier_form_reads_and_audits_the_same(
+    store: Store, users: dict[str, User], settle_args: Callable[..., Any]
+) -> None:
+    _round(store, users, "r1", settle_args)
+    with store.engine.begin() as conn:
+        written = conn.execute(sa.text("SELECT outcome FROM rounds WHERE id = 'r1'")).scalar()
+        conn.execute(
+            sa.text("UPDATE rounds SET outcome = :o WHERE id = 'r1'"), {"o": NATURAL_STORED}
+        )
+    # The form written today is the earlier one, and the earlier bytes read as it.
+    assert (json.loads(written) if isinstance(written, str) else written) == json.loads(
+        NATURAL_STORED
+    )
+    assert store.get_round("r1").outcome == json.loads(NATURAL_STORED)
+    report = store.audit()
+    assert (report.ok, report.rounds, report.problems) == (True, 1, [])
+    with store.engine.begin() as conn:
+        wrong = NATURAL_STORED.replace('"points":8', '"points":9')
+        conn.execute(sa.text("UPDATE rounds SET outcome = :o WHERE id = 'r1'"), {"o": wrong})
+    assert store.audit().problems == ["round r1: recorded banker points 9, the cards give 8"]
 
 
 def test_the_audit_finds_a_settlement_that_its_cards_do_not_give(

@@ -12,10 +12,10 @@ import sqlalchemy as sa
 from baccarat.bets import Area
 from baccarat.cards import Card, parse_cards
 from baccarat.errors import BaccaratError
-from baccarat.protocol import values
 from baccarat.rules import HANDS, Outcome, deal
 from baccarat.settlement import Settlement, settle
 from baccarat.store import schema as s
+from baccarat.store.dealt import StoredOutcome, stored_outcome
 from baccarat.store.ops import EXPECTED_VOIDS, VOID_ESCROW_REFUSED, VOID_WALLET
 from baccarat.store.platform import transfer_problems
 from baccarat.store.records import (
@@ -132,7 +132,7 @@ def _recompute_problems(r: RoundRecord, postings: dict[str, dict[str, int]]) -> 
     outcome = yield from _redeal(where, r)
     if outcome is None:
         return
-    yield from _compare_outcome(where, r.outcome or {}, values.outcome(outcome))
+    yield from _compare_outcome(where, r.outcome or {}, stored_outcome(outcome))
     expected = yield from _resettle(where, r, outcome)
     if expected is None:
         return
@@ -196,7 +196,7 @@ def _ledger_moves(
         yield f"{where}: the ledger moved {settled.get(HOUSE, 0)} for the house, not {expected.house}"
 
 
-def _compare_outcome(where: str, recorded: dict[str, Any], fresh: dict[str, Any]) -> Iterator[str]:
+def _compare_outcome(where: str, recorded: dict[str, Any], fresh: StoredOutcome) -> Iterator[str]:
     if recorded.get("winner") != fresh["winner"]:
         yield f"{where}: recorded winner {recorded.get('winner')!r}, the cards give {fresh['winner']!r}"
     for hand in HANDS:

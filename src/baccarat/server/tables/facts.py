@@ -1,4 +1,4 @@
-"""What the server reads off the pure table and its events: seats, lobby lines, ledger records.
+"""What the server reads off the pure table: who sits where, and its lobby line.
 
 Kept in one place so the driver does not depend on the shape of the table's internals;
 a lobby line's JSON comes from :mod:`baccarat.protocol.lobby`.
@@ -9,9 +9,8 @@ from __future__ import annotations
 from baccarat.protocol.ids import TableId, UserId
 from baccarat.protocol.lobby import LobbyLine, SeatLine
 from baccarat.roads.patterns import good_roads
-from baccarat.store import BetRecord, Escrow, Unescrowed
 from baccarat.table import Table
-from baccarat.table.events import BettingClosed, ChipPlaced, Event, SqueezeMoved
+from baccarat.table.events import ChipPlaced, Event, SqueezeMoved
 
 BEADS = 12
 """How many of the last results a lobby line shows."""
@@ -65,33 +64,4 @@ def line_key(table: Table) -> tuple[object, ...]:
         len(table.history),
         len(table.queue),
         table.suspended,
-    )
-
-
-def bet_records(ev: BettingClosed) -> tuple[BetRecord, ...]:
-    """The ledger's bet records from a ``betting_closed`` event."""
-    return tuple(
-        BetRecord(user_id=b.user_id, area=b.area, chips=b.chips, coins=b.coins, at=b.at)
-        for b in ev.bets
-    )
-
-
-def escrow_op(ev: BettingClosed, table_id: str, bets: tuple[BetRecord, ...], epoch: int) -> Escrow:
-    """The ledger's write of a round's stakes (``bets``: those the wallet gave)."""
-    return Escrow(
-        ev.round_id, table_id, ev.shoe_id, ev.round_no, ev.dealer, bets, epoch, ev.first_card
-    )
-
-
-def unescrowed_op(ev: BettingClosed, table_id: str, epoch: int, reason: str) -> Unescrowed:
-    """The ledger's record of a round whose stakes were not taken, voided for ``reason``."""
-    return Unescrowed(
-        ev.round_id,
-        table_id,
-        ev.shoe_id,
-        ev.round_no,
-        ev.dealer,
-        epoch,
-        reason,
-        ev.first_card,
     )

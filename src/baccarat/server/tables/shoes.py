@@ -50,7 +50,7 @@ class Opened:
 
 
 def mark_of(outcome: Mapping[str, Any]) -> RoundMark:
-    """A settled round's road mark from its recorded outcome (``protocol.values.outcome``)."""
+    """A settled round's road mark from its recorded outcome (``store.dealt.StoredOutcome``)."""
     player, banker = (parse_cards(list(outcome[h]["cards"])) for h in ("player", "banker"))
     return RoundMark.from_outcome(Outcome(tuple(player), tuple(banker)))
 
