@@ -22,7 +22,7 @@ import sqlalchemy as sa
 from baccarat import names
 from baccarat.errors import BaccaratError, Conflict, InvalidInput, NotFound, RuleViolation
 from baccarat.numbers import whole
-from baccarat.store import accounts
+from baccarat.store import accounts, crossing
 from baccarat.store import schema as s
 from baccarat.store.engine import reading
 from baccarat.store.records import PLATFORM, User, user_wallet
@@ -257,21 +257,8 @@ def _move(conn: sa.Connection, transfer_id: str, platform_user: str, amount: int
             coins=have,
         )
     now = time.time()
-    key = f"transfer:{transfer_id}"
     kind = "deposit" if amount > 0 else "withdrawal"
-    conn.execute(sa.insert(s.ledger_tx).values(key=key, kind=kind, memo="", created_at=now))
-    conn.execute(
-        sa.insert(s.postings),
-        [
-            {"tx_key": key, "wallet": user_wallet(uid), "amount": amount},
-            {"tx_key": key, "wallet": PLATFORM, "amount": -amount},
-        ],
-    )
-    conn.execute(
-        sa.update(s.system_wallets)
-        .where(s.system_wallets.c.name == PLATFORM)
-        .values(balance=s.system_wallets.c.balance - amount)
-    )
+    crossing.cross(conn, f"transfer:{transfer_id}", kind, uid, amount, now)
     done = Transfer(transfer_id, platform_user, uid, amount, int(moved.coins), now)
     conn.execute(
         sa.insert(s.platform_transfers).values(
@@ -311,11 +298,7 @@ class PlatformAccounts:
     def platform_user_of(self, user_id: int) -> str | None:
         """The platform's id of an account linked to it, or None."""
         with reading(self.engine) as conn:
-            return conn.scalar(
-                sa.select(s.platform_users.c.platform_user).where(
-                    s.platform_users.c.user_id == user_id
-                )
-            )
+            return crossing.platform_user_of(conn, user_id)
 
     def platform_account(self, platform_user: str) -> User:
         """The account linked to the platform's user; ``unknown_user`` if never launched."""
@@ -350,14 +333,9 @@ class PlatformAccounts:
 
     def transfers_between(self, start: float, end: float) -> list[Transfer]:
         """Every transfer made in ``[start, end)``, oldest first."""
-        t = s.platform_transfers
         with reading(self.engine) as conn:
-            rows = conn.execute(
-                sa.select(t)
-                .where(t.c.created_at >= start, t.c.created_at < end)
-                .order_by(t.c.created_at, t.c.transfer_id)
-            )
-            return [_transfer_from_row(r) for r in rows]
+            rows = crossing.made_between(conn, s.platform_transfers, "transfer_id", start, end)
+        return [_transfer_from_row(r) for r in rows]
 
     def platform_balance(self) -> int:
         """The platform wallet: minus the coins it moved in and not out."""

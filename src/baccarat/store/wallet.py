@@ -32,9 +32,10 @@ from typing import Any
 import sqlalchemy as sa
 
 from baccarat.errors import NotFound
+from baccarat.store import crossing
 from baccarat.store import schema as s
 from baccarat.store.engine import reading
-from baccarat.store.records import PLATFORM, user_wallet
+from baccarat.store.records import PLATFORM
 
 DEBIT, CREDIT, ROLLBACK = "debit", "credit", "rollback"
 PENDING, DONE, FAILED, CLOSED = "pending", "done", "failed", "closed"
@@ -100,37 +101,18 @@ def _find(conn: sa.Connection, cid: str) -> WalletCall | None:
 
 
 def _platform_user(conn: sa.Connection, user_id: int) -> str:
-    found = conn.scalar(
-        sa.select(s.platform_users.c.platform_user).where(s.platform_users.c.user_id == user_id)
-    )
+    found = crossing.platform_user_of(conn, user_id)
     if found is None:
         raise NotFound("unknown_user", f"User {user_id} did not come from the platform.")
-    return str(found)
+    return found
 
 
 def _move(conn: sa.Connection, cid: str, kind: str, user_id: int, amount: int) -> None:
     """The ledger transaction of a call: ``amount`` from the platform into the user's game
     wallet (negative: back out)."""
-    key = f"wallet:{cid}"
-    conn.execute(
-        sa.insert(s.ledger_tx).values(
-            key=key, kind=f"wallet_{kind}", memo="", created_at=time.time()
-        )
-    )
-    conn.execute(
-        sa.insert(s.postings),
-        [
-            {"tx_key": key, "wallet": user_wallet(user_id), "amount": amount},
-            {"tx_key": key, "wallet": PLATFORM, "amount": -amount},
-        ],
-    )
+    crossing.cross(conn, f"wallet:{cid}", f"wallet_{kind}", user_id, amount, time.time())
     conn.execute(
         sa.update(s.users).where(s.users.c.id == user_id).values(coins=s.users.c.coins + amount)
-    )
-    conn.execute(
-        sa.update(s.system_wallets)
-        .where(s.system_wallets.c.name == PLATFORM)
-        .values(balance=s.system_wallets.c.balance - amount)
     )
 
 
@@ -326,14 +308,9 @@ class WalletCalls:
 
     def wallet_calls_between(self, start: float, end: float) -> list[WalletCall]:
         """Every call made in ``[start, end)``, oldest first."""
-        calls = s.wallet_calls
         with reading(self.engine) as conn:
-            rows = conn.execute(
-                sa.select(calls)
-                .where(calls.c.created_at >= start, calls.c.created_at < end)
-                .order_by(calls.c.created_at, calls.c.call_id)
-            )
-            return [_call(r) for r in rows]
+            rows = crossing.made_between(conn, s.wallet_calls, "call_id", start, end)
+        return [_call(r) for r in rows]
 
     def wallet_calls_of(self, round_id: str) -> list[WalletCall]:
         """A round's calls, oldest first."""
