@@ -1,10 +1,11 @@
 """The rooms file: the server's settings, rooms and tables, read from TOML and checked first.
 
-Its ``[server]`` section (registration, login limits, rates, the metrics listener), its ``[timers]`` and each
-``[[rooms]]`` with its tables are read into typed settings before anything starts. A
-configuration that breaks a rule (a ``chip_unit`` that is not a multiple of 100, a timer that
-is not a positive number, a floor that cannot work, an unknown key, a duplicate id) raises
-``InvalidInput`` with the offending key named, and the server refuses to start.
+Its ``[server]`` section (registration, login limits, rates, the metrics listener), its
+``[timers]`` and each ``[[rooms]]`` with its tables are read into typed settings before
+anything starts. A configuration that breaks a rule (a ``chip_unit`` that is not a multiple
+of 100, a timer that is not a positive number, a floor that cannot work, an unknown key, a
+duplicate id) raises ``InvalidInput`` with the offending key named, and the server refuses
+to start.
 """
 
 from __future__ import annotations
