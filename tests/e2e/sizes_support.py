@@ -74,6 +74,38 @@ PARTS = """async (phase) => {
 }"""
 """Each part's box (CSS px of the window) and a name that says which it is."""
 
+BUBBLE_SIZES = [(360, 640), (390, 844), (844, 390), (1280, 800), (1366, 768)]
+"""The sizes where every seat's chat bubble is read, at once (``BUBBLES``)."""
+
+BUBBLES = """async (line) => {
+  // A line said at every seat at once, through the page's own bubble, its boxes read once
+  // their entrances have ended and the bubbles taken away; with every seat's name, level and
+  // coins and bets, and the tabs.
+  const screen = window.baccaratApp.table.screen;
+  (screen.view?.seats ?? []).forEach((occ, seat) => {
+    if (occ) screen.bubble({ seat, user_id: occ.user_id, name: occ.name, text: line });
+  });
+  await Promise.all([...document.querySelectorAll('.chat-bubble')]
+    .flatMap((e) => e.getAnimations()).map((a) => a.finished));
+  const box = (e, name) => { const r = e.getBoundingClientRect();
+    return { name, left: r.left, top: r.top, right: r.right, bottom: r.bottom }; };
+  const shown = (e) => e.checkVisibility() && e.getBoundingClientRect().width > 0;
+  const seat = (e) => `seat ${e.closest('[data-seat]').dataset.seat}`;
+  const bubbles = [...document.querySelectorAll('.chat-bubble')];
+  const seen = {
+    vw: innerWidth, vh: innerHeight,
+    bubbles: bubbles.map((e) => box(e, `chat bubble of seat ${e.dataset.seat}`)),
+    texts: [...document.querySelectorAll('.seat .seat-name, .seat .seat-meta, .seat .seat-bets .pill')]
+      .filter(shown).map((e) => box(e, `${seat(e)} ${e.classList.contains('seat-name') ? 'name' :
+        e.classList.contains('pill') ? 'bet' : 'level and coins'}`)),
+    tabs: [...document.querySelectorAll('.topbar button, .road-tools button')].filter(shown)
+      .map((e) => box(e, `tab ${e.dataset.action ?? e.textContent.trim()}`)),
+  };
+  for (const e of bubbles) e.remove();
+  return seen;
+}"""
+"""Say ``line`` at every seat and read where the bubbles went (``bubble_problems``)."""
+
 WATCH_RESIZE = "() => addEventListener('resize', () => { window.resizedAt = performance.now(); })"
 """Note when the window last took a size (run once on each page that ``PARTS`` reads)."""
 
@@ -189,3 +221,14 @@ def squeeze_problems(p: dict[str, Any]) -> list[str]:
         + _clashes(p["card"], p["panel"])
         + _clashes(p["panel"], p["stand"])
     )
+
+
+def bubble_problems(p: dict[str, Any]) -> list[str]:
+    """What the chat bubbles of ``BUBBLES`` cover that they must not (any seat's name, level and
+    coins or bets, a tab), or where they leave the window, in words and pixels."""
+    window = {"left": 0, "top": 0, "right": p["vw"], "bottom": p["vh"]}
+    found = [f"{b['name']} out of the window: {_off(b, window)}" for b in p["bubbles"]
+             if not _within(b, window)]  # fmt: skip
+    if not p["bubbles"]:
+        found.append("no chat bubble shown")
+    return found + _clashes(p["bubbles"], [*p["texts"], *p["tabs"]])

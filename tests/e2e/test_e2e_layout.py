@@ -41,7 +41,15 @@ from e2e_support import (
     sit,
 )
 from playwright.sync_api import Error as PlaywrightError
-from sizes_support import PARTS, SIZES, WATCH_RESIZE, problems
+from sizes_support import (
+    BUBBLE_SIZES,
+    BUBBLES,
+    PARTS,
+    SIZES,
+    WATCH_RESIZE,
+    bubble_problems,
+    problems,
+)
 
 pytestmark = [pytest.mark.browser, needs_chromium]
 
@@ -679,9 +687,18 @@ def sizes(server: Server, browser: Any, layout: Layout) -> Iterator[dict[str, An
     yield found
 
 
+LINES = {
+    "zh-TW": "莊家連開了五把，這把我還是跟莊，大家一起來吧，衝衝衝！",
+    "en": "Banker has won five in a row, I follow the banker again!",
+}
+"""A line long enough to be cut (40 characters): what every seat says at once."""
+
+
 def _every_size(pages: dict[str, Any], langs: list[str], phase: str) -> tuple[int, list[str]]:
     """Each page through every size in ``langs``: how many were read in ``phase``, and what is
-    wrong, named by page, language, size and phase."""
+    wrong, named by page, language, size and phase. At ``BUBBLE_SIZES``, while betting and at
+    the result, every seated player says a line at once: no bubble covers a seat's words or a
+    tab."""
     read = 0
     found = []
     for lang in langs:
@@ -699,6 +716,9 @@ def _every_size(pages: dict[str, Any], langs: list[str], phase: str) -> tuple[in
                     found.append(f"{where}: the page shows {parts['phase']}")
                 read += 1
                 found += [f"{where}: {problem}" for problem in problems(parts)]
+                if (w, h) in BUBBLE_SIZES and phase != "squeeze":
+                    said = page.evaluate(BUBBLES, LINES[lang])
+                    found += [f"{where}: {problem}" for problem in bubble_problems(said)]
     return read, found
 
 

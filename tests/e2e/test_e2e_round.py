@@ -72,6 +72,59 @@ PEELED = """() => {
 """Whether the page draws the squeezed card peeled (its drawn zone and progress)."""
 
 
+HOLD_BETS = """() => {
+  // A bet the page sends waits here while holdBets is set, until releaseBets() sends it: the
+  // server has not even seen it, so whatever the page shows meanwhile it drew on its own.
+  window.holdBets = false;
+  const held = [];
+  const send = WebSocket.prototype.send;
+  WebSocket.prototype.send = function (data) {
+    if (window.holdBets && typeof data === 'string' && data.includes('"type":"bet"')) {
+      held.push([this, data]);
+      return;
+    }
+    return send.call(this, data);
+  };
+  window.releaseBets = () => {
+    window.holdBets = false;
+    for (const [ws, data] of held.splice(0)) send.call(ws, data);
+  };
+}"""
+
+TAP_HELD = """([chip, area]) => {
+  // Tap a chip and an area with the bet held: the area's stack and the tray's total drawn
+  // before any answer.
+  window.holdBets = true;
+  document.querySelector(`.tray-chip[data-chip='${chip}']`).click();
+  document.querySelector(`.area[data-area='${area}']`).click();
+  return { stack: document.querySelector(`.area[data-area='${area}'] .my-coins`)?.textContent ?? '',
+           total: document.querySelector('.tray-stake b')?.textContent ?? '' };
+}"""
+
+
+ANSWERED = """([area, want, errors]) =>
+  (window.baccaratApp.table.view.me.bets?.[area] ?? 0) === want ||
+  document.querySelectorAll('.toast-error').length > errors"""
+"""The server's answer to a bet came: the view holds the chip, or a refusal is shown."""
+
+STACK = "(a) => document.querySelector(`.area[data-area='${a}'] .my-coins`)?.textContent ?? ''"
+
+
+def held_bet(page: Any, chip: int, area: str) -> dict[str, str]:
+    """Bet with the bet held back on its way to the server: the area's stack and the tray's
+    total as drawn at once; then the bet is sent and, once answered, the stack as it stays and
+    the refusal's words if it was refused."""
+    had = page.evaluate(f"() => window.baccaratApp.table.view.me.bets?.['{area}'] ?? 0")
+    errors = page.locator(".toast-error").count()
+    seen = {"before": page.evaluate(STACK, area), **page.evaluate(TAP_HELD, [chip, area])}
+    page.evaluate("() => window.releaseBets()")
+    page.wait_for_function(ANSWERED, arg=[area, had + chip, errors])
+    toasts = page.locator(".toast-error")
+    seen["refusal"] = toasts.last.inner_text() if toasts.count() > errors else ""
+    seen["after"] = page.evaluate(STACK, area)
+    return seen
+
+
 @dataclass
 class Played:
     """What the two screens showed during the round."""
@@ -92,6 +145,8 @@ class Played:
     """Each page's view of the shoe's results (earlier tests may have dealt at the table)."""
     coins: list[tuple[str, str]] = field(default_factory=list)
     stillness: list[dict[str, Any]] = field(default_factory=list)
+    held: dict[str, dict[str, str]] = field(default_factory=dict)
+    """By area: a bet held on its way to the server, as drawn at once and once answered."""
 
 
 def _open_my_squeezes(bettor: Any, dealer: Any, played: Played) -> None:
@@ -166,9 +221,13 @@ def played(server: Server, browser: Any) -> Played:
     dealer.click("[data-action='urge']")
     bettor.wait_for_selector(".urge-banner:not([hidden])")
     result.urge_text = bettor.inner_text(".urge-banner")
-    assert place_chip(bettor, 10, "player") == "ok"
+    # A bet shows before the server has it, and stays once it took it; one it refuses (over
+    # the tie's limit) is taken back.
+    bettor.evaluate(HOLD_BETS)
+    result.held["player"] = held_bet(bettor, 10, "player")
     assert place_chip(bettor, 10, "tie") == "ok"
-    result.refusal = place_chip(bettor, 1, "tie")
+    result.held["tie"] = held_bet(bettor, 1, "tie")
+    result.refusal = result.held["tie"]["refusal"]
     result.tie_stack_after_refusal = bettor.inner_text(".area[data-area='tie'] .my-stack")
     # The table holds at this round's result until both pages have read it (at the test
     # server's speed the result lasts less than a starved page's reveal).
@@ -213,6 +272,17 @@ def test_bet_over_the_tie_limit_is_refused_with_the_limit_in_words(played: Playe
     assert "和 上限 1,000 星幣" in played.refusal
     # The refused chip changed nothing: the tie area still holds exactly the limit.
     assert played.tie_stack_after_refusal.strip() == "1,000"
+
+
+def test_a_bet_shows_at_once_and_stays_or_goes_with_the_servers_answer(played: Played) -> None:
+    player, tie = played.held["player"], played.held["tie"]
+    # Drawn before the server had it: 10 chips of 100 coins on Player, and in the tray's total.
+    assert (player["before"], player["stack"], player["total"]) == ("", "1,000", "1,000")
+    # Taken: it stays.
+    assert (player["after"], player["refusal"]) == ("1,000", "")
+    # Over the tie's limit: drawn at once too, then taken back when refused.
+    assert (tie["before"], tie["stack"], tie["total"]) == ("1,000", "1,100", "2,100")
+    assert tie["after"] == "1,000" and "和 上限" in tie["refusal"]
 
 
 def test_squeeze_is_seen_live_by_others_with_the_same_face(played: Played) -> None:

@@ -51,9 +51,8 @@ export class ResultBadges {
     this.layout();
     // The badges follow their seats while they show: the table's rows move when the roads,
     // the hands or a seat change size, or the felt's padding does (a screen drawn again for a
-    // language switch takes its last styles a few frames late, the badges their size with
-    // them). Watched, not measured every frame: a loop of frames kept a software-drawn page
-    // busy for the whole result.
+    // language switch takes its last styles a few frames late). Watched, not measured every
+    // frame: a loop of frames kept a software-drawn page busy for the whole result.
     if (!this.watch) {
       this.watch = new ResizeObserver(() => {
         if (this.felt.querySelector(".float-net")) this.layout();
@@ -63,7 +62,6 @@ export class ResultBadges {
         if (el) this.watch.observe(el);
       }
     }
-    for (const el of this.felt.querySelectorAll(".float-net")) this.watch.observe(el);
   }
 
   /** A box on the felt, from its padding box (where the badges are placed), or null. */

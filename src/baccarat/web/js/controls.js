@@ -5,7 +5,7 @@
 import { h, mount, fmt, stableControls } from "./dom.js";
 import { t } from "./i18n.js";
 import { chipSVG } from "./chips.js";
-import { AREAS, role, myStake, hasBets, lastBets, limitsLeft, waitingForNextRound } from "./selectors.js";
+import { AREAS, role, myBets, myStake, hasBets, lastBets, limitsLeft, waitingForNextRound } from "./selectors.js";
 import { ring, exposureCells } from "./parts.js";
 import { draggable, flyChip } from "./chipdrag.js";
 import { play } from "./sound.js";
@@ -19,6 +19,8 @@ export class TableControls {
     this.table = screen.table;
     this.chip = Number(localStorage.getItem("baccarat.chip")) || 1;
     this.urgeRing = null; // the 催促 button's cooldown, on the dealer's bar
+    // Chips sent and not yet answered, each with the stake its area shows meanwhile.
+    this.pending = new Set();
     this.el = stableControls(h("div", { class: "controls", role: "region", "aria-label": say("controls") }));
   }
 
@@ -64,7 +66,7 @@ export class TableControls {
       h("div", { class: "tray-side" },
         // Sat down mid-round: said by the chips it is about, not over the felt's banner and ring.
         waitingForNextRound(view) ? h("div", { class: "tray-late" }, t("next_round")) : null,
-        h("div", { class: "tray-stake" }, h("span", null, t("bet_total")), h("b", null, fmt(myStake(view)))),
+        h("div", { class: "tray-stake" }, h("span", null, t("bet_total")), h("b", null, fmt(this.stake(view)))),
         h("div", { class: "tray-left" }, h("span", null, t("limits_left")),
           ...AREAS.map((a) => h("span", { class: `lim lim-${a}` }, `${t(a)} ${fmt((left[a] ?? 0) * unit)}`)))),
       h("div", { class: "tray-buttons" },
@@ -125,7 +127,22 @@ export class TableControls {
     this.draw(this.screen.view);
   }
 
-  /** Bet the chosen chip on `area`; `from` is where a dragged chip was let go. */
+  /** The viewer's chips by area as shown: the view's, or more where a chip sent is unanswered. */
+  slip(view) {
+    const slip = { ...myBets(view) };
+    for (const p of this.pending) slip[p.area] = Math.max(slip[p.area] ?? 0, p.shows);
+    return slip;
+  }
+
+  /** The viewer's stake this round as shown (coins), the unanswered chips in it. */
+  stake(view) {
+    const mine = myBets(view);
+    const slip = this.slip(view);
+    return myStake(view) + AREAS.reduce((n, a) => n + ((slip[a] ?? 0) - (mine[a] ?? 0)) * view.chip_unit, 0);
+  }
+
+  /** Bet the chosen chip on `area`; `from` is where a dragged chip was let go. The area shows it
+   * at once, before the server's answer: kept when it takes it, taken back when it refuses. */
   bet(area, from) {
     const screen = this.screen;
     const viewer = role(screen.view);
@@ -134,7 +151,16 @@ export class TableControls {
       return;
     }
     const chip = this.chip;
+    const sent = { area, chip, shows: (this.slip(screen.view)[area] ?? 0) + chip };
+    this.pending.add(sent);
+    screen.drawStake();
+    const answered = () => {
+      this.pending.delete(sent);
+      // (a chip sent after it on the same area counted it)
+      for (const p of this.pending) if (p.area === area && p.shows >= sent.shows) p.shows -= chip;
+    };
     this.table.send("bet", { area, chip }).then(() => {
+      this.pending.delete(sent);
       play("chip");
       screen.urgeEl.hidden = true;
       // The accepted chip flies to the area: from the drop point, or from the tray.
@@ -144,7 +170,11 @@ export class TableControls {
         at = r ? { x: r.left + r.width / 2, y: r.top + r.height / 2 } : null;
       }
       if (at) flyChip(chip, at.x, at.y, screen.areasRow.querySelector(`[data-area="${area}"]`));
-    }, (err) => screen.refuse(err, area));
+    }, (err) => {
+      answered();
+      screen.drawStake();
+      screen.refuse(err, area);
+    });
   }
 
   urge() {

@@ -174,7 +174,7 @@ function betweenHands(own, other, hands, [sw, sh], { under, vw, vh, seat }) {
     for (const py of [card.top + card.h - sh, card.top]) {
       const panel = { left: px, top: py, w: sw, h: sh };
       if (px < 8 || px + sw > vw - 8 || overlaps(panel, l) || overlaps(panel, r)) continue;
-      const clash = seat.some((s) => overlaps(panel, s) || overlaps(card, s));
+      const clash = seat.some((s) => overlaps(panel, s));
       options.push({ mode: "side", card, panel, score: card.h - (clash ? 10000 : 0) });
     }
   }

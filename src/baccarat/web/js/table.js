@@ -6,7 +6,7 @@
 import { h, mount, fmt, pulse, reducedMotion, stableControls } from "./dom.js";
 import { t, errorText, named } from "./i18n.js";
 import {
-  AREAS, names, role, occupant, seatOf, cards, winner, squeeze, myBets, canBet, limitsLeft,
+  AREAS, names, role, occupant, seatOf, cards, winner, squeeze, canBet, limitsLeft,
   deadline, urgeReadyAt, phaseSeconds, secondsLeft, dealerStreak,
 } from "./selectors.js";
 import { seatBox, areaBox, handBox, bookPanel, ring } from "./parts.js";
@@ -14,6 +14,7 @@ import { SqueezeView } from "./squeeze.js";
 import { TableControls } from "./controls.js";
 import { ResultBanner } from "./result.js";
 import { ResultBadges } from "./badges.js";
+import { placeBubble } from "./bubbles.js";
 import { RoadsPanel } from "./roadspanel.js";
 import { play } from "./sound.js";
 import { totalsLine } from "./history.js";
@@ -227,10 +228,20 @@ export class TableScreen {
     const left = bettor ? limitsLeft(view) : null;
     mount(this.areasRow, AREAS.map((a) => areaBox(view, a, {
       onTap: (area) => this.controls.bet(area),
-      mySlip: myBets(view),
+      mySlip: this.controls.slip(view),
       left: left ? left[a] : undefined,
     })));
     this.areasRow.classList.toggle("open", canBet(view));
+  }
+
+  /** The viewer's stake as shown, redrawn alone: the areas and the tray's total (a chip sent
+   * shows at once, not after the table's next full redraw). */
+  drawStake() {
+    const view = this.view;
+    if (!view) return;
+    this.drawAreas(view);
+    const total = this.controls.el.querySelector(".tray-stake b");
+    if (total) total.textContent = fmt(this.controls.stake(view));
   }
 
   drawSqueeze(view) {
@@ -298,36 +309,16 @@ export class TableScreen {
     }
   }
 
-  /** A chat message floats over the speaker's seat for a few seconds (unless muted). */
+  /** A chat message floats by the speaker's seat for a few seconds (unless muted). */
   bubble(msg) {
     if (mutedUsers().has(msg.user_id)) return;
     const box = this.el.querySelector(`.seat[data-seat="${msg.seat}"]`);
     if (!box) return;
-    const r = box.getBoundingClientRect();
-    const f = this.felt.getBoundingClientRect();
     const text = msg.text && msg.text.length > 40 ? `${msg.text.slice(0, 39)}…` : msg.text;
     const el = h("div", { class: "chat-bubble", translate: "no", "data-seat": msg.seat },
       msg.emote ? emoteSVG(msg.emote) : text);
     this.felt.append(el);
-    // Over the seat; where the felt has no room above it (the dealer's, on a bettor's screen:
-    // the top bar, not the bubble, would show there), beside it, else under it; under it too
-    // while the seat's result badge shows (never over the badge).
-    const x0 = r.left - f.left - this.felt.clientLeft;
-    const y0 = r.top - f.top - this.felt.clientTop;
-    const badge = this.badges.shownAt(msg.seat);
-    const above = !badge && y0 >= el.offsetHeight + 4;
-    const beside = !badge && !above && x0 + r.width + 8 + el.offsetWidth <= this.felt.clientWidth - 4;
-    el.classList.toggle("below", !above && !beside);
-    el.classList.toggle("beside", beside);
-    if (beside) {
-      el.style.top = `${y0 + r.height / 2}px`;
-      el.style.left = `${x0 + r.width + 8}px`;
-    } else {
-      el.style.top = `${above ? y0 : y0 + r.height}px`;
-      // Centred on the seat, but kept inside the felt (a seat by the screen's edge).
-      const half = el.offsetWidth / 2;
-      el.style.left = `${Math.max(half + 4, Math.min(this.felt.clientWidth - half - 4, x0 + r.width / 2))}px`;
-    }
+    placeBubble(this.felt, el, box);
     setTimeout(() => el.remove(), 4000);
   }
 
