@@ -17,7 +17,8 @@ from baccarat.client import Client, CommandError
 from baccarat.server import Server, create_app
 from baccarat.server.config import parse_rooms
 from baccarat.store import Store, User, open_store
-from pgschema import private_schema
+from migrated import migrated_sqlite
+from pgschema import migrated_schema
 
 SPEED = 10.0
 TEST_LIMIT = 120.0
@@ -82,7 +83,7 @@ async def start_live(
     tmp_path: Path, rooms: dict[str, Any] | None = None, db_url: str | None = None, **kw: Any
 ) -> Live:
     """Start a server in this process on an ephemeral port (SQLite in ``tmp_path`` by default)."""
-    store = open_store(db_url or f"sqlite:///{tmp_path / 'baccarat.db'}", hasher=FAST_HASH)
+    store = open_store(db_url or migrated_sqlite(tmp_path / "baccarat.db"), hasher=FAST_HASH)
     kw.setdefault("shutdown_grace", 1.0)
     server = Server(store, parse_rooms(rooms or ROOMS), speed=SPEED, **kw)
     ts = TestServer(create_app(server), host="127.0.0.1", port=0)
@@ -148,7 +149,7 @@ def live_test(
 
         def runner(tmp_path: Path) -> None:
             with contextlib.ExitStack() as stack:
-                db_url = stack.enter_context(private_schema("srv")) if postgres else None
+                db_url = stack.enter_context(migrated_schema("srv")) if postgres else None
                 failure: list[BaseException] = []
 
                 def target() -> None:

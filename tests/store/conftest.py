@@ -6,7 +6,6 @@ so parallel runs and other suites sharing the database never see each other's ro
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -19,6 +18,7 @@ from baccarat.rules import deal
 from baccarat.settlement import settle
 from baccarat.store import BetRecord, Store, User, open_store
 from baccarat.store.dealt import stored_outcome
+from migrated import migrated_sqlite
 from pgschema import PG_URL, migrated_schema, private_schema
 
 FAST_HASHER = PasswordHasher.from_parameters(profiles.CHEAPEST)
@@ -38,23 +38,12 @@ def pg_reachable() -> bool:
     return _reachable
 
 
-@pytest.fixture(scope="session")
-def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A SQLite file migrated once per worker: each test's database starts as its copy
-    (the migrations' own tests start from an empty file)."""
-    path = tmp_path_factory.mktemp("template") / "store.db"
-    open_store(f"sqlite:///{path}", hasher=FAST_HASHER).close()
-    return path
-
-
 BACK_ENDS = ["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)]
 
 
 def _database(request: pytest.FixtureRequest, path: Path, migrated: bool) -> Iterator[str]:
     if request.param == "sqlite":
-        if migrated:
-            shutil.copyfile(request.getfixturevalue("sqlite_template"), path)
-        yield f"sqlite:///{path}"
+        yield migrated_sqlite(path) if migrated else f"sqlite:///{path}"
         return
     if not pg_reachable():
         pytest.skip(f"PostgreSQL is not reachable at {PG_URL}")
