@@ -35,6 +35,7 @@ from e2e_support import (
     skip,
 )
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
+from sizes_support import PARTS, WATCH_RESIZE
 
 pytestmark = [pytest.mark.browser, needs_chromium]
 
@@ -169,6 +170,10 @@ def result_picture(page: Any, name: str) -> None:
     save_screenshot(page, name)
 
 
+SIZE_PICTURES = [(1366, 768), (2560, 1440), (360, 640)]
+"""The sizes of the bettor's table README.md shows beside its desktop and phone."""
+
+
 def to_english(page: Any) -> None:
     """Switch the page to English with the toolbar's toggle."""
     page.click("[data-action='lang']")
@@ -296,6 +301,15 @@ def scene(server: Server, browser: Any, request: pytest.FixtureRequest) -> Scene
     for name, page in (("bettor-desktop", bettor), ("dealer-desktop", dealer)):
         save_screenshot(page, name)
         overflow[name] = no_horizontal_overflow(page)
+    # The bettor's table at a laptop's, a large desktop's and a small phone's size, in both
+    # languages: the one page resized, each picture taken once it has laid out (PARTS).
+    bettor.evaluate(WATCH_RESIZE)
+    for w, h in SIZE_PICTURES:
+        bettor.set_viewport_size({"width": w, "height": h})
+        bettor.evaluate(PARTS, "betting")
+        save_screenshot(bettor, f"bettor-{w}x{h}")
+        in_english(bettor, lambda w=w, h=h: save_screenshot(bettor, f"bettor-{w}x{h}-en"))
+    bettor.set_viewport_size(DESKTOP)
     # dave has the largest stake, so he squeezes at least one hand's face-down card (the
     # rest of the betting is not waited out).
     skip(server, TABLE)
