@@ -26,7 +26,7 @@ from baccarat.server.tables.rollback import Rollback
 from baccarat.shoe import commitment, new_seed
 from baccarat.store import Store, open_store
 from pgschema import PG_URL, private_schema, with_search_path
-from serving import start_serve, wait_until
+from serving import Serve, start_serve, wait_until
 
 KEYS = keyfile.new_keys()
 
@@ -155,6 +155,19 @@ def test_a_log_that_does_not_extend_the_witnessed_checkpoint_is_behind(
 TABLE = "standard-1"
 
 
+def _deals_on_past(served: Serve, shoe_id: str, mark: int, seen: set[int]) -> None:
+    """The table deals a new shoe, and ``shoe_id`` dealt no card from ``mark`` on (where the
+    cards ``seen`` by the screens since the copy lie); the server then stops cleanly."""
+    newest = wait_until(
+        lambda: _get(f"{served.url}/api/shoes?table={TABLE}&limit=1")["shoes"][0],
+        "the table's next shoe",
+    )
+    assert newest["shoe_id"] != shoe_id
+    assert all(r["first_card"] < mark for r in _dealt(served.url, shoe_id))
+    assert min(seen) >= mark
+    assert served.stop() == 0
+
+
 def _get(url: str) -> Any:
     with urllib.request.urlopen(url, timeout=5) as resp:
         return json.load(resp)
@@ -200,14 +213,7 @@ def test_a_server_started_on_a_restored_copy_deals_none_of_the_cards_dealt_since
         assert "DATABASE RESTORED FROM A COPY" in served.log.read_text()
         # The table deals a new shoe; the restored one deals no card after the copy's mark,
         # where the cards the screens saw since the copy lie.
-        newest = wait_until(
-            lambda: _get(f"{served.url}/api/shoes?table={TABLE}&limit=1")["shoes"][0],
-            "the table's next shoe",
-        )
-        assert newest["shoe_id"] != shoe_id
-        assert all(r["first_card"] < mark for r in _dealt(served.url, shoe_id))
-        assert min(seen) >= mark
-        assert served.stop() == 0
+        _deals_on_past(served, shoe_id, mark, seen)
 
 
 @contextlib.contextmanager
@@ -271,11 +277,4 @@ def test_a_server_on_a_postgresql_dump_restored_deals_none_of_the_cards_dealt_si
             said = served.log.read_text()
             # (told by the head kept beside the keys, under the log's name: not the URL's)
             assert "DATABASE RESTORED FROM A COPY" in said and "does not hold the log head" in said
-            newest = wait_until(
-                lambda: _get(f"{served.url}/api/shoes?table={TABLE}&limit=1")["shoes"][0],
-                "the table's next shoe",
-            )
-            assert newest["shoe_id"] != shoe_id
-            assert all(r["first_card"] < mark for r in _dealt(served.url, shoe_id))
-            assert min(seen) >= mark
-            assert served.stop() == 0
+            _deals_on_past(served, shoe_id, mark, seen)
