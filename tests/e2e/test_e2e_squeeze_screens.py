@@ -135,10 +135,11 @@ LAYOUT = """(seat) => {
     const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
     return hand.contains(hit);
   });
-  // Countdowns showing a number.
+  // Countdowns showing, a deadline in them (its number may have run out on a slow machine
+  // while the table is held: the ring still shows, without a "0").
   const counting = [...document.querySelectorAll('.ring')].filter(
     (r) => r.checkVisibility({ visibilityProperty: true, opacityProperty: true }) &&
-      (r.querySelector('.ring-text')?.textContent ?? '').trim() !== '').length;
+      !r.classList.contains('idle')).length;
   return {
     mine: squeeze.classList.contains('mine'),
     width: innerWidth,
